@@ -1,0 +1,106 @@
+# athread -- build, test and install.
+#   make              build bin/athread
+#   make test         install missing packages, build, run the whole suite
+#   make asan-test    the whole suite again with AddressSanitizer + UBSan
+#   make demo         run athread on every example
+#   make install PREFIX=/usr/local
+
+PREFIX   ?= /usr/local
+CC       ?= cc
+BUILD    ?= build
+BIN      ?= bin
+SAN      ?=
+OPT      ?= -O2
+CFLAGS   ?=
+WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g $(OPT) $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS    =
+
+ifeq ($(SAN),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS    += -fsanitize=address,undefined
+endif
+
+# Generated scanners and parsers trip warnings in code we do not own.
+GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
+
+CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c
+SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
+CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c
+GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
+
+LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+LIB      = $(BUILD)/libathread.a
+ATHREAD  = $(BIN)/athread
+
+UNIT_SRC = $(wildcard tests/unit/*.c)
+UNIT_BIN = $(BUILD)/tests/unit-tests
+ROUNDTRIP_BIN = $(BUILD)/tests/roundtrip
+
+.PHONY: all deps test check asan-test demo install clean
+all: $(ATHREAD)
+
+$(ATHREAD): $(CLI_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-parser.h: spec-lang/parser.y
+	@mkdir -p $(BUILD)/gen
+	bison -Wall -Werror --defines=$(BUILD)/gen/spec-parser.h -o $(BUILD)/gen/spec-parser.c $<
+
+$(BUILD)/gen/spec-lexer.c $(BUILD)/gen/spec-lexer.h: spec-lang/lexer.l
+	@mkdir -p $(BUILD)/gen
+	flex --header-file=$(BUILD)/gen/spec-lexer.h -o $(BUILD)/gen/spec-lexer.c $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
+	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -Ispec-lang -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/spec-lang/%.o: spec-lang/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ispec-lang -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# ---------------------------------------------------------------- tests
+
+$(UNIT_BIN): $(UNIT_SRC) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRC) $(LIB) $$(pkg-config --cflags --libs cmocka)
+
+$(ROUNDTRIP_BIN): tests/roundtrip.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB)
+
+deps:
+	@scripts/deps.sh
+
+# The suite without the package check (CI and asan-test call it directly).
+check: $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
+	@ATHREAD=$(ATHREAD) UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+asan-test: deps
+	@$(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
+
+demo: deps
+	@$(MAKE) --no-print-directory $(ATHREAD)
+	@ATHREAD=$(ATHREAD) scripts/demo.sh
+
+install: $(ATHREAD)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include
+	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
+	install -m 644 include/athread.h $(DESTDIR)$(PREFIX)/share/athread/include/athread.h
+
+clean:
+	rm -rf build build-asan bin out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,36 @@
+/* cli/cli.h -- the command line: exit codes (reference section 9) and the
+ * function of each subcommand. Each takes main's argc/argv from the
+ * subcommand name on and returns an exit code; all output goes to stdout,
+ * all diagnostics through a sink on stderr.
+ */
+#ifndef ATHREAD_CLI_H
+#define ATHREAD_CLI_H
+
+#include "../core/diag.h"
+#include "../spec-lang/spec.h"
+
+typedef enum cli_exit {
+  EXIT_HOLDS = 0,     /* lint clean / conforms / safe */
+  EXIT_VIOLATION = 1, /* a counterexample was found (fmt --check: not formatted) */
+  EXIT_BAD_INPUT = 2, /* bad input or usage; nothing else written */
+  EXIT_UNKNOWN = 3,   /* bound, timeout or resource limit */
+  EXIT_INTERNAL = 4   /* internal error, or a subcommand not built yet */
+} cli_exit;
+
+#define ATHREAD_VERSION "0.1.0"
+
+int cmd_lint(int argc, char **argv);
+int cmd_fmt(int argc, char **argv);
+/* conform, compose, viz, promela until their engines land. */
+int cmd_pending(int argc, char **argv);
+
+/* Prints the usage of a subcommand (or the overview for NULL) to out. */
+void cli_usage(FILE *out, const char *command);
+/* Parses NAME=INTEGER into o (name borrowed from arg); reports bad syntax. */
+bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
+/* A sink on stderr with the usual error limit. */
+diag_sink cli_stderr_sink(void);
+/* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */
+int cli_finish(int code);
+
+#endif

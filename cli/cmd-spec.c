@@ -1,0 +1,157 @@
+/* cli/cmd-spec.c -- the subcommands that work on a specification alone:
+ * lint and fmt, and the shared option helpers. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/outfile.h"
+#include "../spec-lang/fmt.h"
+#include "cli.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+diag_sink cli_stderr_sink(void) { return (diag_sink){.out = stderr, .max_errors = 20}; }
+
+int cli_finish(int code) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    diag_sink sink = cli_stderr_sink();
+    diag_error_at(&sink, "athread", "cannot write to standard output: %s", strerror(errno));
+    return EXIT_INTERNAL;
+  }
+  return code;
+}
+
+bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
+  char *eq = strchr(arg, '=');
+  char *end = NULL;
+  if (eq && eq > arg) {
+    errno = 0;
+    o->value = strtoll(eq + 1, &end, 0);
+  }
+  if (!eq || eq == arg || end == eq + 1 || *end || errno == ERANGE) {
+    diag_error_at(sink, "athread", "--set expects NAME=INTEGER, got '%s'", arg);
+    return false;
+  }
+  *eq = '\0';
+  o->name = arg;
+  o->used = false;
+  return true;
+}
+
+/* Reports a usage error for a subcommand and returns EXIT_BAD_INPUT. */
+static int usage_error(const char *command, const char *msg) {
+  diag_sink sink = cli_stderr_sink();
+  diag_error_at(&sink, "athread", "%s (try 'athread %s --help')", msg, command);
+  return EXIT_BAD_INPUT;
+}
+
+/* Reports the option getopt_long just rejected. */
+static int bad_option(const char *command, char **argv) {
+  char msg[160];
+  snprintf(msg, sizeof msg, "unknown option or missing argument: '%.100s'", argv[optind - 1]);
+  return usage_error(command, msg);
+}
+
+/* ---------------------------------------------------------------- lint */
+
+/* Parses lint's options into opts; returns -1 to go on, else an exit code. */
+static int lint_options(int argc, char **argv, spec_options *opts) {
+  static const struct option longopts[] = {
+    {"set", required_argument, NULL, 's'},
+    {"no-warnings", no_argument, NULL, 'w'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  diag_sink sink = cli_stderr_sink();
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "wh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 's':
+      if (!cli_parse_override(&sink, optarg, &opts->overrides[opts->override_count])) return EXIT_BAD_INPUT;
+      opts->override_count++;
+      break;
+    case 'w': opts->warnings = false; break;
+    case 'h': cli_usage(stdout, "lint"); return cli_finish(EXIT_HOLDS);
+    default: return bad_option("lint", argv);
+    }
+  }
+  return optind < argc ? -1 : usage_error("lint", "no specification given");
+}
+
+int cmd_lint(int argc, char **argv) {
+  spec_override *overrides = xcalloc((size_t)argc, sizeof *overrides);
+  spec_options opts = {.overrides = overrides, .warnings = true};
+  int code = lint_options(argc, argv, &opts);
+  diag_sink sink = cli_stderr_sink();
+  for (int i = optind; code < 0 && i < argc; i++) {
+    for (size_t k = 0; k < opts.override_count; k++) overrides[k].used = false;
+    ast_spec *spec = spec_load(&sink, argv[i], &opts);
+    spec_free(spec);
+  }
+  free(overrides);
+  if (code >= 0) return code;
+  return sink.errors ? EXIT_BAD_INPUT : EXIT_HOLDS;
+}
+
+/* ---------------------------------------------------------------- fmt */
+
+typedef enum fmt_mode { FMT_PRINT, FMT_IN_PLACE, FMT_CHECK } fmt_mode;
+
+static int format_file(const char *path, fmt_mode mode) {
+  diag_sink sink = cli_stderr_sink();
+  diag_source *src = diag_source_load(&sink, path);
+  if (!src) return EXIT_BAD_INPUT;
+  ast_spec *spec = spec_parse_source(src);
+  int code = EXIT_HOLDS;
+  strbuf out = {0};
+  if (sink.errors) code = EXIT_BAD_INPUT;
+  else fmt_spec(&out, spec);
+  bool same = out.len == src->len && memcmp(sbuf_str(&out), src->text, out.len) == 0;
+  if (code == EXIT_HOLDS && mode == FMT_PRINT) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  if (code == EXIT_HOLDS && mode == FMT_CHECK && !same) code = EXIT_VIOLATION;
+  if (code == EXIT_HOLDS && mode == FMT_IN_PLACE && !same && !outfile_write(&sink, path, sbuf_str(&out), out.len))
+    code = EXIT_BAD_INPUT;
+  sbuf_free(&out);
+  spec_free(spec);
+  return code;
+}
+
+int cmd_fmt(int argc, char **argv) {
+  static const struct option longopts[] = {
+    {"in-place", no_argument, NULL, 'i'},
+    {"check", no_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  fmt_mode mode = FMT_PRINT;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
+    if (c == 'i') mode = FMT_IN_PLACE;
+    else if (c == 'c') mode = FMT_CHECK;
+    else if (c == 'h') {
+      cli_usage(stdout, "fmt");
+      return cli_finish(EXIT_HOLDS);
+    } else return bad_option("fmt", argv);
+  }
+  if (optind != argc - 1) return usage_error("fmt", "expected exactly one specification");
+  return cli_finish(format_file(argv[optind], mode));
+}
+
+/* ---------------------------------------------------------------- pending */
+
+int cmd_pending(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      cli_usage(stdout, argv[0]);
+      return cli_finish(EXIT_HOLDS);
+    }
+  }
+  diag_sink sink = cli_stderr_sink();
+  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint and fmt are available", argv[0],
+                ATHREAD_VERSION);
+  return EXIT_INTERNAL;
+}

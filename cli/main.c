@@ -1,0 +1,68 @@
+/* cli/main.c -- athread's entry point: global options and dispatch to one
+ * function per subcommand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+  const char *name;            /* as typed */
+  int (*run)(int, char **);    /* its function */
+} command;
+
+static const command commands[] = {
+  {"lint", cmd_lint},
+  {"fmt", cmd_fmt},
+  {"conform", cmd_pending},
+  {"compose", cmd_pending},
+  {"viz", cmd_pending},
+  {"promela", cmd_pending},
+};
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *name) {
+  diag_sink sink = cli_stderr_sink();
+  diag_error_at(&sink, "athread", "unknown command '%s' (try 'athread --help')", name);
+  return EXIT_BAD_INPUT;
+}
+
+/* "athread help [COMMAND]" */
+static int help(int argc, char **argv) {
+  if (argc < 2) {
+    cli_usage(stdout, NULL);
+    return cli_finish(EXIT_HOLDS);
+  }
+  if (!find_command(argv[1])) {
+    return unknown_command(argv[1]);
+  }
+  cli_usage(stdout, argv[1]);
+  return cli_finish(EXIT_HOLDS);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    cli_usage(stderr, NULL);
+    return EXIT_BAD_INPUT;
+  }
+  const char *name = argv[1];
+  if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+    printf("athread %s\n", ATHREAD_VERSION);
+    return cli_finish(EXIT_HOLDS);
+  }
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+    cli_usage(stdout, NULL);
+    return cli_finish(EXIT_HOLDS);
+  }
+  if (strcmp(name, "help") == 0) return help(argc - 1, argv + 1);
+  const command *c = find_command(name);
+  if (!c) {
+    return unknown_command(name);
+  }
+  return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,78 @@
+/* cli/usage.c -- the --help text of every subcommand. */
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct usage {
+  const char *command; /* NULL for the overview */
+  const char *text;    /* printed as is */
+} usage;
+
+static const usage usages[] = {
+  {NULL,
+   "usage: athread COMMAND [OPTIONS] ARGS...\n"
+   "Abstract threads: check that each thread's C code conforms to a small state\n"
+   "machine, then check the composition of the state machines.\n"
+   "\n"
+   "Commands:\n"
+   "  lint     parse and check a specification\n"
+   "  fmt      print a specification in canonical layout\n"
+   "  conform  check C code against its abstract threads\n"
+   "  compose  model-check the composition of the abstract threads\n"
+   "  viz      draw threads, systems and counterexamples\n"
+   "  promela  export the system for SPIN\n"
+   "\n"
+   "  athread help COMMAND   or   athread COMMAND --help   for a command's options\n"
+   "  athread --version\n"
+   "\n"
+   "Exit codes: 0 holds, 1 violation found, 2 bad input or usage, 3 unknown, 4 internal error.\n"},
+  {"lint",
+   "usage: athread lint [OPTIONS] SPEC.athread...\n"
+   "Parse and check each specification. Prints nothing when it is clean;\n"
+   "errors and warnings go to stderr as file:line:col: messages.\n"
+   "\n"
+   "  --set NAME=VALUE   override the const NAME (repeatable)\n"
+   "  -w, --no-warnings  do not report warnings\n"
+   "  -h, --help         show this help\n"
+   "\n"
+   "Exit codes: 0 no errors, 2 errors (or bad usage).\n"},
+  {"fmt",
+   "usage: athread fmt [OPTIONS] SPEC.athread\n"
+   "Print the specification in canonical layout, keeping every comment.\n"
+   "\n"
+   "  -i, --in-place     rewrite the file instead of printing it\n"
+   "  --check            print nothing; exit 1 if the file is not in canonical layout\n"
+   "  -h, --help         show this help\n"
+   "\n"
+   "Exit codes: 0 done (or already canonical), 1 not canonical (--check), 2 syntax errors.\n"},
+  {"conform",
+   "usage: athread conform SPEC.athread FILE.c... [--thread T=func] [--engine auto|chc|bmc]\n"
+   "                       [--bound K] [--emit-c OUT.c] [--emit-smt2 OUT.smt2]\n"
+   "                       [--timeout SEC] [--json]\n"
+   "Check that each thread's C implementation conforms to its abstract thread.\n"
+   "(Not built yet in this version.)\n"},
+  {"compose",
+   "usage: athread compose SPEC.athread [--set N=8] [--engine auto|explicit|symbolic]\n"
+   "                       [--for-all N] [--max-states K] [--timeout SEC]\n"
+   "                       [--trace-out TRACE.json] [--json]\n"
+   "Model-check the system composed of the abstract threads.\n"
+   "(Not built yet in this version.)\n"},
+  {"viz",
+   "usage: athread viz SPEC.athread [-o OUT.svg|.png|.pdf|.dot] [--thread T] [--trace TRACE.json]\n"
+   "Draw the abstract threads, the system and counterexamples with Graphviz.\n"
+   "(Not built yet in this version.)\n"},
+  {"promela",
+   "usage: athread promela SPEC.athread [--set N=8] [-o OUT.pml]\n"
+   "Export the system as a Promela model for SPIN.\n"
+   "(Not built yet in this version.)\n"},
+};
+
+void cli_usage(FILE *out, const char *command) {
+  for (size_t i = 0; i < sizeof usages / sizeof *usages; i++) {
+    const char *c = usages[i].command;
+    if ((!c && !command) || (c && command && strcmp(c, command) == 0)) {
+      fputs(usages[i].text, out);
+      return;
+    }
+  }
+}

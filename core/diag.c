@@ -1,0 +1,182 @@
+/* core/diag.c -- loading sources and printing located messages. */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arena.h"
+
+/* ---------------------------------------------------------------- sources */
+
+static void build_line_map(diag_source *src) {
+  size_t cap = 64;
+  src->line_starts = xmalloc(cap * sizeof *src->line_starts);
+  src->line_starts[0] = 0;
+  src->line_count = 1;
+  for (size_t i = 0; i < src->len; i++) {
+    if (src->text[i] != '\n') continue;
+    if (src->line_count == cap) src->line_starts = xrealloc(src->line_starts, (cap *= 2) * sizeof *src->line_starts);
+    src->line_starts[src->line_count++] = (uint32_t)(i + 1);
+  }
+}
+
+diag_source *diag_source_from_string(diag_sink *sink, const char *name, const char *text, size_t len) {
+  diag_source *src = xcalloc(1, sizeof *src);
+  src->sink = sink;
+  src->name = xstrdup(name);
+  src->text = xmalloc(len + 1);
+  memcpy(src->text, text, len);
+  src->text[len] = '\0';
+  src->len = len;
+  build_line_map(src);
+  return src;
+}
+
+static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
+  struct stat st;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    diag_error_at(sink, path, "cannot open file: %s", strerror(errno));
+    return NULL;
+  }
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    diag_error_at(sink, path, "is a directory, not a file");
+    fclose(f);
+    return NULL;
+  }
+  char *buf = xmalloc(DIAG_MAX_SOURCE_BYTES + 1);
+  size_t n = fread(buf, 1, DIAG_MAX_SOURCE_BYTES + 1, f);
+  bool failed = ferror(f);
+  fclose(f);
+  if (failed) {
+    diag_error_at(sink, path, "cannot read file");
+  } else if (n > DIAG_MAX_SOURCE_BYTES) {
+    diag_error_at(sink, path, "file is too large (the limit is %u bytes)", DIAG_MAX_SOURCE_BYTES);
+    failed = true;
+  }
+  if (failed) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+diag_source *diag_source_load(diag_sink *sink, const char *path) {
+  size_t len = 0;
+  char *text = read_whole_file(sink, path, &len);
+  if (!text) return NULL;
+  diag_source *src = diag_source_from_string(sink, path, text, len);
+  free(text);
+  const char *nul = memchr(src->text, '\0', src->len);
+  if (nul) {
+    uint32_t at = (uint32_t)(nul - src->text);
+    diag_error(src, (loc){at, at + 1}, "NUL byte in input (is this a binary file?)");
+    diag_source_free(src);
+    return NULL;
+  }
+  return src;
+}
+
+void diag_source_free(diag_source *src) {
+  if (!src) return;
+  free(src->name);
+  free(src->text);
+  free(src->line_starts);
+  free(src);
+}
+
+void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t *col) {
+  size_t lo = 0, hi = src->line_count; /* last line start <= offset */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (src->line_starts[mid] <= offset) lo = mid;
+    else hi = mid;
+  }
+  *line = lo + 1;
+  *col = offset - src->line_starts[lo] + 1;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+const char *diag_char_repr(char buf[8], unsigned char c) {
+  if (c >= 0x20 && c < 0x7f) snprintf(buf, 8, "%c", c);
+  else snprintf(buf, 8, "\\x%02x", c);
+  return buf;
+}
+
+/* Echoes the line holding `at` and underlines the span (clipped to the line). */
+static void print_excerpt(const diag_source *src, loc at) {
+  FILE *out = src->sink->out;
+  size_t line, col;
+  diag_line_col(src, at.start, &line, &col);
+  uint32_t first = src->line_starts[line - 1];
+  uint32_t last = first;
+  while (last < src->len && src->text[last] != '\n' && src->text[last] != '\r') last++;
+  for (uint32_t i = first; i < last; i++) {
+    unsigned char c = (unsigned char)src->text[i];
+    fputc(c == '\t' || c >= 0x20 ? (c == 0x7f ? '?' : c) : '?', out);
+  }
+  fputc('\n', out);
+  for (uint32_t i = first; i < at.start && i < last; i++) fputc(src->text[i] == '\t' ? '\t' : ' ', out);
+  fputc('^', out);
+  uint32_t end = at.end < last ? at.end : last;
+  for (uint32_t i = at.start + 1; i < end; i++) fputc('~', out);
+  fputc('\n', out);
+}
+
+static void report(const diag_source *src, loc at, const char *kind, const char *fmt, va_list ap) {
+  diag_sink *sink = src->sink;
+  size_t line, col;
+  diag_line_col(src, at.start, &line, &col);
+  fprintf(sink->out, "%s:%zu:%zu: %s: ", src->name, line, col, kind);
+  vfprintf(sink->out, fmt, ap);
+  fputc('\n', sink->out);
+  print_excerpt(src, at);
+}
+
+/* True when the error limit has been reached; says so once. */
+static bool over_limit(diag_sink *sink) {
+  if (!sink->max_errors || sink->errors < sink->max_errors) return false;
+  if (sink->errors == sink->max_errors) fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
+  return true;
+}
+
+void diag_error(const diag_source *src, loc at, const char *fmt, ...) {
+  bool silent = over_limit(src->sink);
+  src->sink->errors++;
+  if (silent) return;
+  va_list ap;
+  va_start(ap, fmt);
+  report(src, at, "error", fmt, ap);
+  va_end(ap);
+}
+
+void diag_warning(const diag_source *src, loc at, const char *fmt, ...) {
+  src->sink->warnings++;
+  va_list ap;
+  va_start(ap, fmt);
+  report(src, at, "warning", fmt, ap);
+  va_end(ap);
+}
+
+void diag_note(const diag_source *src, loc at, const char *fmt, ...) {
+  if (src->sink->max_errors && src->sink->errors > src->sink->max_errors) return;
+  va_list ap;
+  va_start(ap, fmt);
+  report(src, at, "note", fmt, ap);
+  va_end(ap);
+}
+
+void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) {
+  sink->errors++;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(sink->out, "%s: error: ", where);
+  vfprintf(sink->out, fmt, ap);
+  fputc('\n', sink->out);
+  va_end(ap);
+}

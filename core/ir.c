@@ -1,0 +1,198 @@
+/* core/ir.c -- construction and printing of IR expressions. */
+#include "ir.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- construction */
+
+static ir_expr *node(arena *a, ir_kind kind, loc at) {
+  ir_expr *e = arena_alloc(a, sizeof *e);
+  e->kind = kind;
+  e->at = at;
+  e->index = -1;
+  e->state_index = -1;
+  return e;
+}
+
+ir_expr *ir_bool(arena *a, loc at, bool value) {
+  ir_expr *e = node(a, IR_BOOL, at);
+  e->value = value;
+  return e;
+}
+
+ir_expr *ir_int(arena *a, loc at, const char *text) {
+  ir_expr *e = node(a, IR_INT, at);
+  e->text = text;
+  errno = 0;
+  unsigned long long v = strtoull(text, NULL, 0); /* decimal or 0x; no octal in the language */
+  if (text[0] == '0' && text[1] != 'x' && text[1] != 'X') v = strtoull(text, NULL, 10);
+  e->big = errno == ERANGE || v > (unsigned long long)INT64_MAX;
+  e->value = e->big ? 0 : (int64_t)v;
+  return e;
+}
+
+ir_expr *ir_name(arena *a, loc at, const char *name, bool primed) {
+  ir_expr *e = node(a, IR_NAME, at);
+  e->text = name;
+  e->primed = primed;
+  return e;
+}
+
+ir_expr *ir_tid(arena *a, loc at) { return node(a, IR_TID, at); }
+
+ir_expr *ir_count(arena *a, loc at, const char *thread, loc thread_at, const char *state, loc state_at) {
+  ir_expr *e = node(a, IR_COUNT, at);
+  e->text = thread;
+  e->name_at = thread_at;
+  e->state_name = state;
+  e->state_at = state_at;
+  return e;
+}
+
+ir_expr *ir_at(arena *a, loc at, const char *thread, loc thread_at, ir_expr *index, const char *state, loc state_at) {
+  ir_expr *e = ir_count(a, at, thread, thread_at, state, state_at);
+  e->kind = IR_AT;
+  e->a = index;
+  return e;
+}
+
+ir_expr *ir_unary(arena *a, loc at, ir_op op, ir_expr *operand) {
+  ir_expr *e = node(a, IR_UNARY, at);
+  e->op = op;
+  e->a = operand;
+  return e;
+}
+
+ir_expr *ir_binary(arena *a, loc at, ir_op op, ir_expr *l, ir_expr *r) {
+  ir_expr *e = node(a, IR_BINARY, at);
+  e->op = op;
+  e->a = l;
+  e->b = r;
+  return e;
+}
+
+ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwise) {
+  ir_expr *e = node(a, IR_ITE, at);
+  e->a = cond;
+  e->b = then;
+  e->c = otherwise;
+  return e;
+}
+
+/* ---------------------------------------------------------------- printing */
+
+static const char *const op_texts[] = {
+  [OP_NOT] = "!", [OP_NEG] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
+  [OP_ADD] = "+", [OP_SUB] = "-", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
+  [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_AND] = "&&", [OP_OR] = "||",
+  [OP_IMPLIES] = "==>", [OP_IFF] = "<==>",
+};
+
+/* Binding strength, low to high, as in the language reference section 5. */
+enum { PREC_ITE = 1, PREC_IFF, PREC_IMPLIES, PREC_OR, PREC_AND, PREC_EQ, PREC_REL, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_ATOM };
+
+static const int op_prec[] = {
+  [OP_NOT] = PREC_UNARY, [OP_NEG] = PREC_UNARY, [OP_MUL] = PREC_MUL, [OP_DIV] = PREC_MUL,
+  [OP_MOD] = PREC_MUL, [OP_ADD] = PREC_ADD, [OP_SUB] = PREC_ADD, [OP_LT] = PREC_REL,
+  [OP_LE] = PREC_REL, [OP_GT] = PREC_REL, [OP_GE] = PREC_REL, [OP_EQ] = PREC_EQ,
+  [OP_NE] = PREC_EQ, [OP_AND] = PREC_AND, [OP_OR] = PREC_OR, [OP_IMPLIES] = PREC_IMPLIES,
+  [OP_IFF] = PREC_IFF,
+};
+
+const char *ir_op_text(ir_op op) { return op_texts[op]; }
+
+static int prec_of(const ir_expr *e) {
+  switch (e->kind) {
+  case IR_ITE: return PREC_ITE;
+  case IR_UNARY:
+  case IR_BINARY: return op_prec[e->op];
+  default: return PREC_ATOM;
+  }
+}
+
+static void print_prec(strbuf *out, const ir_expr *e, int min_prec);
+
+static void print_binary(strbuf *out, const ir_expr *e) {
+  int p = op_prec[e->op];
+  bool right_assoc = e->op == OP_IMPLIES;
+  print_prec(out, e->a, right_assoc ? p + 1 : p);
+  sbuf_printf(out, " %s ", op_texts[e->op]);
+  print_prec(out, e->b, right_assoc ? p : p + 1);
+}
+
+static void print_atom(strbuf *out, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_BOOL: sbuf_puts(out, e->value ? "true" : "false"); break;
+  case IR_INT: sbuf_puts(out, e->text); break;
+  case IR_NAME: sbuf_printf(out, "%s%s", e->text, e->primed ? "'" : ""); break;
+  case IR_TID: sbuf_puts(out, "tid"); break;
+  case IR_COUNT: sbuf_printf(out, "count(%s@%s)", e->text, e->state_name); break;
+  case IR_AT:
+    sbuf_printf(out, "%s[", e->text);
+    print_prec(out, e->a, PREC_ITE);
+    sbuf_printf(out, "]@%s", e->state_name);
+    break;
+  default: break;
+  }
+}
+
+static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
+  bool parens = prec_of(e) < min_prec;
+  if (parens) sbuf_putc(out, '(');
+  switch (e->kind) {
+  case IR_UNARY:
+    sbuf_puts(out, op_texts[e->op]);
+    print_prec(out, e->a, PREC_UNARY);
+    break;
+  case IR_BINARY: print_binary(out, e); break;
+  case IR_ITE:
+    print_prec(out, e->a, PREC_ITE + 1);
+    sbuf_puts(out, " ? ");
+    print_prec(out, e->b, PREC_ITE);
+    sbuf_puts(out, " : ");
+    print_prec(out, e->c, PREC_ITE);
+    break;
+  default: print_atom(out, e); break;
+  }
+  if (parens) sbuf_putc(out, ')');
+}
+
+void ir_print(strbuf *out, const ir_expr *e) { print_prec(out, e, PREC_ITE); }
+
+void ir_dump(strbuf *out, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_INT:
+    if (e->big) sbuf_printf(out, "(int %s)", e->text);
+    else sbuf_printf(out, "(int %" PRId64 ")", e->value);
+    return;
+  case IR_UNARY:
+  case IR_BINARY:
+  case IR_ITE: {
+    const ir_expr *operands[] = {e->a, e->b, e->c};
+    sbuf_printf(out, "(%s", e->kind == IR_ITE ? "?:" : op_texts[e->op]);
+    for (int i = 0; i < 3 && operands[i]; i++) {
+      sbuf_putc(out, ' ');
+      ir_dump(out, operands[i]);
+    }
+    sbuf_putc(out, ')');
+    return;
+  }
+  case IR_AT:
+    sbuf_printf(out, "(at %s ", e->text);
+    ir_dump(out, e->a);
+    sbuf_printf(out, " %s)", e->state_name);
+    return;
+  default: print_atom(out, e); return;
+  }
+}
+
+void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx) {
+  if (!e) return;
+  visit(e, ctx);
+  ir_walk(e->a, visit, ctx);
+  ir_walk(e->b, visit, ctx);
+  ir_walk(e->c, visit, ctx);
+}

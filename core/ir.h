@@ -1,0 +1,82 @@
+/* core/ir.h -- the expression IR shared by every part of athread.
+ *
+ * The spec parser builds these nodes, sema resolves names and types in place,
+ * and the engines and the Z3 translation read them. Nodes are arena-owned
+ * (the arena of the spec they came from). Resolved references are indices
+ * into the spec's tables, so the IR does not depend on the AST's types.
+ */
+#ifndef ATHREAD_IR_H
+#define ATHREAD_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "strbuf.h"
+
+typedef enum ir_type { TY_NONE, TY_BOOL, TY_INT } ir_type;
+
+typedef enum ir_kind {
+  IR_BOOL,   /* true / false: value */
+  IR_INT,    /* integer literal: value (if !big), text as written */
+  IR_NAME,   /* identifier or primed identifier; sema sets ref and index */
+  IR_TID,    /* the instance number of the executing thread */
+  IR_COUNT,  /* count(thread@state) */
+  IR_AT,     /* thread[a]@state */
+  IR_UNARY,  /* op a */
+  IR_BINARY, /* a op b */
+  IR_ITE     /* a ? b : c */
+} ir_kind;
+
+typedef enum ir_op {
+  OP_NOT, OP_NEG,
+  OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+  OP_AND, OP_OR, OP_IMPLIES, OP_IFF
+} ir_op;
+
+typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED } ir_ref;
+
+typedef struct ir_expr ir_expr;
+struct ir_expr {
+  ir_kind kind;           /* which node */
+  ir_op op;               /* IR_UNARY, IR_BINARY */
+  ir_type type;           /* set by sema; TY_NONE after a type error */
+  loc at;                 /* source span of the whole expression */
+  ir_expr *a, *b, *c;     /* operands; IR_AT: a is the index */
+  int64_t value;          /* IR_BOOL, IR_INT (when !big) */
+  bool big;               /* IR_INT does not fit in 64 bits */
+  bool primed;            /* IR_NAME written as x' */
+  const char *text;       /* IR_INT as written; IR_NAME, IR_COUNT, IR_AT: the (thread) name, interned */
+  const char *state_name; /* IR_COUNT, IR_AT: the state, interned */
+  loc name_at;            /* IR_COUNT, IR_AT: span of the thread name */
+  loc state_at;           /* IR_COUNT, IR_AT: span of the state name */
+  ir_ref ref;             /* IR_NAME: what it names, set by sema */
+  int index;              /* IR_NAME: const or shared index; IR_COUNT/IR_AT: thread index */
+  int state_index;        /* IR_COUNT, IR_AT: state index within the thread */
+};
+
+/* Constructors; every result is arena-owned. */
+ir_expr *ir_bool(arena *a, loc at, bool value);
+/* text is the literal as written (decimal or 0x hex). */
+ir_expr *ir_int(arena *a, loc at, const char *text);
+ir_expr *ir_name(arena *a, loc at, const char *name, bool primed);
+ir_expr *ir_tid(arena *a, loc at);
+ir_expr *ir_count(arena *a, loc at, const char *thread, loc thread_at, const char *state, loc state_at);
+ir_expr *ir_at(arena *a, loc at, const char *thread, loc thread_at, ir_expr *index, const char *state, loc state_at);
+ir_expr *ir_unary(arena *a, loc at, ir_op op, ir_expr *operand);
+ir_expr *ir_binary(arena *a, loc at, ir_op op, ir_expr *l, ir_expr *r);
+ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwise);
+
+/* The operator as written ("&&", "==>"). */
+const char *ir_op_text(ir_op op);
+/* Appends e in the spec language's concrete syntax with the fewest parentheses. */
+void ir_print(strbuf *out, const ir_expr *e);
+/* Appends e as an S-expression without locations (for structural comparison). */
+void ir_dump(strbuf *out, const ir_expr *e);
+
+/* Calls visit on e and every subexpression, parents first. */
+void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);
+
+#endif

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# scripts/deps.sh -- installs the Debian packages athread needs and says
+# which ones it installed. Run by `make deps` (and so by `make test`/`make demo`).
+set -eu
+
+packages=(
+  bison flex pkg-config   # the spec and C front ends
+  libz3-dev z3            # conformance and symbolic composition
+  libgraphviz-dev graphviz # viz
+  libcmocka-dev           # unit tests
+  libjansson-dev          # JSON output and traces
+  spin                    # reference model checker for differential tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo > /dev/null; then sudo="sudo"; else
+    echo "deps: missing ${missing[*]}; run as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+echo "deps: installed ${missing[*]}"

@@ -1,0 +1,196 @@
+/* spec-lang/ast.h -- the abstract syntax of a .athread specification.
+ *
+ * Owns nothing itself: every node, vector and string lives in the spec's
+ * arena and is freed by spec_free (spec-lang/spec.h). The parser fills the
+ * syntax fields in source order; sema fills the fields marked "sema" (the
+ * resolved tables that engines read) and leaves the syntax as written, so
+ * fmt can print it back.
+ */
+#ifndef ATHREAD_AST_H
+#define ATHREAD_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/ir.h"
+#include "../core/vec.h"
+
+typedef struct ast_const {
+  const char *name;  /* interned */
+  loc name_at;       /* span of the name */
+  loc at;            /* span of the whole declaration */
+  ir_expr *value_expr; /* the defining expression */
+  int64_t value;     /* sema: the value, after --set overrides */
+  bool overridden;   /* sema: value came from --set */
+  int index;         /* position in spec->consts */
+} ast_const;
+
+typedef enum ast_type_kind { TYPE_BOOL, TYPE_INT, TYPE_RANGE } ast_type_kind;
+
+typedef struct ast_type {
+  ast_type_kind kind; /* bool, int, or int[lo..hi] */
+  ir_expr *lo, *hi;   /* TYPE_RANGE: the bound expressions */
+  int64_t lo_value;   /* sema: TYPE_RANGE lower bound */
+  int64_t hi_value;   /* sema: TYPE_RANGE upper bound */
+  loc at;             /* span of the type */
+} ast_type;
+
+typedef struct ast_shared {
+  const char *name; /* interned */
+  loc name_at;      /* span of the name */
+  loc at;           /* span of the declaration */
+  ast_type type;    /* declared type */
+  ir_expr *init;    /* initial value, or NULL for "any value of the type" */
+  int index;        /* position in spec->shared */
+} ast_shared;
+
+typedef struct ast_state {
+  const char *name;    /* interned */
+  loc at;              /* span of the name */
+  bool initial;        /* declared with init */
+  ir_expr *assertion;  /* NULL when none (shared by the states of one declaration) */
+  int index;           /* sema: position in thread->states */
+} ast_state;
+
+typedef struct ast_state_decl {
+  bool initial;             /* "init state ..." */
+  VEC(ast_state *) states;  /* the names, in order */
+  ir_expr *assertion;       /* "assert e", or NULL */
+} ast_state_decl;
+
+typedef struct ast_assign {
+  const char *var; /* interned shared variable name */
+  loc var_at;      /* span of the name */
+  ir_expr *value;  /* right-hand side, NULL for '*' */
+  int var_index;   /* sema: index in spec->shared, -1 if unresolved */
+} ast_assign;
+
+typedef enum ast_edge_kind { EDGE_RELATION, EDGE_COMMAND } ast_edge_kind;
+
+typedef struct ast_edge {
+  ast_edge_kind kind;     /* relational (":") or guarded command */
+  const char *from, *to;  /* state names, interned */
+  loc from_at, to_at;     /* their spans */
+  const char *label;      /* label text as written between the quotes, or NULL */
+  loc label_at;           /* span of the label literal */
+  ir_expr *relation;      /* EDGE_RELATION */
+  ir_expr *guard;         /* EDGE_COMMAND: "when g", or NULL for true */
+  bool has_do;            /* EDGE_COMMAND: a "do" part was written */
+  VEC(ast_assign) assigns; /* EDGE_COMMAND: the assignments in order */
+  int from_index, to_index; /* sema: state indices, -1 if unresolved */
+  int index;              /* sema: position in thread->edges */
+} ast_edge;
+
+typedef enum ast_item_kind { ITEM_INVARIANT, ITEM_STATES, ITEM_EDGE } ast_item_kind;
+
+typedef struct ast_thread_item {
+  ast_item_kind kind;      /* which member is set */
+  loc at;                  /* span of the item */
+  ir_expr *invariant;      /* ITEM_INVARIANT */
+  ast_state_decl *states;  /* ITEM_STATES */
+  ast_edge *edge;          /* ITEM_EDGE */
+} ast_thread_item;
+
+typedef struct ast_thread {
+  const char *name;          /* interned */
+  loc name_at;               /* span of the name */
+  loc at;                    /* span of the whole thread */
+  const char *impl;          /* C function after "implements", or NULL */
+  loc impl_at;               /* its span */
+  VEC(ast_thread_item) items; /* in source order */
+  uint32_t close_at;         /* offset of the closing brace */
+  VEC(ast_state *) states;   /* sema: every state, in order */
+  VEC(ast_edge *) edges;     /* sema: every edge, in order */
+  VEC(ir_expr *) invariants; /* sema: the invariant clauses */
+  bool uses_tid;             /* sema: some expression reads tid */
+  bool named_by_index;       /* sema: a property says T[i]@S */
+  int index;                 /* position in spec->threads */
+} ast_thread;
+
+typedef enum ast_sys_item_kind { SYS_INSTANCE, SYS_INIT, SYS_INVARIANT } ast_sys_item_kind;
+
+typedef struct ast_instance {
+  const char *thread; /* interned thread name */
+  loc thread_at;      /* its span */
+  ir_expr *count;     /* "[N]", or NULL for one instance */
+  int64_t count_value; /* sema: number of instances */
+  int thread_index;   /* sema: index in spec->threads, -1 if unresolved */
+  int64_t first_tid;  /* sema: tid of its first instance */
+} ast_instance;
+
+typedef struct ast_sys_item {
+  ast_sys_item_kind kind; /* which member is set */
+  loc at;                 /* span of the item */
+  ast_instance *instance; /* SYS_INSTANCE */
+  ir_expr *expr;          /* SYS_INIT, SYS_INVARIANT */
+} ast_sys_item;
+
+typedef struct ast_system {
+  const char *name;         /* interned */
+  loc name_at;              /* span of the name */
+  loc at;                   /* span of the whole system */
+  VEC(ast_sys_item) items;  /* in source order */
+  uint32_t close_at;        /* offset of the closing brace */
+} ast_system;
+
+typedef enum ast_decl_kind { DECL_CONST, DECL_SHARED, DECL_THREAD, DECL_SYSTEM } ast_decl_kind;
+
+typedef struct ast_decl {
+  ast_decl_kind kind;  /* which member is set */
+  loc at;              /* span of the declaration */
+  ast_const *konst;    /* DECL_CONST */
+  ast_shared *shared;  /* DECL_SHARED */
+  ast_thread *thread;  /* DECL_THREAD */
+  ast_system *system;  /* DECL_SYSTEM */
+} ast_decl;
+
+typedef struct ast_comment {
+  loc at;          /* span of the comment, delimiters included */
+} ast_comment;
+
+typedef struct ast_spec {
+  arena *arena;               /* owns everything below */
+  diag_source *src;           /* the text it was parsed from (owned by the spec) */
+  VEC(ast_decl) decls;        /* top-level declarations in source order */
+  VEC(ast_comment) comments;  /* every comment, in order (for fmt) */
+  VEC(ast_const *) consts;    /* sema: the consts, in order */
+  VEC(ast_shared *) shared;   /* sema: the shared variables, in order */
+  VEC(ast_thread *) threads;  /* sema: the threads, in order */
+  ast_system *system;         /* sema: the system, or NULL */
+  VEC(ast_instance *) instances; /* sema: the instances composed (a default one per thread without a system) */
+  VEC(ir_expr *) inits;       /* sema: system init predicates */
+  VEC(ir_expr *) properties;  /* sema: system invariants */
+  int64_t instance_total;     /* sema: total number of instances (largest tid) */
+} ast_spec;
+
+/* Appends a location-free S-expression of the whole spec's syntax; two specs
+ * have the same AST exactly when their dumps are equal. */
+void ast_dump(strbuf *out, const ast_spec *spec);
+
+#endif
+
+/* ---------------------------------------------------------------- constructors
+ * Used by the grammar actions; every result is arena-owned. */
+
+ast_spec *ast_spec_new(diag_source *src);
+void ast_add_const(ast_spec *s, loc at, const char *name, loc name_at, ir_expr *value);
+void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *init);
+ast_type ast_type_make(ast_type_kind kind, loc at, ir_expr *lo, ir_expr *hi);
+ast_thread *ast_thread_new(ast_spec *s, const char *name, loc name_at);
+void ast_add_thread(ast_spec *s, loc at, ast_thread *t, const char *impl, loc impl_at, uint32_t close_at);
+void ast_thread_add_invariant(ast_spec *s, ast_thread *t, loc at, ir_expr *e);
+ast_state_decl *ast_state_decl_new(ast_spec *s, const char *name, loc name_at);
+void ast_state_decl_add(ast_spec *s, ast_state_decl *d, const char *name, loc name_at);
+void ast_thread_add_states(ast_spec *s, ast_thread *t, loc at, bool initial, ast_state_decl *d, ir_expr *assertion);
+ast_edge *ast_edge_new(ast_spec *s, ast_edge_kind kind);
+void ast_edge_add_assign(ast_spec *s, ast_edge *e, const char *var, loc var_at, ir_expr *value);
+void ast_thread_add_edge(ast_spec *s, ast_thread *t, loc at, const char *from, loc from_at, const char *to, loc to_at,
+                         const char *label, loc label_at, ast_edge *body);
+ast_system *ast_system_new(ast_spec *s);
+void ast_system_add_instance(ast_spec *s, ast_system *sys, loc at, const char *thread, loc thread_at, ir_expr *count);
+void ast_system_add_expr(ast_spec *s, ast_system *sys, loc at, ast_sys_item_kind kind, ir_expr *e);
+void ast_add_system(ast_spec *s, loc at, ast_system *sys, const char *name, loc name_at, uint32_t close_at);
+
+/* True if s[0..n) is a keyword of the language. */
+bool ast_is_keyword(const char *s, size_t n);

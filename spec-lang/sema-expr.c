@@ -1,0 +1,265 @@
+/* spec-lang/sema-expr.c -- name resolution, typing and constant evaluation of
+ * expressions (reference section 5). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "sema.h"
+
+const char *sema_type_name(ir_type t) { return t == TY_BOOL ? "bool" : t == TY_INT ? "int" : "?"; }
+
+/* ---------------------------------------------------------------- names */
+
+static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) {
+  bool is_const = code % 2 == 0;
+  int index = code / 2;
+  if (is_const) {
+    if (e->primed) {
+      diag_error(s->src, e->at, "'%s' is a const; only shared variables can be primed", e->text);
+      return TY_NONE;
+    }
+    if (index >= s->consts_ready) {
+      diag_error(s->src, e->at, "const '%s' is used before its definition", e->text);
+      return TY_NONE;
+    }
+    e->ref = REF_CONST;
+    e->index = index;
+    return TY_INT;
+  }
+  if (r->constant) {
+    diag_error(s->src, e->at, "shared variable '%s' cannot appear in %s, which must be constant", e->text, r->where);
+    return TY_NONE;
+  }
+  if (e->primed && !r->primes) {
+    diag_error(s->src, e->at, "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
+               e->text, r->where);
+    return TY_NONE;
+  }
+  ast_shared *v = s->spec->shared.items[index];
+  e->ref = REF_SHARED;
+  e->index = index;
+  return v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
+}
+
+static ir_type check_name(sema *s, const expr_rules *r, ir_expr *e) {
+  int code = symtab_get(&s->globals, e->text);
+  if (code >= 0) return check_global(s, r, e, code);
+  if (e->primed) diag_error(s->src, e->at, "unknown shared variable '%s' (primed as %s')", e->text, e->text);
+  else if (symtab_get(&s->threads, e->text) >= 0)
+    diag_error(s->src, e->at, "'%s' is a thread, not a value; did you mean count(%s@STATE)?", e->text, e->text);
+  else diag_error(s->src, e->at, "unknown name '%s'", e->text);
+  return TY_NONE;
+}
+
+static ir_type check_tid(sema *s, const expr_rules *r, ir_expr *e) {
+  if (!r->tid || r->constant) {
+    diag_error(s->src, e->at, "'tid' cannot appear in %s; it names the running instance inside a thread", r->where);
+    return TY_NONE;
+  }
+  r->thread->uses_tid = true;
+  return TY_INT;
+}
+
+/* ---------------------------------------------------------------- count and @ */
+
+/* Resolves T and S of count(T@S) / T[i]@S; returns the instance or NULL. */
+static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_expr *e) {
+  const char *form = e->kind == IR_COUNT ? "'count'" : "'T[i]@S'";
+  if (!r->count) {
+    if (s->spec->system) diag_error(s->src, e->at, "%s can appear only in a system invariant, not in %s", form, r->where);
+    else diag_error(s->src, e->at, "%s outside a system: it can appear only in a system invariant", form);
+    return NULL;
+  }
+  int t = symtab_get(&s->threads, e->text);
+  if (t < 0) {
+    diag_error(s->src, e->name_at, "unknown thread '%s'", e->text);
+    return NULL;
+  }
+  int in = symtab_get(&s->instances, e->text);
+  if (in < 0) {
+    diag_error(s->src, e->name_at, "thread '%s' has no instances in system '%s'", e->text, s->spec->system->name);
+    return NULL;
+  }
+  ast_thread *thread = s->spec->threads.items[t];
+  ast_state *st = spec_find_state(thread, e->state_name);
+  if (!st) {
+    diag_error(s->src, e->state_at, "thread '%s' has no state '%s'", e->text, e->state_name);
+    return NULL;
+  }
+  e->index = t;
+  e->state_index = st->index;
+  return s->spec->instances.items[in];
+}
+
+static bool is_literal_or_const(const ir_expr *e) { return e->kind == IR_INT || (e->kind == IR_NAME && !e->primed); }
+
+static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
+  ast_instance *in = resolve_instance_state(s, r, e);
+  if (!in) return TY_NONE;
+  if (!is_literal_or_const(e->a)) {
+    diag_error(s->src, e->a->at, "the instance index must be an integer literal or a const");
+    return TY_NONE;
+  }
+  int64_t i;
+  if (!sema_const_int(s, "an instance index", e->a, &i)) return TY_NONE;
+  if (i < 1 || i > in->count_value) {
+    diag_error(s->src, e->a->at, "instance index %" PRId64 " is out of range: system '%s' has %" PRId64 " instance%s of '%s'",
+               i, s->spec->system->name, in->count_value, in->count_value == 1 ? "" : "s", e->text);
+    return TY_NONE;
+  }
+  s->spec->threads.items[e->index]->named_by_index = true;
+  return TY_BOOL;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+/* Reports that operand x of the operator has the wrong type. */
+static ir_type operand_error(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_type want) {
+  const char *name = op->kind == IR_ITE ? "?:" : ir_op_text(op->op);
+  diag_error(s->src, x->at, "operator '%s' needs %s operands, but this is %s", name, sema_type_name(want), sema_type_name(got));
+  return TY_NONE;
+}
+
+static bool want(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_type wanted) {
+  if (got == wanted) return true;
+  if (got != TY_NONE) operand_error(s, op, x, got, wanted);
+  return false;
+}
+
+static ir_type check_divisor(sema *s, const ir_expr *e) {
+  int64_t d = 0;
+  if (!sema_is_constant(e->b) || !sema_eval(s, e->b, &d) || d == 0) {
+    diag_error(s->src, e->b->at, "the divisor of '%s' must be a nonzero constant", ir_op_text(e->op));
+    return TY_NONE;
+  }
+  return TY_INT;
+}
+
+static ir_type check_binary(sema *s, const expr_rules *r, ir_expr *e) {
+  ir_type l = sema_expr(s, r, e->a), rt = sema_expr(s, r, e->b);
+  switch (e->op) {
+  case OP_MUL: case OP_DIV: case OP_MOD: case OP_ADD: case OP_SUB: {
+    bool ok = want(s, e, e->a, l, TY_INT) & want(s, e, e->b, rt, TY_INT);
+    if (!ok) return TY_NONE;
+    return e->op == OP_DIV || e->op == OP_MOD ? check_divisor(s, e) : TY_INT;
+  }
+  case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+    return want(s, e, e->a, l, TY_INT) & want(s, e, e->b, rt, TY_INT) ? TY_BOOL : TY_NONE;
+  case OP_EQ: case OP_NE:
+    if (l == TY_NONE || rt == TY_NONE) return TY_NONE;
+    if (l != rt) {
+      diag_error(s->src, e->at, "'%s' compares %s with %s; there is no conversion between bool and int", ir_op_text(e->op),
+                 sema_type_name(l), sema_type_name(rt));
+      return TY_NONE;
+    }
+    return TY_BOOL;
+  default:
+    return want(s, e, e->a, l, TY_BOOL) & want(s, e, e->b, rt, TY_BOOL) ? TY_BOOL : TY_NONE;
+  }
+}
+
+static ir_type check_ite(sema *s, const expr_rules *r, ir_expr *e) {
+  ir_type c = sema_expr(s, r, e->a), t = sema_expr(s, r, e->b), f = sema_expr(s, r, e->c);
+  bool ok = want(s, e, e->a, c, TY_BOOL);
+  if (t == TY_NONE || f == TY_NONE) return TY_NONE;
+  if (t != f) {
+    diag_error(s->src, e->at, "the branches of '?:' have different types (%s and %s)", sema_type_name(t), sema_type_name(f));
+    return TY_NONE;
+  }
+  return ok ? t : TY_NONE;
+}
+
+static ir_type check_unary(sema *s, const expr_rules *r, ir_expr *e) {
+  ir_type t = sema_expr(s, r, e->a);
+  ir_type wanted = e->op == OP_NOT ? TY_BOOL : TY_INT;
+  return want(s, e, e->a, t, wanted) ? wanted : TY_NONE;
+}
+
+ir_type sema_expr(sema *s, const expr_rules *r, ir_expr *e) {
+  ir_type t = TY_NONE;
+  switch (e->kind) {
+  case IR_BOOL: t = TY_BOOL; break;
+  case IR_INT: t = TY_INT; break;
+  case IR_NAME: t = check_name(s, r, e); break;
+  case IR_TID: t = check_tid(s, r, e); break;
+  case IR_COUNT: t = resolve_instance_state(s, r, e) ? TY_INT : TY_NONE; break;
+  case IR_AT: t = check_at(s, r, e); break;
+  case IR_UNARY: t = check_unary(s, r, e); break;
+  case IR_BINARY: t = check_binary(s, r, e); break;
+  case IR_ITE: t = check_ite(s, r, e); break;
+  }
+  e->type = t;
+  return t;
+}
+
+bool sema_expr_typed(sema *s, const expr_rules *r, ir_expr *e, ir_type wanted) {
+  ir_type t = sema_expr(s, r, e);
+  if (t == wanted) return true;
+  if (t != TY_NONE) diag_error(s->src, e->at, "%s must be %s, but this is %s", r->where, sema_type_name(wanted), sema_type_name(t));
+  return false;
+}
+
+/* ---------------------------------------------------------------- constants */
+
+bool sema_is_constant(const ir_expr *e) {
+  if (!e) return true;
+  switch (e->kind) {
+  case IR_NAME: return e->ref == REF_CONST;
+  case IR_TID: case IR_COUNT: case IR_AT: return false;
+  default: return sema_is_constant(e->a) && sema_is_constant(e->b) && sema_is_constant(e->c);
+  }
+}
+
+static bool overflow(sema *s, const ir_expr *e) {
+  diag_error(s->src, e->at, "this constant does not fit in 64 bits (constants are computed in 64-bit arithmetic)");
+  return false;
+}
+
+static bool eval_arith(sema *s, const ir_expr *e, int64_t a, int64_t b, int64_t *out) {
+  bool ovf = false;
+  switch (e->op) {
+  case OP_ADD: ovf = __builtin_add_overflow(a, b, out); break;
+  case OP_SUB: ovf = __builtin_sub_overflow(a, b, out); break;
+  case OP_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
+  case OP_DIV: case OP_MOD:
+    if (b == 0) return false; /* reported by check_divisor */
+    ovf = a == INT64_MIN && b == -1;
+    if (!ovf) *out = e->op == OP_DIV ? a / b : a % b;
+    break;
+  case OP_LT: *out = a < b; break;
+  case OP_LE: *out = a <= b; break;
+  case OP_GT: *out = a > b; break;
+  case OP_GE: *out = a >= b; break;
+  case OP_EQ: case OP_IFF: *out = a == b; break;
+  case OP_NE: *out = a != b; break;
+  case OP_AND: *out = a && b; break;
+  case OP_OR: *out = a || b; break;
+  case OP_IMPLIES: *out = !a || b; break;
+  default: break;
+  }
+  return ovf ? overflow(s, e) : true;
+}
+
+bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
+  int64_t a = 0, b = 0;
+  switch (e->kind) {
+  case IR_BOOL: *out = e->value; return true;
+  case IR_INT: *out = e->value; return e->big ? overflow(s, e) : true;
+  case IR_NAME: *out = s->spec->consts.items[e->index]->value; return true;
+  case IR_UNARY:
+    if (!sema_eval(s, e->a, &a)) return false;
+    if (e->op == OP_NOT) *out = !a;
+    else if (a == INT64_MIN) return overflow(s, e);
+    else *out = -a;
+    return true;
+  case IR_BINARY:
+    return sema_eval(s, e->a, &a) && sema_eval(s, e->b, &b) && eval_arith(s, e, a, b, out);
+  case IR_ITE:
+    return sema_eval(s, e->a, &a) && sema_eval(s, a ? e->b : e->c, out);
+  default: return false;
+  }
+}
+
+bool sema_const_int(sema *s, const char *where, ir_expr *e, int64_t *out) {
+  expr_rules r = {.where = where, .constant = true};
+  return sema_expr_typed(s, &r, e, TY_INT) && sema_eval(s, e, out);
+}

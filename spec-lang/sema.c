@@ -1,0 +1,331 @@
+/* spec-lang/sema.c -- checking declarations, threads and the system
+ * (reference sections 3, 4 and 6) and building the derived tables. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema.h"
+
+/* ---------------------------------------------------------------- consts and shared */
+
+static bool declare_global(sema *s, const char *name, loc at, int code) {
+  int old = symtab_put(&s->globals, name, code);
+  if (old < 0) return true;
+  diag_error(s->src, at, "'%s' is already declared", name);
+  ast_spec *spec = s->spec;
+  loc prev = old % 2 == 0 ? spec->consts.items[old / 2]->name_at : spec->shared.items[old / 2]->name_at;
+  diag_note(s->src, prev, "'%s' was declared here", name);
+  return false;
+}
+
+static spec_override *find_override(const spec_options *opts, const char *name) {
+  for (size_t i = 0; opts && i < opts->override_count; i++)
+    if (strcmp(opts->overrides[i].name, name) == 0) return &opts->overrides[i];
+  return NULL;
+}
+
+static void check_const(sema *s, ast_const *c) {
+  c->index = (int)s->spec->consts.len;
+  vec_push(s->spec->arena, &s->spec->consts, c);
+  declare_global(s, c->name, c->name_at, SEMA_CONST_CODE(c->index));
+  sema_const_int(s, "a const definition", c->value_expr, &c->value);
+  spec_override *o = find_override(s->opts, c->name);
+  if (o) {
+    c->value = o->value;
+    c->overridden = true;
+    o->used = true;
+  }
+  s->consts_ready = c->index + 1;
+}
+
+static void check_range(sema *s, ast_type *t) {
+  bool ok = sema_const_int(s, "a range bound", t->lo, &t->lo_value);
+  ok &= sema_const_int(s, "a range bound", t->hi, &t->hi_value);
+  if (ok && t->lo_value > t->hi_value)
+    diag_error(s->src, t->at, "empty range: %" PRId64 " is greater than %" PRId64, t->lo_value, t->hi_value);
+}
+
+static void check_shared_init(sema *s, ast_shared *v) {
+  int64_t value;
+  expr_rules r = {.where = "an initial value", .constant = true};
+  ir_type want = v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
+  if (!sema_expr_typed(s, &r, v->init, want) || !sema_eval(s, v->init, &value)) return;
+  if (v->type.kind == TYPE_RANGE && (value < v->type.lo_value || value > v->type.hi_value))
+    diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value,
+               v->name, v->type.lo_value, v->type.hi_value);
+}
+
+static void check_shared(sema *s, ast_shared *v) {
+  v->index = (int)s->spec->shared.len;
+  vec_push(s->spec->arena, &s->spec->shared, v);
+  declare_global(s, v->name, v->name_at, SEMA_SHARED_CODE(v->index));
+  if (v->type.kind == TYPE_RANGE) check_range(s, &v->type);
+  if (v->init) check_shared_init(s, v);
+}
+
+/* ---------------------------------------------------------------- threads: states */
+
+static void collect_states(sema *s, ast_thread *t, symtab *names) {
+  vec_foreach(&t->items, i) {
+    if (t->items.items[i].kind != ITEM_STATES) continue;
+    ast_state_decl *d = t->items.items[i].states;
+    vec_foreach(&d->states, k) {
+      ast_state *st = d->states.items[k];
+      int old = symtab_put(names, st->name, (int)t->states.len);
+      if (old >= 0) {
+        diag_error(s->src, st->at, "state '%s' is already declared in thread '%s'", st->name, t->name);
+        diag_note(s->src, t->states.items[old]->at, "'%s' was declared here", st->name);
+        continue;
+      }
+      st->index = (int)t->states.len;
+      vec_push(s->spec->arena, &t->states, st);
+    }
+  }
+}
+
+static expr_rules thread_rules(ast_thread *t, const char *where, bool primes) {
+  return (expr_rules){.where = where, .primes = primes, .tid = true, .thread = t};
+}
+
+static void check_state_items(sema *s, ast_thread *t) {
+  bool has_init = false;
+  vec_foreach(&t->items, i) {
+    ast_thread_item *it = &t->items.items[i];
+    if (it->kind == ITEM_INVARIANT) {
+      expr_rules r = thread_rules(t, "a thread invariant", false);
+      sema_expr_typed(s, &r, it->invariant, TY_BOOL);
+      vec_push(s->spec->arena, &t->invariants, it->invariant);
+    } else if (it->kind == ITEM_STATES) {
+      has_init |= it->states->initial;
+      expr_rules r = thread_rules(t, "a state assertion", false);
+      if (it->states->assertion) sema_expr_typed(s, &r, it->states->assertion, TY_BOOL);
+    }
+  }
+  if (!has_init) diag_error(s->src, t->name_at, "thread '%s' has no init state; mark one with 'init state'", t->name);
+}
+
+/* ---------------------------------------------------------------- threads: edges */
+
+static int resolve_state(sema *s, ast_thread *t, const symtab *names, const char *name, loc at) {
+  int i = symtab_get(names, name);
+  if (i < 0) diag_error(s->src, at, "unknown state '%s' in thread '%s'", name, t->name);
+  return i;
+}
+
+static void check_assign(sema *s, ast_thread *t, ast_edge *e, size_t k) {
+  ast_assign *as = &e->assigns.items[k];
+  int code = symtab_get(&s->globals, as->var);
+  if (code < 0 || code % 2 == 0) {
+    if (code < 0) diag_error(s->src, as->var_at, "unknown shared variable '%s'", as->var);
+    else diag_error(s->src, as->var_at, "cannot assign to const '%s'", as->var);
+  } else {
+    as->var_index = code / 2;
+  }
+  for (size_t j = 0; j < k; j++) {
+    if (e->assigns.items[j].var != as->var) continue;
+    diag_error(s->src, as->var_at, "'%s' is assigned twice in one edge", as->var);
+    diag_note(s->src, e->assigns.items[j].var_at, "first assigned here");
+  }
+  if (!as->value) return;
+  expr_rules r = thread_rules(t, "an assigned value", false);
+  ir_type got = sema_expr(s, &r, as->value);
+  if (as->var_index < 0 || got == TY_NONE) return;
+  ir_type want = s->spec->shared.items[as->var_index]->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
+  if (got != want)
+    diag_error(s->src, as->value->at, "cannot assign a %s value to %s variable '%s'", sema_type_name(got), sema_type_name(want), as->var);
+}
+
+/* True when cond is present, checked, constant and false. */
+static bool constantly_false(sema *s, const ir_expr *cond) {
+  int64_t v;
+  return cond && cond->type == TY_BOOL && sema_is_constant(cond) && sema_eval(s, cond, &v) && !v;
+}
+
+static void check_edge(sema *s, ast_thread *t, const symtab *names, ast_edge *e) {
+  e->from_index = resolve_state(s, t, names, e->from, e->from_at);
+  e->to_index = resolve_state(s, t, names, e->to, e->to_at);
+  if (e->kind == EDGE_RELATION) {
+    expr_rules r = thread_rules(t, "a relation", true);
+    sema_expr_typed(s, &r, e->relation, TY_BOOL);
+  } else if (e->guard) {
+    expr_rules r = thread_rules(t, "a guard", false);
+    sema_expr_typed(s, &r, e->guard, TY_BOOL);
+  }
+  vec_foreach(&e->assigns, k) check_assign(s, t, e, k);
+  const ir_expr *cond = e->kind == EDGE_RELATION ? e->relation : e->guard;
+  if (s->opts && s->opts->warnings && constantly_false(s, cond))
+    diag_warning(s->src, cond->at, "this edge can never be taken: its %s is always false",
+                 e->kind == EDGE_RELATION ? "relation" : "guard");
+}
+
+/* Returns the edges grouped by source state: out[first[i]..first[i+1]) leave
+ * state i. Both arrays are owned by the caller (free()). */
+static int *edges_by_source(const ast_thread *t, int **first_out) {
+  size_t n = t->states.len;
+  int *first = xcalloc(n + 2, sizeof *first);
+  int *out = xmalloc((t->edges.len + 1) * sizeof *out);
+  vec_foreach(&t->edges, k)
+    if (t->edges.items[k]->from_index >= 0) first[t->edges.items[k]->from_index + 2]++;
+  for (size_t i = 2; i < n + 2; i++) first[i] += first[i - 1];
+  vec_foreach(&t->edges, k)
+    if (t->edges.items[k]->from_index >= 0) out[first[t->edges.items[k]->from_index + 1]++] = (int)k;
+  *first_out = first;
+  return out;
+}
+
+/* Warns about states that no path of edges leads to from an init state. */
+static void warn_unreachable(sema *s, ast_thread *t) {
+  size_t n = t->states.len;
+  bool *seen = xcalloc(n, sizeof *seen);
+  int *work = xmalloc(n * sizeof *work);
+  int *first;
+  int *out = edges_by_source(t, &first);
+  size_t top = 0;
+  vec_foreach(&t->states, i)
+    if (t->states.items[i]->initial) seen[i] = true, work[top++] = (int)i;
+  while (top > 0) {
+    int from = work[--top];
+    for (int k = first[from]; k < first[from + 1]; k++) {
+      ast_edge *e = t->edges.items[out[k]];
+      const ir_expr *cond = e->kind == EDGE_RELATION ? e->relation : e->guard;
+      if (e->to_index < 0 || seen[e->to_index] || constantly_false(s, cond)) continue;
+      seen[e->to_index] = true;
+      work[top++] = e->to_index;
+    }
+  }
+  vec_foreach(&t->states, i)
+    if (!seen[i]) diag_warning(s->src, t->states.items[i]->at, "state '%s' cannot be reached from an init state of thread '%s'", t->states.items[i]->name, t->name);
+  free(seen);
+  free(work);
+  free(first);
+  free(out);
+}
+
+static void check_thread(sema *s, ast_thread *t) {
+  t->index = (int)s->spec->threads.len;
+  vec_push(s->spec->arena, &s->spec->threads, t);
+  int old = symtab_put(&s->threads, t->name, t->index);
+  if (old >= 0) {
+    diag_error(s->src, t->name_at, "thread '%s' is already declared", t->name);
+    diag_note(s->src, s->spec->threads.items[old]->name_at, "'%s' was declared here", t->name);
+  }
+  symtab names = {0};
+  collect_states(s, t, &names);
+  check_state_items(s, t);
+  vec_foreach(&t->items, i) {
+    if (t->items.items[i].kind != ITEM_EDGE) continue;
+    ast_edge *e = t->items.items[i].edge;
+    e->index = (int)t->edges.len;
+    vec_push(s->spec->arena, &t->edges, e);
+    check_edge(s, t, &names, e);
+  }
+  if (s->opts && s->opts->warnings && t->states.len > 0) warn_unreachable(s, t);
+  symtab_free(&names);
+}
+
+/* ---------------------------------------------------------------- the system */
+
+static void add_instance(sema *s, ast_instance *in) {
+  ast_spec *spec = s->spec;
+  in->thread_index = symtab_get(&s->threads, in->thread);
+  if (in->thread_index < 0) {
+    diag_error(s->src, in->thread_at, "unknown thread '%s'", in->thread);
+    return;
+  }
+  int old = symtab_put(&s->instances, in->thread, (int)spec->instances.len);
+  if (old >= 0) {
+    diag_error(s->src, in->thread_at, "thread '%s' is listed twice in system '%s'; write %s[N] for several instances", in->thread,
+               spec->system->name, in->thread);
+    diag_note(s->src, spec->instances.items[old]->thread_at, "first listed here");
+    return;
+  }
+  if (in->count && sema_const_int(s, "an instance count", in->count, &in->count_value) && in->count_value < 1)
+    diag_error(s->src, in->count->at, "the instance count of '%s' must be at least 1, but it is %" PRId64, in->thread, in->count_value);
+  in->first_tid = spec->instance_total + 1;
+  if (in->count_value > 0 && !__builtin_add_overflow(spec->instance_total, in->count_value, &spec->instance_total)) {
+    vec_push(spec->arena, &spec->instances, in);
+    return;
+  }
+  if (in->count_value > 0) diag_error(s->src, in->count->at, "too many instances");
+}
+
+static void check_system_exprs(sema *s, ast_system *sys) {
+  vec_foreach(&sys->items, i) {
+    ast_sys_item *it = &sys->items.items[i];
+    if (it->kind == SYS_INIT) {
+      expr_rules r = {.where = "a system init predicate"};
+      sema_expr_typed(s, &r, it->expr, TY_BOOL);
+      vec_push(s->spec->arena, &s->spec->inits, it->expr);
+    } else if (it->kind == SYS_INVARIANT) {
+      expr_rules r = {.where = "a system invariant", .count = true};
+      sema_expr_typed(s, &r, it->expr, TY_BOOL);
+      vec_push(s->spec->arena, &s->spec->properties, it->expr);
+    }
+  }
+}
+
+static void warn_unused_threads(sema *s, ast_system *sys) {
+  vec_foreach(&s->spec->threads, i) {
+    ast_thread *t = s->spec->threads.items[i];
+    if (symtab_get(&s->instances, t->name) < 0)
+      diag_warning(s->src, t->name_at, "thread '%s' is not part of system '%s'", t->name, sys->name);
+  }
+}
+
+static void check_system(sema *s, ast_system *sys) {
+  if (s->spec->system != sys) {
+    diag_error(s->src, sys->name_at, "a spec has at most one system, but '%s' is a second one", sys->name);
+    diag_note(s->src, s->spec->system->name_at, "the first system is '%s'", s->spec->system->name);
+    return;
+  }
+  vec_foreach(&sys->items, i)
+    if (sys->items.items[i].kind == SYS_INSTANCE) add_instance(s, sys->items.items[i].instance);
+  if (s->spec->instances.len == 0) diag_error(s->src, sys->name_at, "system '%s' has no instances; list threads like 'T;' or 'T[N];'", sys->name);
+  check_system_exprs(s, sys);
+  if (s->opts && s->opts->warnings) warn_unused_threads(s, sys);
+}
+
+/* Without a system, the system is one instance of every thread. */
+static void default_instances(sema *s) {
+  ast_spec *spec = s->spec;
+  vec_foreach(&spec->threads, i) {
+    ast_thread *t = spec->threads.items[i];
+    ast_instance *in = arena_alloc(spec->arena, sizeof *in);
+    *in = (ast_instance){.thread = t->name, .thread_at = t->name_at, .count_value = 1, .thread_index = t->index,
+                         .first_tid = (int64_t)i + 1};
+    vec_push(spec->arena, &spec->instances, in);
+  }
+  spec->instance_total = (int64_t)spec->threads.len;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static void report_unused_overrides(sema *s) {
+  for (size_t i = 0; s->opts && i < s->opts->override_count; i++) {
+    spec_override *o = &s->opts->overrides[i];
+    if (!o->used)
+      diag_error_at(s->src->sink, "athread", "--set %s=%" PRId64 ": %s declares no const '%s'", o->name, o->value, s->src->name, o->name);
+  }
+}
+
+bool spec_check(ast_spec *spec, const spec_options *opts) {
+  sema s = {.spec = spec, .src = spec->src, .opts = opts};
+  int before = spec->src->sink->errors;
+  vec_foreach(&spec->decls, i) {
+    ast_decl *d = &spec->decls.items[i];
+    if (d->kind == DECL_CONST) check_const(&s, d->konst);
+    else if (d->kind == DECL_SHARED) check_shared(&s, d->shared);
+  }
+  report_unused_overrides(&s);
+  vec_foreach(&spec->decls, i)
+    if (spec->decls.items[i].kind == DECL_SYSTEM && !spec->system) spec->system = spec->decls.items[i].system;
+  vec_foreach(&spec->decls, i)
+    if (spec->decls.items[i].kind == DECL_THREAD) check_thread(&s, spec->decls.items[i].thread);
+  vec_foreach(&spec->decls, i)
+    if (spec->decls.items[i].kind == DECL_SYSTEM) check_system(&s, spec->decls.items[i].system);
+  if (!spec->system) default_instances(&s);
+  symtab_free(&s.globals);
+  symtab_free(&s.threads);
+  symtab_free(&s.instances);
+  return spec->src->sink->errors == before;
+}

@@ -1,0 +1,48 @@
+/* spec-lang/spec.c -- the front end's entry points: read, parse, check. */
+#include "spec.h"
+
+#include <string.h>
+
+#include "spec-parser.h"
+#include "spec-lexer.h"
+
+ast_spec *spec_parse_source(diag_source *src) {
+  ast_spec *spec = ast_spec_new(src);
+  parse_ctx ctx = {.spec = spec};
+  yyscan_t scanner;
+  sl_lex_init_extra(&ctx, &scanner);
+  sl__scan_bytes(src->text, (int)src->len, scanner);
+  int before = src->sink->errors;
+  if (sl_parse(scanner, &ctx) != 0 && src->sink->errors == before)
+    diag_error(src, (loc){(uint32_t)src->len, (uint32_t)src->len}, "cannot parse this file");
+  sl_lex_destroy(scanner);
+  return spec;
+}
+
+ast_spec *spec_load(diag_sink *sink, const char *path, const spec_options *opts) {
+  diag_source *src = diag_source_load(sink, path);
+  if (!src) return NULL;
+  int before = sink->errors;
+  ast_spec *spec = spec_parse_source(src);
+  if (sink->errors == before && spec_check(spec, opts)) return spec;
+  spec_free(spec);
+  return NULL;
+}
+
+void spec_free(ast_spec *spec) {
+  if (!spec) return;
+  diag_source_free(spec->src);
+  arena_free(spec->arena);
+}
+
+ast_thread *spec_find_thread(const ast_spec *spec, const char *name) {
+  vec_foreach(&spec->threads, i)
+    if (strcmp(spec->threads.items[i]->name, name) == 0) return spec->threads.items[i];
+  return NULL;
+}
+
+ast_state *spec_find_state(const ast_thread *thread, const char *name) {
+  vec_foreach(&thread->states, i)
+    if (strcmp(thread->states.items[i]->name, name) == 0) return thread->states.items[i];
+  return NULL;
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# tests/cli.sh -- command-line cases that need more than one spec file:
+# files that are not specs, options, help, exit codes, in-place rewriting.
+set -u
+source "$(dirname "$0")/setup"
+cd "$SCRATCH"
+
+# expect NAME EXIT STDOUT STDERR -- COMMAND...: runs athread with COMMAND and
+# compares the exit code and both outputs exactly.
+expect() {
+  local name=$1 want_exit=$2 want_out=$3 want_err=$4
+  shift 5
+  $VALGRIND "$ATHREAD" "$@" > out.stdout 2> out.stderr < /dev/null
+  local got=$?
+  if [ "$got" = "$want_exit" ] && [ "$(cat out.stdout)" = "$want_out" ] && [ "$(cat out.stderr)" = "$want_err" ]; then
+    pass
+  else
+    fail "$name: exit $got (expected $want_exit)"
+    diff <(printf '%s\n' "$want_out") out.stdout | head -n 10
+    diff <(printf '%s\n' "$want_err") out.stderr | head -n 10
+  fi
+}
+
+# expect_match NAME EXIT PATTERN -- COMMAND...: exit code, and stdout+stderr match the grep pattern.
+expect_match() {
+  local name=$1 want_exit=$2 pattern=$3
+  shift 4
+  $VALGRIND "$ATHREAD" "$@" > out.all 2>&1 < /dev/null
+  local got=$?
+  if [ "$got" = "$want_exit" ] && grep -q -- "$pattern" out.all; then pass; else fail "$name: exit $got"; head -n 5 out.all; fi
+}
+
+printf 'shared int g;\nthread A { init state S assert g > 0; }\n' > ok.athread
+
+# ---------------------------------------------------------------- inputs that are not specs
+expect missing-file 2 "" "missing.athread: error: cannot open file: No such file or directory" -- lint missing.athread
+mkdir -p adir.athread
+expect directory 2 "" "adir.athread: error: is a directory, not a file" -- lint adir.athread
+printf 'shared int g;\nthread A {\n  init st\0ate S;\n}\n' > nul.athread
+expect nul-byte 2 "" "nul.athread:3:10: error: NUL byte in input (is this a binary file?)
+  init st?ate S;
+         ^" -- lint nul.athread
+head -c 10485760 /dev/zero | tr '\0' ' ' > big.athread
+expect ten-megabytes 2 "" "big.athread: error: file is too large (the limit is 8388608 bytes)" -- lint big.athread
+printf '\xff\xfe garbage' > binary.athread
+expect_match binary-garbage 2 'binary.athread:1:1: error: invalid character' -- lint binary.athread
+: > empty.athread
+expect empty-spec 0 "" "" -- lint empty.athread
+
+# ---------------------------------------------------------------- several files, options
+printf 'thread B { state S; }\n' > noinit.athread
+expect_match several-files-one-bad 2 "noinit.athread:1:8: error: thread 'B' has no init state" -- lint ok.athread noinit.athread
+expect no-spec 2 "" "athread: error: no specification given (try 'athread lint --help')" -- lint
+expect bad-option 2 "" "athread: error: unknown option or missing argument: '--frobnicate' (try 'athread lint --help')" -- lint --frobnicate ok.athread
+expect set-missing-argument 2 "" "athread: error: unknown option or missing argument: '--set' (try 'athread lint --help')" -- lint ok.athread --set
+expect set-not-integer 2 "" "athread: error: --set expects NAME=INTEGER, got 'N=many'" -- lint --set N=many ok.athread
+expect unknown-command 2 "" "athread: error: unknown command 'verify' (try 'athread --help')" -- verify ok.athread
+expect_match no-command 2 '^usage: athread COMMAND' --
+
+# ---------------------------------------------------------------- help and version
+expect version 0 "athread 0.1.0" "" -- --version
+expect_match help 0 '^Exit codes: 0 holds' -- --help
+for c in lint fmt conform compose viz promela; do
+  expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
+  expect_match "help-command-$c" 0 "^usage: athread $c" -- help "$c"
+done
+for c in conform compose viz promela; do
+  expect "pending-$c" 4 "" "athread: error: 'athread $c' is not built yet in this version (0.1.0); only lint and fmt are available" -- "$c" ok.athread
+done
+
+# ---------------------------------------------------------------- fmt
+printf 'shared   int g ;\nthread A{init state S assert (g>0);}\n' > messy.athread
+cp messy.athread messy-orig.athread
+chmod 640 messy.athread
+expect fmt-check-messy 1 "" "" -- fmt --check messy.athread
+expect fmt-in-place 0 "" "" -- fmt -i messy.athread
+expect fmt-check-clean 0 "" "" -- fmt --check messy.athread
+if [ "$(stat -c %a messy.athread)" = 640 ]; then pass; else fail "fmt -i changed the file mode to $(stat -c %a messy.athread)"; fi
+if [ -z "$(ls -A | grep 'messy.athread.')" ]; then pass; else fail "fmt -i left a temporary file"; fi
+printf 'thread A { init state S }\n' > broken.athread
+cp broken.athread broken-orig.athread
+expect_match fmt-in-place-syntax-error 2 "broken.athread:1:25: error: expected ';' before '}'" -- fmt -i broken.athread
+if cmp -s broken.athread broken-orig.athread; then pass; else fail "fmt -i rewrote a file with syntax errors"; fi
+expect fmt-two-files 2 "" "athread: error: expected exactly one specification (try 'athread fmt --help')" -- fmt ok.athread messy.athread
+if [ -w /dev/full ]; then
+  $VALGRIND "$ATHREAD" fmt ok.athread > /dev/full 2> out.stderr
+  if [ $? = 4 ] && grep -q "cannot write to standard output" out.stderr; then pass; else fail "fmt to a full disk"; fi
+fi
+
+summary cli
+[ $failed = 0 ]

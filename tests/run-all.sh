@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# tests/run-all.sh -- the whole suite: unit tests, golden CLI cases, the
+# command-line edge cases, and the fmt round trip over every spec we have.
+# Ends with one line "N passed, N failed" over all of them.
+set -u
+cd "$(dirname "$0")/.."
+source tests/setup
+total_pass=0
+total_fail=0
+
+# add_counts "LINE": adds the "N passed, N failed" of a sub-suite's summary.
+add_counts() {
+  local p f
+  p=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' <<< "$1" | tail -n 1)
+  f=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' <<< "$1" | tail -n 1)
+  if [ -z "$p" ]; then total_fail=$((total_fail + 1)); echo "FAIL: a sub-suite printed no summary"; return; fi
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+}
+
+echo "== unit tests (cmocka)"
+unit_out=$($VALGRIND "$UNIT_BIN" 2>&1)
+unit_rc=$?
+echo "$unit_out"
+unit_run=$(sed -n 's/^\[==========\] \([0-9]*\) test(s) run\./\1/p' <<< "$unit_out" | awk '{s += $1} END {print s + 0}')
+unit_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' <<< "$unit_out" | awk '{s += $1} END {print s + 0}')
+[ $unit_rc = 0 ] || [ "$unit_failed" -gt 0 ] || unit_failed=1
+add_counts "unit: $((unit_run - unit_failed)) passed, $unit_failed failed"
+
+echo "== golden CLI cases"
+mkdir -p "$SCRATCH/specs"
+out=$(tests/golden.sh --keep-specs "$SCRATCH/specs" tests/*/*.test)
+echo "$out"
+add_counts "$out"
+
+echo "== command-line edge cases"
+out=$(tests/cli.sh)
+echo "$out"
+add_counts "$out"
+
+echo "== fmt round trip"
+out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
+echo "$out"
+add_counts "$out"
+
+echo
+echo "$total_pass passed, $total_fail failed"
+[ $total_fail = 0 ]

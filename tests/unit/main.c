@@ -1,0 +1,9 @@
+/* tests/unit/main.c -- runs every unit test group; exit status = failures. */
+#include "unit.h"
+
+int main(void) {
+  int failures = 0;
+  failures += run_core_tests();
+  failures += run_spec_tests();
+  return failures;
+}

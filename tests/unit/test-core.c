@@ -1,0 +1,156 @@
+/* tests/unit/test-core.c -- arena, interning, symtab, strbuf, diagnostics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/diag.h"
+#include "../../core/strbuf.h"
+#include "../../core/symtab.h"
+#include "../../core/vec.h"
+#include "unit.h"
+
+static void interned_strings_compare_by_pointer(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  const char *x = arena_intern(a, "pendingIO+", 9);
+  const char *y = arena_intern_cstr(a, "pendingIO");
+  assert_ptr_equal(x, y);
+  assert_string_equal(x, "pendingIO");
+  char name[32];
+  const char *first = NULL;
+  for (int i = 0; i < 5000; i++) { /* forces the table to grow several times */
+    snprintf(name, sizeof name, "s%d", i);
+    const char *p = arena_intern_cstr(a, name);
+    if (i == 0) first = p;
+  }
+  assert_ptr_equal(arena_intern_cstr(a, "s0"), first);
+  assert_ptr_not_equal(arena_intern_cstr(a, "s1"), first);
+  arena_free(a);
+}
+
+static void arena_blocks_are_zeroed_and_aligned(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  for (size_t n = 1; n < 40000; n = n * 3 + 1) {
+    unsigned char *p = arena_alloc(a, n);
+    assert_int_equal((uintptr_t)p % 16, 0);
+    for (size_t i = 0; i < n; i++) assert_int_equal(p[i], 0);
+    memset(p, 0xff, n);
+  }
+  arena_free(a);
+}
+
+static void symtab_maps_and_refuses_duplicates(void **state) {
+  (void)state;
+  static char keys[3000];
+  symtab t = {0};
+  for (int i = 0; i < 3000; i++) assert_int_equal(symtab_put(&t, &keys[i], i), -1);
+  assert_int_equal(symtab_put(&t, &keys[7], 99), 7);
+  for (int i = 0; i < 3000; i++) assert_int_equal(symtab_get(&t, &keys[i]), i);
+  assert_int_equal(symtab_get(&t, "elsewhere"), -1);
+  symtab_free(&t);
+}
+
+static void heap_vectors_grow(void **state) {
+  (void)state;
+  VEC(int) v = {0};
+  for (int i = 0; i < 1000; i++) vec_push(NULL, &v, i * 2);
+  assert_int_equal(v.len, 1000);
+  assert_int_equal(v.items[999], 1998);
+  vec_free(&v);
+  assert_null(v.items);
+}
+
+static void strbuf_formats(void **state) {
+  (void)state;
+  strbuf b = {0};
+  assert_string_equal(sbuf_str(&b), "");
+  sbuf_printf(&b, "%s=%d", "N", 8);
+  sbuf_putc(&b, ';');
+  assert_string_equal(sbuf_str(&b), "N=8;");
+  char *owned = sbuf_take(&b);
+  assert_string_equal(owned, "N=8;");
+  assert_int_equal(b.len, 0);
+  free(owned);
+}
+
+/* Runs report(src) with the sink on a memory stream; returns the text. */
+static char *captured(const char *text, void (*report)(diag_source *)) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  diag_sink sink = {.out = mem};
+  diag_source *src = diag_source_from_string(&sink, "t.athread", text, strlen(text));
+  report(src);
+  diag_source_free(src);
+  fclose(mem);
+  return out;
+}
+
+static void report_span(diag_source *src) { diag_error(src, (loc){17, 20}, "unknown state '%s'", "X3"); }
+static void report_point(diag_source *src) { diag_warning(src, (loc){5, 5}, "here"); }
+static void report_tab(diag_source *src) { diag_note(src, (loc){2, 4}, "tab"); }
+
+static void diagnostics_have_location_line_and_caret(void **state) {
+  (void)state;
+  char *out = captured("thread A {\n  X1 -> X3 : true;\n}\n", report_span);
+  assert_string_equal(out, "t.athread:2:7: error: unknown state 'X3'\n  X1 -> X3 : true;\n      ^~~\n");
+  free(out);
+  out = captured("state", report_point);
+  assert_string_equal(out, "t.athread:1:6: warning: here\nstate\n     ^\n");
+  free(out);
+  out = captured("\t\tab c", report_tab);
+  assert_string_equal(out, "t.athread:1:3: note: tab\n\t\tab c\n\t\t^~\n");
+  free(out);
+}
+
+static void report_many(diag_source *src) {
+  for (int i = 0; i < 5; i++) diag_error(src, (loc){0, 1}, "e%d", i);
+}
+
+static void error_limit_stops_printing(void **state) {
+  (void)state;
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  diag_sink sink = {.out = mem, .max_errors = 2};
+  diag_source *src = diag_source_from_string(&sink, "t", "x", 1);
+  report_many(src);
+  diag_source_free(src);
+  fclose(mem);
+  assert_int_equal(sink.errors, 5);
+  assert_non_null(strstr(out, "e1"));
+  assert_null(strstr(out, "e2"));
+  assert_non_null(strstr(out, "too many errors"));
+  free(out);
+}
+
+static void line_and_column_of_offsets(void **state) {
+  (void)state;
+  diag_sink sink = {.out = stderr};
+  diag_source *src = diag_source_from_string(&sink, "t", "ab\ncd\n\nef", 9);
+  size_t line, col;
+  diag_line_col(src, 0, &line, &col);
+  assert_true(line == 1 && col == 1);
+  diag_line_col(src, 4, &line, &col);
+  assert_true(line == 2 && col == 2);
+  diag_line_col(src, 6, &line, &col);
+  assert_true(line == 3 && col == 1);
+  diag_line_col(src, 9, &line, &col);
+  assert_true(line == 4 && col == 3);
+  diag_source_free(src);
+}
+
+int run_core_tests(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(interned_strings_compare_by_pointer),
+    cmocka_unit_test(arena_blocks_are_zeroed_and_aligned),
+    cmocka_unit_test(symtab_maps_and_refuses_duplicates),
+    cmocka_unit_test(heap_vectors_grow),
+    cmocka_unit_test(strbuf_formats),
+    cmocka_unit_test(diagnostics_have_location_line_and_caret),
+    cmocka_unit_test(error_limit_stops_printing),
+    cmocka_unit_test(line_and_column_of_offsets),
+  };
+  return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/* tests/unit/test-spec.c -- the spec front end through its API: printing of
+ * expressions, constant evaluation, overrides, and the tables sema derives. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../spec-lang/fmt.h"
+#include "../../spec-lang/spec.h"
+#include "unit.h"
+
+/* Parses and checks text; returns NULL on any error. Errors go to /dev/null. */
+static ast_spec *load(const char *text, spec_options *opts, int *errors) {
+  static FILE *quiet;
+  if (!quiet) quiet = fopen("/dev/null", "w");
+  diag_sink *sink = calloc(1, sizeof *sink); /* lives as long as the spec: freed in unload */
+  sink->out = quiet;
+  ast_spec *spec = spec_parse_source(diag_source_from_string(sink, "t.athread", text, strlen(text)));
+  bool ok = sink->errors == 0 && spec_check(spec, opts);
+  if (errors) *errors = sink->errors;
+  if (ok) return spec;
+  spec_free(spec);
+  free(sink);
+  return NULL;
+}
+
+static void unload(ast_spec *spec) {
+  diag_sink *sink = spec->src->sink;
+  spec_free(spec);
+  free(sink);
+}
+
+/* The assertion of thread T's only state, printed back. */
+static char *printed_assertion(const char *expr) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "shared int a; shared int b; shared bool p; shared bool q;\n"
+           "thread T { init state S assert %s; }\n", expr);
+  ast_spec *spec = load(text, NULL, NULL);
+  if (!spec) return strdup("(does not check)");
+  strbuf out = {0};
+  ir_print(&out, spec->threads.items[0]->states.items[0]->assertion);
+  unload(spec);
+  return sbuf_take(&out);
+}
+
+static void expressions_print_with_fewest_parentheses(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+    {"(a + b) * 2 == 4", "(a + b) * 2 == 4"},
+    {"a + (b * 2) == 4", "a + b * 2 == 4"},
+    {"a - (b - 1) > 0", "a - (b - 1) > 0"},
+    {"(a - b) - 1 > 0", "a - b - 1 > 0"},
+    {"p ==> (q ==> p)", "p ==> q ==> p"},
+    {"(p ==> q) ==> p", "(p ==> q) ==> p"},
+    {"!(p && q) || (p && q)", "!(p && q) || p && q"},
+    {"(p <==> q) <==> p", "p <==> q <==> p"},
+    {"p <==> (q <==> p)", "p <==> (q <==> p)"},
+    {"-(-a) == a % 3", "--a == a % 3"},
+    {"(p ? a : b) == (q ? 1 : (p ? 2 : 3))", "(p ? a : b) == (q ? 1 : p ? 2 : 3)"},
+    {"(p ? q : p) ? p : q", "(p ? q : p) ? p : q"},
+    {"(p == q) == p", "p == q == p"},
+    {"0x1F + a / 2 < 3", "0x1F + a / 2 < 3"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *got = printed_assertion(cases[i][0]);
+    assert_string_equal(got, cases[i][1]);
+    free(got);
+  }
+}
+
+static int64_t const_value(const char *defs, const char *name, spec_options *opts) {
+  ast_spec *spec = load(defs, opts, NULL);
+  assert_non_null(spec);
+  int64_t v = INT64_MIN;
+  vec_foreach(&spec->consts, i)
+    if (strcmp(spec->consts.items[i]->name, name) == 0) v = spec->consts.items[i]->value;
+  unload(spec);
+  return v;
+}
+
+static void constants_truncate_like_c_and_follow_overrides(void **state) {
+  (void)state;
+  assert_int_equal(const_value("const X = -7 / 2;", "X", NULL), -3);
+  assert_int_equal(const_value("const X = -7 % 2;", "X", NULL), -1);
+  assert_int_equal(const_value("const X = 0x10 * 2 + (1 < 2 ? 5 : 6);", "X", NULL), 37);
+  spec_override o = {.name = "N", .value = 8};
+  spec_options opts = {.overrides = &o, .override_count = 1};
+  assert_int_equal(const_value("const N = 3; const M = N + 1;", "M", &opts), 9);
+  assert_true(o.used);
+}
+
+static void unknown_override_is_an_error(void **state) {
+  (void)state;
+  spec_override o = {.name = "Q", .value = 1};
+  spec_options opts = {.overrides = &o, .override_count = 1};
+  int errors = 0;
+  assert_null(load("const N = 3;", &opts, &errors));
+  assert_int_equal(errors, 1);
+}
+
+static void instances_get_tids_in_system_order(void **state) {
+  (void)state;
+  ast_spec *spec = load("const N = 2;\nshared bool f;\n"
+                        "thread Unload { init state U; U -> U : f' == (tid == 1); }\n"
+                        "thread Worker { init state W, X; }\n"
+                        "system S { Unload; Worker[N]; invariant !Worker[2]@X || count(Worker@W) >= 0; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  assert_int_equal(spec->instances.len, 2);
+  assert_int_equal(spec->instances.items[0]->first_tid, 1);
+  assert_int_equal(spec->instances.items[1]->first_tid, 2);
+  assert_int_equal(spec->instances.items[1]->count_value, 2);
+  assert_int_equal(spec->instance_total, 3);
+  assert_true(spec->threads.items[0]->uses_tid);
+  assert_false(spec->threads.items[1]->uses_tid);
+  assert_true(spec->threads.items[1]->named_by_index);
+  assert_int_equal(spec->properties.len, 1);
+  unload(spec);
+}
+
+static void no_system_means_one_instance_per_thread(void **state) {
+  (void)state;
+  ast_spec *spec = load("thread A { init state S; }\nthread B { init state S; }\n", NULL, NULL);
+  assert_non_null(spec);
+  assert_null(spec->system);
+  assert_int_equal(spec->instances.len, 2);
+  assert_int_equal(spec->instances.items[1]->first_tid, 2);
+  unload(spec);
+}
+
+static void names_resolve_to_indices(void **state) {
+  (void)state;
+  ast_spec *spec = load("const K = 2;\nshared int[0..K] x;\nshared bool b = true;\n"
+                        "thread T { init state S; state R assert b; S -> R \"go\" when x < K do x := x + 1, b := *; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  ast_edge *e = spec->threads.items[0]->edges.items[0];
+  assert_int_equal(e->from_index, 0);
+  assert_int_equal(e->to_index, 1);
+  assert_string_equal(e->label, "go");
+  assert_int_equal(e->guard->a->ref, REF_SHARED);
+  assert_int_equal(e->guard->a->index, 0);
+  assert_int_equal(e->guard->b->ref, REF_CONST);
+  assert_int_equal(e->assigns.items[1].var_index, 1);
+  assert_null(e->assigns.items[1].value);
+  assert_int_equal(spec->shared.items[0]->type.hi_value, 2);
+  unload(spec);
+}
+
+static void syntax_errors_are_all_reported(void **state) {
+  (void)state;
+  int errors = 0;
+  assert_null(load("shared int g\nthread A {\n  init state X assert g > 0\n  X -> X : ;\n}\n", NULL, &errors));
+  assert_int_equal(errors, 3);
+}
+
+int run_spec_tests(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(expressions_print_with_fewest_parentheses),
+    cmocka_unit_test(constants_truncate_like_c_and_follow_overrides),
+    cmocka_unit_test(unknown_override_is_an_error),
+    cmocka_unit_test(instances_get_tids_in_system_order),
+    cmocka_unit_test(no_system_means_one_instance_per_thread),
+    cmocka_unit_test(names_resolve_to_indices),
+    cmocka_unit_test(syntax_errors_are_all_reported),
+  };
+  return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
+}
