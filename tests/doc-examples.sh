@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tests/doc-examples.sh -- every ```athread block of README.md and docs/*.md
+# is a complete spec: extract each, lint it (clean, no warnings), and check
+# that fmt output re-lints.
+set -u
+source "$(dirname "$0")/setup"
+root=$(cd "$TESTS_DIR/.." && pwd)
+for doc in "$root"/README.md "$root"/docs/*.md; do
+  [ -f "$doc" ] || continue
+  awk -v dir="$SCRATCH" -v base="$(basename "$doc" .md)" '
+    /^```athread$/ { n++; file = sprintf("%s/%s-%d.athread", dir, base, n); on = 1; next }
+    /^```$/ { on = 0 }
+    on { print > file }' "$doc"
+done
+for spec in "$SCRATCH"/*.athread; do
+  [ -f "$spec" ] || continue
+  if out=$($VALGRIND "$ATHREAD" lint "$spec" 2>&1) && [ -z "$out" ]; then pass; else fail "$(basename "$spec"): $out"; fi
+  if "$ATHREAD" fmt "$spec" > "$spec.fmt" && $VALGRIND "$ATHREAD" lint -w "$spec.fmt" 2>/dev/null; then pass; else fail "$(basename "$spec"): fmt output does not lint"; fi
+done
+# The error shown in README.md is exactly what tests/readme/driver.test pins.
+shown=$(awk '/^--- stderr$/{on=1; next} on' "$TESTS_DIR/readme/driver.test")
+readme=$(cat "$root/README.md")
+if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/readme/driver.test"; fi
+summary docs
+[ $failed = 0 ]
