@@ -38,7 +38,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/tests/unit-tests
 ROUNDTRIP_BIN = $(BUILD)/tests/roundtrip
 
-.PHONY: all deps test check asan-test demo install clean
+.PHONY: all deps test check asan-test valgrind-test demo install clean
 all: $(ATHREAD)
 
 $(ATHREAD): $(CLI_OBJ) $(LIB)
@@ -90,6 +90,10 @@ test: deps
 
 asan-test: deps
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
+
+valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
+	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all -q" \
+	  ATHREAD=$(ATHREAD) UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory $(ATHREAD)
