@@ -108,7 +108,11 @@ const char *diag_char_repr(char buf[8], unsigned char c) {
   return buf;
 }
 
-/* Echoes the line holding `at` and underlines the span (clipped to the line). */
+/* Longest excerpt of a source line echoed under a message. */
+#define EXCERPT_WIDTH 160
+
+/* Echoes the line holding `at` (a window of it around `at` when the line is
+ * long) and underlines the span, clipped to what is shown. */
 static void print_excerpt(const diag_source *src, loc at) {
   FILE *out = src->sink->out;
   size_t line, col;
@@ -116,11 +120,17 @@ static void print_excerpt(const diag_source *src, loc at) {
   uint32_t first = src->line_starts[line - 1];
   uint32_t last = first;
   while (last < src->len && src->text[last] != '\n' && src->text[last] != '\r') last++;
+  bool cut_front = at.start - first > EXCERPT_WIDTH / 2 && last - first > EXCERPT_WIDTH;
+  if (cut_front) first = at.start - EXCERPT_WIDTH / 2;
+  bool cut_back = last - first > EXCERPT_WIDTH;
+  if (cut_back) last = first + EXCERPT_WIDTH;
+  if (cut_front) fputs("...", out);
   for (uint32_t i = first; i < last; i++) {
     unsigned char c = (unsigned char)src->text[i];
-    fputc(c == '\t' || c >= 0x20 ? (c == 0x7f ? '?' : c) : '?', out);
+    fputc(c == '\t' || (c >= 0x20 && c != 0x7f) ? c : '?', out);
   }
-  fputc('\n', out);
+  fputs(cut_back ? "...\n" : "\n", out);
+  if (cut_front) fputs("   ", out);
   for (uint32_t i = first; i < at.start && i < last; i++) fputc(src->text[i] == '\t' ? '\t' : ' ', out);
   fputc('^', out);
   uint32_t end = at.end < last ? at.end : last;

@@ -14,7 +14,17 @@ static ir_expr *node(arena *a, ir_kind kind, loc at) {
   e->at = at;
   e->index = -1;
   e->state_index = -1;
+  e->depth = 1;
   return e;
+}
+
+/* Nesting depth of a node over its operands (NULL ones ignored). */
+static uint32_t depth_over(const ir_expr *a, const ir_expr *b, const ir_expr *c) {
+  uint32_t d = 0;
+  if (a && a->depth > d) d = a->depth;
+  if (b && b->depth > d) d = b->depth;
+  if (c && c->depth > d) d = c->depth;
+  return d + 1;
 }
 
 ir_expr *ir_bool(arena *a, loc at, bool value) {
@@ -56,6 +66,7 @@ ir_expr *ir_at(arena *a, loc at, const char *thread, loc thread_at, ir_expr *ind
   ir_expr *e = ir_count(a, at, thread, thread_at, state, state_at);
   e->kind = IR_AT;
   e->a = index;
+  e->depth = depth_over(index, NULL, NULL);
   return e;
 }
 
@@ -63,6 +74,7 @@ ir_expr *ir_unary(arena *a, loc at, ir_op op, ir_expr *operand) {
   ir_expr *e = node(a, IR_UNARY, at);
   e->op = op;
   e->a = operand;
+  e->depth = depth_over(operand, NULL, NULL);
   return e;
 }
 
@@ -71,6 +83,7 @@ ir_expr *ir_binary(arena *a, loc at, ir_op op, ir_expr *l, ir_expr *r) {
   e->op = op;
   e->a = l;
   e->b = r;
+  e->depth = depth_over(l, r, NULL);
   return e;
 }
 
@@ -79,6 +92,7 @@ ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwi
   e->a = cond;
   e->b = then;
   e->c = otherwise;
+  e->depth = depth_over(cond, then, otherwise);
   return e;
 }
 

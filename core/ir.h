@@ -55,7 +55,12 @@ struct ir_expr {
   ir_ref ref;             /* IR_NAME: what it names, set by sema */
   int index;              /* IR_NAME: const or shared index; IR_COUNT/IR_AT: thread index */
   int state_index;        /* IR_COUNT, IR_AT: state index within the thread */
+  uint32_t depth;         /* levels of nesting: 1 for a leaf */
 };
+
+/* The deepest expression athread accepts; every recursive walk over the IR
+ * relies on this bound to stay within the C stack. */
+#define IR_MAX_DEPTH 1000
 
 /* Constructors; every result is arena-owned. */
 ir_expr *ir_bool(arena *a, loc at, bool value);

@@ -134,6 +134,44 @@ bool ast_is_keyword(const char *s, size_t n) {
   return false;
 }
 
+/* ---------------------------------------------------------------- traversal */
+
+typedef void (*expr_visitor)(ir_expr *, void *);
+
+static void visit_opt(ir_expr *e, expr_visitor visit, void *ctx) {
+  if (e) visit(e, ctx);
+}
+
+static void foreach_thread_expr(const ast_thread *t, expr_visitor visit, void *ctx) {
+  vec_foreach(&t->items, i) {
+    const ast_thread_item *it = &t->items.items[i];
+    if (it->kind == ITEM_INVARIANT) visit(it->invariant, ctx);
+    if (it->kind == ITEM_STATES) visit_opt(it->states->assertion, visit, ctx);
+    if (it->kind != ITEM_EDGE) continue;
+    visit_opt(it->edge->relation, visit, ctx);
+    visit_opt(it->edge->guard, visit, ctx);
+    vec_foreach(&it->edge->assigns, k) visit_opt(it->edge->assigns.items[k].value, visit, ctx);
+  }
+}
+
+void ast_foreach_expr(const ast_spec *spec, expr_visitor visit, void *ctx) {
+  vec_foreach(&spec->decls, i) {
+    const ast_decl *d = &spec->decls.items[i];
+    if (d->kind == DECL_CONST) visit(d->konst->value_expr, ctx);
+    if (d->kind == DECL_SHARED) {
+      visit_opt(d->shared->type.lo, visit, ctx);
+      visit_opt(d->shared->type.hi, visit, ctx);
+      visit_opt(d->shared->init, visit, ctx);
+    }
+    if (d->kind == DECL_THREAD) foreach_thread_expr(d->thread, visit, ctx);
+    if (d->kind != DECL_SYSTEM) continue;
+    vec_foreach(&d->system->items, k) {
+      const ast_sys_item *it = &d->system->items.items[k];
+      visit_opt(it->kind == SYS_INSTANCE ? it->instance->count : it->expr, visit, ctx);
+    }
+  }
+}
+
 /* ---------------------------------------------------------------- dump */
 
 static void dump_opt(strbuf *out, const ir_expr *e) {

@@ -168,7 +168,6 @@ typedef struct ast_spec {
  * have the same AST exactly when their dumps are equal. */
 void ast_dump(strbuf *out, const ast_spec *spec);
 
-#endif
 
 /* ---------------------------------------------------------------- constructors
  * Used by the grammar actions; every result is arena-owned. */
@@ -194,3 +193,9 @@ void ast_add_system(ast_spec *s, loc at, ast_system *sys, const char *name, loc 
 
 /* True if s[0..n) is a keyword of the language. */
 bool ast_is_keyword(const char *s, size_t n);
+
+/* Calls visit on every top-level expression of the spec's syntax, in source
+ * order (not on subexpressions). */
+void ast_foreach_expr(const ast_spec *spec, void (*visit)(ir_expr *, void *), void *ctx);
+
+#endif

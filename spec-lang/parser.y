@@ -235,9 +235,11 @@ primary
 
 /* ---------------------------------------------------------------- syntax errors */
 
+/* Bison calls this only when its stack is exhausted (syntax errors go
+ * through yyreport_syntax_error). */
 static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const char *msg) {
   (void)scanner;
-  diag_error(ctx->spec->src, *at, "%s", msg);
+  diag_error(ctx->spec->src, *at, "%s: the text is nested too deeply", msg);
 }
 
 /* Appends a token's name as users read it: 'state', identifier 'x'. */

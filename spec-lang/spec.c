@@ -6,6 +6,11 @@
 #include "spec-parser.h"
 #include "spec-lexer.h"
 
+static void check_depth(ir_expr *e, void *src) {
+  if (e->depth > IR_MAX_DEPTH)
+    diag_error(src, e->at, "this expression is nested %u levels deep; the limit is %d", e->depth, IR_MAX_DEPTH);
+}
+
 ast_spec *spec_parse_source(diag_source *src) {
   ast_spec *spec = ast_spec_new(src);
   parse_ctx ctx = {.spec = spec};
@@ -16,6 +21,7 @@ ast_spec *spec_parse_source(diag_source *src) {
   if (sl_parse(scanner, &ctx) != 0 && src->sink->errors == before)
     diag_error(src, (loc){(uint32_t)src->len, (uint32_t)src->len}, "cannot parse this file");
   sl_lex_destroy(scanner);
+  ast_foreach_expr(spec, check_depth, src);
   return spec;
 }
 

@@ -47,6 +47,13 @@ expect_match binary-garbage 2 'binary.athread:1:1: error: invalid character' -- 
 : > empty.athread
 expect empty-spec 0 "" "" -- lint empty.athread
 
+awk 'BEGIN { printf "shared int x;\nthread T { init state S assert x"; for (i = 0; i < 3000; i++) printf "+x"; print " > 0; }" }' > deep.athread
+expect_match deep-expression 2 "deep.athread:2:32: error: this expression is nested 3002 levels deep; the limit is 1000" -- lint deep.athread
+awk 'BEGIN { printf "shared bool x;\nthread T { init state S assert "; for (i = 0; i < 20000; i++) printf "("; printf "x"; for (i = 0; i < 20000; i++) printf ")"; print "; }" }' > parens.athread
+expect_match deep-parentheses 2 "parens.athread:2:10024: error: memory exhausted: the text is nested too deeply" -- lint parens.athread
+awk 'BEGIN { print "thread Big {"; print "  init state S0;"; for (i = 1; i < 100000; i++) print "  state S" i ";"; for (i = 1; i < 100000; i++) print "  S" i-1 " -> S" i " : true;"; print "}" }' > big-thread.athread
+expect huge-thread-is-fine 0 "" "" -- lint big-thread.athread
+
 # ---------------------------------------------------------------- several files, options
 printf 'thread B { state S; }\n' > noinit.athread
 expect_match several-files-one-bad 2 "noinit.athread:1:8: error: thread 'B' has no init state" -- lint ok.athread noinit.athread

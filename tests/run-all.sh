@@ -43,6 +43,11 @@ out=$(tests/doc-examples.sh)
 echo "$out"
 add_counts "$out"
 
+echo "== mutated specs (robustness smoke)"
+out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
+echo "$out" | tail -n 20
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"
