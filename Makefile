@@ -24,7 +24,7 @@ endif
 # Generated scanners and parsers trip warnings in code we do not own.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
 
-CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c
+CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
 CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c

@@ -30,8 +30,12 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
     errno = 0;
     o->value = strtoll(eq + 1, &end, 0);
   }
-  if (!eq || eq == arg || end == eq + 1 || *end || errno == ERANGE) {
+  if (!eq || eq == arg || end == eq + 1 || *end) {
     diag_error_at(sink, "athread", "--set expects NAME=INTEGER, got '%s'", arg);
+    return false;
+  }
+  if (errno == ERANGE) {
+    diag_error_at(sink, "athread", "--set %s: the value does not fit in 64 bits", arg);
     return false;
   }
   *eq = '\0';

@@ -157,9 +157,9 @@ static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
   bool parens = prec_of(e) < min_prec;
   if (parens) sbuf_putc(out, '(');
   switch (e->kind) {
-  case IR_UNARY:
+  case IR_UNARY: /* -(-x), not --x, which reads like a decrement */
     sbuf_puts(out, op_texts[e->op]);
-    print_prec(out, e->a, PREC_UNARY);
+    print_prec(out, e->a, e->op == OP_NEG && e->a->kind == IR_UNARY && e->a->op == OP_NEG ? PREC_ATOM : PREC_UNARY);
     break;
   case IR_BINARY: print_binary(out, e); break;
   case IR_ITE:

@@ -23,6 +23,7 @@ typedef struct ast_const {
   ir_expr *value_expr; /* the defining expression */
   int64_t value;     /* sema: the value, after --set overrides */
   bool overridden;   /* sema: value came from --set */
+  bool failed;       /* sema: the definition has an error (value unusable) */
   int index;         /* position in spec->consts */
 } ast_const;
 

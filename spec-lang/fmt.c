@@ -135,13 +135,14 @@ static void put_system_item(printer *p, const ast_sys_item *it) {
 
 /* ---------------------------------------------------------------- declarations */
 
-/* One line per item of a block, each preceded by its comments. */
+/* One line per item of a block, each preceded by its comments and by those
+ * written inside it. */
 #define PUT_BLOCK(p, block, put_item)                             \
   do {                                                            \
     bool first_ = true;                                           \
     vec_foreach(block, i_) {                                      \
       loc at_ = (block)->items[i_].at;                            \
-      comments_before(p, at_.start, &first_);                     \
+      comments_before(p, at_.end, &first_);                       \
       begin_line(p, at_.start, first_);                           \
       put_item(p, &(block)->items[i_]);                           \
       end_line(p, at_.end);                                       \
@@ -266,7 +267,7 @@ void fmt_spec(strbuf *result, const ast_spec *spec) {
     const ast_decl *d = &spec->decls.items[i];
     if (prev && (is_block(prev) || is_block(d)) && !blank_line_between(&p, p.last_end, d->at.start))
       sbuf_putc(out, '\n'); /* blocks always stand apart */
-    comments_before(&p, d->at.start, &first);
+    comments_before(&p, is_block(d) ? d->at.start : d->at.end, &first); /* comments inside an item go first */
     begin_line(&p, d->at.start, first);
     put_decl(&p, d);
     first = false;

@@ -39,7 +39,6 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 
 %union {
   const char *name;
-  unsigned char invalid;
   ir_expr *expr;
   ast_type type;
   ast_thread *thread;
@@ -54,7 +53,7 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %token <name> PRIMED "primed identifier"
 %token <name> INTEGER "integer"
 %token <name> STRING "string"
-%token <invalid> INVALID_CHAR "invalid character"
+%token INVALID_CHAR "invalid character"
 %token KW_CONST "'const'" KW_SHARED "'shared'" KW_THREAD "'thread'" KW_SYSTEM "'system'"
 %token KW_STATE "'state'" KW_INIT "'init'" KW_ASSERT "'assert'" KW_INVARIANT "'invariant'"
 %token KW_IMPLEMENTS "'implements'" KW_WHEN "'when'" KW_DO "'do'" KW_TRUE "'true'"
@@ -244,10 +243,7 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 
 /* Appends a token's name as users read it: 'state', identifier 'x'. */
 static void describe_token(strbuf *out, const parse_ctx *ctx, yysymbol_kind_t sym, const SL_LTYPE *at) {
-  const char *name = yysymbol_name(sym);
-  size_t n = strlen(name);
-  if (n >= 2 && name[0] == '"') sbuf_putn(out, name + 1, n - 2);
-  else sbuf_puts(out, name);
+  sbuf_puts(out, yysymbol_name(sym));
   if (!at) return;
   const char *text = ctx->spec->src->text + at->start;
   size_t len = at->end - at->start;
@@ -255,10 +251,34 @@ static void describe_token(strbuf *out, const parse_ctx *ctx, yysymbol_kind_t sy
     sbuf_printf(out, " '%.*s'", (int)len, text);
 }
 
-static bool expects(const yysymbol_kind_t *expected, int n, const char *name) {
+static bool expects(const yysymbol_kind_t *expected, int n, yysymbol_kind_t sym) {
   for (int i = 0; i < n; i++)
-    if (strcmp(yysymbol_name(expected[i]), name) == 0) return true;
+    if (expected[i] == sym) return true;
   return false;
+}
+
+/* True if sym is the token written as text ("';'"): names of character tokens. */
+static bool is_token(yysymbol_kind_t sym, const char *text) { return strcmp(yysymbol_name(sym), text) == 0; }
+
+static bool expects_token(const yysymbol_kind_t *expected, int n, const char *text) {
+  for (int i = 0; i < n; i++)
+    if (is_token(expected[i], text)) return true;
+  return false;
+}
+
+static bool is_keyword(yysymbol_kind_t sym) { return sym >= YYSYMBOL_KW_CONST && sym <= YYSYMBOL_KW_TID; }
+
+/* A hint for mistakes that the expected-token list explains badly, or NULL. */
+static const char *hint_for(yysymbol_kind_t got, const yysymbol_kind_t *expected, int n) {
+  if (is_token(got, "'='"))
+    return "'=' only defines consts and initial values; compare with '==', assign with ':=' in a 'do' part";
+  bool declaration = got == YYSYMBOL_KW_CONST || got == YYSYMBOL_KW_SHARED || got == YYSYMBOL_KW_THREAD || got == YYSYMBOL_KW_SYSTEM;
+  if (declaration && expects(expected, n, YYSYMBOL_KW_STATE))
+    return "consts, shared variables, threads and systems are declared outside threads; is a '}' missing?";
+  if (is_keyword(got) && n == 1 && expected[0] == YYSYMBOL_IDENT) return "a keyword cannot be used as a name";
+  if (is_token(got, "':'") && expects(expected, n, YYSYMBOL_KW_DO))
+    return "an edge has either ': RELATION' or 'when GUARD do ASSIGNMENTS', not both";
+  return NULL;
 }
 
 static size_t line_of(const parse_ctx *ctx, uint32_t offset) {
@@ -275,15 +295,6 @@ static loc error_site(const parse_ctx *ctx, const SL_LTYPE *at, bool wants_semic
   return *at;
 }
 
-static void report_invalid_char(parse_ctx *ctx, const SL_LTYPE *at) {
-  char buf[8];
-  unsigned char c = (unsigned char)ctx->spec->src->text[at->start];
-  if (c == '\'')
-    diag_error(ctx->spec->src, *at, "a prime ' must directly follow the name of a shared variable");
-  else
-    diag_error(ctx->spec->src, *at, "invalid character '%s'", diag_char_repr(buf, c));
-}
-
 /* Appends "A, B or C" for the expected tokens. */
 static void list_expected(strbuf *msg, const parse_ctx *ctx, const yysymbol_kind_t *expected, int n) {
   for (int i = 0; i < n; i++) {
@@ -297,13 +308,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, parse
   yysymbol_kind_t got = yypcontext_token(yyctx);
   const SL_LTYPE *at = yypcontext_location(yyctx);
   if (got == YYSYMBOL_YYEOF && ctx->lex_failed_at_eof) return 0;
-  if (got == YYSYMBOL_INVALID_CHAR) {
-    report_invalid_char(ctx, at);
-    return 0;
-  }
+  if (got == YYSYMBOL_INVALID_CHAR) return 0; /* the lexer said what is wrong */
   yysymbol_kind_t expected[YYNTOKENS];
   int n = yypcontext_expected_tokens(yyctx, expected, YYNTOKENS);
-  bool wants_semicolon = expects(expected, n, "';'");
+  bool wants_semicolon = expects_token(expected, n, "';'");
   strbuf msg = {0};
   strbuf seen = {0};
   describe_token(&seen, ctx, got, at);
@@ -313,7 +321,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, parse
     sbuf_puts(&msg, "expected ");
     list_expected(&msg, ctx, expected, 1);
     sbuf_printf(&msg, " before %s", sbuf_str(&seen));
-  } else if (expects(expected, n, "\"'true'\"")) {
+  } else if (expects(expected, n, YYSYMBOL_KW_TRUE)) {
     sbuf_printf(&msg, "expected an expression before %s", sbuf_str(&seen));
   } else if (n > 1 && n <= 4) {
     sbuf_printf(&msg, "unexpected %s, expected ", sbuf_str(&seen));
@@ -321,6 +329,8 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, void *scanner, parse
   } else {
     sbuf_printf(&msg, "unexpected %s", sbuf_str(&seen));
   }
+  const char *hint = hint_for(got, expected, n);
+  if (hint) sbuf_printf(&msg, " (%s)", hint);
   diag_error(ctx->spec->src, error_site(ctx, at, wants_semicolon), "%s", sbuf_str(&msg));
   if (got == YYSYMBOL_YYEOF && ctx->open_brace_count > 0) {
     int innermost = (ctx->open_brace_count < PARSE_MAX_NESTING ? ctx->open_brace_count : PARSE_MAX_NESTING) - 1;

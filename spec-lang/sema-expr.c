@@ -1,7 +1,11 @@
 /* spec-lang/sema-expr.c -- name resolution, typing and constant evaluation of
  * expressions (reference section 5). */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../core/suggest.h"
 
 #include "sema.h"
 
@@ -18,7 +22,9 @@ static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) 
       return TY_NONE;
     }
     if (index >= s->consts_ready) {
-      diag_error(s->src, e->at, "const '%s' is used before its definition", e->text);
+      size_t line, col;
+      diag_line_col(s->src, s->spec->consts.items[index]->name_at.start, &line, &col);
+      diag_error(s->src, e->at, "const '%s' is used before its definition (on line %zu)", e->text, line);
       return TY_NONE;
     }
     e->ref = REF_CONST;
@@ -40,13 +46,47 @@ static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) 
   return v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
 }
 
+/* The closest const or shared variable name (only shared ones if primed). */
+static const char *similar_global(const sema *s, const char *name, bool shared_only) {
+  const ast_spec *spec = s->spec;
+  size_t n = spec->shared.len + (shared_only ? 0 : spec->consts.len);
+  const char **names = xmalloc((n ? n : 1) * sizeof *names);
+  size_t k = 0;
+  vec_foreach(&spec->shared, i) names[k++] = spec->shared.items[i]->name;
+  for (size_t i = 0; !shared_only && i < spec->consts.len; i++) names[k++] = spec->consts.items[i]->name;
+  const char *best = suggest_name(name, names, n);
+  free(names);
+  return best;
+}
+
+static void format_hint(char hint[96], const char *similar) {
+  hint[0] = '\0';
+  if (similar) snprintf(hint, 96, "; did you mean '%s'?", similar);
+}
+
+void sema_hint_state(char hint[96], const ast_thread *t, const char *name) {
+  const char **names = xmalloc((t->states.len + 1) * sizeof *names);
+  vec_foreach(&t->states, i) names[i] = t->states.items[i]->name;
+  format_hint(hint, suggest_name(name, names, t->states.len));
+  free(names);
+}
+
+void sema_hint_thread(char hint[96], const ast_spec *spec, const char *name) {
+  const char **names = xmalloc((spec->threads.len + 1) * sizeof *names);
+  vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
+  format_hint(hint, suggest_name(name, names, spec->threads.len));
+  free(names);
+}
+
 static ir_type check_name(sema *s, const expr_rules *r, ir_expr *e) {
   int code = symtab_get(&s->globals, e->text);
   if (code >= 0) return check_global(s, r, e, code);
-  if (e->primed) diag_error(s->src, e->at, "unknown shared variable '%s' (primed as %s')", e->text, e->text);
+  char hint[96];
+  format_hint(hint, similar_global(s, e->text, e->primed));
+  if (e->primed) diag_error(s->src, e->at, "unknown shared variable '%s' (primed as %s')%s", e->text, e->text, hint);
   else if (symtab_get(&s->threads, e->text) >= 0)
     diag_error(s->src, e->at, "'%s' is a thread, not a value; did you mean count(%s@STATE)?", e->text, e->text);
-  else diag_error(s->src, e->at, "unknown name '%s'", e->text);
+  else diag_error(s->src, e->at, "unknown name '%s'%s", e->text, hint);
   return TY_NONE;
 }
 
@@ -70,11 +110,14 @@ static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_exp
     return NULL;
   }
   int t = symtab_get(&s->threads, e->text);
+  char hint[96];
   if (t < 0) {
-    diag_error(s->src, e->name_at, "unknown thread '%s'", e->text);
+    sema_hint_thread(hint, s->spec, e->text);
+    diag_error(s->src, e->name_at, "unknown thread '%s'%s", e->text, hint);
     return NULL;
   }
   int in = symtab_get(&s->instances, e->text);
+  if (in == SEMA_INVALID_INSTANCE) return NULL; /* its count was reported */
   if (in < 0) {
     diag_error(s->src, e->name_at, "thread '%s' has no instances in system '%s'", e->text, s->spec->system->name);
     return NULL;
@@ -82,7 +125,8 @@ static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_exp
   ast_thread *thread = s->spec->threads.items[t];
   ast_state *st = spec_find_state(thread, e->state_name);
   if (!st) {
-    diag_error(s->src, e->state_at, "thread '%s' has no state '%s'", e->text, e->state_name);
+    sema_hint_state(hint, thread, e->state_name);
+    diag_error(s->src, e->state_at, "thread '%s' has no state '%s'%s", e->text, e->state_name, hint);
     return NULL;
   }
   e->index = t;
@@ -102,8 +146,9 @@ static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
   int64_t i;
   if (!sema_const_int(s, "an instance index", e->a, &i)) return TY_NONE;
   if (i < 1 || i > in->count_value) {
-    diag_error(s->src, e->a->at, "instance index %" PRId64 " is out of range: system '%s' has %" PRId64 " instance%s of '%s'",
+    diag_error(s->src, e->a->at, "instance index %" PRId64 " is out of range: system '%s' has %" PRId64 " instance%s of '%s', numbered from 1",
                i, s->spec->system->name, in->count_value, in->count_value == 1 ? "" : "s", e->text);
+    sema_note_overrides(s, e->a);
     return TY_NONE;
   }
   s->spec->threads.items[e->index]->named_by_index = true;
@@ -115,7 +160,9 @@ static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
 /* Reports that operand x of the operator has the wrong type. */
 static ir_type operand_error(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_type want) {
   const char *name = op->kind == IR_ITE ? "?:" : ir_op_text(op->op);
-  diag_error(s->src, x->at, "operator '%s' needs %s operands, but this is %s", name, sema_type_name(want), sema_type_name(got));
+  bool unary = op->kind == IR_UNARY;
+  diag_error(s->src, x->at, "operator '%s' needs %s%s %s, but this is %s", name, unary ? "a " : "", sema_type_name(want),
+             unary ? "operand" : "operands", sema_type_name(got));
   return TY_NONE;
 }
 
@@ -127,8 +174,14 @@ static bool want(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_t
 
 static ir_type check_divisor(sema *s, const ir_expr *e) {
   int64_t d = 0;
-  if (!sema_is_constant(e->b) || !sema_eval(s, e->b, &d) || d == 0) {
-    diag_error(s->src, e->b->at, "the divisor of '%s' must be a nonzero constant", ir_op_text(e->op));
+  if (!sema_is_constant(e->b)) {
+    diag_error(s->src, e->b->at, "the divisor of '%s' must be a constant (literals and consts only)", ir_op_text(e->op));
+    return TY_NONE;
+  }
+  if (!sema_eval(s, e->b, &d)) return TY_NONE;
+  if (d == 0) {
+    diag_error(s->src, e->b->at, "the divisor of '%s' is zero", ir_op_text(e->op));
+    sema_note_overrides(s, e->b);
     return TY_NONE;
   }
   return TY_INT;
@@ -222,8 +275,12 @@ static bool eval_arith(sema *s, const ir_expr *e, int64_t a, int64_t b, int64_t 
   case OP_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
   case OP_DIV: case OP_MOD:
     if (b == 0) return false; /* reported by check_divisor */
-    ovf = a == INT64_MIN && b == -1;
-    if (!ovf) *out = e->op == OP_DIV ? a / b : a % b;
+    if (b == -1) { /* INT64_MIN / -1 overflows; x % -1 is 0 */
+      *out = 0;
+      if (e->op == OP_DIV) ovf = __builtin_sub_overflow((int64_t)0, a, out);
+    } else {
+      *out = e->op == OP_DIV ? a / b : a % b;
+    }
     break;
   case OP_LT: *out = a < b; break;
   case OP_LE: *out = a <= b; break;
@@ -244,7 +301,7 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
   switch (e->kind) {
   case IR_BOOL: *out = e->value; return true;
   case IR_INT: *out = e->value; return e->big ? overflow(s, e) : true;
-  case IR_NAME: *out = s->spec->consts.items[e->index]->value; return true;
+  case IR_NAME: *out = s->spec->consts.items[e->index]->value; return !s->spec->consts.items[e->index]->failed;
   case IR_UNARY:
     if (!sema_eval(s, e->a, &a)) return false;
     if (e->op == OP_NOT) *out = !a;
@@ -258,6 +315,15 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
   default: return false;
   }
 }
+
+static void note_override(const ir_expr *e, void *ctx) {
+  sema *s = ctx;
+  if (e->kind != IR_NAME || e->ref != REF_CONST) return;
+  const ast_const *c = s->spec->consts.items[e->index];
+  if (c->overridden) diag_note(s->src, c->name_at, "'%s' is %" PRId64 " because of --set %s=%" PRId64, c->name, c->value, c->name, c->value);
+}
+
+void sema_note_overrides(sema *s, const ir_expr *e) { ir_walk(e, note_override, s); }
 
 bool sema_const_int(sema *s, const char *where, ir_expr *e, int64_t *out) {
   expr_rules r = {.where = where, .constant = true};

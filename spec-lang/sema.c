@@ -18,22 +18,42 @@ static bool declare_global(sema *s, const char *name, loc at, int code) {
   return false;
 }
 
-static spec_override *find_override(const spec_options *opts, const char *name) {
-  for (size_t i = 0; opts && i < opts->override_count; i++)
-    if (strcmp(opts->overrides[i].name, name) == 0) return &opts->overrides[i];
-  return NULL;
+/* Registers every const and shared variable first, so that a use before the
+ * definition is reported as such rather than as an unknown name. */
+static void declare_globals(sema *s) {
+  ast_spec *spec = s->spec;
+  vec_foreach(&spec->decls, i) {
+    ast_decl *d = &spec->decls.items[i];
+    if (d->kind == DECL_CONST) {
+      d->konst->index = (int)spec->consts.len;
+      vec_push(spec->arena, &spec->consts, d->konst);
+      declare_global(s, d->konst->name, d->konst->name_at, SEMA_CONST_CODE(d->konst->index));
+    } else if (d->kind == DECL_SHARED) {
+      d->shared->index = (int)spec->shared.len;
+      vec_push(spec->arena, &spec->shared, d->shared);
+      declare_global(s, d->shared->name, d->shared->name_at, SEMA_SHARED_CODE(d->shared->index));
+    }
+  }
+}
+
+/* The last --set of a name wins; every --set of it counts as used. */
+static spec_override *take_override(const spec_options *opts, const char *name) {
+  spec_override *last = NULL;
+  for (size_t i = 0; opts && i < opts->override_count; i++) {
+    if (strcmp(opts->overrides[i].name, name) != 0) continue;
+    opts->overrides[i].used = true;
+    last = &opts->overrides[i];
+  }
+  return last;
 }
 
 static void check_const(sema *s, ast_const *c) {
-  c->index = (int)s->spec->consts.len;
-  vec_push(s->spec->arena, &s->spec->consts, c);
-  declare_global(s, c->name, c->name_at, SEMA_CONST_CODE(c->index));
-  sema_const_int(s, "a const definition", c->value_expr, &c->value);
-  spec_override *o = find_override(s->opts, c->name);
+  c->failed = !sema_const_int(s, "a const definition", c->value_expr, &c->value);
+  spec_override *o = take_override(s->opts, c->name);
   if (o) {
     c->value = o->value;
     c->overridden = true;
-    o->used = true;
+    c->failed = false;
   }
   s->consts_ready = c->index + 1;
 }
@@ -41,8 +61,11 @@ static void check_const(sema *s, ast_const *c) {
 static void check_range(sema *s, ast_type *t) {
   bool ok = sema_const_int(s, "a range bound", t->lo, &t->lo_value);
   ok &= sema_const_int(s, "a range bound", t->hi, &t->hi_value);
-  if (ok && t->lo_value > t->hi_value)
+  if (ok && t->lo_value > t->hi_value) {
     diag_error(s->src, t->at, "empty range: %" PRId64 " is greater than %" PRId64, t->lo_value, t->hi_value);
+    sema_note_overrides(s, t->lo);
+    sema_note_overrides(s, t->hi);
+  }
 }
 
 static void check_shared_init(sema *s, ast_shared *v) {
@@ -50,15 +73,14 @@ static void check_shared_init(sema *s, ast_shared *v) {
   expr_rules r = {.where = "an initial value", .constant = true};
   ir_type want = v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
   if (!sema_expr_typed(s, &r, v->init, want) || !sema_eval(s, v->init, &value)) return;
-  if (v->type.kind == TYPE_RANGE && (value < v->type.lo_value || value > v->type.hi_value))
-    diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value,
-               v->name, v->type.lo_value, v->type.hi_value);
+  if (v->type.kind != TYPE_RANGE || (value >= v->type.lo_value && value <= v->type.hi_value)) return;
+  diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value, v->name,
+             v->type.lo_value, v->type.hi_value);
+  sema_note_overrides(s, v->type.lo);
+  sema_note_overrides(s, v->type.hi);
 }
 
 static void check_shared(sema *s, ast_shared *v) {
-  v->index = (int)s->spec->shared.len;
-  vec_push(s->spec->arena, &s->spec->shared, v);
-  declare_global(s, v->name, v->name_at, SEMA_SHARED_CODE(v->index));
   if (v->type.kind == TYPE_RANGE) check_range(s, &v->type);
   if (v->init) check_shared_init(s, v);
 }
@@ -108,7 +130,10 @@ static void check_state_items(sema *s, ast_thread *t) {
 
 static int resolve_state(sema *s, ast_thread *t, const symtab *names, const char *name, loc at) {
   int i = symtab_get(names, name);
-  if (i < 0) diag_error(s->src, at, "unknown state '%s' in thread '%s'", name, t->name);
+  if (i >= 0) return i;
+  char hint[96];
+  sema_hint_state(hint, t, name);
+  diag_error(s->src, at, "unknown state '%s' in thread '%s'%s", name, t->name, hint);
   return i;
 }
 
@@ -132,7 +157,8 @@ static void check_assign(sema *s, ast_thread *t, ast_edge *e, size_t k) {
   if (as->var_index < 0 || got == TY_NONE) return;
   ir_type want = s->spec->shared.items[as->var_index]->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
   if (got != want)
-    diag_error(s->src, as->value->at, "cannot assign a %s value to %s variable '%s'", sema_type_name(got), sema_type_name(want), as->var);
+    diag_error(s->src, as->value->at, "cannot assign %s %s value to %s variable '%s'", got == TY_INT ? "an" : "a",
+               sema_type_name(got), sema_type_name(want), as->var);
 }
 
 /* True when cond is present, checked, constant and false. */
@@ -210,6 +236,7 @@ static void check_thread(sema *s, ast_thread *t) {
     diag_note(s->src, s->spec->threads.items[old]->name_at, "'%s' was declared here", t->name);
   }
   symtab names = {0};
+  int errors_before = s->src->sink->errors;
   collect_states(s, t, &names);
   check_state_items(s, t);
   vec_foreach(&t->items, i) {
@@ -219,7 +246,8 @@ static void check_thread(sema *s, ast_thread *t) {
     vec_push(s->spec->arena, &t->edges, e);
     check_edge(s, t, &names, e);
   }
-  if (s->opts && s->opts->warnings && t->states.len > 0) warn_unreachable(s, t);
+  bool clean = s->src->sink->errors == errors_before;
+  if (s->opts && s->opts->warnings && clean && t->states.len > 0) warn_unreachable(s, t);
   symtab_free(&names);
 }
 
@@ -229,24 +257,35 @@ static void add_instance(sema *s, ast_instance *in) {
   ast_spec *spec = s->spec;
   in->thread_index = symtab_get(&s->threads, in->thread);
   if (in->thread_index < 0) {
-    diag_error(s->src, in->thread_at, "unknown thread '%s'", in->thread);
+    char hint[96];
+    sema_hint_thread(hint, spec, in->thread);
+    diag_error(s->src, in->thread_at, "unknown thread '%s'%s", in->thread, hint);
     return;
   }
-  int old = symtab_put(&s->instances, in->thread, (int)spec->instances.len);
+  int old = symtab_get(&s->instances, in->thread);
   if (old >= 0) {
     diag_error(s->src, in->thread_at, "thread '%s' is listed twice in system '%s'; write %s[N] for several instances", in->thread,
                spec->system->name, in->thread);
     diag_note(s->src, spec->instances.items[old]->thread_at, "first listed here");
     return;
   }
-  if (in->count && sema_const_int(s, "an instance count", in->count, &in->count_value) && in->count_value < 1)
+  bool valid = !in->count || sema_const_int(s, "an instance count", in->count, &in->count_value);
+  if (valid && in->count_value < 1) {
     diag_error(s->src, in->count->at, "the instance count of '%s' must be at least 1, but it is %" PRId64, in->thread, in->count_value);
-  in->first_tid = spec->instance_total + 1;
-  if (in->count_value > 0 && !__builtin_add_overflow(spec->instance_total, in->count_value, &spec->instance_total)) {
-    vec_push(spec->arena, &spec->instances, in);
+    sema_note_overrides(s, in->count);
+    valid = false;
+  }
+  if (!valid) {
+    symtab_put(&s->instances, in->thread, SEMA_INVALID_INSTANCE);
     return;
   }
-  if (in->count_value > 0) diag_error(s->src, in->count->at, "too many instances");
+  in->first_tid = spec->instance_total + 1;
+  if (__builtin_add_overflow(spec->instance_total, in->count_value, &spec->instance_total) || spec->instance_total > INT32_MAX) {
+    diag_error(s->src, in->count->at, "too many instances (the limit is %d in all)", INT32_MAX);
+    return;
+  }
+  symtab_put(&s->instances, in->thread, (int)spec->instances.len);
+  vec_push(spec->arena, &spec->instances, in);
 }
 
 static void check_system_exprs(sema *s, ast_system *sys) {
@@ -280,9 +319,11 @@ static void check_system(sema *s, ast_system *sys) {
   }
   vec_foreach(&sys->items, i)
     if (sys->items.items[i].kind == SYS_INSTANCE) add_instance(s, sys->items.items[i].instance);
-  if (s->spec->instances.len == 0) diag_error(s->src, sys->name_at, "system '%s' has no instances; list threads like 'T;' or 'T[N];'", sys->name);
+  bool lists_instances = false;
+  vec_foreach(&sys->items, i) lists_instances |= sys->items.items[i].kind == SYS_INSTANCE;
+  if (!lists_instances) diag_error(s->src, sys->name_at, "system '%s' has no instances; list threads like 'T;' or 'T[N];'", sys->name);
   check_system_exprs(s, sys);
-  if (s->opts && s->opts->warnings) warn_unused_threads(s, sys);
+  if (s->opts && s->opts->warnings && s->src->sink->errors == 0) warn_unused_threads(s, sys);
 }
 
 /* Without a system, the system is one instance of every thread. */
@@ -311,6 +352,7 @@ static void report_unused_overrides(sema *s) {
 bool spec_check(ast_spec *spec, const spec_options *opts) {
   sema s = {.spec = spec, .src = spec->src, .opts = opts};
   int before = spec->src->sink->errors;
+  declare_globals(&s);
   vec_foreach(&spec->decls, i) {
     ast_decl *d = &spec->decls.items[i];
     if (d->kind == DECL_CONST) check_const(&s, d->konst);

@@ -16,9 +16,12 @@ typedef struct sema {
   const spec_options *opts; /* borrowed */
   symtab globals;           /* const and shared names -> sema_global_code */
   symtab threads;           /* thread name -> index in spec->threads */
-  symtab instances;         /* thread name -> index in spec->instances */
+  symtab instances;         /* thread name -> index in spec->instances, or SEMA_INVALID_INSTANCE */
   int consts_ready;         /* consts [0, consts_ready) have their values */
 } sema;
+
+/* Marks a thread listed in the system with an invalid instance count. */
+#define SEMA_INVALID_INSTANCE 0x7fffffff
 
 /* The rules that hold where an expression stands. */
 typedef struct expr_rules {
@@ -47,5 +50,11 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out);
 bool sema_const_int(sema *s, const char *where, ir_expr *e, int64_t *out);
 
 const char *sema_type_name(ir_type t);
+/* Writes "; did you mean 'X'?" into hint (or "") for the state or thread
+ * name closest to name. */
+void sema_hint_state(char hint[96], const ast_thread *t, const char *name);
+void sema_hint_thread(char hint[96], const ast_spec *spec, const char *name);
+/* Adds a note for every const in e whose value came from --set. */
+void sema_note_overrides(sema *s, const ir_expr *e);
 
 #endif

@@ -27,7 +27,7 @@ expect_match() {
   shift 4
   $VALGRIND "$ATHREAD" "$@" > out.all 2>&1 < /dev/null
   local got=$?
-  if [ "$got" = "$want_exit" ] && grep -q -- "$pattern" out.all; then pass; else fail "$name: exit $got"; head -n 5 out.all; fi
+  if [ "$got" = "$want_exit" ] && grep -qa -- "$pattern" out.all; then pass; else fail "$name: exit $got"; head -n 5 out.all; fi
 }
 
 printf 'shared int g;\nthread A { init state S assert g > 0; }\n' > ok.athread
@@ -43,7 +43,7 @@ expect nul-byte 2 "" "nul.athread:3:10: error: NUL byte in input (is this a bina
 head -c 10485760 /dev/zero | tr '\0' ' ' > big.athread
 expect ten-megabytes 2 "" "big.athread: error: file is too large (the limit is 8388608 bytes)" -- lint big.athread
 printf '\xff\xfe garbage' > binary.athread
-expect_match binary-garbage 2 'binary.athread:1:1: error: invalid character' -- lint binary.athread
+expect_match binary-garbage 2 'binary.athread:1:1: error: non-ASCII text is allowed only in comments and labels' -- lint binary.athread
 : > empty.athread
 expect empty-spec 0 "" "" -- lint empty.athread
 
