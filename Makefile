@@ -14,7 +14,7 @@ OPT      ?= -O2
 CFLAGS   ?=
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g $(OPT) $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS    =
+LDLIBS    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -26,8 +26,8 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 
 CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
-COMPOSE_SRC =
-CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c
+COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c
+CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)

@@ -21,6 +21,7 @@ typedef enum cli_exit {
 
 int cmd_lint(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
+int cmd_compose(int argc, char **argv);
 /* conform, compose, viz, promela until their engines land. */
 int cmd_pending(int argc, char **argv);
 
@@ -28,6 +29,10 @@ int cmd_pending(int argc, char **argv);
 void cli_usage(FILE *out, const char *command);
 /* Parses NAME=INTEGER into o (name borrowed from arg); reports bad syntax. */
 bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
+/* Reports a usage error for a subcommand; returns EXIT_BAD_INPUT. */
+int cli_usage_error(const char *command, const char *msg);
+/* Reports the option getopt_long just rejected; returns EXIT_BAD_INPUT. */
+int cli_bad_option(const char *command, char **argv);
 /* A sink on stderr with the usual error limit. */
 diag_sink cli_stderr_sink(void);
 /* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */

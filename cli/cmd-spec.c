@@ -44,18 +44,16 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
   return true;
 }
 
-/* Reports a usage error for a subcommand and returns EXIT_BAD_INPUT. */
-static int usage_error(const char *command, const char *msg) {
+int cli_usage_error(const char *command, const char *msg) {
   diag_sink sink = cli_stderr_sink();
   diag_error_at(&sink, "athread", "%s (try 'athread %s --help')", msg, command);
   return EXIT_BAD_INPUT;
 }
 
-/* Reports the option getopt_long just rejected. */
-static int bad_option(const char *command, char **argv) {
+int cli_bad_option(const char *command, char **argv) {
   char msg[160];
   snprintf(msg, sizeof msg, "unknown option or missing argument: '%.100s'", argv[optind - 1]);
-  return usage_error(command, msg);
+  return cli_usage_error(command, msg);
 }
 
 /* ---------------------------------------------------------------- lint */
@@ -79,10 +77,10 @@ static int lint_options(int argc, char **argv, spec_options *opts) {
       break;
     case 'w': opts->warnings = false; break;
     case 'h': cli_usage(stdout, "lint"); return cli_finish(EXIT_HOLDS);
-    default: return bad_option("lint", argv);
+    default: return cli_bad_option("lint", argv);
     }
   }
-  return optind < argc ? -1 : usage_error("lint", "no specification given");
+  return optind < argc ? -1 : cli_usage_error("lint", "no specification given");
 }
 
 int cmd_lint(int argc, char **argv) {
@@ -139,9 +137,9 @@ int cmd_fmt(int argc, char **argv) {
     else if (c == 'h') {
       cli_usage(stdout, "fmt");
       return cli_finish(EXIT_HOLDS);
-    } else return bad_option("fmt", argv);
+    } else return cli_bad_option("fmt", argv);
   }
-  if (optind != argc - 1) return usage_error("fmt", "expected exactly one specification");
+  if (optind != argc - 1) return cli_usage_error("fmt", "expected exactly one specification");
   return cli_finish(format_file(argv[optind], mode));
 }
 
@@ -155,7 +153,7 @@ int cmd_pending(int argc, char **argv) {
     }
   }
   diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint and fmt are available", argv[0],
+  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint, fmt, compose and promela are available", argv[0],
                 ATHREAD_VERSION);
   return EXIT_INTERNAL;
 }

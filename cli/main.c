@@ -15,7 +15,7 @@ static const command commands[] = {
   {"lint", cmd_lint},
   {"fmt", cmd_fmt},
   {"conform", cmd_pending},
-  {"compose", cmd_pending},
+  {"compose", cmd_compose},
   {"viz", cmd_pending},
   {"promela", cmd_pending},
 };

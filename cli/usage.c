@@ -52,11 +52,24 @@ static const usage usages[] = {
    "Check that each thread's C implementation conforms to its abstract thread.\n"
    "(Not built yet in this version.)\n"},
   {"compose",
-   "usage: athread compose SPEC.athread [--set N=8] [--engine auto|explicit|symbolic]\n"
-   "                       [--for-all N] [--max-states K] [--timeout SEC]\n"
-   "                       [--trace-out TRACE.json] [--json]\n"
-   "Model-check the system composed of the abstract threads.\n"
-   "(Not built yet in this version.)\n"},
+   "usage: athread compose SPEC.athread [OPTIONS]\n"
+   "Model-check the system composed of the abstract threads: search every\n"
+   "reachable state for an instance that goes wrong or a false system invariant.\n"
+   "\n"
+   "  --set NAME=VALUE      override the const NAME (repeatable)\n"
+   "  --engine E            auto (default), explicit, or symbolic (not built yet)\n"
+   "  --no-symmetry         do not reduce interchangeable instances\n"
+   "  --max-states K        stop with verdict unknown after K states\n"
+   "  --timeout SEC         stop with verdict unknown after SEC seconds\n"
+   "  --max-memory MIB      memory for the state store (default: 80% of what is available)\n"
+   "  --trace-out FILE      write the counterexample as JSON (for athread viz)\n"
+   "  --json                print one JSON object instead of text\n"
+   "  --progress            report progress on stderr every 2 s (always on a terminal)\n"
+   "  --for-all N           prove for every value of N (not built yet)\n"
+   "  -h, --help            show this help\n"
+   "\n"
+   "Exit codes: 0 safe, 1 unsafe (a shortest counterexample is printed), 2 bad input,\n"
+   "3 unknown (a limit was reached; statistics are printed).\n"},
   {"viz",
    "usage: athread viz SPEC.athread [-o OUT.svg|.png|.pdf|.dot] [--thread T] [--trace TRACE.json]\n"
    "Draw the abstract threads, the system and counterexamples with Graphviz.\n"

@@ -1,0 +1,135 @@
+/* cli/cmd-compose.c -- `athread compose`: load the spec, build the product
+ * model, run an engine, print the verdict. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../compose/engine-explicit.h"
+#include "../compose/model-product.h"
+#include "../compose/report.h"
+#include "../core/outfile.h"
+#include "cli.h"
+
+typedef struct compose_args {
+  spec_options spec;          /* --set overrides */
+  const char *engine;         /* auto, explicit or symbolic */
+  const char *trace_out;      /* --trace-out FILE */
+  bool json;                  /* --json */
+  bool symmetry;              /* off with --no-symmetry */
+  bool progress;              /* --progress (always on a terminal) */
+  bool for_all;               /* --for-all given */
+  explicit_options limits;    /* --max-states, --timeout, --max-memory */
+  const char *path;           /* the spec */
+} compose_args;
+
+static bool parse_number(const char *what, const char *text, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (errno || end == text || *end || *out < 0) {
+    diag_sink sink = cli_stderr_sink();
+    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
+    return false;
+  }
+  return true;
+}
+
+/* Applies one option; returns -1 to go on, else an exit code. */
+static int compose_option(int c, compose_args *a, char **argv) {
+  diag_sink sink = cli_stderr_sink();
+  double x;
+  switch (c) {
+  case 's':
+    if (!cli_parse_override(&sink, optarg, &a->spec.overrides[a->spec.override_count])) return EXIT_BAD_INPUT;
+    a->spec.override_count++;
+    return -1;
+  case 'e': a->engine = optarg; return -1;
+  case 'F': a->for_all = true; return -1;
+  case 'm': if (!parse_number("--max-states", optarg, &x)) return EXIT_BAD_INPUT; a->limits.max_states = (uint64_t)x; return -1;
+  case 't': if (!parse_number("--timeout", optarg, &x)) return EXIT_BAD_INPUT; a->limits.timeout = x; return -1;
+  case 'M': if (!parse_number("--max-memory", optarg, &x)) return EXIT_BAD_INPUT; a->limits.max_memory = (uint64_t)(x * 1048576.0); return -1;
+  case 'o': a->trace_out = optarg; return -1;
+  case 'j': a->json = true; return -1;
+  case 'n': a->symmetry = false; return -1;
+  case 'p': a->progress = true; return -1;
+  case 'h': cli_usage(stdout, "compose"); return cli_finish(EXIT_HOLDS);
+  default: return cli_bad_option("compose", argv);
+  }
+}
+
+static int compose_options(int argc, char **argv, compose_args *a) {
+  static const struct option longopts[] = {
+    {"set", required_argument, NULL, 's'},        {"engine", required_argument, NULL, 'e'},
+    {"for-all", required_argument, NULL, 'F'},    {"max-states", required_argument, NULL, 'm'},
+    {"timeout", required_argument, NULL, 't'},    {"max-memory", required_argument, NULL, 'M'},
+    {"trace-out", required_argument, NULL, 'o'},  {"json", no_argument, NULL, 'j'},
+    {"no-symmetry", no_argument, NULL, 'n'},      {"progress", no_argument, NULL, 'p'},
+    {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+  };
+  int c, code;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+    if ((code = compose_option(c, a, argv)) >= 0) return code;
+  if (optind != argc - 1) return cli_usage_error("compose", "expected exactly one specification");
+  if (strcmp(a->engine, "auto") && strcmp(a->engine, "explicit") && strcmp(a->engine, "symbolic"))
+    return cli_usage_error("compose", "--engine must be auto, explicit or symbolic");
+  a->path = argv[optind];
+  return -1;
+}
+
+/* The symbolic engine and --for-all belong to a later version. */
+static int not_built(const char *what) {
+  diag_sink sink = cli_stderr_sink();
+  diag_error_at(&sink, "athread", "%s is not built yet in this version (%s); use --engine explicit", what, ATHREAD_VERSION);
+  return EXIT_INTERNAL;
+}
+
+static int write_trace(const char *path, json_t *j) {
+  char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  diag_sink sink = cli_stderr_sink();
+  bool ok = outfile_write(&sink, path, text, strlen(text));
+  free(text);
+  return ok ? -1 : EXIT_BAD_INPUT;
+}
+
+static int run(const compose_args *a, const ast_spec *spec, const mdl *m) {
+  explicit_options limits = a->limits;
+  limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
+  explicit_result r;
+  explicit_run(m, &limits, &r);
+  report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                      .engine = "explicit", .symmetry = a->symmetry,
+                      .engine_why = strcmp(a->engine, "explicit") == 0 ? "chosen with --engine" : "every choice is finite"};
+  json_t *j = report_json(&c, m, &r);
+  int code = r.verdict == VERDICT_SAFE ? EXIT_HOLDS : r.verdict == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
+  if (a->trace_out && r.verdict == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
+  if (a->json) {
+    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+  } else {
+    report_text(stdout, &c, m, &r);
+  }
+  json_decref(j);
+  explicit_result_free(&r);
+  return code;
+}
+
+int cmd_compose(int argc, char **argv) {
+  compose_args a = {.engine = "auto", .symmetry = true};
+  a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
+  int code = compose_options(argc, argv, &a);
+  if (code < 0 && strcmp(a.engine, "symbolic") == 0) code = not_built("the symbolic engine");
+  if (code < 0 && a.for_all) code = not_built("--for-all (proofs for every number of threads)");
+  diag_sink sink = cli_stderr_sink();
+  ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
+  if (code < 0 && !spec) code = EXIT_BAD_INPUT;
+  mdl *m = code < 0 ? product_build(spec, a.symmetry) : NULL;
+  if (code < 0 && !m) code = EXIT_BAD_INPUT;
+  if (code < 0) code = cli_finish(run(&a, spec, m));
+  mdl_free(m);
+  spec_free(spec);
+  free(a.spec.overrides);
+  return code;
+}

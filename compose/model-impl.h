@@ -1,0 +1,31 @@
+/* compose/model-impl.h -- what a model provider fills in. Private to
+ * compose/: engines include model.h only.
+ *
+ * A provider allocates a struct that starts with `struct mdl`, sets ops, the
+ * slot table and the symmetry groups, and frees all of it in ops->destroy.
+ */
+#ifndef ATHREAD_MODEL_IMPL_H
+#define ATHREAD_MODEL_IMPL_H
+
+#include "model.h"
+
+typedef struct mdl_ops {
+  void (*initial)(const mdl *m, mdl_state_fn fn, void *ctx);
+  void (*next_all)(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
+  bool (*check)(const mdl *m, const int64_t *state, mdl_violation *why);
+  void (*describe_step)(const mdl *m, const mdl_step *step, strbuf *out);
+  void (*describe_value)(const mdl *m, size_t slot, int64_t value, strbuf *out);
+  void (*describe_violation)(const mdl *m, const mdl_violation *why, strbuf *out);
+  void (*destroy)(mdl *m);
+} mdl_ops;
+
+struct mdl {
+  const mdl_ops *ops; /* the provider's functions */
+  size_t width;       /* slots in a state */
+  mdl_slot *slots;    /* width entries, owned by the provider */
+  mdl_group *groups;  /* symmetry groups, owned by the provider */
+  size_t group_count; /* entries in groups */
+  mdl_fault fault;    /* first evaluation fault (providers write it through a cast) */
+};
+
+#endif

@@ -1,0 +1,651 @@
+/* compose/model-product.c -- provider: the interleaving product of abstract
+ * threads (reference section 6).
+ *
+ * Relations are compiled, not solved per state: each top-level disjunct of a
+ * relation becomes a plan that computes every primed variable it defines by
+ * an equation `x' == e` and enumerates the finite domains of the others, then
+ * filters by the disjunct itself. The same planner finds the initial states
+ * from the `init` predicates. */
+#include "model-product.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-impl.h"
+
+/* ---------------------------------------------------------------- compiled form */
+
+typedef struct plan_step {
+  int slot;           /* the unknown it fixes */
+  const ir_expr *def; /* value = def, or NULL: every value of the slot's domain */
+} plan_step;
+
+typedef struct plan {
+  plan_step *steps;        /* in order */
+  int step_count;          /* entries in steps */
+  const ir_expr *disjunct; /* what every solution must satisfy */
+} plan;
+
+typedef struct plans {
+  plan *items; /* one per top-level disjunct */
+  int count;   /* entries in items */
+} plans;
+
+typedef struct cedge {
+  const ast_edge *edge; /* the source edge */
+  plans relation;       /* EDGE_RELATION */
+  const ir_expr *guard; /* EDGE_COMMAND, NULL for true */
+} cedge;
+
+typedef struct cthread {
+  const ast_thread *thread; /* the source thread */
+  cedge *edges;             /* one per edge */
+  int *out;                 /* edge indices grouped by source state */
+  int *out_first;           /* out[out_first[s] .. out_first[s+1]) leave state s */
+  int first_slot;           /* slot of its first instance */
+  int count;                /* its instances */
+  int64_t first_tid;        /* tid of its first instance */
+} cthread;
+
+typedef struct product {
+  struct mdl base;        /* must come first */
+  const ast_spec *spec;   /* borrowed */
+  arena *arena;           /* compiled plans and names */
+  int shared_count;       /* slots [0, shared_count) are shared variables */
+  cthread *threads;       /* per thread of the spec */
+  int *slot_thread;       /* per instance slot (minus shared_count): thread index */
+  plans init;             /* initial shared states */
+  int64_t *init_values;   /* initializer values (unknown slots are overwritten) */
+} product;
+
+/* The evaluation environment of one expression. */
+typedef struct env {
+  const product *p;   /* the model */
+  const int64_t *cur; /* values before the step */
+  const int64_t *nxt; /* values after it (primed names) */
+  int64_t tid;        /* the running instance, 0 outside threads */
+} env;
+
+/* ---------------------------------------------------------------- evaluation */
+
+static void fault(const product *p, mdl_fault f) {
+  mdl *m = (mdl *)&p->base; /* the one mutable field of a const model */
+  if (m->fault == MDL_FAULT_NONE) m->fault = f;
+}
+
+static int64_t eval(const env *v, const ir_expr *e);
+
+static int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
+  int64_t r = 0;
+  bool ovf = false;
+  switch (op) {
+  case OP_ADD: ovf = __builtin_add_overflow(a, b, &r); break;
+  case OP_SUB: ovf = __builtin_sub_overflow(a, b, &r); break;
+  case OP_MUL: ovf = __builtin_mul_overflow(a, b, &r); break;
+  case OP_DIV: ovf = b == -1 ? __builtin_sub_overflow((int64_t)0, a, &r) : (r = a / b, false); break;
+  case OP_MOD: r = b == -1 ? 0 : a % b; break;
+  case OP_LT: return a < b;
+  case OP_LE: return a <= b;
+  case OP_GT: return a > b;
+  case OP_GE: return a >= b;
+  case OP_EQ: case OP_IFF: return a == b;
+  case OP_NE: return a != b;
+  default: break;
+  }
+  if (ovf) fault(v->p, MDL_FAULT_OVERFLOW);
+  return r;
+}
+
+static int64_t eval_binary(const env *v, const ir_expr *e) {
+  int64_t a = eval(v, e->a);
+  switch (e->op) { /* the logical operators short-circuit */
+  case OP_AND: return a && eval(v, e->b);
+  case OP_OR: return a || eval(v, e->b);
+  case OP_IMPLIES: return !a || eval(v, e->b);
+  default: return arith(v, e->op, a, eval(v, e->b));
+  }
+}
+
+static int64_t count_in_state(const env *v, int thread, int state) {
+  const cthread *t = &v->p->threads[thread];
+  int64_t n = 0;
+  for (int i = 0; i < t->count; i++) n += v->cur[t->first_slot + i] == state;
+  return n;
+}
+
+static int64_t eval(const env *v, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_BOOL: case IR_INT: return e->value;
+  case IR_NAME:
+    if (e->ref == REF_CONST) return v->p->spec->consts.items[e->index]->value;
+    return e->primed ? v->nxt[e->index] : v->cur[e->index];
+  case IR_TID: return v->tid;
+  case IR_COUNT: return count_in_state(v, e->index, e->state_index);
+  case IR_AT: return v->cur[v->p->threads[e->index].first_slot + eval(v, e->a) - 1] == e->state_index;
+  case IR_UNARY: {
+    int64_t a = eval(v, e->a);
+    return e->op == OP_NOT ? !a : arith(v, OP_SUB, 0, a);
+  }
+  case IR_BINARY: return eval_binary(v, e);
+  case IR_ITE: return eval(v, e->a) ? eval(v, e->b) : eval(v, e->c);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- planning */
+
+/* What counts as an unknown while planning: primed names (relations) or plain
+ * names (initial states) of the shared variables in the set. */
+typedef struct unknowns {
+  bool primed;      /* the role of an unknown's occurrences */
+  bool *is_unknown; /* per shared variable */
+  bool *fixed;      /* per shared variable: fixed by an earlier plan step */
+} unknowns;
+
+static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
+  return e->kind == IR_NAME && e->ref == REF_SHARED && e->primed == u->primed && u->is_unknown[e->index];
+}
+
+/* True when e reads no unknown that is not fixed yet. */
+static bool computable(const unknowns *u, const ir_expr *e) {
+  if (!e) return true;
+  if (is_unknown_ref(u, e)) return u->fixed[e->index];
+  return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
+}
+
+typedef VEC(const ir_expr *) expr_vec;
+
+static void flatten(const ir_expr *e, ir_op op, expr_vec *out) {
+  if (e->kind == IR_BINARY && e->op == op) {
+    flatten(e->a, op, out);
+    flatten(e->b, op, out);
+  } else {
+    vec_push(NULL, out, e);
+  }
+}
+
+/* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
+static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
+  if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
+  if (is_unknown_ref(u, c->a) && c->a->index == var && computable(u, c->b)) return c->b;
+  if (is_unknown_ref(u, c->b) && c->b->index == var && computable(u, c->a)) return c->a;
+  return NULL;
+}
+
+typedef VEC(plan_step) step_vec;
+
+/* Adds one step: a definition of some unknown if any is computable now, else
+ * the enumeration of a bounded unknown. Returns the unbounded unknown that
+ * can be neither, -1 if a step was added, or -2 when everything is fixed. */
+static int add_step(const product *p, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
+  int open_bounded = -1, open_unbounded = -1;
+  for (int var = 0; var < p->shared_count; var++) {
+    if (!u->is_unknown[var] || u->fixed[var]) continue;
+    for (size_t k = 0; k < n; k++) {
+      const ir_expr *def = definition(u, conj[k], var);
+      if (!def) continue;
+      u->fixed[var] = true;
+      vec_push(NULL, steps, ((plan_step){var, def}));
+      return -1;
+    }
+    if (p->base.slots[var].bounded && open_bounded < 0) open_bounded = var;
+    if (!p->base.slots[var].bounded && open_unbounded < 0) open_unbounded = var;
+  }
+  if (open_bounded >= 0) {
+    u->fixed[open_bounded] = true;
+    vec_push(NULL, steps, ((plan_step){open_bounded, NULL}));
+    return -1;
+  }
+  return open_unbounded >= 0 ? open_unbounded : -2;
+}
+
+/* Plans one disjunct; returns -1, or the unknown it cannot determine. */
+static int plan_disjunct(product *p, unknowns *u, const ir_expr *disjunct, plan *out) {
+  expr_vec conj = {0};
+  flatten(disjunct, OP_AND, &conj);
+  memset(u->fixed, 0, (size_t)p->shared_count * sizeof *u->fixed);
+  step_vec steps = {0};
+  int r;
+  while ((r = add_step(p, u, conj.items, conj.len, &steps)) == -1) {}
+  out->disjunct = disjunct;
+  out->step_count = (int)steps.len;
+  out->steps = arena_alloc(p->arena, (steps.len + 1) * sizeof *out->steps);
+  if (steps.len) memcpy(out->steps, steps.items, steps.len * sizeof *steps.items);
+  vec_free(&steps);
+  vec_free(&conj);
+  return r >= 0 ? r : -1;
+}
+
+/* Plans every disjunct of f; returns -1 or an undeterminable unknown. */
+static int plan_formula(product *p, unknowns *u, const ir_expr *f, plans *out) {
+  expr_vec disj = {0};
+  flatten(f, OP_OR, &disj);
+  out->count = (int)disj.len;
+  out->items = arena_alloc(p->arena, disj.len * sizeof *out->items);
+  int bad = -1;
+  for (size_t i = 0; i < disj.len && bad < 0; i++) bad = plan_disjunct(p, u, disj.items[i], &out->items[i]);
+  vec_free(&disj);
+  return bad;
+}
+
+/* ---------------------------------------------------------------- running plans */
+
+typedef struct solver {
+  const plans *ps;       /* the formula's plans */
+  env v;                 /* cur = the source, nxt = the candidate */
+  int64_t *cand;         /* the candidate state, written in place */
+  void (*emit)(void *ctx, int64_t *cand); /* called per solution */
+  void *ctx;
+} solver;
+
+static bool in_domain(const mdl_slot *s, int64_t x) { return !s->bounded || (x >= s->lo && x <= s->hi); }
+
+/* True when an earlier disjunct also holds: that plan emitted this solution. */
+static bool seen_before(const solver *sv, int k) {
+  for (int j = 0; j < k; j++)
+    if (eval(&sv->v, sv->ps->items[j].disjunct)) return true;
+  return false;
+}
+
+static void run_steps(const solver *sv, int k, int i) {
+  const plan *pl = &sv->ps->items[k];
+  if (i == pl->step_count) {
+    if (eval(&sv->v, pl->disjunct) && !seen_before(sv, k)) sv->emit(sv->ctx, sv->cand);
+    return;
+  }
+  const plan_step *st = &pl->steps[i];
+  const mdl_slot *slot = &sv->v.p->base.slots[st->slot];
+  if (st->def) {
+    int64_t x = eval(&sv->v, st->def);
+    if (!in_domain(slot, x)) return; /* out of range: not enabled for this value */
+    sv->cand[st->slot] = x;
+    run_steps(sv, k, i + 1);
+    return;
+  }
+  for (int64_t x = slot->lo;; x++) { /* domains are small: product_build checks */
+    sv->cand[st->slot] = x;
+    run_steps(sv, k, i + 1);
+    if (x == slot->hi) break;
+  }
+}
+
+static void solve(solver *sv) {
+  for (int k = 0; k < sv->ps->count; k++) run_steps(sv, k, 0);
+}
+
+/* ---------------------------------------------------------------- initial states */
+
+typedef struct init_walk {
+  const product *p;   /* the model */
+  mdl_state_fn fn;    /* the engine's callback */
+  void *ctx;          /* its context */
+} init_walk;
+
+/* Every choice of an init state per instance, for one shared state. */
+static void choose_init_states(const init_walk *w, int64_t *state, size_t slot) {
+  const product *p = w->p;
+  if (slot == p->base.width) {
+    w->fn(w->ctx, state);
+    return;
+  }
+  const ast_thread *t = p->threads[p->slot_thread[slot - (size_t)p->shared_count]].thread;
+  vec_foreach(&t->states, i) {
+    if (!t->states.items[i]->initial) continue;
+    state[slot] = (int64_t)i;
+    choose_init_states(w, state, slot + 1);
+  }
+}
+
+static void emit_initial(void *ctx, int64_t *cand) { choose_init_states(ctx, cand, (size_t)((init_walk *)ctx)->p->shared_count); }
+
+static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx) {
+  const product *p = (const product *)m;
+  int64_t *cand = xcalloc(m->width, sizeof *cand);
+  memcpy(cand, p->init_values, (size_t)p->shared_count * sizeof *cand);
+  init_walk w = {p, fn, ctx};
+  solver sv = {.ps = &p->init, .v = {p, cand, cand, 0}, .cand = cand, .emit = emit_initial, .ctx = &w};
+  solve(&sv);
+  free(cand);
+}
+
+/* ---------------------------------------------------------------- successors */
+
+typedef struct step_walk {
+  const product *p;   /* the model */
+  mdl_step step;      /* the step being taken */
+  int to;             /* its target state */
+  mdl_next_fn fn;     /* the engine's callback */
+  void *ctx;          /* its context */
+} step_walk;
+
+static void emit_successor(void *ctx, int64_t *cand) {
+  step_walk *w = ctx;
+  cand[w->step.slot] = w->to;
+  w->fn(w->ctx, &w->step, cand);
+}
+
+/* Parallel assignment: every right-hand side reads src; '*' enumerates. */
+static void assign_from(const step_walk *w, const env *v, const ast_edge *e, size_t k, int64_t *dst) {
+  if (k == e->assigns.len) {
+    emit_successor((void *)w, dst);
+    return;
+  }
+  const ast_assign *as = &e->assigns.items[k];
+  const mdl_slot *slot = &w->p->base.slots[as->var_index];
+  if (as->value) {
+    int64_t x = eval(v, as->value);
+    if (!in_domain(slot, x)) return;
+    dst[as->var_index] = x;
+    assign_from(w, v, e, k + 1, dst);
+    return;
+  }
+  for (int64_t x = slot->lo;; x++) {
+    dst[as->var_index] = x;
+    assign_from(w, v, e, k + 1, dst);
+    if (x == slot->hi) break;
+  }
+}
+
+static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t *dst, int64_t tid) {
+  const product *p = w->p;
+  memcpy(dst, src, p->base.width * sizeof *dst);
+  env v = {p, src, dst, tid};
+  w->to = ce->edge->to_index;
+  if (ce->edge->kind == EDGE_RELATION) {
+    solver sv = {.ps = &ce->relation, .v = v, .cand = dst, .emit = emit_successor, .ctx = w};
+    solve(&sv);
+  } else if (!ce->guard || eval(&v, ce->guard)) {
+    assign_from(w, &v, ce->edge, 0, dst);
+  }
+}
+
+static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx) {
+  const product *p = (const product *)m;
+  int64_t *dst = xmalloc(m->width * sizeof *dst);
+  step_walk w = {.p = p, .fn = fn, .ctx = ctx};
+  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++) {
+    const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
+    int64_t tid = t->first_tid + (int64_t)slot - t->first_slot;
+    int64_t s = src[slot];
+    w.step.slot = (int)slot;
+    for (int k = t->out_first[s]; k < t->out_first[s + 1]; k++) {
+      w.step.edge = t->out[k];
+      take_edge(&w, &t->edges[t->out[k]], src, dst, tid);
+    }
+  }
+  free(dst);
+}
+
+/* ---------------------------------------------------------------- going wrong */
+
+static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why) {
+  const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
+  env v = {p, state, state, t->first_tid + (int64_t)slot - t->first_slot};
+  const ast_state *st = t->thread->states.items[state[slot]];
+  *why = (mdl_violation){.kind = MDL_ASSERTION, .slot = (int)slot, .state = (int)state[slot], .failed = st->assertion};
+  if (st->assertion && !eval(&v, st->assertion)) return false;
+  vec_foreach(&t->thread->invariants, i) {
+    why->kind = MDL_INVARIANT;
+    why->failed = t->thread->invariants.items[i];
+    if (!eval(&v, why->failed)) return false;
+  }
+  return true;
+}
+
+static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why) {
+  const product *p = (const product *)m;
+  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
+    if (!instance_ok(p, state, slot, why)) return false;
+  env v = {p, state, state, 0};
+  vec_foreach(&p->spec->properties, i) {
+    *why = (mdl_violation){.kind = MDL_PROPERTY, .slot = -1, .failed = p->spec->properties.items[i]};
+    if (!eval(&v, why->failed)) return false;
+  }
+  *why = (mdl_violation){.kind = MDL_OK, .slot = -1};
+  return true;
+}
+
+/* ---------------------------------------------------------------- descriptions */
+
+static const ast_thread *thread_of_slot(const product *p, int slot) {
+  return p->threads[p->slot_thread[slot - p->shared_count]].thread;
+}
+
+static void product_describe_step(const mdl *m, const mdl_step *step, strbuf *out) {
+  const ast_edge *e = thread_of_slot((const product *)m, step->slot)->edges.items[step->edge];
+  sbuf_printf(out, "%s -> %s", e->from, e->to);
+  if (e->label) sbuf_printf(out, " \"%s\"", e->label);
+}
+
+static void product_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
+  const mdl_slot *s = &m->slots[slot];
+  if (s->kind == SLOT_INSTANCE) sbuf_puts(out, thread_of_slot((const product *)m, (int)slot)->states.items[value]->name);
+  else if (s->is_bool) sbuf_puts(out, value ? "true" : "false");
+  else sbuf_printf(out, "%" PRId64, value);
+}
+
+static void product_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) {
+  const product *p = (const product *)m;
+  if (why->kind == MDL_PROPERTY) {
+    sbuf_puts(out, "system invariant ");
+    ir_print(out, why->failed);
+    sbuf_puts(out, " is false");
+    return;
+  }
+  sbuf_printf(out, "%s goes wrong in state %s: ", m->slots[why->slot].name,
+              thread_of_slot(p, why->slot)->states.items[why->state]->name);
+  sbuf_puts(out, why->kind == MDL_ASSERTION ? "its assertion " : "the thread invariant ");
+  ir_print(out, why->failed);
+  sbuf_puts(out, " is false");
+}
+
+/* ---------------------------------------------------------------- building */
+
+/* The most values the explicit engine enumerates for one choice. */
+#define MAX_CHOICES 65536
+/* The most slots in a state. */
+#define MAX_SLOTS (1 << 20)
+
+static void product_destroy(mdl *m) {
+  product *p = (product *)m;
+  for (size_t i = 0; p->threads && i < p->spec->threads.len; i++) {
+    free(p->threads[i].edges);
+    free(p->threads[i].out);
+    free(p->threads[i].out_first);
+  }
+  free(p->threads);
+  free(p->slot_thread);
+  free(p->init_values);
+  free(m->slots);
+  free(m->groups);
+  arena_free(p->arena);
+  free(p);
+}
+
+static const mdl_ops product_ops = {
+  product_initial, product_next_all, product_check, product_describe_step,
+  product_describe_value, product_describe_violation, product_destroy,
+};
+
+static bool enumerable(const mdl_slot *s) {
+  return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES;
+}
+
+static void shared_slot(product *p, const ast_shared *v, mdl_slot *s) {
+  *s = (mdl_slot){.kind = SLOT_SHARED, .name = v->name, .thread = -1};
+  s->is_bool = v->type.kind == TYPE_BOOL;
+  s->bounded = v->type.kind != TYPE_INT;
+  s->lo = v->type.kind == TYPE_RANGE ? v->type.lo_value : 0;
+  s->hi = v->type.kind == TYPE_RANGE ? v->type.hi_value : 1;
+  if (v->init) {
+    env none = {p, NULL, NULL, 0};
+    p->init_values[v->index] = eval(&none, v->init);
+  }
+}
+
+/* Slots of one system line "T[n]": names T[1]..T[n] (just T when n is 1). */
+static void instance_slots(product *p, const ast_instance *in, size_t first) {
+  const ast_thread *t = p->spec->threads.items[in->thread_index];
+  cthread *ct = &p->threads[in->thread_index];
+  ct->first_slot = (int)first;
+  ct->count = (int)in->count_value;
+  ct->first_tid = in->first_tid;
+  for (int64_t k = 0; k < in->count_value; k++) {
+    mdl_slot *s = &p->base.slots[first + (size_t)k];
+    const char *name = in->count_value == 1 ? t->name : arena_printf(p->arena, "%s[%" PRId64 "]", t->name, k + 1);
+    *s = (mdl_slot){.kind = SLOT_INSTANCE, .name = name, .bounded = true, .lo = 0,
+                    .hi = (int64_t)t->states.len - 1, .thread = in->thread_index};
+    p->slot_thread[first + (size_t)k - (size_t)p->shared_count] = in->thread_index;
+  }
+}
+
+static void mark_primed(const ir_expr *e, void *ctx) {
+  if (e->kind == IR_NAME && e->ref == REF_SHARED && e->primed) ((bool *)ctx)[e->index] = true;
+}
+
+static bool check_choices(const product *p, const ir_expr *where, const plans *ps) {
+  for (int k = 0; k < ps->count; k++)
+    for (int i = 0; i < ps->items[k].step_count; i++) {
+      const plan_step *st = &ps->items[k].steps[i];
+      const mdl_slot *s = &p->base.slots[st->slot];
+      if (st->def || enumerable(s)) continue;
+      diag_error(p->spec->src, where->at, "the explicit engine would enumerate %" PRIu64 " values of '%s' here; use a smaller range or --engine symbolic",
+                 (uint64_t)s->hi - (uint64_t)s->lo + 1, s->name);
+      return false;
+    }
+  return true;
+}
+
+static bool compile_relation(product *p, cedge *ce) {
+  bool *primed = xcalloc((size_t)p->shared_count + 1, sizeof *primed);
+  bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
+  ir_walk(ce->edge->relation, mark_primed, primed);
+  unknowns u = {.primed = true, .is_unknown = primed, .fixed = fixed};
+  int bad = plan_formula(p, &u, ce->edge->relation, &ce->relation);
+  free(primed);
+  free(fixed);
+  if (bad >= 0) {
+    diag_error(p->spec->src, ce->edge->relation->at,
+               "this relation does not fix the value of %s' by an equation, and '%s' is an unbounded int, so the explicit engine cannot enumerate it; give '%s' a range (int[lo..hi]) or use --engine symbolic",
+               p->base.slots[bad].name, p->base.slots[bad].name, p->base.slots[bad].name);
+    return false;
+  }
+  return check_choices(p, ce->edge->relation, &ce->relation);
+}
+
+static bool compile_command(product *p, cedge *ce) {
+  ce->guard = ce->edge->guard;
+  vec_foreach(&ce->edge->assigns, i) {
+    const ast_assign *as = &ce->edge->assigns.items[i];
+    const mdl_slot *s = &p->base.slots[as->var_index];
+    if (as->value || enumerable(s)) continue;
+    if (!s->bounded)
+      diag_error(p->spec->src, as->var_at, "'%s := *' chooses among all integers, which the explicit engine cannot enumerate; give '%s' a range (int[lo..hi]) or use --engine symbolic",
+                 as->var, as->var);
+    else
+      diag_error(p->spec->src, as->var_at, "'%s := *' chooses among %" PRIu64 " values; use a smaller range or --engine symbolic", as->var,
+                 (uint64_t)s->hi - (uint64_t)s->lo + 1);
+    return false;
+  }
+  return true;
+}
+
+static bool compile_thread(product *p, int index) {
+  const ast_thread *t = p->spec->threads.items[index];
+  cthread *ct = &p->threads[index];
+  ct->thread = t;
+  ct->edges = xcalloc(t->edges.len + 1, sizeof *ct->edges);
+  ct->out = xcalloc(t->edges.len + 1, sizeof *ct->out);
+  ct->out_first = xcalloc(t->states.len + 2, sizeof *ct->out_first);
+  bool ok = true;
+  vec_foreach(&t->edges, k) {
+    cedge *ce = &ct->edges[k];
+    ce->edge = t->edges.items[k];
+    ok = ok && (ce->edge->kind == EDGE_RELATION ? compile_relation(p, ce) : compile_command(p, ce));
+    ct->out_first[ce->edge->from_index + 2]++;
+  }
+  for (size_t s = 2; s < t->states.len + 2; s++) ct->out_first[s] += ct->out_first[s - 1];
+  vec_foreach(&t->edges, k) ct->out[ct->out_first[t->edges.items[k]->from_index + 1]++] = (int)k;
+  return ok;
+}
+
+static bool compile_init(product *p) {
+  const ast_spec *spec = p->spec;
+  ir_expr *f = ir_bool(p->arena, (loc){0, 0}, true);
+  vec_foreach(&spec->inits, i) f = i ? ir_binary(p->arena, spec->inits.items[i]->at, OP_AND, f, spec->inits.items[i]) : spec->inits.items[i];
+  bool *open = xcalloc((size_t)p->shared_count + 1, sizeof *open);
+  bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
+  vec_foreach(&spec->shared, i) open[i] = !spec->shared.items[i]->init;
+  unknowns u = {.primed = false, .is_unknown = open, .fixed = fixed};
+  int bad = plan_formula(p, &u, f, &p->init);
+  free(open);
+  free(fixed);
+  if (bad >= 0) {
+    const ast_shared *v = spec->shared.items[bad];
+    diag_error(spec->src, v->name_at, "'%s' is an unbounded int with no initializer and no init predicate '%s == ...', so the explicit engine cannot enumerate its initial values; give it an initializer or a range, or use --engine symbolic",
+               v->name, v->name);
+    return false;
+  }
+  return check_choices(p, f, &p->init);
+}
+
+static bool literals_fit(const ast_spec *spec);
+
+static void declare_symmetry(product *p) {
+  const ast_spec *spec = p->spec;
+  p->base.groups = xcalloc(spec->instances.len + 1, sizeof *p->base.groups);
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    if (in->count_value < 2 || t->uses_tid || t->named_by_index) continue;
+    p->base.groups[p->base.group_count++] = (mdl_group){p->threads[in->thread_index].first_slot, (int)in->count_value};
+  }
+}
+
+mdl *product_build(const ast_spec *spec, bool symmetry) {
+  size_t width = spec->shared.len + (size_t)spec->instance_total;
+  if (width > MAX_SLOTS) {
+    diag_error_at(spec->src->sink, spec->src->name, "the system has %zu instances and variables; the explicit engine handles at most %d", width, MAX_SLOTS);
+    return NULL;
+  }
+  if (!literals_fit(spec)) return NULL;
+  product *p = xcalloc(1, sizeof *p);
+  p->base.ops = &product_ops;
+  p->base.width = width;
+  p->base.slots = xcalloc(width + 1, sizeof *p->base.slots);
+  p->spec = spec;
+  p->arena = arena_new();
+  p->shared_count = (int)spec->shared.len;
+  p->threads = xcalloc(spec->threads.len + 1, sizeof *p->threads);
+  p->slot_thread = xcalloc((size_t)spec->instance_total + 1, sizeof *p->slot_thread);
+  p->init_values = xcalloc(spec->shared.len + 1, sizeof *p->init_values);
+  vec_foreach(&spec->shared, i) shared_slot(p, spec->shared.items[i], &p->base.slots[i]);
+  size_t next = spec->shared.len;
+  vec_foreach(&spec->instances, i) {
+    instance_slots(p, spec->instances.items[i], next);
+    next += (size_t)spec->instances.items[i]->count_value;
+  }
+  bool ok = compile_init(p);
+  vec_foreach(&spec->threads, i) ok = compile_thread(p, (int)i) && ok;
+  if (symmetry) declare_symmetry(p);
+  if (ok) return &p->base;
+  product_destroy(&p->base);
+  return NULL;
+}
+
+static void find_big_literal(ir_expr *e, void *ctx) {
+  const ir_expr **found = ctx;
+  if (*found) return;
+  if (e->kind == IR_INT && e->big) *found = e;
+  if (e->a) find_big_literal(e->a, ctx);
+  if (e->b) find_big_literal(e->b, ctx);
+  if (e->c) find_big_literal(e->c, ctx);
+}
+
+static bool literals_fit(const ast_spec *spec) {
+  const ir_expr *big = NULL;
+  ast_foreach_expr(spec, find_big_literal, &big);
+  if (big) diag_error(spec->src, big->at, "this literal does not fit in 64 bits, the integers of the explicit engine; use --engine symbolic");
+  return !big;
+}

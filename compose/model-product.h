@@ -1,0 +1,21 @@
+/* compose/model-product.h -- the product of a spec's abstract threads as a
+ * model behind the next-state interface (compose/model.h).
+ *
+ * Borrows the checked spec, which must outlive the model; owns everything
+ * else (free with mdl_free).
+ */
+#ifndef ATHREAD_MODEL_PRODUCT_H
+#define ATHREAD_MODEL_PRODUCT_H
+
+#include "../spec-lang/spec.h"
+#include "model.h"
+
+/* Compiles the system: slots for the shared variables (in declaration order)
+ * then one per instance (in tid order); every edge compiled into a plan that
+ * computes deterministic updates and enumerates finite choices; with
+ * symmetry, one group per symmetric thread with several instances. Reports
+ * what cannot be explored state by state (a choice over an unbounded int, an
+ * integer literal beyond 64 bits) through the spec's sink and returns NULL. */
+mdl *product_build(const ast_spec *spec, bool symmetry);
+
+#endif

@@ -1,0 +1,44 @@
+/* compose/model.c -- the generic half of the next-state interface: accessors,
+ * dispatch to the provider, and symmetry canonicalization. */
+#include "model-impl.h"
+
+size_t mdl_width(const mdl *m) { return m->width; }
+
+const mdl_slot *mdl_slot_at(const mdl *m, size_t i) { return &m->slots[i]; }
+
+const mdl_group *mdl_groups(const mdl *m, size_t *count) {
+  *count = m->group_count;
+  return m->groups;
+}
+
+void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx) { m->ops->initial(m, fn, ctx); }
+
+void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx) { m->ops->next_all(m, src, fn, ctx); }
+
+bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why) { return m->ops->check(m, state, why); }
+
+mdl_fault mdl_fault_seen(const mdl *m) { return m->fault; }
+
+/* Interchangeable instances are sorted by control state: states that differ
+ * only by a permutation of a group get the same representative. */
+void mdl_canonicalize(const mdl *m, int64_t *state) {
+  for (size_t g = 0; g < m->group_count; g++) {
+    int64_t *v = state + m->groups[g].first;
+    for (int i = 1; i < m->groups[g].count; i++) {
+      int64_t x = v[i];
+      int j = i;
+      for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+  }
+}
+
+void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out) { m->ops->describe_step(m, step, out); }
+
+void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) { m->ops->describe_value(m, slot, value, out); }
+
+void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) { m->ops->describe_violation(m, why, out); }
+
+void mdl_free(mdl *m) {
+  if (m) m->ops->destroy(m);
+}

@@ -1,0 +1,88 @@
+/* compose/model.h -- the next-state interface between models and engines
+ * (in the spirit of LTSmin's PINS).
+ *
+ * A model is opaque: engines see a state as a fixed-width vector of int64
+ * slots, enumerate initial states and successors through callbacks, ask
+ * whether a state goes wrong, and may reduce by the symmetry groups the model
+ * declares. Providers: the product of abstract threads (model-product.c);
+ * later KISS and thread-modular models. Users: the explicit engine now, the
+ * symbolic engine later. A model owns everything it returns (slot names,
+ * descriptions); free it with mdl_free.
+ */
+#ifndef ATHREAD_MODEL_H
+#define ATHREAD_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/diag.h"
+#include "../core/ir.h"
+#include "../core/strbuf.h"
+
+typedef struct mdl mdl;
+
+typedef enum mdl_slot_kind { SLOT_SHARED, SLOT_INSTANCE } mdl_slot_kind;
+
+typedef struct mdl_slot {
+  mdl_slot_kind kind; /* a shared variable or an instance's control state */
+  const char *name;   /* "pendingIO", "Worker[2]" */
+  bool bounded;       /* lo..hi is the whole domain (false: unbounded int) */
+  bool is_bool;       /* values 0 and 1, printed false/true */
+  int64_t lo, hi;     /* the domain when bounded */
+  int thread;         /* SLOT_INSTANCE: index of its thread in the spec */
+} mdl_slot;
+
+/* One step: which instance (its slot) took which edge of its thread. */
+typedef struct mdl_step {
+  int slot; /* the instance's slot */
+  int edge; /* edge index in its thread */
+} mdl_step;
+
+/* Instances [first, first + count) are interchangeable. */
+typedef struct mdl_group {
+  int first; /* first slot */
+  int count; /* number of slots */
+} mdl_group;
+
+typedef enum mdl_verdict_kind { MDL_OK, MDL_ASSERTION, MDL_INVARIANT, MDL_PROPERTY } mdl_verdict_kind;
+
+/* Why a state goes wrong. */
+typedef struct mdl_violation {
+  mdl_verdict_kind kind;  /* MDL_OK when it does not */
+  int slot;               /* MDL_ASSERTION, MDL_INVARIANT: the instance */
+  int state;              /* MDL_ASSERTION, MDL_INVARIANT: its control state */
+  const ir_expr *failed;  /* the assertion, thread invariant or system invariant */
+} mdl_violation;
+
+typedef void (*mdl_state_fn)(void *ctx, const int64_t *state);
+typedef void (*mdl_next_fn)(void *ctx, const mdl_step *step, const int64_t *dst);
+
+/* Evaluation problems found while exploring (reported as verdict unknown). */
+typedef enum mdl_fault { MDL_FAULT_NONE, MDL_FAULT_OVERFLOW } mdl_fault;
+
+size_t mdl_width(const mdl *m);
+const mdl_slot *mdl_slot_at(const mdl *m, size_t i);
+/* The symmetry groups (empty when reduction is off or nothing is symmetric). */
+const mdl_group *mdl_groups(const mdl *m, size_t *count);
+
+/* Calls fn on every initial state. */
+void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx);
+/* Calls fn on every successor of src, one call per (step, successor). */
+void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
+/* Fills why and returns false when state goes wrong. */
+bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why);
+/* A fault seen by the calls above since the model was built (sticky). */
+mdl_fault mdl_fault_seen(const mdl *m);
+/* Sorts each symmetry group of state into its canonical order. */
+void mdl_canonicalize(const mdl *m, int64_t *state);
+
+/* Appends "S1 -> S2 \"label\"" for a step. */
+void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out);
+/* Appends the name of a slot's value: "true", "3", or a state name. */
+void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out);
+/* Appends a description of a violation: "Worker[2] goes wrong in state Work: assertion !stopped is false". */
+void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out);
+void mdl_free(mdl *m);
+
+#endif

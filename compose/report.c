@@ -1,0 +1,146 @@
+/* compose/report.c -- rendering verdicts and traces. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/arena.h"
+#include "../core/strbuf.h"
+
+static const char *const verdict_names[] = {[VERDICT_SAFE] = "safe", [VERDICT_UNSAFE] = "unsafe", [VERDICT_UNKNOWN] = "unknown"};
+
+static bool is_shared(const mdl *m, size_t slot) { return mdl_slot_at(m, slot)->kind == SLOT_SHARED; }
+
+/* ---------------------------------------------------------------- text */
+
+static void put_value(strbuf *b, const mdl *m, size_t slot, int64_t v) { mdl_describe_value(m, slot, v, b); }
+
+/* "x=1  y=true*" for the shared slots of state, '*' where prev differs. */
+static void shared_values(strbuf *b, const mdl *m, const int64_t *state, const int64_t *prev) {
+  bool first = true;
+  for (size_t i = 0; i < mdl_width(m); i++) {
+    if (!is_shared(m, i)) continue;
+    sbuf_printf(b, "%s%s=", first ? "" : "  ", mdl_slot_at(m, i)->name);
+    put_value(b, m, i, state[i]);
+    if (prev && prev[i] != state[i]) sbuf_putc(b, '*');
+    first = false;
+  }
+}
+
+static void instance_states(strbuf *b, const mdl *m, const int64_t *state) {
+  bool first = true;
+  for (size_t i = 0; i < mdl_width(m); i++) {
+    if (is_shared(m, i)) continue;
+    sbuf_printf(b, "%s%s@", first ? "" : "  ", mdl_slot_at(m, i)->name);
+    put_value(b, m, i, state[i]);
+    first = false;
+  }
+}
+
+static void print_trace(FILE *out, const mdl *m, const explicit_result *r) {
+  size_t w = mdl_width(m), width = strlen("initial state");
+  strbuf *moves = xcalloc(r->trace_steps + 1, sizeof *moves);
+  for (size_t k = 0; k < r->trace_steps; k++) {
+    sbuf_printf(&moves[k], "%s  ", mdl_slot_at(m, (size_t)r->trace[k].slot)->name);
+    mdl_describe_step(m, &r->trace[k], &moves[k]);
+    if (moves[k].len > width) width = moves[k].len;
+  }
+  fprintf(out, "counterexample, %zu step%s (changed values marked *):\n", r->trace_steps, r->trace_steps == 1 ? "" : "s");
+  strbuf line = {0};
+  for (size_t k = 0; k <= r->trace_steps; k++) {
+    const int64_t *state = r->trace_states + k * w;
+    sbuf_printf(&line, "  %3zu  %-*s  ", k, (int)width, k ? sbuf_str(&moves[k - 1]) : "initial state");
+    shared_values(&line, m, state, k ? state - w : NULL);
+    fprintf(out, "%s\n", sbuf_str(&line));
+    sbuf_free(&line);
+  }
+  instance_states(&line, m, r->trace_states + r->trace_steps * w);
+  fprintf(out, "  at the end: %s\n", sbuf_str(&line));
+  sbuf_free(&line);
+  for (size_t k = 0; k < r->trace_steps; k++) sbuf_free(&moves[k]);
+  free(moves);
+}
+
+void report_text(FILE *out, const report_context *c, const mdl *m, const explicit_result *r) {
+  strbuf why = {0};
+  if (r->verdict == VERDICT_UNSAFE) mdl_describe_violation(m, &r->violation, &why);
+  if (r->verdict == VERDICT_UNKNOWN) sbuf_puts(&why, r->unknown_reason);
+  fprintf(out, "system %s: %s%s%s\n", c->system, verdict_names[r->verdict], why.len ? ": " : "", sbuf_str(&why));
+  if (r->verdict == VERDICT_UNSAFE) print_trace(out, m, r);
+  double rate = r->seconds > 0 ? (double)r->states / r->seconds : 0;
+  fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, c->symmetry ? "on" : "off");
+  fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u, %.3f s, %.0f states/s, %zu bytes per state (%zu packed), %.1f MiB\n",
+          r->states, r->transitions, r->depth, r->seconds, rate,
+          r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0, r->state_bytes,
+          (double)r->memory_bytes / 1048576.0);
+  if (r->states == 0) fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
+  sbuf_free(&why);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static json_t *value_json(const mdl *m, size_t slot, int64_t v) {
+  const mdl_slot *s = mdl_slot_at(m, slot);
+  if (s->is_bool) return json_boolean(v);
+  if (s->kind == SLOT_SHARED) return json_integer(v);
+  strbuf b = {0};
+  mdl_describe_value(m, slot, v, &b);
+  json_t *j = json_string(sbuf_str(&b));
+  sbuf_free(&b);
+  return j;
+}
+
+static json_t *state_json(const mdl *m, const int64_t *state) {
+  json_t *shared = json_object(), *instances = json_object();
+  for (size_t i = 0; i < mdl_width(m); i++)
+    json_object_set_new(is_shared(m, i) ? shared : instances, mdl_slot_at(m, i)->name, value_json(m, i, state[i]));
+  return json_pack("{s:o, s:o}", "shared", shared, "instances", instances);
+}
+
+static json_t *step_json(const mdl *m, const explicit_result *r, size_t k) {
+  size_t w = mdl_width(m);
+  const int64_t *before = r->trace_states + k * w, *after = before + w;
+  const mdl_step *st = &r->trace[k];
+  strbuf edge = {0};
+  mdl_describe_step(m, st, &edge);
+  json_t *changed = json_array();
+  for (size_t i = 0; i < w; i++)
+    if (is_shared(m, i) && before[i] != after[i]) json_array_append_new(changed, json_string(mdl_slot_at(m, i)->name));
+  json_t *j = json_pack("{s:I, s:s, s:o, s:o, s:i, s:s, s:o, s:o}", "step", (json_int_t)(k + 1), "instance",
+                        mdl_slot_at(m, (size_t)st->slot)->name, "from", value_json(m, (size_t)st->slot, before[st->slot]), "to",
+                        value_json(m, (size_t)st->slot, after[st->slot]), "edge", st->edge, "edge_text", sbuf_str(&edge), "state",
+                        state_json(m, after), "changed", changed);
+  sbuf_free(&edge);
+  return j;
+}
+
+static json_t *trace_json(const mdl *m, const explicit_result *r) {
+  json_t *steps = json_array();
+  for (size_t k = 0; k < r->trace_steps; k++) json_array_append_new(steps, step_json(m, r, k));
+  strbuf why = {0};
+  mdl_describe_violation(m, &r->violation, &why);
+  static const char *const kinds[] = {[MDL_OK] = "none", [MDL_ASSERTION] = "assertion", [MDL_INVARIANT] = "thread invariant",
+                                      [MDL_PROPERTY] = "system invariant"};
+  strbuf expr = {0};
+  if (r->violation.failed) ir_print(&expr, r->violation.failed);
+  json_t *violation = json_pack("{s:s, s:s, s:s}", "kind", kinds[r->violation.kind], "expression", sbuf_str(&expr), "message",
+                                sbuf_str(&why));
+  if (r->violation.slot >= 0)
+    json_object_set_new(violation, "instance", json_string(mdl_slot_at(m, (size_t)r->violation.slot)->name));
+  sbuf_free(&why);
+  sbuf_free(&expr);
+  return json_pack("{s:o, s:o, s:o}", "initial", state_json(m, r->trace_states), "steps", steps, "violation", violation);
+}
+
+json_t *report_json(const report_context *c, const mdl *m, const explicit_result *r) {
+  json_t *stats = json_pack("{s:I, s:I, s:i, s:f, s:I, s:I}", "states", (json_int_t)r->states, "transitions", (json_int_t)r->transitions,
+                            "depth", (int)r->depth, "seconds", r->seconds, "bytes_per_state",
+                            (json_int_t)(r->states ? r->memory_bytes / r->states : 0), "memory_bytes", (json_int_t)r->memory_bytes);
+  json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", c->spec_path, "system", c->system,
+                        "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry, "verdict",
+                        verdict_names[r->verdict], "statistics", stats);
+  if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
+  if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(m, r));
+  return j;
+}
