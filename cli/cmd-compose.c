@@ -19,6 +19,7 @@ typedef struct compose_args {
   bool json;                  /* --json */
   bool symmetry;              /* off with --no-symmetry */
   bool progress;              /* --progress (always on a terminal) */
+  bool timing;                /* off with --no-timing: output depends on nothing but the input */
   bool for_all;               /* --for-all given */
   explicit_options limits;    /* --max-states, --timeout, --max-memory */
   const char *path;           /* the spec */
@@ -54,6 +55,7 @@ static int compose_option(int c, compose_args *a, char **argv) {
   case 'j': a->json = true; return -1;
   case 'n': a->symmetry = false; return -1;
   case 'p': a->progress = true; return -1;
+  case 'T': a->timing = false; return -1;
   case 'h': cli_usage(stdout, "compose"); return cli_finish(EXIT_HOLDS);
   default: return cli_bad_option("compose", argv);
   }
@@ -66,6 +68,7 @@ static int compose_options(int argc, char **argv, compose_args *a) {
     {"timeout", required_argument, NULL, 't'},    {"max-memory", required_argument, NULL, 'M'},
     {"trace-out", required_argument, NULL, 'o'},  {"json", no_argument, NULL, 'j'},
     {"no-symmetry", no_argument, NULL, 'n'},      {"progress", no_argument, NULL, 'p'},
+    {"no-timing", no_argument, NULL, 'T'},
     {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
   };
   int c, code;
@@ -100,7 +103,7 @@ static int run(const compose_args *a, const ast_spec *spec, const mdl *m) {
   explicit_result r;
   explicit_run(m, &limits, &r);
   report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = "explicit", .symmetry = a->symmetry,
+                      .engine = "explicit", .symmetry = a->symmetry, .timing = a->timing,
                       .engine_why = strcmp(a->engine, "explicit") == 0 ? "chosen with --engine" : "every choice is finite"};
   json_t *j = report_json(&c, m, &r);
   int code = r.verdict == VERDICT_SAFE ? EXIT_HOLDS : r.verdict == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
@@ -117,7 +120,7 @@ static int run(const compose_args *a, const ast_spec *spec, const mdl *m) {
 }
 
 int cmd_compose(int argc, char **argv) {
-  compose_args a = {.engine = "auto", .symmetry = true};
+  compose_args a = {.engine = "auto", .symmetry = true, .timing = true};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = compose_options(argc, argv, &a);
   if (code < 0 && strcmp(a.engine, "symbolic") == 0) code = not_built("the symbolic engine");

@@ -65,6 +65,7 @@ static const usage usages[] = {
    "  --trace-out FILE      write the counterexample as JSON (for athread viz)\n"
    "  --json                print one JSON object instead of text\n"
    "  --progress            report progress on stderr every 2 s (always on a terminal)\n"
+   "  --no-timing           leave out times and rates (reproducible output)\n"
    "  --for-all N           prove for every value of N (not built yet)\n"
    "  -h, --help            show this help\n"
    "\n"

@@ -38,28 +38,50 @@ static void instance_states(strbuf *b, const mdl *m, const int64_t *state) {
   }
 }
 
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
 static void print_trace(FILE *out, const mdl *m, const explicit_result *r) {
-  size_t w = mdl_width(m), width = strlen("initial state");
-  strbuf *moves = xcalloc(r->trace_steps + 1, sizeof *moves);
+  size_t w = mdl_width(m), who_width = 0, edge_width = 0;
+  strbuf *edges = xcalloc(r->trace_steps + 1, sizeof *edges);
   for (size_t k = 0; k < r->trace_steps; k++) {
-    sbuf_printf(&moves[k], "%s  ", mdl_slot_at(m, (size_t)r->trace[k].slot)->name);
-    mdl_describe_step(m, &r->trace[k], &moves[k]);
-    if (moves[k].len > width) width = moves[k].len;
+    mdl_describe_step(m, &r->trace[k], &edges[k]);
+    who_width = max_size(who_width, strlen(mdl_slot_at(m, (size_t)r->trace[k].slot)->name));
+    edge_width = max_size(edge_width, edges[k].len);
   }
-  fprintf(out, "counterexample, %zu step%s (changed values marked *):\n", r->trace_steps, r->trace_steps == 1 ? "" : "s");
+  edge_width = max_size(edge_width, strlen("initial state") - (who_width ? who_width + 2 : 0));
+  fprintf(out, "counterexample, %zu step%s (shared values after each step; * marks a change):\n", r->trace_steps,
+          r->trace_steps == 1 ? "" : "s");
   strbuf line = {0};
   for (size_t k = 0; k <= r->trace_steps; k++) {
     const int64_t *state = r->trace_states + k * w;
-    sbuf_printf(&line, "  %3zu  %-*s  ", k, (int)width, k ? sbuf_str(&moves[k - 1]) : "initial state");
+    if (k == 0) sbuf_printf(&line, "  %3d  %-*s  ", 0, (int)(who_width + (who_width ? 2 : 0) + edge_width), "initial state");
+    else sbuf_printf(&line, "  %3zu  %-*s  %-*s  ", k, (int)who_width, mdl_slot_at(m, (size_t)r->trace[k - 1].slot)->name,
+                     (int)edge_width, sbuf_str(&edges[k - 1]));
     shared_values(&line, m, state, k ? state - w : NULL);
     fprintf(out, "%s\n", sbuf_str(&line));
     sbuf_free(&line);
   }
   instance_states(&line, m, r->trace_states + r->trace_steps * w);
-  fprintf(out, "  at the end: %s\n", sbuf_str(&line));
+  fprintf(out, "  instances at the end: %s\n", sbuf_str(&line));
   sbuf_free(&line);
-  for (size_t k = 0; k < r->trace_steps; k++) sbuf_free(&moves[k]);
-  free(moves);
+  for (size_t k = 0; k < r->trace_steps; k++) sbuf_free(&edges[k]);
+  free(edges);
+}
+
+/* "Worker[1..3]" for each symmetry group, or "none applies". */
+static void describe_symmetry(strbuf *b, const mdl *m, bool on) {
+  size_t n;
+  const mdl_group *g = mdl_groups(m, &n);
+  if (!on) {
+    sbuf_puts(b, "off");
+    return;
+  }
+  if (n == 0) sbuf_puts(b, "on (no interchangeable instances)");
+  for (size_t i = 0; i < n; i++) {
+    const char *name = mdl_slot_at(m, (size_t)g[i].first)->name;
+    sbuf_printf(b, "%s%.*s[1..%d]", i ? ", " : "on: ", (int)(strchr(name, '[') - name), name, g[i].count);
+  }
+  if (n) sbuf_puts(b, " interchangeable");
 }
 
 void report_text(FILE *out, const report_context *c, const mdl *m, const explicit_result *r) {
@@ -68,12 +90,14 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const explici
   if (r->verdict == VERDICT_UNKNOWN) sbuf_puts(&why, r->unknown_reason);
   fprintf(out, "system %s: %s%s%s\n", c->system, verdict_names[r->verdict], why.len ? ": " : "", sbuf_str(&why));
   if (r->verdict == VERDICT_UNSAFE) print_trace(out, m, r);
-  double rate = r->seconds > 0 ? (double)r->states / r->seconds : 0;
-  fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, c->symmetry ? "on" : "off");
-  fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u, %.3f s, %.0f states/s, %zu bytes per state (%zu packed), %.1f MiB\n",
-          r->states, r->transitions, r->depth, r->seconds, rate,
-          r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0, r->state_bytes,
-          (double)r->memory_bytes / 1048576.0);
+  strbuf sym = {0};
+  describe_symmetry(&sym, m, c->symmetry);
+  fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, sbuf_str(&sym));
+  sbuf_free(&sym);
+  fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u", r->states, r->transitions, r->depth);
+  if (c->timing) fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
+  fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n", r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0,
+          r->state_bytes, (double)r->memory_bytes / 1048576.0);
   if (r->states == 0) fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
   sbuf_free(&why);
 }
@@ -107,8 +131,10 @@ static json_t *step_json(const mdl *m, const explicit_result *r, size_t k) {
   json_t *changed = json_array();
   for (size_t i = 0; i < w; i++)
     if (is_shared(m, i) && before[i] != after[i]) json_array_append_new(changed, json_string(mdl_slot_at(m, i)->name));
-  json_t *j = json_pack("{s:I, s:s, s:o, s:o, s:i, s:s, s:o, s:o}", "step", (json_int_t)(k + 1), "instance",
-                        mdl_slot_at(m, (size_t)st->slot)->name, "from", value_json(m, (size_t)st->slot, before[st->slot]), "to",
+  const char *who = mdl_slot_at(m, (size_t)st->slot)->name;
+  const char *bracket = strchr(who, '[');
+  json_t *j = json_pack("{s:I, s:s, s:s#, s:o, s:o, s:i, s:s, s:o, s:o}", "step", (json_int_t)(k + 1), "instance", who, "thread", who,
+                        (int)(bracket ? (size_t)(bracket - who) : strlen(who)), "from", value_json(m, (size_t)st->slot, before[st->slot]), "to",
                         value_json(m, (size_t)st->slot, after[st->slot]), "edge", st->edge, "edge_text", sbuf_str(&edge), "state",
                         state_json(m, after), "changed", changed);
   sbuf_free(&edge);
@@ -134,9 +160,10 @@ static json_t *trace_json(const mdl *m, const explicit_result *r) {
 }
 
 json_t *report_json(const report_context *c, const mdl *m, const explicit_result *r) {
-  json_t *stats = json_pack("{s:I, s:I, s:i, s:f, s:I, s:I}", "states", (json_int_t)r->states, "transitions", (json_int_t)r->transitions,
-                            "depth", (int)r->depth, "seconds", r->seconds, "bytes_per_state",
-                            (json_int_t)(r->states ? r->memory_bytes / r->states : 0), "memory_bytes", (json_int_t)r->memory_bytes);
+  json_t *stats = json_pack("{s:I, s:I, s:i, s:I, s:I, s:I}", "states", (json_int_t)r->states, "transitions", (json_int_t)r->transitions,
+                            "depth", (int)r->depth, "bytes_per_state", (json_int_t)(r->states ? r->memory_bytes / r->states : 0),
+                            "packed_bytes", (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
+  if (c->timing) json_object_set_new(stats, "seconds", json_real(r->seconds));
   json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", c->spec_path, "system", c->system,
                         "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry, "verdict",
                         verdict_names[r->verdict], "statistics", stats);

@@ -19,6 +19,7 @@ typedef struct report_context {
   const char *engine;      /* "explicit" */
   const char *engine_why;  /* why that engine ran */
   bool symmetry;           /* reduction was on */
+  bool timing;             /* include times and rates (they vary from run to run) */
 } report_context;
 
 void report_text(FILE *out, const report_context *c, const mdl *m, const explicit_result *r);

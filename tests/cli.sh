@@ -94,5 +94,17 @@ if [ -w /dev/full ]; then
   if [ $? = 4 ] && grep -q "cannot write to standard output" out.stderr; then pass; else fail "fmt to a full disk"; fi
 fi
 
+# ---------------------------------------------------------------- compose outputs and limits
+printf 'shared bool lock = false;\nthread P { init state Idle; state Crit; Idle -> Crit when !lock; Crit -> Idle : true; }\nsystem S { P[2]; invariant count(P@Crit) <= 1; }\n' > race.athread
+expect_match trace-out 1 "system S: unsafe" -- compose race.athread --trace-out race.json
+if python3 -c 'import json,sys; t=json.load(open("race.json")); assert t["verdict"] == "unsafe" and len(t["trace"]["steps"]) == 2' 2>/dev/null; then pass; else fail "--trace-out did not write the trace"; fi
+expect_match trace-out-unwritable 2 "cannot create output file" -- compose race.athread --trace-out /nonexistent/dir/t.json
+printf 'const N = 16;\nshared int[0..N] x = 0;\nthread T { init state A; state B; A -> B when x < N do x := x + 1; B -> A : true; }\nsystem S { T[N]; }\n' > wide.athread
+expect_match timeout 3 "unknown: the time limit (--timeout) was reached" -- compose wide.athread --no-symmetry --timeout 0.2
+expect_match memory-limit 3 "unknown: the memory limit was reached" -- compose wide.athread --no-symmetry --max-memory 1
+expect_match bad-engine 2 "engine must be auto, explicit or symbolic" -- compose race.athread --engine fast
+expect_match symbolic-not-built 4 "the symbolic engine is not built yet" -- compose race.athread --engine symbolic
+expect_match bad-timeout 2 "--timeout expects a non-negative number, got 'soon'" -- compose race.athread --timeout soon
+
 summary cli
 [ $failed = 0 ]

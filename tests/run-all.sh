@@ -38,6 +38,11 @@ out=$(tests/cli.sh)
 echo "$out"
 add_counts "$out"
 
+echo "== examples and their promised verdicts"
+out=$(tests/examples.sh)
+echo "$out"
+add_counts "$out"
+
 echo "== specs in the documentation"
 out=$(tests/doc-examples.sh)
 echo "$out"
