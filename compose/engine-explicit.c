@@ -1,10 +1,11 @@
 /* compose/engine-explicit.c -- breadth-first search over packed states.
  *
- * States are stored in BFS order without parent pointers (memory per state is
- * the packed vector plus a 4-byte table slot); a counterexample is rebuilt
- * backwards level by level, then replayed forwards from the initial state to
- * turn the symmetry-reduced chain into a concrete trace with real instance
- * numbers. */
+ * The store keeps each state with its depth and nothing else (no parent
+ * pointers); the search walks the frontier one level at a time. A
+ * counterexample is rebuilt backwards, finding at each depth a stored state
+ * with a successor equal to the next link, then replayed forwards from the
+ * initial state so that the symmetry-reduced chain becomes a concrete trace
+ * with real instance numbers. */
 #include "engine-explicit.h"
 
 #include <inttypes.h>
@@ -16,22 +17,32 @@
 #include "../core/vec.h"
 #include "store.h"
 
-/* The table holds 32-bit indices. */
-#define HARD_STATE_LIMIT 4000000000ULL
 /* How often (in states expanded) the clock and memory are looked at. */
 #define CHECK_EVERY 1024
+
+/* Packed states of one BFS level, back to back (with slack for unpacking). */
+typedef struct frontier {
+  uint8_t *data;   /* count states of bytes each */
+  size_t count;    /* states held */
+  size_t capacity; /* states that fit */
+} frontier;
 
 typedef struct search {
   const mdl *m;               /* the model */
   const explicit_options *o;  /* limits and progress */
   explicit_result *r;         /* what we report */
   store st;                   /* visited states */
-  VEC(size_t) levels;         /* index of the first state of each BFS level */
+  frontier now, next;         /* the level being expanded, the one being found */
+  uint32_t depth;             /* depth of the level being expanded */
   int64_t *cur;               /* the state being expanded */
   int64_t *canon;             /* scratch: a successor, canonicalized */
   uint8_t *packed;            /* scratch: a packed state */
-  size_t bad;                 /* index of a state that goes wrong, or SIZE_MAX */
+  frontier batch;             /* packed successors of the state being expanded */
+  VEC(uint64_t) hashes;       /* their hashes, prefetched */
+  uint8_t *bad;               /* a state that goes wrong (packed), or NULL */
+  uint32_t bad_depth;         /* its depth */
   bool stop;                  /* a limit or a violation ends the search */
+  uint64_t expanded;          /* states whose successors were generated */
   double start, last_report;  /* clock readings */
   uint64_t memory_cap;        /* bytes */
 } search;
@@ -60,31 +71,58 @@ static uint64_t default_memory_cap(void) {
   return kib ? kib * 1024 / 5 * 4 : (uint64_t)4 << 30;
 }
 
+static void frontier_push(frontier *f, const uint8_t *packed, size_t bytes) {
+  if (f->count == f->capacity) {
+    f->capacity = f->capacity ? 2 * f->capacity : 1024;
+    f->data = xrealloc(f->data, f->capacity * bytes + STORE_SLACK);
+  }
+  memcpy(f->data + f->count++ * bytes, packed, bytes);
+}
+
+static size_t memory_in_use(const search *s) {
+  return store_memory(&s->st) + (s->now.capacity + s->next.capacity) * s->st.layout.bytes;
+}
+
 /* ---------------------------------------------------------------- visiting */
 
-/* Stores a canonical state; checks it when it is new. */
-static void visit(search *s, const int64_t *canon) {
-  if (!store_pack(&s->st.layout, canon, s->packed)) {
+/* Canonicalizes and packs a state into the batch, and prefetches its place
+ * in the table: the lookups of a whole batch then overlap their misses. */
+static void enqueue(search *s, const int64_t *state) {
+  memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
+  mdl_canonicalize(s->m, s->canon);
+  if (!store_pack(&s->st.layout, s->canon, s->packed)) {
     give_up(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
             mdl_slot_at(s->m, (size_t)s->st.layout.overflow_slot)->name);
     return;
   }
-  bool added;
-  size_t index = store_add(&s->st, s->packed, &added);
-  if (!added) return;
-  mdl_violation why;
-  if (!mdl_check(s->m, canon, &why)) {
-    s->bad = index;
+  uint64_t h = store_hash(&s->st, s->packed);
+  store_prefetch(&s->st, h);
+  frontier_push(&s->batch, s->packed, s->st.layout.bytes);
+  vec_push(NULL, &s->hashes, h);
+}
+
+/* Stores the batch's states found at depth; checks the new ones. */
+static void visit_batch(search *s, uint32_t depth) {
+  size_t bytes = s->st.layout.bytes;
+  for (size_t i = 0; i < s->batch.count && !s->stop; i++) {
+    const uint8_t *packed = s->batch.data + i * bytes;
+    if (!store_add_hashed(&s->st, packed, s->hashes.items[i], depth)) continue;
+    frontier_push(&s->next, packed, bytes);
+    store_unpack(&s->st.layout, packed, s->canon);
+    mdl_violation why;
+    if (mdl_check(s->m, s->canon, &why)) continue;
+    s->bad = xmalloc(bytes + STORE_SLACK);
+    memcpy(s->bad, packed, bytes);
+    s->bad_depth = depth;
     s->stop = true;
   }
+  s->batch.count = 0;
+  s->hashes.len = 0;
 }
 
 static void on_initial(void *ctx, const int64_t *state) {
   search *s = ctx;
-  if (s->stop) return;
-  memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
-  mdl_canonicalize(s->m, s->canon);
-  visit(s, s->canon);
+  if (!s->stop) enqueue(s, state);
 }
 
 static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
@@ -92,46 +130,47 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   search *s = ctx;
   if (s->stop) return;
   s->r->transitions++;
-  memcpy(s->canon, dst, mdl_width(s->m) * sizeof *dst);
-  mdl_canonicalize(s->m, s->canon);
-  visit(s, s->canon);
+  enqueue(s, dst);
 }
 
 /* ---------------------------------------------------------------- limits and progress */
 
-static void report_progress(search *s, double t, size_t expanded) {
+static void report_progress(search *s, double t) {
   double rate = (double)s->st.count / (t - s->start > 1e-9 ? t - s->start : 1e-9);
-  fprintf(s->o->progress, "compose: %zu states, %zu expanded, depth %zu, %.0f states/s, %.1f MiB\n", s->st.count, expanded,
-          s->levels.len, rate, (double)store_memory(&s->st) / 1048576.0);
+  fprintf(s->o->progress, "compose: %zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB\n", s->st.count,
+          s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
   fflush(s->o->progress);
   s->last_report = t;
 }
 
-static void check_limits(search *s, size_t expanded) {
+static void check_limits(search *s) {
   if (mdl_fault_seen(s->m) == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
   if (s->o->max_states && s->st.count >= s->o->max_states) give_up(s, "%s", "the state limit (--max-states) was reached");
-  if (s->st.count >= HARD_STATE_LIMIT) give_up(s, "%s", "the explicit engine stores at most 4 billion states");
-  if (expanded % CHECK_EVERY != 0) return;
+  if (s->expanded % CHECK_EVERY != 0) return;
   double t = now();
   if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
-  if (store_memory(&s->st) >= s->memory_cap) give_up(s, "%s", "the memory limit was reached");
-  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t, expanded);
+  if (memory_in_use(s) >= s->memory_cap) give_up(s, "%s", "the memory limit was reached");
+  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t);
 }
 
 static void explore(search *s) {
   mdl_initial(s->m, on_initial, s);
-  size_t level_end = s->st.count;
-  vec_push(NULL, &s->levels, (size_t)0);
-  for (size_t i = 0; i < s->st.count && !s->stop; i++) {
-    if (i == level_end) {
-      vec_push(NULL, &s->levels, i);
-      level_end = s->st.count;
+  visit_batch(s, 0);
+  while (!s->stop && s->next.count > 0) {
+    frontier level = s->next;
+    s->next = s->now;
+    s->next.count = 0;
+    s->now = level;
+    for (size_t i = 0; i < s->now.count && !s->stop; i++) {
+      store_unpack(&s->st.layout, s->now.data + i * s->st.layout.bytes, s->cur);
+      mdl_next_all(s->m, s->cur, on_successor, s);
+      visit_batch(s, s->depth + 1);
+      s->expanded++;
+      check_limits(s);
     }
-    store_unpack(&s->st.layout, store_get(&s->st, i), s->cur);
-    mdl_next_all(s->m, s->cur, on_successor, s);
-    check_limits(s, i + 1);
+    if (!s->stop || s->bad) s->depth++;
   }
-  if (s->bad != SIZE_MAX && s->bad >= level_end) vec_push(NULL, &s->levels, level_end); /* the bad state opened a level */
+  if (s->depth > 0 && !s->bad && s->next.count == 0) s->depth--; /* the last level had no new successors */
 }
 
 /* ---------------------------------------------------------------- counterexamples */
@@ -141,7 +180,7 @@ typedef struct finder {
   const uint8_t *target;  /* packed canonical state to reach */
   bool found;             /* a successor matched */
   mdl_step step;          /* the step that reached it */
-  int64_t *dst;           /* that successor, concrete */
+  int64_t *dst;           /* that successor, concrete (or NULL) */
 } finder;
 
 static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
@@ -156,42 +195,39 @@ static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst)
   if (f->dst) memcpy(f->dst, dst, mdl_width(s->m) * sizeof *dst);
 }
 
-static size_t level_of(const search *s, size_t index) {
-  size_t lvl = 0;
-  while (lvl + 1 < s->levels.len && s->levels.items[lvl + 1] <= index) lvl++;
-  return lvl;
-}
-
-/* The chain of stored (canonical) states from an initial one to s->bad. */
-static size_t *backward_chain(search *s, size_t *length) {
-  size_t depth = level_of(s, s->bad);
-  size_t *chain = xmalloc((depth + 1) * sizeof *chain);
-  chain[depth] = s->bad;
-  for (size_t lvl = depth; lvl > 0; lvl--) {
-    finder f = {.s = s, .target = store_get(&s->st, chain[lvl])};
-    for (size_t j = s->levels.items[lvl - 1]; j < s->levels.items[lvl] && !f.found; j++) {
-      store_unpack(&s->st.layout, store_get(&s->st, j), s->cur);
+/* The chain of canonical packed states from an initial one to the bad one:
+ * for each depth, a stored state of the depth before with the next link as
+ * a successor. Returns an array of (depth + 1) packed states. */
+static uint8_t *backward_chain(search *s) {
+  size_t bytes = s->st.layout.bytes;
+  uint8_t *chain = xmalloc((s->bad_depth + 1) * bytes + STORE_SLACK);
+  memcpy(chain + s->bad_depth * bytes, s->bad, bytes);
+  for (uint32_t d = s->bad_depth; d > 0; d--) {
+    finder f = {.s = s, .target = chain + d * bytes};
+    for (size_t i = 0; i < s->st.table_size && !f.found; i++) {
+      uint32_t depth;
+      const uint8_t *e = store_entry(&s->st, i, &depth);
+      if (!e || depth != d - 1) continue;
+      store_unpack(&s->st.layout, e, s->cur);
       mdl_next_all(s->m, s->cur, match_successor, &f);
-      if (f.found) chain[lvl - 1] = j;
+      if (f.found) memcpy(chain + (d - 1) * bytes, e, bytes);
     }
   }
-  *length = depth;
   return chain;
 }
 
 /* Replays the chain from its concrete initial state, choosing at each step
  * a successor whose canonical form is the next link. */
 static void concrete_trace(search *s) {
-  size_t steps;
-  size_t *chain = backward_chain(s, &steps);
-  size_t w = mdl_width(s->m);
+  uint8_t *chain = backward_chain(s);
+  size_t w = mdl_width(s->m), bytes = s->st.layout.bytes, steps = s->bad_depth;
   explicit_result *r = s->r;
   r->trace_steps = steps;
   r->trace_states = xcalloc((steps + 1) * w, sizeof *r->trace_states);
   r->trace = xcalloc(steps + 1, sizeof *r->trace);
-  store_unpack(&s->st.layout, store_get(&s->st, chain[0]), r->trace_states);
+  store_unpack(&s->st.layout, chain, r->trace_states);
   for (size_t k = 0; k < steps; k++) {
-    finder f = {.s = s, .target = store_get(&s->st, chain[k + 1]), .dst = r->trace_states + (k + 1) * w};
+    finder f = {.s = s, .target = chain + (k + 1) * bytes, .dst = r->trace_states + (k + 1) * w};
     mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f);
     r->trace[k] = f.step;
   }
@@ -203,7 +239,7 @@ static void concrete_trace(search *s) {
 
 void explicit_run(const mdl *m, const explicit_options *o, explicit_result *r) {
   memset(r, 0, sizeof *r);
-  search s = {.m = m, .o = o, .r = r, .bad = SIZE_MAX};
+  search s = {.m = m, .o = o, .r = r};
   size_t w = mdl_width(m);
   store_init(&s.st, m);
   s.cur = xcalloc(w + 1, sizeof *s.cur);
@@ -212,22 +248,26 @@ void explicit_run(const mdl *m, const explicit_options *o, explicit_result *r) {
   s.memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
   s.start = s.last_report = now();
   explore(&s);
-  if (s.bad != SIZE_MAX) {
+  if (s.bad) {
     r->verdict = VERDICT_UNSAFE;
     concrete_trace(&s);
   } else if (!s.stop) {
     r->verdict = VERDICT_SAFE;
   }
   r->states = s.st.count;
-  r->depth = s.levels.len ? (unsigned)s.levels.len - 1 : 0;
+  r->depth = s.bad ? s.bad_depth : s.depth;
   r->seconds = now() - s.start;
   r->state_bytes = s.st.layout.bytes;
-  r->memory_bytes = store_memory(&s.st);
+  r->memory_bytes = memory_in_use(&s);
   store_free(&s.st);
-  vec_free(&s.levels);
+  free(s.now.data);
+  free(s.next.data);
   free(s.cur);
   free(s.canon);
   free(s.packed);
+  free(s.bad);
+  free(s.batch.data);
+  vec_free(&s.hashes);
 }
 
 void explicit_result_free(explicit_result *r) {

@@ -1,8 +1,10 @@
 /* compose/store.c -- bit packing and the open-addressing state table. */
+#define _DEFAULT_SOURCE /* madvise */
 #include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../core/arena.h"
 
@@ -30,54 +32,74 @@ static void layout_init(store_layout *l, const mdl *m) {
   l->overflow_slot = -1;
 }
 
-/* Slots up to this wide are moved with one unaligned 64-bit access. */
-#define FAST_BITS 56
+/* Packing streams the slots' bits through a 64-bit accumulator, 32 bits at
+ * a time (wider slots go in two halves). */
 
-/* ORs the low n bits of v in at bit position pos (the buffer starts zeroed
- * and has STORE_SLACK bytes beyond the state). */
-static void put_bits(uint8_t *buf, size_t pos, uint64_t v, unsigned n) {
-  if (n <= FAST_BITS) {
-    uint64_t w;
-    memcpy(&w, buf + (pos >> 3), 8);
-    w |= v << (pos & 7);
-    memcpy(buf + (pos >> 3), &w, 8);
-    return;
-  }
-  for (unsigned i = 0; i < n; i++, pos++)
-    if ((v >> i) & 1) buf[pos >> 3] |= (uint8_t)(1u << (pos & 7));
+typedef struct bit_writer {
+  uint8_t *out;  /* next byte to write */
+  uint64_t acc;  /* pending bits, lowest first */
+  unsigned fill; /* pending bits in acc (< 32 between calls) */
+} bit_writer;
+
+/* Appends n <= 32 bits. */
+static inline void write_bits(bit_writer *w, uint64_t v, unsigned n) {
+  w->acc |= v << w->fill;
+  w->fill += n;
+  if (w->fill < 32) return;
+  uint32_t low = (uint32_t)w->acc;
+  memcpy(w->out, &low, 4);
+  w->out += 4;
+  w->acc >>= 32;
+  w->fill -= 32;
 }
 
-static uint64_t get_bits(const uint8_t *buf, size_t pos, unsigned n) {
-  if (n <= FAST_BITS) {
-    uint64_t w;
-    memcpy(&w, buf + (pos >> 3), 8);
-    return (w >> (pos & 7)) & (((uint64_t)1 << n) - 1);
+typedef struct bit_reader {
+  const uint8_t *in; /* next byte to load */
+  uint64_t acc;      /* loaded bits, lowest first */
+  unsigned avail;    /* bits in acc */
+} bit_reader;
+
+/* Takes n <= 32 bits. */
+static inline uint64_t read_bits(bit_reader *r, unsigned n) {
+  if (r->avail < n) {
+    uint32_t word;
+    memcpy(&word, r->in, 4); /* may read into the slack after the state */
+    r->in += 4;
+    r->acc |= (uint64_t)word << r->avail;
+    r->avail += 32;
   }
-  uint64_t v = 0;
-  for (unsigned i = 0; i < n; i++, pos++) v |= (uint64_t)((buf[pos >> 3] >> (pos & 7)) & 1) << i;
+  uint64_t v = n == 0 ? 0 : r->acc & (((uint64_t)1 << n) - 1);
+  r->acc >>= n;
+  r->avail -= n;
   return v;
 }
 
 bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
-  memset(buf, 0, l->bytes + STORE_SLACK);
-  size_t pos = 0;
+  bit_writer w = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
     uint64_t v = (uint64_t)state[i] - (uint64_t)l->offset[i];
     if (l->bits[i] < 64 && (v >> l->bits[i]) != 0) {
       l->overflow_slot = (int)i;
       return false;
     }
-    put_bits(buf, pos, v, l->bits[i]);
-    pos += l->bits[i];
+    if (l->bits[i] <= 32) {
+      write_bits(&w, v, l->bits[i]);
+    } else {
+      write_bits(&w, v & 0xffffffffu, 32);
+      write_bits(&w, v >> 32, l->bits[i] - 32u);
+    }
   }
+  memcpy(w.out, &w.acc, 8); /* the last partial word; bytes past the state land in the slack */
+  size_t used = (size_t)(w.out - buf) + (w.fill + 7) / 8;
+  memset(buf + used, 0, l->bytes + STORE_SLACK - used); /* padding bits compare equal */
   return true;
 }
 
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
-  size_t pos = 0;
+  bit_reader r = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
-    state[i] = (int64_t)(get_bits(buf, pos, l->bits[i]) + (uint64_t)l->offset[i]);
-    pos += l->bits[i];
+    uint64_t v = l->bits[i] <= 32 ? read_bits(&r, l->bits[i]) : read_bits(&r, 32) | read_bits(&r, l->bits[i] - 32u) << 32;
+    state[i] = (int64_t)(v + (uint64_t)l->offset[i]);
   }
 }
 
@@ -103,64 +125,91 @@ static uint64_t hash_packed(const uint8_t *p, size_t n) {
   return h ^ (h >> 33);
 }
 
+/* A zeroed table; large ones ask for huge pages (fewer TLB misses on the
+ * random accesses that dominate the search). */
+static uint8_t *table_alloc(size_t bytes) {
+  enum { HUGE = 2 << 20 };
+  if (bytes < HUGE) return xcalloc(bytes, 1);
+  void *p = NULL;
+  size_t rounded = (bytes + HUGE - 1) / HUGE * HUGE;
+  if (posix_memalign(&p, HUGE, rounded) != 0) return xcalloc(bytes, 1);
+  madvise(p, rounded, MADV_HUGEPAGE);
+  return memset(p, 0, rounded);
+}
+
+/* The table grows when it is this full (numerator over 16). */
+#define MAX_LOAD_16THS 13
+
 void store_init(store *s, const mdl *m) {
   memset(s, 0, sizeof *s);
   layout_init(&s->layout, m);
-  s->capacity = 1024;
-  s->states = xmalloc(s->capacity * s->layout.bytes + STORE_SLACK);
-  s->table_size = 2048;
-  s->table = xcalloc(s->table_size, sizeof *s->table);
+  s->entry_bytes = s->layout.bytes + 4;
+  s->table_size = 1024;
+  s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
 }
 
 void store_free(store *s) {
   free(s->layout.bits);
   free(s->layout.offset);
-  free(s->states);
   free(s->table);
   memset(s, 0, sizeof *s);
 }
 
-const uint8_t *store_get(const store *s, size_t index) { return s->states + index * s->layout.bytes; }
-
-static size_t probe(const store *s, const uint8_t *packed, size_t *slot) {
-  size_t mask = s->table_size - 1;
-  size_t i = hash_packed(packed, s->layout.bytes) & mask;
-  for (; s->table[i]; i = (i + 1) & mask)
-    if (memcmp(store_get(s, s->table[i] - 1), packed, s->layout.bytes) == 0) break;
-  *slot = i;
-  return s->table[i] ? s->table[i] - 1 : SIZE_MAX;
+static uint32_t entry_tag(const uint8_t *entry, size_t bytes) {
+  uint32_t tag;
+  memcpy(&tag, entry + bytes, 4);
+  return tag;
 }
 
-size_t store_find(const store *s, const uint8_t *packed) {
-  size_t slot;
-  return probe(s, packed, &slot);
+uint64_t store_hash(const store *s, const uint8_t *packed) { return hash_packed(packed, s->layout.bytes); }
+
+void store_prefetch(const store *s, uint64_t hash) {
+  __builtin_prefetch(s->table + (hash & (s->table_size - 1)) * s->entry_bytes);
 }
 
-static void grow_table(store *s) {
-  free(s->table);
+/* The entry holding packed, or the empty entry where it belongs. */
+static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t hash) {
+  size_t mask = s->table_size - 1, bytes = s->layout.bytes;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    uint8_t *e = s->table + i * s->entry_bytes;
+    if (entry_tag(e, bytes) == 0 || memcmp(e, packed, bytes) == 0) return e;
+  }
+}
+
+static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(s, packed)); }
+
+static void grow(store *s) {
+  uint8_t *old = s->table;
+  size_t old_size = s->table_size;
   s->table_size *= 2;
-  s->table = xcalloc(s->table_size, sizeof *s->table);
-  for (size_t k = 0; k < s->count; k++) {
-    size_t slot;
-    probe(s, store_get(s, k), &slot);
-    s->table[slot] = (uint32_t)(k + 1);
+  s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
+  for (size_t i = 0; i < old_size; i++) {
+    const uint8_t *e = old + i * s->entry_bytes;
+    if (entry_tag(e, s->layout.bytes)) memcpy(probe(s, e), e, s->entry_bytes);
   }
+  free(old);
 }
 
-size_t store_add(store *s, const uint8_t *packed, bool *added) {
-  size_t slot;
-  size_t found = probe(s, packed, &slot);
-  *added = found == SIZE_MAX;
-  if (!*added) return found;
-  if (s->count == s->capacity) {
-    s->capacity *= 2;
-    s->states = xrealloc(s->states, s->capacity * s->layout.bytes + STORE_SLACK);
-  }
-  memcpy(s->states + s->count * s->layout.bytes, packed, s->layout.bytes);
-  s->table[slot] = (uint32_t)(s->count + 1);
-  size_t index = s->count++;
-  if (4 * s->count > 3 * s->table_size) grow_table(s); /* load stays below 3/4 */
-  return index;
+bool store_add(store *s, const uint8_t *packed, uint32_t depth) { return store_add_hashed(s, packed, store_hash(s, packed), depth); }
+
+bool store_add_hashed(store *s, const uint8_t *packed, uint64_t hash, uint32_t depth) {
+  uint8_t *e = probe_hashed(s, packed, hash);
+  if (entry_tag(e, s->layout.bytes)) return false;
+  uint32_t tag = depth + 1;
+  memcpy(e, packed, s->layout.bytes);
+  memcpy(e + s->layout.bytes, &tag, 4);
+  if (16 * ++s->count > MAX_LOAD_16THS * s->table_size) grow(s);
+  return true;
 }
 
-size_t store_memory(const store *s) { return s->capacity * s->layout.bytes + s->table_size * sizeof *s->table; }
+uint32_t store_depth_of(const store *s, const uint8_t *packed) {
+  return entry_tag(probe(s, packed), s->layout.bytes) - 1; /* empty: 0 - 1 = UINT32_MAX */
+}
+
+const uint8_t *store_entry(const store *s, size_t i, uint32_t *depth) {
+  const uint8_t *e = s->table + i * s->entry_bytes;
+  *depth = entry_tag(e, s->layout.bytes) - 1;
+  return *depth == UINT32_MAX ? NULL : e;
+}
+
+size_t store_memory(const store *s) { return s->table_size * s->entry_bytes; }

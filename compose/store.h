@@ -1,8 +1,9 @@
 /* compose/store.h -- a set of packed state vectors for the explicit engine.
  *
- * States are bit-packed by the slots' domains and kept in insertion order
- * (which is breadth-first order for the engine), with an open-addressing
- * table of 32-bit indices over them. Owns its memory; free with store_free.
+ * States are bit-packed by the slots' domains and stored inline in an
+ * open-addressing table together with their breadth-first depth, so a lookup
+ * touches one cache line and a state costs its packed size plus 4 bytes,
+ * over the load factor. Owns its memory; free with store_free.
  */
 #ifndef ATHREAD_STORE_H
 #define ATHREAD_STORE_H
@@ -23,11 +24,10 @@ typedef struct store_layout {
 
 typedef struct store {
   store_layout layout; /* how states are packed */
-  uint8_t *states;     /* count packed states, in insertion order */
+  uint8_t *table;      /* entries: a packed state, then its BFS depth + 1 (0: empty) */
+  size_t entry_bytes;  /* layout.bytes + 4 */
+  size_t table_size;   /* entries, a power of two */
   size_t count;        /* states stored */
-  size_t capacity;     /* states the array holds */
-  uint32_t *table;     /* index + 1 of a state, 0 for empty */
-  size_t table_size;   /* a power of two */
 } store;
 
 /* Bytes a buffer for a packed state needs beyond layout.bytes. */
@@ -41,11 +41,18 @@ void store_free(store *s);
 /* Packs state into buf (layout.bytes + STORE_SLACK); false when a value does not fit. */
 bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf);
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state);
-/* Adds a packed state unless present; returns its index and sets *added. */
-size_t store_add(store *s, const uint8_t *packed, bool *added);
-/* Finds a packed state; returns its index or SIZE_MAX. */
-size_t store_find(const store *s, const uint8_t *packed);
-const uint8_t *store_get(const store *s, size_t index);
+/* The hash of a packed state (what store_add_hashed wants). */
+uint64_t store_hash(const store *s, const uint8_t *packed);
+/* Asks the CPU to fetch the table entry a hash points at. */
+void store_prefetch(const store *s, uint64_t hash);
+/* Adds a packed state found at depth unless present; true if it was new. */
+bool store_add(store *s, const uint8_t *packed, uint32_t depth);
+bool store_add_hashed(store *s, const uint8_t *packed, uint64_t hash, uint32_t depth);
+/* The depth of a stored state, or UINT32_MAX when absent. */
+uint32_t store_depth_of(const store *s, const uint8_t *packed);
+/* Entry i of the table (0 <= i < table_size): its packed state and depth, or
+ * NULL when the entry is empty. For scanning all states of one depth. */
+const uint8_t *store_entry(const store *s, size_t i, uint32_t *depth);
 /* Bytes held by the store. */
 size_t store_memory(const store *s);
 
