@@ -21,5 +21,8 @@ done
 shown=$(awk '/^--- stderr$/{on=1; next} on' "$TESTS_DIR/readme/driver.test")
 readme=$(cat "$root/README.md")
 if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/readme/driver.test"; fi
+# The compose run shown in README.md is exactly what tests/readme/bluetooth-buggy.test pins.
+shown=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
+if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/readme/bluetooth-buggy.test"; fi
 summary docs
 [ $failed = 0 ]

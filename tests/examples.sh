@@ -31,5 +31,9 @@ for sym in "" --no-symmetry; do
 done
 # figure2 needs unbounded reasoning: the explicit engine refuses it with a reason.
 check "figure2 explicit" 2 -- compose "$ex/figure2/figure2.athread" --engine explicit
+# The README's trace is pinned by tests/readme/bluetooth-buggy.test; the example must still produce it.
+want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
+got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)
+if [ "$got" = "$want" ]; then pass; else fail "examples/bluetooth/bluetooth-buggy.athread no longer gives the trace in README.md"; fi
 summary examples
 [ $failed = 0 ]
