@@ -21,6 +21,7 @@ typedef enum cli_exit {
 
 int cmd_lint(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
+int cmd_promela(int argc, char **argv);
 int cmd_compose(int argc, char **argv);
 /* conform, compose, viz, promela until their engines land. */
 int cmd_pending(int argc, char **argv);

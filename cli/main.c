@@ -17,7 +17,7 @@ static const command commands[] = {
   {"conform", cmd_pending},
   {"compose", cmd_compose},
   {"viz", cmd_pending},
-  {"promela", cmd_pending},
+  {"promela", cmd_promela},
 };
 
 static const command *find_command(const char *name) {

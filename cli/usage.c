@@ -76,9 +76,19 @@ static const usage usages[] = {
    "Draw the abstract threads, the system and counterexamples with Graphviz.\n"
    "(Not built yet in this version.)\n"},
   {"promela",
-   "usage: athread promela SPEC.athread [--set N=8] [-o OUT.pml]\n"
-   "Export the system as a Promela model for SPIN.\n"
-   "(Not built yet in this version.)\n"},
+   "usage: athread promela [OPTIONS] SPEC.athread\n"
+   "Export the system as a Promela model for SPIN, with athread's semantics:\n"
+   "one process per instance, one atomic step per edge, and an assertion that\n"
+   "fails exactly when the system goes wrong. Check the model with\n"
+   "  spin -a OUT.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n"
+   "(\"errors: 0\" means safe).\n"
+   "\n"
+   "  --set NAME=VALUE   override the const NAME (repeatable)\n"
+   "  -o, --output FILE  write the model to FILE (atomically) instead of stdout\n"
+   "  -h, --help         show this help\n"
+   "\n"
+   "Exit codes: 0 written, 2 bad input or usage, or a spec that has no exact Promela\n"
+   "counterpart (an unbounded int whose next or initial value is not determined).\n"},
 };
 
 void cli_usage(FILE *out, const char *command) {

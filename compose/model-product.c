@@ -154,16 +154,6 @@ static bool computable(const unknowns *u, const ir_expr *e) {
   return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
 }
 
-typedef VEC(const ir_expr *) expr_vec;
-
-static void flatten(const ir_expr *e, ir_op op, expr_vec *out) {
-  if (e->kind == IR_BINARY && e->op == op) {
-    flatten(e->a, op, out);
-    flatten(e->b, op, out);
-  } else {
-    vec_push(NULL, out, e);
-  }
-}
 
 /* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
 static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
@@ -202,8 +192,8 @@ static int add_step(const product *p, unknowns *u, const ir_expr *const *conj, s
 
 /* Plans one disjunct; returns -1, or the unknown it cannot determine. */
 static int plan_disjunct(product *p, unknowns *u, const ir_expr *disjunct, plan *out) {
-  expr_vec conj = {0};
-  flatten(disjunct, OP_AND, &conj);
+  ir_expr_list conj = {0};
+  ir_flatten(disjunct, OP_AND, &conj);
   memset(u->fixed, 0, (size_t)p->shared_count * sizeof *u->fixed);
   step_vec steps = {0};
   int r;
@@ -219,8 +209,8 @@ static int plan_disjunct(product *p, unknowns *u, const ir_expr *disjunct, plan 
 
 /* Plans every disjunct of f; returns -1 or an undeterminable unknown. */
 static int plan_formula(product *p, unknowns *u, const ir_expr *f, plans *out) {
-  expr_vec disj = {0};
-  flatten(f, OP_OR, &disj);
+  ir_expr_list disj = {0};
+  ir_flatten(f, OP_OR, &disj);
   out->count = (int)disj.len;
   out->items = arena_alloc(p->arena, disj.len * sizeof *out->items);
   int bad = -1;

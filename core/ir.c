@@ -203,6 +203,15 @@ void ir_dump(strbuf *out, const ir_expr *e) {
   }
 }
 
+void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out) {
+  if (e->kind == IR_BINARY && e->op == op) {
+    ir_flatten(e->a, op, out);
+    ir_flatten(e->b, op, out);
+  } else {
+    vec_push(NULL, out, e);
+  }
+}
+
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx) {
   if (!e) return;
   visit(e, ctx);

@@ -14,6 +14,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "strbuf.h"
+#include "vec.h"
 
 typedef enum ir_type { TY_NONE, TY_BOOL, TY_INT } ir_type;
 
@@ -80,6 +81,13 @@ const char *ir_op_text(ir_op op);
 void ir_print(strbuf *out, const ir_expr *e);
 /* Appends e as an S-expression without locations (for structural comparison). */
 void ir_dump(strbuf *out, const ir_expr *e);
+
+/* A heap vector of expressions (free with vec_free). */
+typedef VEC(const ir_expr *) ir_expr_list;
+
+/* Appends the operands of a chain of one associative operator (the conjuncts
+ * of an &&-chain for OP_AND, the disjuncts for OP_OR), or e itself. */
+void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out);
 
 /* Calls visit on e and every subexpression, parents first. */
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);

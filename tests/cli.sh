@@ -106,5 +106,19 @@ expect_match bad-engine 2 "engine must be auto, explicit or symbolic" -- compose
 expect_match symbolic-not-built 4 "the symbolic engine is not built yet" -- compose race.athread --engine symbolic
 expect_match bad-timeout 2 "--timeout expects a non-negative number, got 'soon'" -- compose race.athread --timeout soon
 
+# ---------------------------------------------------------------- promela outputs
+$VALGRIND "$ATHREAD" promela race.athread > race-stdout.pml 2> /dev/null
+expect promela-output-file 0 "" "" -- promela race.athread -o race.pml
+# the same model, except that the header names the file (stdout: OUT.pml)
+if cmp -s race.pml <(sed 's/OUT\.pml/race.pml/g' race-stdout.pml); then pass; else fail "promela -o wrote another model than promela to stdout"; fi
+if grep -q '^ \*   spin -a race.pml && gcc' race.pml; then pass; else fail "promela -o: the header does not name the model file"; fi
+printf 'shared int g;\nthread A { init state S; S -> S : g'"'"' > g; }\n' > open.athread
+cp race.pml keep.pml
+expect_match promela-cannot-export 2 "open.athread:1:12: error: cannot export to Promela: unbounded int 'g' has no initial value" -- promela open.athread -o race.pml
+if cmp -s race.pml keep.pml && [ -z "$(ls -A | grep 'race.pml.')" ]; then pass; else fail "a failed promela -o touched the output file"; fi
+expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declares no const 'M'" -- promela race.athread --set M=3
+expect promela-bad-option 2 "" "athread: error: unknown option or missing argument: '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
+expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
+
 summary cli
 [ $failed = 0 ]

@@ -53,6 +53,11 @@ out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
 echo "$out" | tail -n 20
 add_counts "$out"
 
+echo "== composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search"
+out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"

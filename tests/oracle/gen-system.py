@@ -215,7 +215,7 @@ class Gen:
         if ctx.get("count") and r < 0.3:
             t = self.r.randrange(len(self.m.threads))
             return ("count", t, self.r.randrange(len(self.m.threads[t].states)))
-        if ctx.get("tid") and r < 0.12:
+        if ctx.get("tid") and (r < 0.12 or (not iv and r < 0.5)):
             ctx["used_tid"] = True
             return ("tid",)
         if iv and r < 0.75:
@@ -245,7 +245,12 @@ class Gen:
         return self.compare(ctx, 0)
 
     # ---- compound
+    def has_ints(self, ctx):
+        return bool(self.int_vars()) or ctx.get("tid") or ctx.get("count")
+
     def compare(self, ctx, depth):
+        if not self.has_ints(ctx) and self.bool_vars() and self.chance(0.8):
+            return ("bin", self.r.choice(["==", "!="]), self.bool_leaf(ctx), self.bool_leaf(ctx))
         op = self.r.choice(["==", "!=", "<", "<=", ">", ">="])
         return ("bin", op, self.int_expr(ctx, depth), self.int_expr(ctx, depth))
 
@@ -351,11 +356,14 @@ class Gen:
             if i not in must_define and self.chance(0.25):
                 continue  # primed elsewhere: any value here
             if i in must_define or self.chance(0.55):
-                parts.append(("bin", "==" if v.kind != "bool" or self.chance(0.7) else "<==>", ("prime", i),
-                              self.value_for(i, {"tid": ctx["tid"]})))
+                value = self.value_for(i, {"tid": ctx["tid"]})
+                op = "==" if v.kind != "bool" or self.chance(0.7) else "<==>"
+                reverse = v.kind != "int" and self.chance(0.2)  # the oracle's unbounded search wants u' == e
+                parts.append(("bin", op, value, ("prime", i)) if reverse else ("bin", op, ("prime", i), value))
             elif v.kind == "bool":
                 parts.append(self.r.choice([("bin", "!=", ("prime", i), ("var", i)),
-                                            ("bin", "==", ("prime", i), self.bool_expr(ctx, 1))]))
+                                            ("bin", "==", ("prime", i), self.bool_expr(ctx, 1)),
+                                            ("prime", i), ("un", "!", ("prime", i))]))
             else:
                 parts.append(("bin", self.r.choice(["!=", "<", ">", "<=", ">="]), ("prime", i), self.int_expr(ctx, 1)))
         if self.chance(0.2):

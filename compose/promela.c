@@ -1,0 +1,1173 @@
+/* compose/promela.c -- the Promela exporter (athread promela).
+ *
+ * The model: each shared variable is a global of the smallest Promela type
+ * that holds its range; pc[tid] is the state of instance tid (an mtype named
+ * after the state); each thread is a proctype with parameter tid whose
+ * do-loop has one option per edge (per top-level disjunct of some relations),
+ * a d_step when the step is deterministic and an atomic sequence when it
+ * chooses values. Every step ends with check(), the inline that asserts every
+ * state assertion, thread invariant and system invariant; init chooses an
+ * initial state, calls check() and starts one process per instance.
+ *
+ * A relational edge's primed variables are computed where a top-level
+ * conjunct x' == e gives their value, and otherwise chosen from their type
+ * (select) and filtered by the relation: a choice that fails the relation
+ * ends the atomic step without changing anything (a stutter step, which adds
+ * no state). Unbounded ints have no finite type to choose from, so they must
+ * be computed.
+ */
+#include "promela.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/arena.h"
+#include "../core/symtab.h"
+#include "../core/vec.h"
+
+/* ---------------------------------------------------------------- context */
+
+typedef enum bind_kind { BIND_NONE, BIND_SUBST, BIND_TEMP } bind_kind;
+
+/* How x' reads inside the step being written. */
+typedef struct bind {
+  bind_kind kind;      /* not primed here / replaced by an expression / a temporary */
+  const ir_expr *expr; /* BIND_SUBST: x's next value, over the pre-state */
+} bind;
+
+typedef struct assign_plan {
+  int var;              /* index in spec->shared */
+  const ir_expr *value; /* over the pre-state; NULL: any value of the type */
+} assign_plan;
+
+
+/* One atomic step: an edge, or one top-level disjunct of a relational edge. */
+typedef struct step {
+  const ast_edge *edge;        /* the edge it takes */
+  int part, parts;             /* disjunct part of parts, or 0 of 0 when not split */
+  ir_expr_list guard;             /* conditions on the pre-state (besides pc == from) */
+  VEC(assign_plan) assigns;    /* parallel assignments from the pre-state; choices have value NULL */
+  VEC(int) chosen;             /* temporaries that range over their variable's type */
+  VEC(assign_plan) computed;   /* temporaries computed once the chosen ones are set */
+  ir_expr_list checks;            /* conditions over the temporaries */
+  bind *binds;                 /* per shared variable: how x' reads */
+  bool via_temps;              /* assigns go through temporaries (a value reads an earlier target) */
+} step;
+
+typedef VEC(step *) step_list;
+
+typedef struct pml {
+  const ast_spec *spec;   /* borrowed */
+  const diag_source *src; /* spec->src, for messages */
+  strbuf *out;            /* the model being written */
+  arena *arena;           /* owns names and plans */
+  symtab taken;           /* every Promela name in use (interned in arena) */
+  bool ok;                /* nothing reported */
+  const char **konst;     /* per const: its macro, NULL if its value needs more than 32 bits */
+  const char **var;       /* per shared variable: its global */
+  const char **temp;      /* per shared variable: its temporary, NULL until a step needs it */
+  const char **proc;      /* per thread: its proctype */
+  const char ***state;    /* per thread, per state: its constant */
+  bool use_mtype;         /* states are mtype symbols (else #defines) */
+  const char *pc;         /* the array of instance states */
+  const char *check;      /* the inline that asserts every property */
+  step_list *steps;       /* per thread: its steps, in edge order */
+  bool **temps_of;        /* per thread, per shared variable: its proctype declares the temporary */
+  int64_t tid;            /* what tid reads as: an instance number, or 0 for the parameter tid */
+  const bind *binds;      /* how primes read in the expression being written, or NULL */
+  const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
+} pml;
+
+/* SPIN runs at most 255 processes: init and one per instance. */
+#define MAX_INSTANCES 254
+
+static const ast_shared *shared_var(const pml *p, int i) { return p->spec->shared.items[i]; }
+
+static bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+static const ast_instance *instance_of(const ast_spec *spec, int thread) {
+  vec_foreach(&spec->instances, i)
+    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* Promela and C keywords, macros that gcc predefines, and names that pan.c
+ * defines as macros or uses for its own state: a global of that name would
+ * not compile, so it is renamed. */
+static const char *const reserved[] = {
+  /* Promela */
+  "active", "assert", "atomic", "bit", "bool", "break", "byte", "chan", "d_step", "D_proctype", "do", "else",
+  "empty", "enabled", "eval", "false", "fi", "full", "get_priority", "goto", "hidden", "if", "init", "inline",
+  "int", "len", "local", "mtype", "nempty", "never", "nfull", "notrace", "np_", "od", "of", "pc_value", "pid",
+  "printf", "printm", "priority", "proctype", "provided", "run", "select", "set_priority", "short", "show", "skip",
+  "timeout", "trace", "true", "typedef", "unless", "unsigned", "xr", "xs", "c_code", "c_decl", "c_expr", "c_state",
+  "c_track", "ltl", "for", "in", "last", "always", "eventually", "until", "weak", "strong", "release",
+  "stronguntil", "weakuntil", "implies", "equivalent", "STDIN", "U", "V", "W", "X",
+  /* C */
+  "auto", "case", "char", "const", "continue", "default", "double", "enum", "extern", "float", "long", "register",
+  "restrict", "return", "signed", "sizeof", "static", "struct", "switch", "union", "void", "volatile", "while",
+  "main", "now", "linux", "unix", "errno", "stdin", "stdout", "stderr", "NULL", "EOF",
+  /* pan.c macros and state */
+  "ALPHA_F", "ASYNC", "Addproc", "Air0", "Air1", "Air2", "BACKWARD_MOVES", "BAD", "BFS_GEN", "BYTESIZE", "CHUNK",
+  "DELTA", "FORWARD_MOVES", "FREQ", "GLOBAL", "GN_FRAMES", "G_int", "G_long", "HASH", "HAS_CODE", "HAS_TRACK",
+  "INLINE_REV", "INRANGE", "IfNotBlocked", "LN_FRAMES", "LOCAL", "MAXPROC", "MAXQ", "MERGED", "Max", "NOT_AGAIN",
+  "NQS", "NTRANS", "Offsetof", "PAN_H", "PROG_LAB", "PW", "P__Q", "PanSource", "Pclaim", "Pinit", "QUERY",
+  "QUERY_F", "QUIT", "Q_EMPT_F", "Q_EMPT_T", "Q_FULL_F", "Q_FULL_T", "SYNC", "SpinVersion", "StackSize",
+  "TIMEOUT_F", "TRANSITIONS", "TRY_AGAIN", "TWIDTH", "T_FREE", "T_ID", "T_ROW", "T_ROW_MASK", "T_ROW_SIZE",
+  "T_STAT", "TargetQ_Full", "TargetQ_NotFull", "UnBlock", "WS", "bfs_do_store", "cas", "enter_critical", "final",
+  "get16bits", "get_permuted", "getframe", "grab_state", "iam_alive", "leave_critical", "max", "maxseq0",
+  "maxseq1", "minseq0", "minseq1", "mix", "onstack_now", "onstack_put", "onstack_zap", "pptr", "pthread_equal",
+  "q_sz", "qptr", "rand", "rot", "uchar", "uint", "ulong", "ushort", "wasnew", "trpt", "depth", "this",
+};
+
+static void reserve_all(pml *p) {
+  for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+    symtab_put(&p->taken, arena_intern_cstr(p->arena, reserved[i]), 1);
+}
+
+/* Returns base, or base_1, base_2, ... : the first that no other name of the
+ * model uses; marks it as used. Names with a leading '_' (Promela's own) get
+ * a 'v' in front. Arena-owned. */
+static const char *fresh_name(pml *p, const char *base) {
+  const char *b = base[0] == '_' ? arena_printf(p->arena, "v%s", base) : base;
+  for (int k = 0;; k++) {
+    const char *name = arena_intern_cstr(p->arena, k == 0 ? b : arena_printf(p->arena, "%s_%d", b, k));
+    if (symtab_put(&p->taken, name, 1) < 0) return name;
+  }
+}
+
+/* One mtype symbol per distinct state name, shared by the threads that use
+ * it; with more than an mtype holds, one #define per thread and state. */
+static void name_states(pml *p) {
+  const ast_spec *spec = p->spec;
+  symtab by_name = {0};
+  VEC(const char *) symbols = {0};
+  vec_foreach(&spec->threads, t)
+    vec_foreach(&spec->threads.items[t]->states, s) {
+      const char *name = spec->threads.items[t]->states.items[s]->name;
+      if (symtab_put(&by_name, name, (int)symbols.len) < 0) vec_push(NULL, &symbols, name);
+    }
+  p->use_mtype = symbols.len > 0 && symbols.len <= 255;
+  const char **mtype_name = xcalloc(symbols.len + 1, sizeof *mtype_name);
+  for (size_t i = 0; p->use_mtype && i < symbols.len; i++) mtype_name[i] = fresh_name(p, symbols.items[i]);
+  vec_foreach(&spec->threads, t) {
+    const ast_thread *th = spec->threads.items[t];
+    p->state[t] = arena_alloc(p->arena, (th->states.len + 1) * sizeof **p->state);
+    vec_foreach(&th->states, s) {
+      const char *name = th->states.items[s]->name;
+      p->state[t][s] = p->use_mtype ? mtype_name[symtab_get(&by_name, name)]
+                                    : fresh_name(p, arena_printf(p->arena, "%s_%s", th->name, name));
+    }
+  }
+  free(mtype_name);
+  vec_free(&symbols);
+  symtab_free(&by_name);
+}
+
+static void name_everything(pml *p) {
+  const ast_spec *spec = p->spec;
+  reserve_all(p);
+  vec_foreach(&spec->consts, i)
+    if (fits32(spec->consts.items[i]->value)) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
+  vec_foreach(&spec->shared, i) p->var[i] = fresh_name(p, spec->shared.items[i]->name);
+  vec_foreach(&spec->threads, i) p->proc[i] = fresh_name(p, spec->threads.items[i]->name);
+  name_states(p);
+  p->pc = fresh_name(p, "pc");
+  p->check = fresh_name(p, "check");
+}
+
+/* The temporary holding x's next value, named on first use. */
+static const char *temp_of(pml *p, int thread, int var) {
+  if (!p->temp[var]) p->temp[var] = fresh_name(p, arena_printf(p->arena, "%s_next", p->var[var]));
+  p->temps_of[thread][var] = true;
+  return p->temp[var];
+}
+
+/* ---------------------------------------------------------------- output helpers */
+
+static void indent(pml *p, int n) {
+  for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
+}
+
+/* Appends one line: n spaces, the formatted text, a newline. */
+static void line(pml *p, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(pml *p, int n, const char *fmt, ...) {
+  va_list ap, again;
+  va_start(ap, fmt);
+  va_copy(again, ap);
+  int len = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *buf = xmalloc((size_t)len + 1);
+  vsnprintf(buf, (size_t)len + 1, fmt, again);
+  va_end(again);
+  indent(p, n);
+  sbuf_puts(p->out, buf);
+  sbuf_putc(p->out, '\n');
+  free(buf);
+}
+
+/* Appends text for use inside a comment: no comment end, no control bytes. */
+static void comment_text(pml *p, const char *s) {
+  for (; *s; s++) {
+    if (s[0] == '*' && s[1] == '/') sbuf_puts(p->out, "* ");
+    else sbuf_putc(p->out, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
+  }
+}
+
+/* ---------------------------------------------------------------- constant values */
+
+/* Evaluates a constant expression (literals, consts, operators) in 64 bits;
+ * false if e reads state or overflows. */
+static bool const_value(const pml *p, const ir_expr *e, int64_t *out) {
+  int64_t a = 0, b = 0;
+  switch (e->kind) {
+  case IR_BOOL: *out = e->value; return true;
+  case IR_INT: *out = e->value; return !e->big;
+  case IR_NAME: *out = e->ref == REF_CONST ? p->spec->consts.items[e->index]->value : 0; return e->ref == REF_CONST;
+  case IR_UNARY:
+    if (!const_value(p, e->a, &a) || (e->op == OP_NEG && a == INT64_MIN)) return false;
+    *out = e->op == OP_NOT ? !a : -a;
+    return true;
+  case IR_ITE: return const_value(p, e->a, &a) && const_value(p, a ? e->b : e->c, out);
+  case IR_BINARY: break;
+  default: return false;
+  }
+  if (!const_value(p, e->a, &a) || !const_value(p, e->b, &b)) return false;
+  switch (e->op) {
+  case OP_ADD: return !__builtin_add_overflow(a, b, out);
+  case OP_SUB: return !__builtin_sub_overflow(a, b, out);
+  case OP_MUL: return !__builtin_mul_overflow(a, b, out);
+  case OP_DIV: case OP_MOD:
+    if (b == 0 || (b == -1 && a == INT64_MIN)) return false;
+    *out = e->op == OP_DIV ? a / b : a % b;
+    return true;
+  case OP_LT: *out = a < b; return true;
+  case OP_LE: *out = a <= b; return true;
+  case OP_GT: *out = a > b; return true;
+  case OP_GE: *out = a >= b; return true;
+  case OP_EQ: case OP_IFF: *out = a == b; return true;
+  case OP_NE: *out = a != b; return true;
+  case OP_AND: *out = a && b; return true;
+  case OP_OR: *out = a || b; return true;
+  case OP_IMPLIES: *out = !a || b; return true;
+  default: return false;
+  }
+}
+
+/* Reports every literal and const in e whose value needs more than 32 bits
+ * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
+static void check_numbers(pml *p, const ir_expr *e) {
+  if (!e) return;
+  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
+    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
+    p->ok = false;
+  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
+    const ast_const *c = p->spec->consts.items[e->index];
+    diag_error(p->src, e->at, "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
+               c->name, c->value);
+    p->ok = false;
+  }
+  if (e->kind == IR_AT) return;
+  check_numbers(p, e->a);
+  check_numbers(p, e->b);
+  check_numbers(p, e->c);
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+/* C's binding strength, low to high; Promela follows C. */
+enum { PR_OR = 1, PR_AND, PR_EQ, PR_REL, PR_ADD, PR_MUL, PR_UNARY, PR_ATOM };
+
+static int prec(const pml *p, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_UNARY: return PR_UNARY;
+  case IR_BINARY:
+    switch (e->op) {
+    case OP_OR: case OP_IMPLIES: return PR_OR;
+    case OP_AND: return PR_AND;
+    case OP_EQ: case OP_NE: case OP_IFF: return PR_EQ;
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return PR_REL;
+    case OP_ADD: case OP_SUB: return PR_ADD;
+    default: return PR_MUL;
+    }
+  case IR_AT: return PR_EQ;
+  case IR_COUNT: return instance_of(p->spec, e->index)->count_value > 1 ? PR_ADD : PR_EQ;
+  default: return PR_ATOM; /* ?: and substituted primes bring their own parentheses */
+  }
+}
+
+/* Parentheses where C needs them, and also around a comparison inside a
+ * comparison and around && inside || (as gcc -Wparentheses asks). */
+static bool needs_parens(const pml *p, int parent, const ir_expr *child, bool right) {
+  int c = prec(p, child);
+  if (c >= PR_UNARY) return false;
+  if (c < parent) return true;
+  if ((parent == PR_EQ || parent == PR_REL) && c <= PR_REL) return true;
+  if (parent == PR_OR && c == PR_AND) return true;
+  return c == parent && right && parent >= PR_ADD;
+}
+
+static void emit_expr(pml *p, const ir_expr *e);
+
+static void emit_operand(pml *p, int parent, const ir_expr *e, bool right) {
+  bool parens = needs_parens(p, parent, e, right);
+  if (parens) sbuf_putc(p->out, '(');
+  emit_expr(p, e);
+  if (parens) sbuf_putc(p->out, ')');
+}
+
+/* e alone, in parentheses unless it is an atom (so no "--1" or "!!b", which
+ * Promela reads as decrement and as a channel send). */
+static void emit_tight(pml *p, const ir_expr *e) {
+  bool parens = prec(p, e) < PR_ATOM;
+  if (parens) sbuf_putc(p->out, '(');
+  emit_expr(p, e);
+  if (parens) sbuf_putc(p->out, ')');
+}
+
+static void emit_in_state(pml *p, int64_t tid, int thread, int state) {
+  sbuf_printf(p->out, "%s[%" PRId64 "] == %s", p->pc, tid, p->state[thread][state]);
+}
+
+static void emit_count(pml *p, const ir_expr *e) {
+  const ast_instance *in = instance_of(p->spec, e->index);
+  for (int64_t k = 0; k < in->count_value; k++) {
+    if (k > 0) sbuf_puts(p->out, " + ");
+    if (in->count_value > 1) sbuf_putc(p->out, '(');
+    emit_in_state(p, in->first_tid + k, e->index, e->state_index);
+    if (in->count_value > 1) sbuf_putc(p->out, ')');
+  }
+}
+
+static void emit_name(pml *p, const ir_expr *e) {
+  if (e->ref == REF_CONST) {
+    const char *macro = p->konst[e->index];
+    if (macro) sbuf_puts(p->out, macro);
+    else sbuf_printf(p->out, "%" PRId64, p->spec->consts.items[e->index]->value); /* reported */
+    return;
+  }
+  if (!e->primed) {
+    sbuf_puts(p->out, p->var[e->index]);
+    return;
+  }
+  const bind *b = p->binds ? &p->binds[e->index] : NULL;
+  if (b && b->kind == BIND_SUBST) emit_tight(p, b->expr);
+  else sbuf_puts(p->out, p->temp[e->index] ? p->temp[e->index] : "?"); /* BIND_TEMP: planned */
+}
+
+static void emit_binary(pml *p, const ir_expr *e) {
+  int pr = prec(p, e);
+  if (e->op == OP_IMPLIES) {
+    sbuf_putc(p->out, '!');
+    emit_tight(p, e->a);
+  } else {
+    emit_operand(p, pr, e->a, false);
+  }
+  const char *op = e->op == OP_IMPLIES ? "||" : e->op == OP_IFF ? "==" : ir_op_text(e->op);
+  sbuf_printf(p->out, " %s ", op);
+  emit_operand(p, pr, e->b, true);
+}
+
+static void emit_expr(pml *p, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
+  case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
+  case IR_NAME: emit_name(p, e); break;
+  case IR_TID:
+    if (p->tid) sbuf_printf(p->out, "%" PRId64, p->tid);
+    else sbuf_puts(p->out, "tid");
+    break;
+  case IR_COUNT: emit_count(p, e); break;
+  case IR_AT: {
+    int64_t i = 1;
+    const_value(p, e->a, &i);
+    emit_in_state(p, instance_of(p->spec, e->index)->first_tid + i - 1, e->index, e->state_index);
+    break;
+  }
+  case IR_UNARY:
+    sbuf_puts(p->out, ir_op_text(e->op));
+    emit_tight(p, e->a);
+    break;
+  case IR_BINARY: emit_binary(p, e); break;
+  case IR_ITE:
+    sbuf_putc(p->out, '(');
+    emit_tight(p, e->a);
+    sbuf_puts(p->out, " -> ");
+    emit_tight(p, e->b);
+    sbuf_puts(p->out, " : ");
+    emit_tight(p, e->c);
+    sbuf_putc(p->out, ')');
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- planning: helpers */
+
+static void mark_prime(const ir_expr *e, void *ctx) {
+  if (e->kind == IR_NAME && e->primed && e->ref == REF_SHARED) ((bool *)ctx)[e->index] = true;
+}
+
+/* True when every primed name in e is bound to an expression (or, with
+ * temps, to a temporary). */
+static bool primes_bound(const ir_expr *e, const bind *binds, bool temps) {
+  if (!e) return true;
+  if (e->kind == IR_NAME && e->primed) {
+    bind_kind k = binds[e->index].kind;
+    return k == BIND_SUBST || (temps && k == BIND_TEMP);
+  }
+  return primes_bound(e->a, binds, temps) && primes_bound(e->b, binds, temps) && primes_bound(e->c, binds, temps);
+}
+
+static bool is_prime_of(const ir_expr *e, int var) {
+  return e->kind == IR_NAME && e->primed && e->ref == REF_SHARED && e->index == var;
+}
+
+/* The value conjunct c gives x' (x' == v, v == x', the same with <==>, and
+ * x' or !x' for a bool), or NULL. */
+static const ir_expr *defined_value(const pml *p, const ir_expr *c, int var) {
+  if (is_prime_of(c, var)) return p->true_expr;
+  if (c->kind == IR_UNARY && c->op == OP_NOT && is_prime_of(c->a, var)) return p->false_expr;
+  if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
+  if (is_prime_of(c->a, var)) return c->b;
+  if (is_prime_of(c->b, var)) return c->a;
+  return NULL;
+}
+
+/* True when e reads variable var in the pre-state (through substituted primes too). */
+static bool reads_var(const ir_expr *e, const bind *binds, int var) {
+  if (!e) return false;
+  if (e->kind == IR_NAME && e->ref == REF_SHARED) {
+    if (!e->primed) return e->index == var;
+    return binds[e->index].kind == BIND_SUBST && reads_var(binds[e->index].expr, binds, var);
+  }
+  return reads_var(e->a, binds, var) || reads_var(e->b, binds, var) || reads_var(e->c, binds, var);
+}
+
+static step *step_new(pml *p, const ast_edge *e) {
+  step *s = arena_alloc(p->arena, sizeof *s);
+  s->edge = e;
+  s->binds = arena_alloc(p->arena, (p->spec->shared.len + 1) * sizeof *s->binds);
+  return s;
+}
+
+static bool is_deterministic(const step *s) {
+  vec_foreach(&s->assigns, i)
+    if (!s->assigns.items[i].value) return false;
+  return s->chosen.len == 0 && s->computed.len == 0;
+}
+
+/* ---------------------------------------------------------------- planning: relations */
+
+/* Binds, for each unbound primed variable in order, the first unused
+ * conjunct x' == v whose v only reads primes bound already (temps: also
+ * temporaries); repeats until nothing changes. */
+static void bind_definitions(pml *p, step *s, const ir_expr **cs, size_t n, bool *used, const bool *primed, bool temps) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    vec_foreach(&p->spec->shared, v) {
+      if (!primed[v] || s->binds[v].kind != BIND_NONE) continue;
+      for (size_t k = 0; k < n; k++) {
+        const ir_expr *value = used[k] ? NULL : defined_value(p, cs[k], (int)v);
+        if (!value || !primes_bound(value, s->binds, temps)) continue;
+        used[k] = changed = true;
+        s->binds[v] = (bind){temps ? BIND_TEMP : BIND_SUBST, value};
+        assign_plan a = {(int)v, value};
+        if (temps) vec_push(p->arena, &s->computed, a);
+        else vec_push(p->arena, &s->assigns, a);
+        break;
+      }
+    }
+  }
+}
+
+static bool has_prime_of(const ir_expr *e, int var) {
+  if (!e) return false;
+  if (e->kind == IR_NAME && e->primed && e->ref == REF_SHARED && e->index == var) return true;
+  return has_prime_of(e->a, var) || has_prime_of(e->b, var) || has_prime_of(e->c, var);
+}
+
+/* True when an unused conjunct could define x' once other primes are known. */
+static bool may_be_defined(const pml *p, const ir_expr **cs, size_t n, const bool *used, int var) {
+  for (size_t k = 0; k < n; k++) {
+    const ir_expr *value = used[k] ? NULL : defined_value(p, cs[k], var);
+    if (value && !has_prime_of(value, var)) return true;
+  }
+  return false;
+}
+
+/* Chooses the bounded primed variables that nothing could define, or else
+ * the first undefined one; false when no bounded one is left to choose. */
+static bool choose_some(pml *p, step *s, const ir_expr **cs, size_t n, const bool *used, const bool *primed) {
+  int first = -1;
+  bool any = false;
+  vec_foreach(&p->spec->shared, v) {
+    if (!primed[v] || s->binds[v].kind != BIND_NONE || shared_var(p, (int)v)->type.kind == TYPE_INT) continue;
+    if (first < 0) first = (int)v;
+    if (may_be_defined(p, cs, n, used, (int)v)) continue;
+    s->binds[v].kind = BIND_TEMP;
+    vec_push(p->arena, &s->chosen, (int)v);
+    any = true;
+  }
+  if (!any && first >= 0) {
+    s->binds[first].kind = BIND_TEMP;
+    vec_push(p->arena, &s->chosen, first);
+  }
+  return any || first >= 0;
+}
+
+/* Plans the conjunction cs[0..n) under the frame of the primed variables:
+ * next values computed from the pre-state where a conjunct x' == v allows
+ * (substituted), then bounded ones chosen and the rest computed from them,
+ * and the other conjuncts sorted into the guard (pre-state only) and the
+ * checks. Returns -1, or an unbounded variable whose next value is not
+ * determined. */
+static int plan_conjuncts(pml *p, step *s, const ir_expr **cs, size_t n, const bool *primed) {
+  bool *used = xcalloc(n + 1, sizeof *used);
+  bind_definitions(p, s, cs, n, used, primed, false);
+  do bind_definitions(p, s, cs, n, used, primed, true);
+  while (choose_some(p, s, cs, n, used, primed));
+  int undetermined = -1;
+  vec_foreach(&p->spec->shared, v)
+    if (primed[v] && s->binds[v].kind == BIND_NONE && undetermined < 0) undetermined = (int)v;
+  for (size_t k = 0; k < n; k++) {
+    if (used[k]) continue;
+    if (primes_bound(cs[k], s->binds, false)) vec_push(p->arena, &s->guard, cs[k]);
+    else vec_push(p->arena, &s->checks, cs[k]);
+  }
+  free(used);
+  return undetermined;
+}
+
+static int plan_part(pml *p, step *s, const ir_expr *e, const bool *primed) {
+  ir_expr_list cs = {0};
+  ir_flatten(e, OP_AND, &cs);
+  int bad = plan_conjuncts(p, s, cs.items, cs.len, primed);
+  vec_free(&cs);
+  return bad;
+}
+
+static void report_undetermined(pml *p, const ir_expr *where, int var, bool split) {
+  const char *name = shared_var(p, var)->name;
+  diag_error(p->src, where->at,
+             "cannot export to Promela: this relation does not determine the next value of unbounded int '%s'; "
+             "write %s' == EXPR as a top-level conjunct%s",
+             name, name, split ? " of every top-level disjunct" : "");
+  p->ok = false;
+}
+
+/* A relation is split into its top-level disjuncts when an unbounded
+ * variable needs it (each disjunct must compute it), or when every disjunct
+ * then becomes a deterministic step; otherwise it is one step. */
+static void plan_relation(pml *p, int thread, const ast_edge *e) {
+  size_t nv = p->spec->shared.len;
+  bool *primed = xcalloc(nv + 1, sizeof *primed);
+  ir_walk(e->relation, mark_prime, primed);
+  bool unbounded = false;
+  for (size_t v = 0; v < nv; v++) unbounded |= primed[v] && shared_var(p, (int)v)->type.kind == TYPE_INT;
+  ir_expr_list ds = {0};
+  ir_flatten(e->relation, OP_OR, &ds);
+  step_list *out = &p->steps[thread];
+  bool split = false;
+  if (ds.len > 1) {
+    step **parts = xcalloc(ds.len, sizeof *parts);
+    int *bad = xcalloc(ds.len, sizeof *bad);
+    bool all_direct = true;
+    vec_foreach(&ds, i) {
+      parts[i] = step_new(p, e);
+      bad[i] = plan_part(p, parts[i], ds.items[i], primed);
+      all_direct &= bad[i] < 0 && is_deterministic(parts[i]);
+    }
+    split = unbounded || all_direct;
+    for (size_t i = 0; split && i < ds.len; i++) {
+      if (bad[i] >= 0) report_undetermined(p, ds.items[i], bad[i], true);
+      parts[i]->part = (int)i + 1;
+      parts[i]->parts = (int)ds.len;
+      vec_push(p->arena, out, parts[i]);
+    }
+    free(parts);
+    free(bad);
+  }
+  if (!split) {
+    step *s = step_new(p, e);
+    int bad = plan_part(p, s, e->relation, primed);
+    if (bad >= 0) report_undetermined(p, e->relation, bad, false);
+    vec_push(p->arena, out, s);
+  }
+  vec_free(&ds);
+  free(primed);
+}
+
+/* ---------------------------------------------------------------- planning: commands and threads */
+
+static void plan_command(pml *p, int thread, const ast_edge *e) {
+  step *s = step_new(p, e);
+  if (e->guard) vec_push(p->arena, &s->guard, e->guard);
+  vec_foreach(&e->assigns, i) {
+    const ast_assign *as = &e->assigns.items[i];
+    if (!as->value && shared_var(p, as->var_index)->type.kind == TYPE_INT) {
+      diag_error(p->src, as->var_at,
+                 "cannot export to Promela: '%s := *' chooses among infinitely many values of unbounded int '%s'", as->var,
+                 as->var);
+      p->ok = false;
+    }
+    vec_push(p->arena, &s->assigns, ((assign_plan){as->var_index, as->value}));
+  }
+  vec_push(p->arena, &p->steps[thread], s);
+}
+
+/* Orders the parallel assignments so that none reads a variable that an
+ * earlier one wrote (choices last); when a cycle prevents that (x := y,
+ * y := x), keeps the order and marks the step to go through temporaries. */
+static void order_assigns(pml *p, step *s) {
+  size_t n = s->assigns.len;
+  assign_plan *order = arena_alloc(p->arena, (n + 1) * sizeof *order);
+  bool *done = xcalloc(n + 1, sizeof *done);
+  size_t k = 0;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t i = 0; i < n; i++) {
+      const assign_plan *a = &s->assigns.items[i];
+      if (done[i] || !a->value) continue;
+      bool read_later = false;
+      for (size_t j = 0; j < n; j++)
+        read_later |= j != i && !done[j] && reads_var(s->assigns.items[j].value, s->binds, a->var);
+      if (read_later) continue;
+      order[k++] = *a;
+      done[i] = progress = true;
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!done[i] && s->assigns.items[i].value) s->via_temps = true;
+  for (size_t i = 0; !s->via_temps && i < n; i++)
+    if (!s->assigns.items[i].value) order[k++] = s->assigns.items[i];
+  if (!s->via_temps && n > 0) memcpy(s->assigns.items, order, n * sizeof *order);
+  free(done);
+}
+
+/* Orders the assignments and names every temporary that the step uses. */
+static void plan_temps(pml *p, int thread, step *s) {
+  order_assigns(p, s);
+  vec_foreach(&s->assigns, i)
+    if (s->via_temps && s->assigns.items[i].value) temp_of(p, thread, s->assigns.items[i].var);
+  vec_foreach(&s->chosen, i) temp_of(p, thread, s->chosen.items[i]);
+  vec_foreach(&s->computed, i) temp_of(p, thread, s->computed.items[i].var);
+}
+
+static void check_thread_numbers(pml *p, const ast_thread *t) {
+  vec_foreach(&t->invariants, i) check_numbers(p, t->invariants.items[i]);
+  const ir_expr *last = NULL;
+  vec_foreach(&t->states, i) {
+    if (t->states.items[i]->assertion != last) check_numbers(p, t->states.items[i]->assertion);
+    last = t->states.items[i]->assertion;
+  }
+  vec_foreach(&t->edges, i) {
+    const ast_edge *e = t->edges.items[i];
+    check_numbers(p, e->kind == EDGE_RELATION ? e->relation : e->guard);
+    vec_foreach(&e->assigns, k) check_numbers(p, e->assigns.items[k].value);
+  }
+}
+
+static void plan_threads(pml *p) {
+  vec_foreach(&p->spec->instances, i) {
+    int t = p->spec->instances.items[i]->thread_index;
+    const ast_thread *th = p->spec->threads.items[t];
+    check_thread_numbers(p, th);
+    vec_foreach(&th->edges, k) {
+      if (th->edges.items[k]->kind == EDGE_RELATION) plan_relation(p, t, th->edges.items[k]);
+      else plan_command(p, t, th->edges.items[k]);
+    }
+    vec_foreach(&p->steps[t], k) plan_temps(p, t, p->steps[t].items[k]);
+  }
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+static void emit_header(pml *p, const char *pml_name) {
+  const ast_spec *spec = p->spec;
+  sbuf_puts(p->out, "/* ");
+  comment_text(p, pml_name);
+  sbuf_puts(p->out, " -- ");
+  if (spec->system) sbuf_printf(p->out, "system %s of ", spec->system->name);
+  else sbuf_puts(p->out, "the default system (one instance of every thread) of ");
+  comment_text(p, spec->src->name);
+  sbuf_puts(p->out, ",\n * as a Promela model for SPIN, written by athread promela.\n");
+  line(p, 0, " *");
+  line(p, 0, " * Check it (an exhaustive search for assertion violations):");
+  sbuf_puts(p->out, " *   spin -a ");
+  comment_text(p, pml_name);
+  sbuf_puts(p->out, " && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n");
+  line(p, 0, " * \"errors: 0\" means the system is safe: in every reachable state, no instance");
+  line(p, 0, " * goes wrong and every system invariant holds. An assertion violation is a");
+  line(p, 0, " * counterexample (spin -t -p replays it). -E ignores invalid end states: a state");
+  line(p, 0, " * without an enabled edge is not an error. If pan says \"max search depth too");
+  line(p, 0, " * small\", search deeper with -m (./pan -E -m1000000).");
+  line(p, 0, " *");
+  line(p, 0, " * pc[tid] is the state of instance tid. Each edge (or each top-level disjunct");
+  line(p, 0, " * of a relation) is one atomic step of its instance's process; a value outside");
+  line(p, 0, " * a variable's range disables the step. check() asserts every state assertion,");
+  line(p, 0, " * thread invariant and system invariant, after the initialisation and after");
+  line(p, 0, " * every step. Unbounded ints are Promela ints (32 bits).");
+  line(p, 0, " */");
+}
+
+static void emit_consts(pml *p) {
+  const ast_spec *spec = p->spec;
+  if (spec->consts.len == 0) return;
+  line(p, 0, "\n/* consts */");
+  vec_foreach(&spec->consts, i) {
+    const ast_const *c = spec->consts.items[i];
+    const char *fmt = c->value < 0 ? "#define %s (%" PRId64 ")" : "#define %s %" PRId64;
+    if (p->konst[i]) sbuf_printf(p->out, fmt, p->konst[i], c->value);
+    else sbuf_printf(p->out, "/* const %s = %" PRId64 " needs more than 32 bits */", c->name, c->value);
+    if (c->overridden) sbuf_printf(p->out, " /* --set %s=%" PRId64 " */", c->name, c->value);
+    sbuf_putc(p->out, '\n');
+  }
+}
+
+static const char *promela_type(const ast_type *t) {
+  if (t->kind == TYPE_BOOL) return "bool";
+  if (t->kind == TYPE_INT) return "int";
+  if (t->lo_value >= 0 && t->hi_value <= 255) return "byte";
+  if (t->lo_value >= INT16_MIN && t->hi_value <= INT16_MAX) return "short";
+  return "int";
+}
+
+/* The value x == C or C == x of a top-level conjunct of the init predicates. */
+static bool init_value(pml *p, int var, int64_t *value) {
+  bool found = false;
+  vec_foreach(&p->spec->inits, i) {
+    ir_expr_list cs = {0};
+    ir_flatten(p->spec->inits.items[i], OP_AND, &cs);
+    vec_foreach(&cs, k) {
+      const ir_expr *c = cs.items[k];
+      if (found || c->kind != IR_BINARY || c->op != OP_EQ) continue;
+      for (int side = 0; side < 2 && !found; side++) {
+        const ir_expr *x = side ? c->b : c->a, *other = side ? c->a : c->b;
+        found = x->kind == IR_NAME && x->ref == REF_SHARED && x->index == var && const_value(p, other, value);
+      }
+    }
+    vec_free(&cs);
+  }
+  return found;
+}
+
+/* Writes "TYPE name = VALUE;" or "TYPE name;" and a comment on the type. */
+static void emit_shared(pml *p, int i) {
+  const ast_shared *v = shared_var(p, i);
+  int64_t value = 0;
+  bool has_value = v->init && const_value(p, v->init, &value);
+  bool from_init = !v->init && v->type.kind == TYPE_INT && init_value(p, i, &value);
+  if (v->type.kind == TYPE_RANGE && (!fits32(v->type.lo_value) || !fits32(v->type.hi_value))) {
+    diag_error(p->src, v->type.at, "cannot export to Promela: the range of '%s' does not fit in Promela's 32-bit int", v->name);
+    p->ok = false;
+  } else if (v->type.kind == TYPE_INT && !v->init && !from_init) {
+    diag_error(p->src, v->name_at,
+               "cannot export to Promela: unbounded int '%s' has no initial value to start from; give it an initializer or "
+               "a system init predicate '%s == CONST'",
+               v->name, v->name);
+    p->ok = false;
+  } else if ((has_value || from_init) && !fits32(value)) {
+    diag_error(p->src, v->init ? v->init->at : v->name_at,
+               "cannot export to Promela: the initial value %" PRId64 " of '%s' does not fit in Promela's 32-bit int", value,
+               v->name);
+    p->ok = false;
+  }
+  sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->var[i]);
+  if (v->type.kind == TYPE_BOOL && has_value) sbuf_printf(p->out, " = %s", value ? "true" : "false");
+  else if (has_value || from_init) sbuf_printf(p->out, " = %" PRId64, value);
+  sbuf_puts(p->out, ";");
+  if (v->type.kind == TYPE_RANGE)
+    sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "]%s */", v->type.lo_value, v->type.hi_value,
+                has_value ? "" : ", chosen by init");
+  else if (v->type.kind == TYPE_BOOL && !has_value) sbuf_puts(p->out, " /* chosen by init */");
+  else if (from_init) sbuf_puts(p->out, " /* unbounded int, fixed by the system init predicates */");
+  else if (v->type.kind == TYPE_INT) sbuf_puts(p->out, " /* unbounded int */");
+  if (strcmp(p->var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  sbuf_putc(p->out, '\n');
+}
+
+static void emit_states(pml *p) {
+  const ast_spec *spec = p->spec;
+  if (p->use_mtype) {
+    line(p, 0, "\n/* the states of the threads, named as in the spec */");
+    sbuf_puts(p->out, "mtype = {");
+    symtab seen = {0};
+    size_t col = 9;
+    vec_foreach(&spec->threads, t)
+      vec_foreach(&spec->threads.items[t]->states, s) {
+        const char *name = p->state[t][s];
+        if (symtab_put(&seen, name, 1) >= 0) continue;
+        if (seen.count > 1) sbuf_putc(p->out, ',');
+        if (col + strlen(name) > 100) {
+          sbuf_puts(p->out, "\n ");
+          col = 1;
+        }
+        sbuf_printf(p->out, " %s", name);
+        col += strlen(name) + 2;
+      }
+    sbuf_puts(p->out, " };\n");
+    symtab_free(&seen);
+    return;
+  }
+  vec_foreach(&spec->threads, t) {
+    line(p, 0, "\n/* the states of thread %s */", spec->threads.items[t]->name);
+    vec_foreach(&spec->threads.items[t]->states, s) line(p, 0, "#define %s %zu", p->state[t][s], s);
+  }
+}
+
+static const char *pc_type(const pml *p) {
+  if (p->use_mtype) return "mtype";
+  size_t most = 0;
+  vec_foreach(&p->spec->threads, t)
+    if (p->spec->threads.items[t]->states.len > most) most = p->spec->threads.items[t]->states.len;
+  return most <= 256 ? "byte" : most <= 32768 ? "short" : "int";
+}
+
+static void emit_instances(pml *p) {
+  const ast_spec *spec = p->spec;
+  line(p, 0, "\n/* instances, by tid:");
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    if (in->count_value == 1) line(p, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
+    else
+      line(p, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid, in->first_tid + in->count_value - 1,
+           in->thread, in->count_value);
+  }
+  line(p, 0, " */");
+  line(p, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p), p->pc,
+       spec->instance_total + 1, p->pc, p->pc);
+}
+
+/* ---------------------------------------------------------------- check() */
+
+static void emit_assert(pml *p, const ir_expr *e) {
+  sbuf_puts(p->out, "  assert(");
+  emit_expr(p, e);
+  sbuf_puts(p->out, ");\n");
+}
+
+/* Asserts the invariants and state assertions of instance tid, the index-th
+ * of its thread (0 when it is the only one). */
+static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_t index) {
+  bool any = t->invariants.len > 0;
+  vec_foreach(&t->states, s) any |= t->states.items[s]->assertion != NULL;
+  if (!any) return;
+  p->tid = tid;
+  if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
+  else line(p, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
+  vec_foreach(&t->invariants, i) emit_assert(p, t->invariants.items[i]);
+  for (size_t s = 0; s < t->states.len;) {
+    const ir_expr *a = t->states.items[s]->assertion;
+    size_t end = s + 1;
+    while (end < t->states.len && t->states.items[end]->assertion == a) end++;
+    if (a) {
+      sbuf_puts(p->out, "  assert(");
+      if (end - s > 1) sbuf_putc(p->out, '(');
+      for (size_t k = s; k < end; k++)
+        sbuf_printf(p->out, "%s%s[%" PRId64 "] != %s", k > s ? " && " : "", p->pc, tid, p->state[t->index][k]);
+      if (end - s > 1) sbuf_putc(p->out, ')');
+      sbuf_puts(p->out, " || ");
+      emit_operand(p, PR_OR, a, true);
+      sbuf_puts(p->out, ");\n");
+    }
+    s = end;
+  }
+  p->tid = 0;
+}
+
+static void emit_check(pml *p) {
+  const ast_spec *spec = p->spec;
+  line(p, 0, "\n/* Goes wrong when an instance's state assertion or thread invariant, or a");
+  line(p, 0, " * system invariant, is false. */");
+  line(p, 0, "inline %s() {", p->check);
+  size_t before = p->out->len;
+  p->binds = NULL;
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    for (int64_t k = 0; k < in->count_value; k++) {
+      emit_instance_check(p, t, in->first_tid + k, in->count_value == 1 ? 0 : k + 1);
+    }
+  }
+  if (spec->properties.len > 0) line(p, 2, "/* system invariants */");
+  vec_foreach(&spec->properties, i) emit_assert(p, spec->properties.items[i]);
+  if (p->out->len == before) line(p, 2, "skip;");
+  line(p, 0, "}");
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* target takes any value of variable var's type. */
+static void emit_choice(pml *p, int n, const char *target, int var) {
+  const ast_type *t = &shared_var(p, var)->type;
+  if (t->kind == TYPE_BOOL) line(p, n, "if :: %s = false :: %s = true fi;", target, target);
+  else if (t->lo_value == t->hi_value) line(p, n, "%s = %" PRId64 ";", target, t->lo_value);
+  else line(p, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
+}
+
+static void emit_set(pml *p, int n, const char *target, const ir_expr *value) {
+  indent(p, n);
+  sbuf_printf(p->out, "%s = ", target);
+  emit_expr(p, value);
+  sbuf_puts(p->out, ";\n");
+}
+
+/* True when value (of a bounded variable var) may fall outside var's range:
+ * it is not a constant in the range, nor a variable of a narrower range. */
+static bool needs_range_check(const pml *p, int var, const ir_expr *value) {
+  const ast_type *ty = &shared_var(p, var)->type;
+  int64_t v;
+  if (!value || ty->kind != TYPE_RANGE) return false;
+  if (const_value(p, value, &v)) return v < ty->lo_value || v > ty->hi_value;
+  if (value->kind != IR_NAME || value->primed || value->ref != REF_SHARED) return true;
+  const ast_type *from = &shared_var(p, value->index)->type;
+  return from->kind != TYPE_RANGE || from->lo_value < ty->lo_value || from->hi_value > ty->hi_value;
+}
+
+/* Appends " && lo <= V && V <= hi" (sep first) for the range of var. */
+static void emit_range_check(pml *p, const char *sep, int var, const ir_expr *value, const char *temp) {
+  const ast_type *ty = &shared_var(p, var)->type;
+  sbuf_printf(p->out, "%s%" PRId64 " <= ", sep, ty->lo_value);
+  if (temp) sbuf_puts(p->out, temp);
+  else emit_operand(p, PR_REL, value, true);
+  sbuf_puts(p->out, " && ");
+  if (temp) sbuf_puts(p->out, temp);
+  else emit_operand(p, PR_REL, value, false);
+  sbuf_printf(p->out, " <= %" PRId64, ty->hi_value);
+}
+
+static bool constantly_true(const pml *p, const ir_expr *e) {
+  int64_t v;
+  return const_value(p, e, &v) && v;
+}
+
+/* The guard: pc == from, the conditions on the pre-state, and the range of
+ * every value assigned from the pre-state. */
+static void emit_guard(pml *p, const ast_thread *t, const step *s) {
+  sbuf_printf(p->out, "%s[tid] == %s", p->pc, p->state[t->index][s->edge->from_index]);
+  vec_foreach(&s->guard, i) {
+    if (constantly_true(p, s->guard.items[i])) continue;
+    sbuf_puts(p->out, " && ");
+    emit_operand(p, PR_AND, s->guard.items[i], true);
+  }
+  vec_foreach(&s->assigns, i) {
+    const assign_plan *a = &s->assigns.items[i];
+    if (needs_range_check(p, a->var, a->value)) emit_range_check(p, " && ", a->var, a->value, NULL);
+  }
+}
+
+/* The effect: the parallel assignment, the choices, the temporaries, the
+ * new state, and the check. */
+static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
+  vec_foreach(&s->assigns, i) {
+    const assign_plan *a = &s->assigns.items[i];
+    bool keeps = a->value && a->value->kind == IR_NAME && !a->value->primed && a->value->ref == REF_SHARED &&
+                 a->value->index == a->var; /* x' == x */
+    if (a->value && !(keeps && !s->via_temps)) emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
+  }
+  vec_foreach(&s->assigns, i) {
+    const assign_plan *a = &s->assigns.items[i];
+    if (a->value && s->via_temps) line(p, n, "%s = %s;", p->var[a->var], p->temp[a->var]);
+    if (!a->value) emit_choice(p, n, p->var[a->var], a->var);
+  }
+  vec_foreach(&s->chosen, i) line(p, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
+  vec_foreach(&s->computed, i) line(p, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
+  line(p, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
+  line(p, n, "%s();", p->check);
+}
+
+/* Resets the step's temporaries, so that they add nothing to the state. */
+static void emit_resets(pml *p, int n, const step *s) {
+  vec_foreach(&p->spec->shared, v) {
+    bool used = s->binds[v].kind == BIND_TEMP;
+    vec_foreach(&s->assigns, i) used |= s->via_temps && s->assigns.items[i].value && s->assigns.items[i].var == (int)v;
+    if (used) line(p, n, "%s = %s;", p->temp[v], shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "false" : "0");
+  }
+}
+
+/* True when a choice can fail the step: a remaining condition of the
+ * relation, or a computed value that may leave its range. */
+static bool has_tests(const pml *p, const step *s) {
+  vec_foreach(&s->computed, i)
+    if (needs_range_check(p, s->computed.items[i].var, s->computed.items[i].value)) return true;
+  vec_foreach(&s->checks, i)
+    if (!constantly_true(p, s->checks.items[i])) return true;
+  return false;
+}
+
+/* The chosen temporaries, the computed ones, then the relation's remaining
+ * conditions and the ranges of the computed values; a choice that fails
+ * them changes nothing. */
+static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
+  vec_foreach(&s->chosen, i) emit_choice(p, 7, p->temp[s->chosen.items[i]], s->chosen.items[i]);
+  vec_foreach(&s->computed, i) emit_set(p, 7, p->temp[s->computed.items[i].var], s->computed.items[i].value);
+  if (!has_tests(p, s)) {
+    emit_commit(p, 7, t, s);
+    return;
+  }
+  line(p, 7, "if");
+  indent(p, 7);
+  sbuf_puts(p->out, ":: ");
+  const char *sep = "";
+  vec_foreach(&s->computed, i) {
+    const assign_plan *a = &s->computed.items[i];
+    if (!needs_range_check(p, a->var, a->value)) continue;
+    emit_range_check(p, sep, a->var, a->value, p->temp[a->var]);
+    sep = " && ";
+  }
+  vec_foreach(&s->checks, i) {
+    if (constantly_true(p, s->checks.items[i])) continue;
+    sbuf_puts(p->out, sep);
+    emit_operand(p, PR_AND, s->checks.items[i], *sep != '\0');
+    sep = " && ";
+  }
+  sbuf_puts(p->out, " ->\n");
+  emit_commit(p, 10, t, s);
+  line(p, 7, ":: else -> skip /* the relation does not hold for this choice */");
+  line(p, 7, "fi;");
+}
+
+static void emit_step(pml *p, const ast_thread *t, const step *s) {
+  const ast_edge *e = s->edge;
+  indent(p, 2);
+  sbuf_printf(p->out, ":: /* %s -> %s", t->states.items[e->from_index]->name, t->states.items[e->to_index]->name);
+  if (e->label) {
+    sbuf_puts(p->out, " \"");
+    comment_text(p, e->label);
+    sbuf_putc(p->out, '"');
+  }
+  if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->part, s->parts);
+  sbuf_puts(p->out, " */\n");
+  p->binds = s->binds;
+  indent(p, 5);
+  sbuf_printf(p->out, "%s { ", is_deterministic(s) ? "d_step" : "atomic");
+  emit_guard(p, t, s);
+  sbuf_puts(p->out, " ->\n");
+  if (s->chosen.len || s->computed.len) emit_choose_and_test(p, t, s);
+  else emit_commit(p, 7, t, s);
+  emit_resets(p, 7, s);
+  line(p, 5, "}");
+  p->binds = NULL;
+}
+
+static void emit_proctype(pml *p, const ast_thread *t) {
+  const step_list *steps = &p->steps[t->index];
+  sbuf_printf(p->out, "\n/* thread %s", t->name);
+  if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
+  sbuf_puts(p->out, " */\n");
+  if (steps->len == 0) {
+    line(p, 0, "/* no edges: its instances stay in their initial states */");
+    return;
+  }
+  line(p, 0, "proctype %s(byte tid) {", p->proc[t->index]);
+  vec_foreach(&p->spec->shared, v)
+    if (p->temps_of[t->index][v])
+      line(p, 2, "%s %s; /* %s' */", shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int", p->temp[v],
+           shared_var(p, (int)v)->name);
+  line(p, 2, "do");
+  vec_foreach(steps, i) emit_step(p, t, steps->items[i]);
+  line(p, 2, "od");
+  line(p, 0, "}");
+}
+
+/* ---------------------------------------------------------------- init */
+
+static void emit_init(pml *p) {
+  const ast_spec *spec = p->spec;
+  line(p, 0, "\n/* the initial states, checked, then one process per instance */");
+  line(p, 0, "init {");
+  line(p, 2, "atomic {");
+  vec_foreach(&spec->shared, v) {
+    const ast_shared *var = spec->shared.items[v];
+    if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->var[v], (int)v);
+  }
+  if (spec->inits.len > 0) line(p, 4, "/* system init predicates: the other choices block */");
+  vec_foreach(&spec->inits, i) {
+    indent(p, 4);
+    emit_expr(p, spec->inits.items[i]);
+    sbuf_puts(p->out, ";\n");
+  }
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    for (int64_t tid = in->first_tid; tid < in->first_tid + in->count_value; tid++) {
+      indent(p, 4);
+      size_t inits = 0;
+      vec_foreach(&t->states, s) inits += t->states.items[s]->initial;
+      if (inits > 1) sbuf_puts(p->out, "if");
+      vec_foreach(&t->states, s)
+        if (t->states.items[s]->initial)
+          sbuf_printf(p->out, "%s%s[%" PRId64 "] = %s", inits > 1 ? " :: " : "", p->pc, tid, p->state[t->index][s]);
+      sbuf_puts(p->out, inits > 1 ? " fi;\n" : ";\n");
+    }
+  }
+  line(p, 4, "%s();", p->check);
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    if (p->steps[in->thread_index].len == 0) continue;
+    for (int64_t tid = in->first_tid; tid < in->first_tid + in->count_value; tid++)
+      line(p, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
+  }
+  line(p, 2, "}");
+  line(p, 0, "}");
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static bool check_instance_count(pml *p) {
+  const ast_spec *spec = p->spec;
+  if (spec->instance_total <= MAX_INSTANCES) return true;
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    if (in->first_tid + in->count_value - 1 <= MAX_INSTANCES) continue;
+    diag_error(p->src, in->count ? in->count->at : in->thread_at,
+               "cannot export to Promela: the system has %" PRId64 " instances, but SPIN runs at most %d processes "
+               "(one per instance, and init)",
+               spec->instance_total, MAX_INSTANCES + 1);
+    break;
+  }
+  return false;
+}
+
+static void emit_model(pml *p, const char *pml_name) {
+  const ast_spec *spec = p->spec;
+  name_everything(p);
+  emit_header(p, pml_name ? pml_name : "OUT.pml");
+  emit_consts(p);
+  if (spec->shared.len > 0) line(p, 0, "\n/* shared variables */");
+  vec_foreach(&spec->shared, i) emit_shared(p, (int)i);
+  vec_foreach(&spec->inits, i) check_numbers(p, spec->inits.items[i]);
+  vec_foreach(&spec->properties, i) check_numbers(p, spec->properties.items[i]);
+  plan_threads(p);
+  emit_states(p);
+  emit_instances(p);
+  emit_check(p);
+  vec_foreach(&spec->instances, i) emit_proctype(p, spec->threads.items[spec->instances.items[i]->thread_index]);
+  emit_init(p);
+}
+
+bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
+  size_t nt = spec->threads.len, nv = spec->shared.len;
+  pml p = {.spec = spec, .src = spec->src, .out = out, .arena = arena_new(), .ok = true};
+  p.true_expr = ir_bool(p.arena, (loc){0, 0}, true);
+  p.false_expr = ir_bool(p.arena, (loc){0, 0}, false);
+  p.ok = check_instance_count(&p);
+  if (p.ok) {
+    p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
+    p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
+    p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
+    p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
+    p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);
+    p.steps = arena_alloc(p.arena, (nt + 1) * sizeof *p.steps);
+    p.temps_of = arena_alloc(p.arena, (nt + 1) * sizeof *p.temps_of);
+    for (size_t t = 0; t < nt; t++) p.temps_of[t] = arena_alloc(p.arena, nv + 1);
+    emit_model(&p, pml_name);
+  }
+  symtab_free(&p.taken);
+  arena_free(p.arena);
+  return p.ok;
+}
