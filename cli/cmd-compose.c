@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../compose/engine-explicit.h"
+#include "../compose/engine-symbolic.h"
 #include "../compose/model-product.h"
 #include "../compose/report.h"
 #include "../core/outfile.h"
@@ -21,6 +22,8 @@ typedef struct compose_args {
   bool progress;              /* --progress (always on a terminal) */
   bool timing;                /* off with --no-timing: output depends on nothing but the input */
   bool for_all;               /* --for-all given */
+  bool certificate;           /* --certificate: print the inductive invariant */
+  unsigned bound;             /* --bound K: deepest symbolic counterexample */
   explicit_options limits;    /* --max-states, --timeout, --max-memory */
   const char *path;           /* the spec */
 } compose_args;
@@ -56,6 +59,8 @@ static int compose_option(int c, compose_args *a, char **argv) {
   case 'n': a->symmetry = false; return -1;
   case 'p': a->progress = true; return -1;
   case 'T': a->timing = false; return -1;
+  case 'c': a->certificate = true; return -1;
+  case 'b': if (!parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT; a->bound = (unsigned)x; return -1;
   case 'h': cli_usage(stdout, "compose"); return cli_finish(EXIT_HOLDS);
   default: return cli_bad_option("compose", argv);
   }
@@ -68,7 +73,8 @@ static int compose_options(int argc, char **argv, compose_args *a) {
     {"timeout", required_argument, NULL, 't'},    {"max-memory", required_argument, NULL, 'M'},
     {"trace-out", required_argument, NULL, 'o'},  {"json", no_argument, NULL, 'j'},
     {"no-symmetry", no_argument, NULL, 'n'},      {"progress", no_argument, NULL, 'p'},
-    {"no-timing", no_argument, NULL, 'T'},
+    {"no-timing", no_argument, NULL, 'T'},        {"certificate", no_argument, NULL, 'c'},
+    {"bound", required_argument, NULL, 'b'},
     {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
   };
   int c, code;
@@ -97,25 +103,76 @@ static int write_trace(const char *path, json_t *j) {
   return ok ? -1 : EXIT_BAD_INPUT;
 }
 
-static int run(const compose_args *a, const ast_spec *spec, const mdl *m) {
+/* The engine that runs and why. */
+typedef struct plan {
+  bool symbolic;        /* else explicit */
+  char why[240];        /* for the report */
+  mdl *m;               /* explicit: the enumerating model; symbolic: the checker */
+} plan;
+
+/* Builds the explicit model with its errors captured (auto mode): on failure
+ * the first error line becomes the reason the symbolic engine runs. */
+static mdl *try_explicit(ast_spec *spec, bool symmetry, char *why, size_t size) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  diag_sink quiet = {.out = mem};
+  diag_sink *loud = spec->src->sink;
+  spec->src->sink = &quiet;
+  mdl *m = product_build(spec, symmetry);
+  spec->src->sink = loud;
+  fclose(mem);
+  const char *msg = text ? strstr(text, "error: ") : NULL;
+  snprintf(why, size, "the explicit engine cannot run: %.*s", msg ? (int)strcspn(msg + 7, "\n;") : 0, msg ? msg + 7 : "");
+  free(text);
+  return m;
+}
+
+static bool choose_engine(const compose_args *a, ast_spec *spec, plan *p) {
+  if (strcmp(a->engine, "explicit") == 0) {
+    snprintf(p->why, sizeof p->why, "chosen with --engine");
+    return (p->m = product_build(spec, a->symmetry)) != NULL;
+  }
+  if (strcmp(a->engine, "auto") == 0 && (p->m = try_explicit(spec, a->symmetry, p->why, sizeof p->why))) {
+    snprintf(p->why, sizeof p->why, "every choice is finite");
+    return true;
+  }
+  if (strcmp(a->engine, "symbolic") == 0) snprintf(p->why, sizeof p->why, "chosen with --engine");
+  p->symbolic = true;
+  return (p->m = product_build_checker(spec)) != NULL;
+}
+
+static void run_engine(const compose_args *a, const ast_spec *spec, const plan *p, compose_result *r, char **certificate) {
+  *certificate = NULL;
+  if (p->symbolic) {
+    symbolic_options so = {.timeout = a->limits.timeout, .bmc_bound = a->bound};
+    symbolic_run(spec, p->m, &so, r, certificate);
+    return;
+  }
   explicit_options limits = a->limits;
   limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
-  explicit_result r;
-  explicit_run(m, &limits, &r);
+  explicit_run(p->m, &limits, r);
+}
+
+static int run(const compose_args *a, const ast_spec *spec, const plan *p) {
+  compose_result r;
+  char *certificate;
+  run_engine(a, spec, p, &r, &certificate);
   report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = "explicit", .symmetry = a->symmetry, .timing = a->timing,
-                      .engine_why = strcmp(a->engine, "explicit") == 0 ? "chosen with --engine" : "every choice is finite"};
-  json_t *j = report_json(&c, m, &r);
+                      .engine = p->symbolic ? "symbolic" : "explicit", .symmetry = a->symmetry && !p->symbolic, .timing = a->timing,
+                      .engine_why = p->why, .certificate = a->certificate ? certificate : NULL};
+  json_t *j = report_json(&c, p->m, &r);
   int code = r.verdict == VERDICT_SAFE ? EXIT_HOLDS : r.verdict == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
   if (a->trace_out && r.verdict == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
   if (a->json) {
     json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
   } else {
-    report_text(stdout, &c, m, &r);
+    report_text(stdout, &c, p->m, &r);
   }
   json_decref(j);
-  explicit_result_free(&r);
+  compose_result_free(&r);
+  free(certificate);
   return code;
 }
 
@@ -123,15 +180,14 @@ int cmd_compose(int argc, char **argv) {
   compose_args a = {.engine = "auto", .symmetry = true, .timing = true};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = compose_options(argc, argv, &a);
-  if (code < 0 && strcmp(a.engine, "symbolic") == 0) code = not_built("the symbolic engine");
   if (code < 0 && a.for_all) code = not_built("--for-all (proofs for every number of threads)");
   diag_sink sink = cli_stderr_sink();
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
-  mdl *m = code < 0 ? product_build(spec, a.symmetry) : NULL;
-  if (code < 0 && !m) code = EXIT_BAD_INPUT;
-  if (code < 0) code = cli_finish(run(&a, spec, m));
-  mdl_free(m);
+  plan p = {0};
+  if (code < 0 && !choose_engine(&a, spec, &p)) code = EXIT_BAD_INPUT;
+  if (code < 0) code = cli_finish(run(&a, spec, &p));
+  mdl_free(p.m);
   spec_free(spec);
   free(a.spec.overrides);
   return code;

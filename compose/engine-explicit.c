@@ -30,7 +30,7 @@ typedef struct frontier {
 typedef struct search {
   const mdl *m;               /* the model */
   const explicit_options *o;  /* limits and progress */
-  explicit_result *r;         /* what we report */
+  compose_result *r;         /* what we report */
   store st;                   /* visited states */
   frontier now, next;         /* the level being expanded, the one being found */
   uint32_t depth;             /* depth of the level being expanded */
@@ -221,7 +221,7 @@ static uint8_t *backward_chain(search *s) {
 static void concrete_trace(search *s) {
   uint8_t *chain = backward_chain(s);
   size_t w = mdl_width(s->m), bytes = s->st.layout.bytes, steps = s->bad_depth;
-  explicit_result *r = s->r;
+  compose_result *r = s->r;
   r->trace_steps = steps;
   r->trace_states = xcalloc((steps + 1) * w, sizeof *r->trace_states);
   r->trace = xcalloc(steps + 1, sizeof *r->trace);
@@ -237,7 +237,7 @@ static void concrete_trace(search *s) {
 
 /* ---------------------------------------------------------------- entry */
 
-void explicit_run(const mdl *m, const explicit_options *o, explicit_result *r) {
+void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
   memset(r, 0, sizeof *r);
   search s = {.m = m, .o = o, .r = r};
   size_t w = mdl_width(m);
@@ -270,7 +270,7 @@ void explicit_run(const mdl *m, const explicit_options *o, explicit_result *r) {
   vec_free(&s.hashes);
 }
 
-void explicit_result_free(explicit_result *r) {
+void compose_result_free(compose_result *r) {
   free(r->trace_states);
   free(r->trace);
   r->trace_states = NULL;

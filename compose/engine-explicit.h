@@ -3,7 +3,7 @@
  * model declares groups, limits that end in verdict unknown, and concrete
  * shortest counterexamples.
  *
- * Borrows the model; the result owns its trace (free with explicit_result_free).
+ * Borrows the model; the result owns its trace (free with compose_result_free).
  */
 #ifndef ATHREAD_ENGINE_EXPLICIT_H
 #define ATHREAD_ENGINE_EXPLICIT_H
@@ -23,7 +23,7 @@ typedef struct explicit_options {
   FILE *progress;       /* where to report every 2 s, or NULL */
 } explicit_options;
 
-typedef struct explicit_result {
+typedef struct compose_result {
   verdict verdict;          /* safe, unsafe, or unknown */
   char unknown_reason[160]; /* why the verdict is unknown */
   uint64_t states;          /* states stored (symmetry-reduced when groups are declared) */
@@ -36,10 +36,10 @@ typedef struct explicit_result {
   size_t trace_steps;       /* unsafe: steps of the counterexample */
   int64_t *trace_states;    /* unsafe: (trace_steps + 1) states of mdl_width slots, concrete */
   mdl_step *trace;          /* unsafe: the step leading to each state after the first */
-} explicit_result;
+} compose_result;
 
 /* Searches the model; fills r. */
-void explicit_run(const mdl *m, const explicit_options *o, explicit_result *r);
-void explicit_result_free(explicit_result *r);
+void explicit_run(const mdl *m, const explicit_options *o, compose_result *r);
+void compose_result_free(compose_result *r);
 
 #endif

@@ -13,6 +13,8 @@ typedef struct mdl_ops {
   void (*initial)(const mdl *m, mdl_state_fn fn, void *ctx);
   void (*next_all)(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
   bool (*check)(const mdl *m, const int64_t *state, mdl_violation *why);
+  bool (*initial_holds)(const mdl *m, const int64_t *state);
+  bool (*step_holds)(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
   void (*describe_step)(const mdl *m, const mdl_step *step, strbuf *out);
   void (*describe_value)(const mdl *m, size_t slot, int64_t value, strbuf *out);
   void (*describe_violation)(const mdl *m, const mdl_violation *why, strbuf *out);

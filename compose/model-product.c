@@ -367,6 +367,10 @@ static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, v
   free(dst);
 }
 
+static void mark_primed(const ir_expr *e, void *ctx);
+static const ast_thread *thread_of_slot(const product *p, int slot);
+static bool literals_fit(const ast_spec *spec);
+
 /* ---------------------------------------------------------------- going wrong */
 
 static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why) {
@@ -396,6 +400,61 @@ static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why
   return true;
 }
 
+/* ---------------------------------------------------------------- re-checking states and steps */
+
+static bool domains_hold(const product *p, const int64_t *state) {
+  for (size_t i = 0; i < p->base.width; i++)
+    if (!in_domain(&p->base.slots[i], state[i])) return false;
+  return true;
+}
+
+static bool product_initial_holds(const mdl *m, const int64_t *state) {
+  const product *p = (const product *)m;
+  if (!domains_hold(p, state)) return false;
+  vec_foreach(&p->spec->shared, i)
+    if (p->spec->shared.items[i]->init && state[i] != p->init_values[i]) return false;
+  env v = {p, state, state, 0};
+  vec_foreach(&p->spec->inits, i)
+    if (!eval(&v, p->spec->inits.items[i])) return false;
+  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
+    if (!thread_of_slot(p, (int)slot)->states.items[state[slot]]->initial) return false;
+  return true;
+}
+
+/* The shared part of a step: the relation, or the guard and assignments. */
+static bool edge_holds(const product *p, const ast_edge *e, const env *v) {
+  bool *may_change = xcalloc((size_t)p->shared_count + 1, sizeof *may_change);
+  bool ok = true;
+  if (e->kind == EDGE_RELATION) {
+    ir_walk(e->relation, mark_primed, may_change);
+    ok = eval(v, e->relation);
+  } else {
+    ok = !e->guard || eval(v, e->guard);
+    vec_foreach(&e->assigns, k) {
+      const ast_assign *as = &e->assigns.items[k];
+      may_change[as->var_index] = true;
+      if (as->value && v->nxt[as->var_index] != eval(v, as->value)) ok = false;
+    }
+  }
+  for (int i = 0; i < p->shared_count; i++)
+    if (!may_change[i] && v->nxt[i] != v->cur[i]) ok = false;
+  free(may_change);
+  return ok;
+}
+
+static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
+  const product *p = (const product *)m;
+  if (step->slot < p->shared_count || (size_t)step->slot >= m->width || !domains_hold(p, src) || !domains_hold(p, dst)) return false;
+  const cthread *t = &p->threads[p->slot_thread[step->slot - p->shared_count]];
+  if (step->edge < 0 || (size_t)step->edge >= t->thread->edges.len) return false;
+  const ast_edge *e = t->thread->edges.items[step->edge];
+  if (src[step->slot] != e->from_index || dst[step->slot] != e->to_index) return false;
+  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
+    if (slot != (size_t)step->slot && src[slot] != dst[slot]) return false;
+  env v = {p, src, dst, t->first_tid + step->slot - t->first_slot};
+  return edge_holds(p, e, &v);
+}
+
 /* ---------------------------------------------------------------- descriptions */
 
 static const ast_thread *thread_of_slot(const product *p, int slot) {
@@ -423,8 +482,12 @@ static void product_describe_violation(const mdl *m, const mdl_violation *why, s
     sbuf_puts(out, " is false");
     return;
   }
-  sbuf_printf(out, "%s goes wrong in state %s: ", m->slots[why->slot].name,
-              thread_of_slot(p, why->slot)->states.items[why->state]->name);
+  const char *state = thread_of_slot(p, why->slot)->states.items[why->state]->name;
+  if (why->kind == MDL_ASSERTION && why->failed->kind == IR_BOOL) {
+    sbuf_printf(out, "%s reached state %s, which asserts false (it must never be reached)", m->slots[why->slot].name, state);
+    return;
+  }
+  sbuf_printf(out, "%s goes wrong in state %s: ", m->slots[why->slot].name, state);
   sbuf_puts(out, why->kind == MDL_ASSERTION ? "its assertion " : "the thread invariant ");
   ir_print(out, why->failed);
   sbuf_puts(out, " is false");
@@ -454,7 +517,7 @@ static void product_destroy(mdl *m) {
 }
 
 static const mdl_ops product_ops = {
-  product_initial, product_next_all, product_check, product_describe_step,
+  product_initial, product_next_all, product_check, product_initial_holds, product_step_holds, product_describe_step,
   product_describe_value, product_describe_violation, product_destroy,
 };
 
@@ -580,8 +643,6 @@ static bool compile_init(product *p) {
   return check_choices(p, f, &p->init);
 }
 
-static bool literals_fit(const ast_spec *spec);
-
 static void declare_symmetry(product *p) {
   const ast_spec *spec = p->spec;
   p->base.groups = xcalloc(spec->instances.len + 1, sizeof *p->base.groups);
@@ -593,10 +654,11 @@ static void declare_symmetry(product *p) {
   }
 }
 
-mdl *product_build(const ast_spec *spec, bool symmetry) {
+/* The slots, the instance table and the threads, without compiled edges. */
+static product *new_product(const ast_spec *spec) {
   size_t width = spec->shared.len + (size_t)spec->instance_total;
   if (width > MAX_SLOTS) {
-    diag_error_at(spec->src->sink, spec->src->name, "the system has %zu instances and variables; the explicit engine handles at most %d", width, MAX_SLOTS);
+    diag_error_at(spec->src->sink, spec->src->name, "the system has %zu instances and variables; athread handles at most %d", width, MAX_SLOTS);
     return NULL;
   }
   if (!literals_fit(spec)) return NULL;
@@ -616,12 +678,24 @@ mdl *product_build(const ast_spec *spec, bool symmetry) {
     instance_slots(p, spec->instances.items[i], next);
     next += (size_t)spec->instances.items[i]->count_value;
   }
+  vec_foreach(&spec->threads, i) p->threads[i].thread = spec->threads.items[i];
+  return p;
+}
+
+mdl *product_build(const ast_spec *spec, bool symmetry) {
+  product *p = new_product(spec);
+  if (!p) return NULL;
   bool ok = compile_init(p);
   vec_foreach(&spec->threads, i) ok = compile_thread(p, (int)i) && ok;
   if (symmetry) declare_symmetry(p);
   if (ok) return &p->base;
   product_destroy(&p->base);
   return NULL;
+}
+
+mdl *product_build_checker(const ast_spec *spec) {
+  product *p = new_product(spec);
+  return p ? &p->base : NULL;
 }
 
 static void find_big_literal(ir_expr *e, void *ctx) {

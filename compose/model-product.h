@@ -18,4 +18,10 @@
  * integer literal beyond 64 bits) through the spec's sink and returns NULL. */
 mdl *product_build(const ast_spec *spec, bool symmetry);
 
+/* The same model for checking states and steps only (mdl_check,
+ * mdl_initial_holds, mdl_step_holds, descriptions): nothing is compiled for
+ * enumeration, so any spec is accepted; mdl_initial and mdl_next_all must not
+ * be called on it. Returns owned, free with mdl_free. */
+mdl *product_build_checker(const ast_spec *spec);
+
 #endif

@@ -17,6 +17,12 @@ void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx) {
 
 bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why) { return m->ops->check(m, state, why); }
 
+bool mdl_initial_holds(const mdl *m, const int64_t *state) { return m->ops->initial_holds(m, state); }
+
+bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
+  return m->ops->step_holds(m, src, step, dst);
+}
+
 mdl_fault mdl_fault_seen(const mdl *m) { return m->fault; }
 
 /* Interchangeable instances are sorted by control state: states that differ

@@ -74,6 +74,11 @@ void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
 bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why);
 /* A fault seen by the calls above since the model was built (sticky). */
 mdl_fault mdl_fault_seen(const mdl *m);
+/* True when state is an initial state of the model. */
+bool mdl_initial_holds(const mdl *m, const int64_t *state);
+/* True when dst is a successor of src by step (for re-checking traces that
+ * another engine produced). */
+bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
 /* Sorts each symmetry group of state into its canonical order. */
 void mdl_canonicalize(const mdl *m, int64_t *state);
 

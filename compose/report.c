@@ -40,7 +40,7 @@ static void instance_states(strbuf *b, const mdl *m, const int64_t *state) {
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
-static void print_trace(FILE *out, const mdl *m, const explicit_result *r) {
+static void print_trace(FILE *out, const mdl *m, const compose_result *r) {
   size_t w = mdl_width(m), who_width = 0, edge_width = 0;
   strbuf *edges = xcalloc(r->trace_steps + 1, sizeof *edges);
   for (size_t k = 0; k < r->trace_steps; k++) {
@@ -84,7 +84,17 @@ static void describe_symmetry(strbuf *b, const mdl *m, bool on) {
   if (n) sbuf_puts(b, " interchangeable");
 }
 
-void report_text(FILE *out, const report_context *c, const mdl *m, const explicit_result *r) {
+/* How the symbolic engine reached its verdict. */
+static void symbolic_summary(FILE *out, const report_context *c, const compose_result *r) {
+  if (r->verdict == VERDICT_SAFE) fprintf(out, "proved by Spacer (IC3/PDR); the inductive invariant passed three independent Z3 checks");
+  else if (r->verdict == VERDICT_UNSAFE) fprintf(out, "shortest counterexample by bounded model checking, replayed on the model");
+  else fprintf(out, "bounded model checking reached depth %u", r->depth);
+  if (c->timing) fprintf(out, ", %.3f s", r->seconds);
+  fputc('\n', out);
+  if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
+}
+
+void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r) {
   strbuf why = {0};
   if (r->verdict == VERDICT_UNSAFE) mdl_describe_violation(m, &r->violation, &why);
   if (r->verdict == VERDICT_UNKNOWN) sbuf_puts(&why, r->unknown_reason);
@@ -94,11 +104,16 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const explici
   describe_symmetry(&sym, m, c->symmetry);
   fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, sbuf_str(&sym));
   sbuf_free(&sym);
-  fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u", r->states, r->transitions, r->depth);
-  if (c->timing) fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
-  fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n", r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0,
-          r->state_bytes, (double)r->memory_bytes / 1048576.0);
-  if (r->states == 0) fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
+  if (strcmp(c->engine, "symbolic") == 0) {
+    symbolic_summary(out, c, r);
+  } else {
+    fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u", r->states, r->transitions, r->depth);
+    if (c->timing) fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
+    fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n", r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0,
+            r->state_bytes, (double)r->memory_bytes / 1048576.0);
+  }
+  if (r->states == 0 && strcmp(c->engine, "explicit") == 0)
+    fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
   sbuf_free(&why);
 }
 
@@ -122,7 +137,7 @@ static json_t *state_json(const mdl *m, const int64_t *state) {
   return json_pack("{s:o, s:o}", "shared", shared, "instances", instances);
 }
 
-static json_t *step_json(const mdl *m, const explicit_result *r, size_t k) {
+static json_t *step_json(const mdl *m, const compose_result *r, size_t k) {
   size_t w = mdl_width(m);
   const int64_t *before = r->trace_states + k * w, *after = before + w;
   const mdl_step *st = &r->trace[k];
@@ -141,7 +156,7 @@ static json_t *step_json(const mdl *m, const explicit_result *r, size_t k) {
   return j;
 }
 
-static json_t *trace_json(const mdl *m, const explicit_result *r) {
+static json_t *trace_json(const mdl *m, const compose_result *r) {
   json_t *steps = json_array();
   for (size_t k = 0; k < r->trace_steps; k++) json_array_append_new(steps, step_json(m, r, k));
   strbuf why = {0};
@@ -159,7 +174,7 @@ static json_t *trace_json(const mdl *m, const explicit_result *r) {
   return json_pack("{s:o, s:o, s:o}", "initial", state_json(m, r->trace_states), "steps", steps, "violation", violation);
 }
 
-json_t *report_json(const report_context *c, const mdl *m, const explicit_result *r) {
+json_t *report_json(const report_context *c, const mdl *m, const compose_result *r) {
   json_t *stats = json_pack("{s:I, s:I, s:i, s:I, s:I, s:I}", "states", (json_int_t)r->states, "transitions", (json_int_t)r->transitions,
                             "depth", (int)r->depth, "bytes_per_state", (json_int_t)(r->states ? r->memory_bytes / r->states : 0),
                             "packed_bytes", (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
@@ -168,6 +183,7 @@ json_t *report_json(const report_context *c, const mdl *m, const explicit_result
                         "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry, "verdict",
                         verdict_names[r->verdict], "statistics", stats);
   if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
+  if (c->certificate) json_object_set_new(j, "certificate", json_string(c->certificate));
   if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(m, r));
   return j;
 }

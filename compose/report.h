@@ -20,9 +20,10 @@ typedef struct report_context {
   const char *engine_why;  /* why that engine ran */
   bool symmetry;           /* reduction was on */
   bool timing;             /* include times and rates (they vary from run to run) */
+  const char *certificate; /* symbolic, safe, --certificate: the inductive invariant, or NULL */
 } report_context;
 
-void report_text(FILE *out, const report_context *c, const mdl *m, const explicit_result *r);
-json_t *report_json(const report_context *c, const mdl *m, const explicit_result *r);
+void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
+json_t *report_json(const report_context *c, const mdl *m, const compose_result *r);
 
 #endif

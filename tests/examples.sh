@@ -29,8 +29,19 @@ for sym in "" --no-symmetry; do
   check "mutex $sym" 0 -- compose "$ex/mutex/mutex.athread" $sym
   check "mutex n=4 $sym" 0 -- compose "$ex/mutex/mutex.athread" --set n=4 $sym
 done
-# figure2 needs unbounded reasoning: the explicit engine refuses it with a reason.
+# figure2 needs unbounded reasoning: the explicit engine refuses it with a
+# reason, and auto mode hands it to the symbolic engine.
 check "figure2 explicit" 2 -- compose "$ex/figure2/figure2.athread" --engine explicit
+check "figure2 auto" 0 -- compose "$ex/figure2/figure2.athread"
+check "figure2-noinit auto" 1 -- compose "$ex/figure2/figure2-noinit.athread"
+# The symbolic engine agrees with the explicit one on the finite examples.
+check "bluetooth symbolic" 0 -- compose "$ex/bluetooth/bluetooth.athread" --engine symbolic
+check "bluetooth N=1 symbolic" 0 -- compose "$ex/bluetooth/bluetooth.athread" --engine symbolic --set N=1
+check "bluetooth-buggy symbolic" 1 -- compose "$ex/bluetooth/bluetooth-buggy.athread" --engine symbolic
+check "peterson symbolic" 0 -- compose "$ex/peterson/peterson.athread" --engine symbolic
+check "peterson-broken symbolic" 1 -- compose "$ex/peterson/peterson-broken.athread" --engine symbolic
+check "mutex symbolic" 0 -- compose "$ex/mutex/mutex.athread" --engine symbolic
+check "battery symbolic timeout" 3 -- compose "$ex/battery/battery.athread" --engine symbolic --timeout 0.05
 # The README's trace is pinned by tests/readme/bluetooth-buggy.test; the example must still produce it.
 want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
 got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)

@@ -1,0 +1,436 @@
+/* compose/engine-symbolic.c -- Z3 encoding of the product, BMC and Spacer.
+ *
+ * A state is one Z3 constant per slot of the model: shared variables as Int
+ * or Bool, instances' control states as Int. tid is a literal per instance.
+ * T(s, s') is a disjunction over (instance, edge) choices: the instance moves
+ * from the edge's source to its target, every other instance stays, and the
+ * shared part is the relation with the frame rule (or the guarded command). */
+#include "engine-symbolic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/arena.h"
+#include "../core/smt.h"
+#include "../core/strbuf.h"
+
+typedef struct choice {
+  int slot;  /* the instance */
+  int edge;  /* its thread's edge */
+} choice;
+
+typedef struct encoder {
+  smt *s;                  /* Z3 */
+  const ast_spec *spec;    /* the system */
+  const mdl *m;            /* slot layout and descriptions */
+  size_t width;            /* slots */
+  int shared_count;        /* slots [0, shared_count) are shared variables */
+  int64_t *consts;         /* per const: its value */
+  choice *choices;         /* every (instance, edge) */
+  size_t choice_count;     /* entries in choices */
+  Z3_ast *vars;            /* the state the count/at callbacks read */
+  double deadline;         /* CLOCK_MONOTONIC seconds, 0 = none */
+} encoder;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---------------------------------------------------------------- states */
+
+/* One constant per slot, named "x@k" (k < 0: a bound variable "x@x" / "x@y"). */
+static Z3_ast *state_vars(encoder *e, const char *suffix) {
+  Z3_ast *v = xcalloc(e->width + 1, sizeof *v);
+  char name[160];
+  for (size_t i = 0; i < e->width; i++) {
+    const mdl_slot *sl = mdl_slot_at(e->m, i);
+    snprintf(name, sizeof name, "%s@%s", sl->name, suffix);
+    v[i] = smt_var(e->s, name, sl->is_bool && sl->kind == SLOT_SHARED);
+  }
+  return v;
+}
+
+static Z3_ast count_cb(void *ctx, int thread, int state) {
+  encoder *e = ctx;
+  VEC(Z3_ast) terms = {0};
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    if (mdl_slot_at(e->m, i)->thread != thread) continue;
+    Z3_ast here = smt_eq(e->s, e->vars[i], smt_int(e->s, state));
+    vec_push(NULL, &terms, smt_ite(e->s, here, smt_int(e->s, 1), smt_int(e->s, 0)));
+  }
+  Z3_ast sum = smt_add(e->s, (unsigned)terms.len, terms.items);
+  vec_free(&terms);
+  return sum;
+}
+
+static size_t first_slot_of(const encoder *e, int thread) {
+  size_t i = (size_t)e->shared_count;
+  while (i < e->width && mdl_slot_at(e->m, i)->thread != thread) i++;
+  return i;
+}
+
+static Z3_ast at_cb(void *ctx, int thread, int64_t index, int state) {
+  encoder *e = ctx;
+  return smt_eq(e->s, e->vars[first_slot_of(e, thread) + (size_t)index - 1], smt_int(e->s, state));
+}
+
+static smt_env env_of(encoder *e, Z3_ast *cur, Z3_ast *next, Z3_ast tid) {
+  e->vars = cur;
+  return (smt_env){.cur = cur, .next = next, .tid = tid, .consts = e->consts, .count = count_cb, .at = at_cb, .ctx = e};
+}
+
+static int64_t tid_of(const encoder *e, size_t slot) {
+  const ast_instance *in = NULL;
+  int thread = mdl_slot_at(e->m, slot)->thread;
+  vec_foreach(&e->spec->instances, i)
+    if (e->spec->instances.items[i]->thread_index == thread) in = e->spec->instances.items[i];
+  return in->first_tid + (int64_t)(slot - first_slot_of(e, thread));
+}
+
+/* Every slot within its domain. */
+static Z3_ast domains(encoder *e, Z3_ast *v) {
+  VEC(Z3_ast) c = {0};
+  for (size_t i = 0; i < e->width; i++) {
+    const mdl_slot *sl = mdl_slot_at(e->m, i);
+    if (!sl->bounded || (sl->is_bool && sl->kind == SLOT_SHARED)) continue;
+    vec_push(NULL, &c, smt_le(e->s, smt_int(e->s, sl->lo), v[i]));
+    vec_push(NULL, &c, smt_le(e->s, v[i], smt_int(e->s, sl->hi)));
+  }
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+static Z3_ast initial(encoder *e, Z3_ast *v) {
+  VEC(Z3_ast) c = {0};
+  vec_push(NULL, &c, domains(e, v));
+  smt_env env = env_of(e, v, NULL, NULL);
+  vec_foreach(&e->spec->shared, i)
+    if (e->spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(e->s, v[i], smt_expr(e->s, e->spec->shared.items[i]->init, &env)));
+  vec_foreach(&e->spec->inits, i) vec_push(NULL, &c, smt_expr(e->s, e->spec->inits.items[i], &env));
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, i)->thread];
+    VEC(Z3_ast) alt = {0};
+    vec_foreach(&t->states, k)
+      if (t->states.items[k]->initial) vec_push(NULL, &alt, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)));
+    vec_push(NULL, &c, smt_or(e->s, (unsigned)alt.len, alt.items));
+    vec_free(&alt);
+  }
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+static void mark_primed(const ir_expr *x, void *ctx) {
+  if (x->kind == IR_NAME && x->ref == REF_SHARED && x->primed) ((bool *)ctx)[x->index] = true;
+}
+
+/* The shared part of an edge, with the frame rule. */
+static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
+  bool *changes = xcalloc((size_t)e->shared_count + 1, sizeof *changes);
+  VEC(Z3_ast) c = {0};
+  smt_env env = env_of(e, v, w, tid);
+  if (ed->kind == EDGE_RELATION) {
+    ir_walk(ed->relation, mark_primed, changes);
+    vec_push(NULL, &c, smt_expr(e->s, ed->relation, &env));
+  } else {
+    if (ed->guard) vec_push(NULL, &c, smt_expr(e->s, ed->guard, &env));
+    vec_foreach(&ed->assigns, k) {
+      const ast_assign *as = &ed->assigns.items[k];
+      changes[as->var_index] = true;
+      if (as->value) vec_push(NULL, &c, smt_eq(e->s, w[as->var_index], smt_expr(e->s, as->value, &env)));
+    }
+  }
+  for (int i = 0; i < e->shared_count; i++)
+    if (!changes[i]) vec_push(NULL, &c, smt_eq(e->s, w[i], v[i]));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  free(changes);
+  return all;
+}
+
+static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {
+  const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, (size_t)ch->slot)->thread];
+  const ast_edge *ed = t->edges.items[ch->edge];
+  VEC(Z3_ast) c = {0};
+  vec_push(NULL, &c, smt_eq(e->s, v[ch->slot], smt_int(e->s, ed->from_index)));
+  vec_push(NULL, &c, smt_eq(e->s, w[ch->slot], smt_int(e->s, ed->to_index)));
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++)
+    if (i != (size_t)ch->slot) vec_push(NULL, &c, smt_eq(e->s, w[i], v[i]));
+  vec_push(NULL, &c, edge_formula(e, ed, v, w, smt_int(e->s, tid_of(e, (size_t)ch->slot))));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+/* T(v, w) and domains(w); with sel, each alternative also fixes sel to its
+ * choice number (so a model tells which step was taken). */
+static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
+  VEC(Z3_ast) alt = {0};
+  for (size_t k = 0; k < e->choice_count; k++) {
+    Z3_ast f = choice_formula(e, &e->choices[k], v, w);
+    if (sel) {
+      Z3_ast both[2] = {smt_eq(e->s, sel, smt_int(e->s, (int64_t)k)), f};
+      f = smt_and(e->s, 2, both);
+    }
+    vec_push(NULL, &alt, f);
+  }
+  Z3_ast parts[2] = {smt_or(e->s, (unsigned)alt.len, alt.items), domains(e, w)};
+  vec_free(&alt);
+  return smt_and(e->s, 2, parts);
+}
+
+/* Some instance goes wrong, or a system invariant is false. */
+static Z3_ast bad(encoder *e, Z3_ast *v) {
+  VEC(Z3_ast) alt = {0};
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, i)->thread];
+    smt_env env = env_of(e, v, NULL, smt_int(e->s, tid_of(e, i)));
+    VEC(Z3_ast) inv = {0};
+    vec_foreach(&t->invariants, k) vec_push(NULL, &inv, smt_expr(e->s, t->invariants.items[k], &env));
+    vec_foreach(&t->states, k) {
+      const ast_state *st = t->states.items[k];
+      if (!st->assertion && inv.len == 0) continue;
+      VEC(Z3_ast) ok = {0};
+      vec_foreach(&inv, j) vec_push(NULL, &ok, inv.items[j]);
+      if (st->assertion) vec_push(NULL, &ok, smt_expr(e->s, st->assertion, &env));
+      Z3_ast wrong[2] = {smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
+      vec_push(NULL, &alt, smt_and(e->s, 2, wrong));
+      vec_free(&ok);
+    }
+    vec_free(&inv);
+  }
+  smt_env env = env_of(e, v, NULL, NULL);
+  vec_foreach(&e->spec->properties, k) vec_push(NULL, &alt, smt_not(e->s, smt_expr(e->s, e->spec->properties.items[k], &env)));
+  Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+/* ---------------------------------------------------------------- solvers */
+
+static Z3_solver new_solver(encoder *e, bool horn) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
+  Z3_solver_inc_ref(c, s);
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  if (e->deadline > 0) {
+    double left = e->deadline - now();
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+  }
+  if (horn) { /* readable invariants: no slicing or inlining of the predicate */
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_eager"), false);
+  }
+  Z3_solver_set_params(c, s, p);
+  Z3_params_dec_ref(c, p);
+  return s;
+}
+
+static Z3_lbool check_alone(encoder *e, Z3_ast f) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = new_solver(e, false);
+  Z3_solver_assert(c, s, f);
+  Z3_lbool r = Z3_solver_check(c, s);
+  Z3_solver_dec_ref(c, s);
+  return smt_failed(e->s) ? Z3_L_UNDEF : r;
+}
+
+/* ---------------------------------------------------------------- BMC */
+
+/* Reads a k-step trace out of a model into r. */
+static void read_trace(encoder *e, Z3_model model, Z3_ast **frames, Z3_ast *sel, unsigned k, compose_result *r) {
+  r->trace_steps = k;
+  r->trace_states = xcalloc((k + 1) * e->width, sizeof *r->trace_states);
+  r->trace = xcalloc(k + 1, sizeof *r->trace);
+  for (unsigned j = 0; j <= k; j++)
+    for (size_t i = 0; i < e->width; i++) smt_model_value(e->s, model, frames[j][i], &r->trace_states[j * e->width + i]);
+  for (unsigned j = 0; j < k; j++) {
+    int64_t n = 0;
+    smt_model_value(e->s, model, sel[j], &n);
+    r->trace[j] = (mdl_step){e->choices[n].slot, e->choices[n].edge};
+  }
+}
+
+/* Shortest counterexample up to bound steps: 1 found (in r), 0 none, -1 unknown. */
+static int bmc(encoder *e, unsigned bound, compose_result *r) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = new_solver(e, false);
+  Z3_ast **frames = xcalloc(bound + 2, sizeof *frames);
+  Z3_ast *sel = xcalloc(bound + 2, sizeof *sel);
+  char name[32];
+  frames[0] = state_vars(e, "0");
+  Z3_solver_assert(c, s, initial(e, frames[0]));
+  int found = 0;
+  for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0) {
+      snprintf(name, sizeof name, "step@%u", k - 1);
+      sel[k - 1] = smt_var(e->s, name, false);
+      snprintf(name, sizeof name, "%u", k);
+      frames[k] = state_vars(e, name);
+      Z3_solver_assert(c, s, transition(e, frames[k - 1], frames[k], sel[k - 1]));
+    }
+    Z3_solver_push(c, s);
+    Z3_solver_assert(c, s, bad(e, frames[k]));
+    Z3_lbool res = Z3_solver_check(c, s);
+    if (smt_failed(e->s)) res = Z3_L_UNDEF;
+    if (res == Z3_L_TRUE) {
+      Z3_model model = Z3_solver_get_model(c, s);
+      Z3_model_inc_ref(c, model);
+      read_trace(e, model, frames, sel, k, r);
+      Z3_model_dec_ref(c, model);
+      found = 1;
+    } else if (res == Z3_L_UNDEF) {
+      found = -1;
+    }
+    r->depth = k;
+    Z3_solver_pop(c, s, 1);
+  }
+  for (unsigned k = 0; k <= bound + 1; k++) free(frames[k]);
+  free(frames);
+  free(sel);
+  Z3_solver_dec_ref(c, s);
+  return found;
+}
+
+/* ---------------------------------------------------------------- Spacer */
+
+static Z3_ast forall(encoder *e, Z3_ast *a, Z3_ast *b, Z3_ast body) {
+  Z3_context c = smt_z3(e->s);
+  size_t n = e->width * (b ? 2 : 1);
+  Z3_app *bound = xcalloc(n + 1, sizeof *bound);
+  for (size_t i = 0; i < e->width; i++) {
+    bound[i] = Z3_to_app(c, a[i]);
+    if (b) bound[e->width + i] = Z3_to_app(c, b[i]);
+  }
+  Z3_ast q = n ? smt_keep(e->s, Z3_mk_forall_const(c, 0, (unsigned)n, bound, 0, NULL, body)) : body;
+  free(bound);
+  return q;
+}
+
+/* Inv's interpretation in the model, over the constants x (NULL: none given). */
+static Z3_ast invariant_of(encoder *e, Z3_model model, Z3_func_decl inv, Z3_ast *x) {
+  Z3_context c = smt_z3(e->s);
+  Z3_func_interp fi = Z3_model_get_func_interp(c, model, inv);
+  if (!fi) return Z3_model_has_interp(c, model, inv) ? NULL : smt_bool(e->s, true);
+  Z3_func_interp_inc_ref(c, fi);
+  Z3_ast body = smt_keep(e->s, Z3_func_interp_get_else(c, fi));
+  Z3_func_interp_dec_ref(c, fi);
+  return body ? smt_keep(e->s, Z3_substitute_vars(c, body, (unsigned)e->width, x)) : NULL;
+}
+
+/* The three implications of an inductive invariant, each by a fresh solver. */
+static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
+  Z3_ast q1[2] = {initial(e, x), smt_not(e->s, inv_x)};
+  Z3_ast q2[3] = {inv_x, transition(e, x, y, NULL), smt_not(e->s, inv_y)};
+  Z3_ast q3[2] = {inv_x, bad(e, x)};
+  return check_alone(e, smt_and(e->s, 2, q1)) == Z3_L_FALSE && check_alone(e, smt_and(e->s, 3, q2)) == Z3_L_FALSE &&
+         check_alone(e, smt_and(e->s, 2, q3)) == Z3_L_FALSE;
+}
+
+/* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
+static int spacer(encoder *e, char **certificate, char *reason, size_t reason_size) {
+  Z3_context c = smt_z3(e->s);
+  Z3_sort *sorts = xcalloc(e->width + 1, sizeof *sorts);
+  Z3_ast *x = state_vars(e, "x"), *y = state_vars(e, "y");
+  for (size_t i = 0; i < e->width; i++) sorts[i] = Z3_get_sort(c, x[i]);
+  Z3_func_decl inv = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, "Inv"), (unsigned)e->width, sorts, Z3_mk_bool_sort(c));
+  Z3_inc_ref(c, Z3_func_decl_to_ast(c, inv));
+  Z3_ast inv_x = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, x));
+  Z3_ast inv_y = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, y));
+  Z3_solver s = new_solver(e, true);
+  Z3_ast step[2] = {inv_x, transition(e, x, y, NULL)};
+  Z3_ast wrong[2] = {inv_x, bad(e, x)};
+  Z3_solver_assert(c, s, forall(e, x, NULL, smt_implies(e->s, initial(e, x), inv_x)));
+  Z3_solver_assert(c, s, forall(e, x, y, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
+  Z3_solver_assert(c, s, forall(e, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
+  Z3_lbool res = Z3_solver_check(c, s);
+  int outcome = -1;
+  if (smt_failed(e->s)) {
+    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
+  } else if (res == Z3_L_FALSE) {
+    outcome = 0;
+  } else if (res == Z3_L_UNDEF) {
+    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, s));
+  } else {
+    Z3_model model = Z3_solver_get_model(c, s);
+    Z3_model_inc_ref(c, model);
+    Z3_ast ix = invariant_of(e, model, inv, x), iy = invariant_of(e, model, inv, y);
+    Z3_model_dec_ref(c, model);
+    if (ix && iy && invariant_rechecked(e, ix, iy, x, y)) {
+      *certificate = xstrdup(Z3_ast_to_string(c, smt_keep(e->s, Z3_simplify(c, ix))));
+      outcome = 1;
+    } else {
+      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
+    }
+  }
+  Z3_solver_dec_ref(c, s);
+  Z3_dec_ref(c, Z3_func_decl_to_ast(c, inv));
+  free(sorts);
+  free(x);
+  free(y);
+  return outcome;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static void build_choices(encoder *e) {
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++)
+    e->choice_count += e->spec->threads.items[mdl_slot_at(e->m, i)->thread]->edges.len;
+  e->choices = xcalloc(e->choice_count + 1, sizeof *e->choices);
+  size_t k = 0;
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, i)->thread];
+    vec_foreach(&t->edges, j) e->choices[k++] = (choice){(int)i, (int)j};
+  }
+}
+
+/* The trace must be a real run of the model that ends in a state that goes wrong. */
+static bool replays(const mdl *m, compose_result *r) {
+  size_t w = mdl_width(m);
+  if (!mdl_initial_holds(m, r->trace_states)) return false;
+  for (size_t k = 0; k < r->trace_steps; k++)
+    if (!mdl_step_holds(m, r->trace_states + k * w, &r->trace[k], r->trace_states + (k + 1) * w)) return false;
+  return !mdl_check(m, r->trace_states + r->trace_steps * w, &r->violation);
+}
+
+static void give_unknown(compose_result *r, const char *reason) {
+  r->verdict = VERDICT_UNKNOWN;
+  snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", reason);
+}
+
+void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o, compose_result *r, char **certificate) {
+  memset(r, 0, sizeof *r);
+  *certificate = NULL;
+  double start = now();
+  encoder e = {.s = smt_new(), .spec = spec, .m = m, .width = mdl_width(m), .shared_count = (int)spec->shared.len};
+  e.deadline = o->timeout > 0 ? start + o->timeout : 0;
+  e.consts = xcalloc(spec->consts.len + 1, sizeof *e.consts);
+  vec_foreach(&spec->consts, i) e.consts[i] = spec->consts.items[i]->value;
+  build_choices(&e);
+  char reason[160] = "";
+  int proof = spacer(&e, certificate, reason, sizeof reason);
+  if (proof == 1) {
+    r->verdict = VERDICT_SAFE;
+  } else {
+    unsigned bound = o->bmc_bound ? o->bmc_bound : 100;
+    int found = bmc(&e, bound, r);
+    if (found == 1 && replays(m, r)) r->verdict = VERDICT_UNSAFE;
+    else if (found == 1) give_unknown(r, "the counterexample Z3 found did not replay on the model (an internal error)");
+    else if (found == 0 && proof == 0) give_unknown(r, "Spacer proved the system unsafe, but no counterexample was found within the BMC bound");
+    else if (found == 0) snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s; no counterexample within %u steps", reason, bound), r->verdict = VERDICT_UNKNOWN;
+    else give_unknown(r, e.deadline > 0 && now() >= e.deadline ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
+  }
+  r->seconds = now() - start;
+  free(e.consts);
+  free(e.choices);
+  smt_free(e.s);
+}

@@ -1,0 +1,178 @@
+/* core/smt.c -- IR to Z3, and a Z3 context that never exits the process. */
+#include "smt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "vec.h"
+
+struct smt {
+  Z3_context z3;      /* with reference counting */
+  VEC(Z3_ast) kept;   /* terms to dec_ref in smt_free */
+  bool failed;        /* Z3 called the error handler */
+  char error[256];    /* its first message */
+};
+
+/* Z3 keeps no user pointer per context: the handler finds its smt here. */
+static smt *handler_owner;
+
+static void on_z3_error(Z3_context c, Z3_error_code e) {
+  smt *s = handler_owner;
+  if (!s || s->failed) return;
+  s->failed = true;
+  snprintf(s->error, sizeof s->error, "%s", Z3_get_error_msg(c, e));
+}
+
+smt *smt_new(void) {
+  smt *s = xcalloc(1, sizeof *s);
+  Z3_config cfg = Z3_mk_config();
+  Z3_set_param_value(cfg, "model", "true");
+  s->z3 = Z3_mk_context_rc(cfg);
+  Z3_del_config(cfg);
+  handler_owner = s;
+  Z3_set_error_handler(s->z3, on_z3_error);
+  return s;
+}
+
+void smt_free(smt *s) {
+  if (!s) return;
+  vec_foreach(&s->kept, i) Z3_dec_ref(s->z3, s->kept.items[i]);
+  vec_free(&s->kept);
+  Z3_del_context(s->z3);
+  if (handler_owner == s) handler_owner = NULL;
+  free(s);
+}
+
+Z3_context smt_z3(const smt *s) { return s->z3; }
+bool smt_failed(const smt *s) { return s->failed; }
+const char *smt_error(const smt *s) { return s->error; }
+
+Z3_ast smt_keep(smt *s, Z3_ast t) {
+  if (!t) {
+    if (!s->failed) snprintf(s->error, sizeof s->error, "Z3 returned no term");
+    s->failed = true;
+    return t;
+  }
+  Z3_inc_ref(s->z3, t);
+  vec_push(NULL, &s->kept, t);
+  return t;
+}
+
+/* ---------------------------------------------------------------- constructors */
+
+Z3_ast smt_int(smt *s, int64_t v) { return smt_keep(s, Z3_mk_int64(s->z3, v, Z3_mk_int_sort(s->z3))); }
+Z3_ast smt_bool(smt *s, bool v) { return smt_keep(s, v ? Z3_mk_true(s->z3) : Z3_mk_false(s->z3)); }
+
+Z3_ast smt_var(smt *s, const char *name, bool is_bool) {
+  Z3_sort sort = is_bool ? Z3_mk_bool_sort(s->z3) : Z3_mk_int_sort(s->z3);
+  return smt_keep(s, Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), sort));
+}
+
+Z3_ast smt_and(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_and(s->z3, n, args)) : smt_bool(s, true); }
+Z3_ast smt_or(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_or(s->z3, n, args)) : smt_bool(s, false); }
+Z3_ast smt_not(smt *s, Z3_ast a) { return smt_keep(s, Z3_mk_not(s->z3, a)); }
+Z3_ast smt_eq(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_eq(s->z3, a, b)); }
+Z3_ast smt_ite(smt *s, Z3_ast c, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_ite(s->z3, c, a, b)); }
+Z3_ast smt_add(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_add(s->z3, n, args)) : smt_int(s, 0); }
+Z3_ast smt_le(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_le(s->z3, a, b)); }
+Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_implies(s->z3, a, b)); }
+
+/* ---------------------------------------------------------------- translation */
+
+/* A literal beyond 64 bits: Z3 reads decimal digits; hex is built by Horner's rule. */
+static Z3_ast big_literal(smt *s, const char *text) {
+  if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return smt_keep(s, Z3_mk_numeral(s->z3, text, Z3_mk_int_sort(s->z3)));
+  Z3_ast v = smt_int(s, 0), sixteen = smt_int(s, 16);
+  for (const char *p = text + 2; *p; p++) {
+    int digit = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
+    Z3_ast prod[2] = {v, sixteen};
+    Z3_ast sum[2] = {smt_keep(s, Z3_mk_mul(s->z3, 2, prod)), smt_int(s, digit)};
+    v = smt_keep(s, Z3_mk_add(s->z3, 2, sum));
+  }
+  return v;
+}
+
+static Z3_ast literal(smt *s, const ir_expr *e) {
+  if (e->kind == IR_BOOL) return smt_bool(s, e->value);
+  return e->big ? big_literal(s, e->text) : smt_int(s, e->value);
+}
+
+/* C division truncates toward zero; Z3's div and mod are Euclidean. The
+ * divisor is a nonzero constant (sema checks it). */
+static Z3_ast truncating(smt *s, ir_op op, Z3_ast a, Z3_ast b, int64_t divisor) {
+  Z3_context c = s->z3;
+  Z3_ast zero = smt_int(s, 0);
+  Z3_ast neg_a = smt_keep(s, Z3_mk_unary_minus(c, a));
+  Z3_ast abs_b = smt_int(s, divisor < 0 ? -divisor : divisor);
+  Z3_ast q_pos = smt_keep(s, Z3_mk_div(c, a, abs_b));                           /* a >= 0 */
+  Z3_ast q_neg = smt_keep(s, Z3_mk_unary_minus(c, smt_keep(s, Z3_mk_div(c, neg_a, abs_b)))); /* a < 0 */
+  Z3_ast a_nonneg = smt_keep(s, Z3_mk_ge(c, a, zero));
+  Z3_ast q = smt_ite(s, a_nonneg, q_pos, q_neg);                               /* a / |b| */
+  if (divisor < 0) q = smt_keep(s, Z3_mk_unary_minus(c, q));
+  if (op == OP_DIV) return q;
+  Z3_ast prod_args[2] = {q, b};
+  Z3_ast sub_args[2] = {a, smt_keep(s, Z3_mk_mul(c, 2, prod_args))};
+  return smt_keep(s, Z3_mk_sub(c, 2, sub_args));                                /* a - (a / b) * b */
+}
+
+static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
+  Z3_context c = s->z3;
+  Z3_ast a = smt_expr(s, e->a, env), b = smt_expr(s, e->b, env);
+  Z3_ast both[2] = {a, b};
+  switch (e->op) {
+  case OP_ADD: return smt_keep(s, Z3_mk_add(c, 2, both));
+  case OP_SUB: return smt_keep(s, Z3_mk_sub(c, 2, both));
+  case OP_MUL: return smt_keep(s, Z3_mk_mul(c, 2, both));
+  case OP_DIV: case OP_MOD: {
+    int64_t d = 0;
+    Z3_get_numeral_int64(c, smt_keep(s, Z3_simplify(c, b)), &d); /* a constant: literals and consts */
+    return truncating(s, e->op, a, b, d);
+  }
+  case OP_LT: return smt_keep(s, Z3_mk_lt(c, a, b));
+  case OP_LE: return smt_keep(s, Z3_mk_le(c, a, b));
+  case OP_GT: return smt_keep(s, Z3_mk_gt(c, a, b));
+  case OP_GE: return smt_keep(s, Z3_mk_ge(c, a, b));
+  case OP_EQ: case OP_IFF: return smt_eq(s, a, b);
+  case OP_NE: return smt_not(s, smt_eq(s, a, b));
+  case OP_AND: return smt_and(s, 2, both);
+  case OP_OR: return smt_or(s, 2, both);
+  case OP_IMPLIES: return smt_implies(s, a, b);
+  default: return NULL;
+  }
+}
+
+Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
+  switch (e->kind) {
+  case IR_BOOL: case IR_INT: return literal(s, e);
+  case IR_NAME:
+    if (e->ref == REF_CONST) return smt_int(s, env->consts[e->index]);
+    return e->primed ? env->next[e->index] : env->cur[e->index];
+  case IR_TID: return env->tid;
+  case IR_COUNT: return env->count(env->ctx, e->index, e->state_index);
+  case IR_AT: {
+    int64_t i = e->a->kind == IR_INT ? e->a->value : env->consts[e->a->index];
+    return env->at(env->ctx, e->index, i, e->state_index);
+  }
+  case IR_UNARY: {
+    Z3_ast a = smt_expr(s, e->a, env);
+    return e->op == OP_NOT ? smt_not(s, a) : smt_keep(s, Z3_mk_unary_minus(s->z3, a));
+  }
+  case IR_BINARY: return binary(s, e, env);
+  case IR_ITE: return smt_ite(s, smt_expr(s, e->a, env), smt_expr(s, e->b, env), smt_expr(s, e->c, env));
+  }
+  return NULL;
+}
+
+bool smt_model_value(smt *s, Z3_model m, Z3_ast t, int64_t *out) {
+  Z3_ast v = NULL;
+  if (!Z3_model_eval(s->z3, m, t, true, &v) || !v) return false;
+  smt_keep(s, v);
+  if (Z3_get_sort_kind(s->z3, Z3_get_sort(s->z3, v)) == Z3_BOOL_SORT) {
+    Z3_lbool b = Z3_get_bool_value(s->z3, v);
+    *out = b == Z3_L_TRUE;
+    return b != Z3_L_UNDEF;
+  }
+  return Z3_get_numeral_int64(s->z3, v, out);
+}

@@ -1,0 +1,62 @@
+/* core/smt.h -- the one translation of the expression IR to Z3 terms.
+ *
+ * Owns: an smt context (a Z3 context with reference counting, an error
+ * handler that records instead of exiting, and the list of terms it keeps
+ * alive); free with smt_free, which releases every kept term. Every term an
+ * smt_* function returns is kept until smt_free. Borrows the IR and the
+ * environment that says what names, primed names, tid, count and @ mean.
+ */
+#ifndef ATHREAD_SMT_H
+#define ATHREAD_SMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <z3.h>
+
+#include "ir.h"
+
+typedef struct smt smt;
+
+/* What the free parts of an expression stand for. */
+typedef struct smt_env {
+  Z3_ast const *cur;   /* per shared variable: its value before the step */
+  Z3_ast const *next;  /* per shared variable: after the step (primed names), or NULL */
+  Z3_ast tid;          /* the running instance's number, or NULL outside threads */
+  const int64_t *consts; /* per const: its value */
+  /* count(T@S) and T[i]@S: the caller's encoding of instance states */
+  Z3_ast (*count)(void *ctx, int thread, int state);
+  Z3_ast (*at)(void *ctx, int thread, int64_t index, int state);
+  void *ctx;           /* passed to count and at */
+} smt_env;
+
+/* Returns owned, free with smt_free. */
+smt *smt_new(void);
+void smt_free(smt *s);
+Z3_context smt_z3(const smt *s);
+/* Keeps t alive until smt_free and returns it (NULL passes through). */
+Z3_ast smt_keep(smt *s, Z3_ast t);
+/* True once Z3 reported an error; every verdict after that is void. */
+bool smt_failed(const smt *s);
+const char *smt_error(const smt *s);
+
+/* The term for e under env (Int for int expressions, Bool for bool ones). */
+Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env);
+
+/* Small constructors that keep their result. */
+Z3_ast smt_int(smt *s, int64_t v);
+Z3_ast smt_bool(smt *s, bool v);
+Z3_ast smt_var(smt *s, const char *name, bool is_bool);
+Z3_ast smt_and(smt *s, unsigned n, const Z3_ast *args);
+Z3_ast smt_or(smt *s, unsigned n, const Z3_ast *args);
+Z3_ast smt_not(smt *s, Z3_ast a);
+Z3_ast smt_eq(smt *s, Z3_ast a, Z3_ast b);
+Z3_ast smt_ite(smt *s, Z3_ast c, Z3_ast a, Z3_ast b);
+Z3_ast smt_add(smt *s, unsigned n, const Z3_ast *args);
+Z3_ast smt_le(smt *s, Z3_ast a, Z3_ast b);
+Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b);
+
+/* The value of a term in a model (completion on): ints that fit in 64 bits
+ * and bools as 0/1. False when the value is not such a numeral. */
+bool smt_model_value(smt *s, Z3_model m, Z3_ast t, int64_t *out);
+
+#endif
