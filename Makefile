@@ -13,8 +13,8 @@ SAN      ?=
 OPT      ?= -O2
 CFLAGS   ?=
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g $(OPT) $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g $(OPT) $(WARN) $(CFLAGS) $(shell pkg-config --cflags libgvc) -MMD -MP
+LDLIBS    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(shell pkg-config --libs z3 2>/dev/null || echo -lz3) $(shell pkg-config --libs libgvc)
 
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -24,13 +24,14 @@ endif
 # Generated scanners and parsers trip warnings in code we do not own.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
 
-CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c
+CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
-COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c
-CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c
+COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/engine-symbolic.c
+VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
+CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
-LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libathread.a
 ATHREAD  = $(BIN)/athread
@@ -93,7 +94,7 @@ asan-test: deps
 	@$(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
 
 valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
-	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all -q" \
+	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
 	  ATHREAD=$(ATHREAD) UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
 demo: deps

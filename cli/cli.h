@@ -23,7 +23,8 @@ int cmd_lint(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_promela(int argc, char **argv);
 int cmd_compose(int argc, char **argv);
-/* conform, compose, viz, promela until their engines land. */
+int cmd_viz(int argc, char **argv);
+/* conform, until its engine lands. */
 int cmd_pending(int argc, char **argv);
 
 /* Prints the usage of a subcommand (or the overview for NULL) to out. */

@@ -10,6 +10,7 @@
 #include "../compose/engine-symbolic.h"
 #include "../compose/model-product.h"
 #include "../compose/report.h"
+#include "../core/smt.h"
 #include "../core/outfile.h"
 #include "cli.h"
 
@@ -187,6 +188,7 @@ int cmd_compose(int argc, char **argv) {
   plan p = {0};
   if (code < 0 && !choose_engine(&a, spec, &p)) code = EXIT_BAD_INPUT;
   if (code < 0) code = cli_finish(run(&a, spec, &p));
+  if (p.symbolic) smt_shutdown();
   mdl_free(p.m);
   spec_free(spec);
   free(a.spec.overrides);

@@ -153,7 +153,7 @@ int cmd_pending(int argc, char **argv) {
     }
   }
   diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint, fmt, compose and promela are available", argv[0],
+  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint, fmt, compose, viz and promela are available", argv[0],
                 ATHREAD_VERSION);
   return EXIT_INTERNAL;
 }

@@ -16,7 +16,7 @@ static const command commands[] = {
   {"fmt", cmd_fmt},
   {"conform", cmd_pending},
   {"compose", cmd_compose},
-  {"viz", cmd_pending},
+  {"viz", cmd_viz},
   {"promela", cmd_promela},
 };
 

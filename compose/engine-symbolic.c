@@ -426,7 +426,10 @@ void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o,
     if (found == 1 && replays(m, r)) r->verdict = VERDICT_UNSAFE;
     else if (found == 1) give_unknown(r, "the counterexample Z3 found did not replay on the model (an internal error)");
     else if (found == 0 && proof == 0) give_unknown(r, "Spacer proved the system unsafe, but no counterexample was found within the BMC bound");
-    else if (found == 0) snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s; no counterexample within %u steps", reason, bound), r->verdict = VERDICT_UNKNOWN;
+    else if (found == 0) {
+      r->verdict = VERDICT_UNKNOWN;
+      snprintf(r->unknown_reason, sizeof r->unknown_reason, "%.100s; no counterexample within %u steps", reason, bound);
+    }
     else give_unknown(r, e.deadline > 0 && now() >= e.deadline ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
   }
   r->seconds = now() - start;

@@ -45,6 +45,8 @@ void smt_free(smt *s) {
   free(s);
 }
 
+void smt_shutdown(void) { Z3_finalize_memory(); }
+
 Z3_context smt_z3(const smt *s) { return s->z3; }
 bool smt_failed(const smt *s) { return s->failed; }
 const char *smt_error(const smt *s) { return s->error; }

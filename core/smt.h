@@ -32,6 +32,8 @@ typedef struct smt_env {
 /* Returns owned, free with smt_free. */
 smt *smt_new(void);
 void smt_free(smt *s);
+/* Releases Z3's global tables (call once, at exit, after every smt_free). */
+void smt_shutdown(void);
 Z3_context smt_z3(const smt *s);
 /* Keeps t alive until smt_free and returns it (NULL passes through). */
 Z3_ast smt_keep(smt *s, Z3_ast t);

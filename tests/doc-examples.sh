@@ -24,5 +24,8 @@ if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show th
 # The compose run shown in README.md is exactly what tests/readme/bluetooth-buggy.test pins.
 shown=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
 if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/readme/bluetooth-buggy.test"; fi
+# The symbolic run shown in README.md is what tests/compose/symbolic-figure2.test pins.
+shown=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/compose/symbolic-figure2.test")
+if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/compose/symbolic-figure2.test"; fi
 summary docs
 [ $failed = 0 ]

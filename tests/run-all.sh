@@ -58,6 +58,11 @@ out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== viz: diagrams, traces, errors (Graphviz)"
+out=$(tests/viz/run.sh)
+echo "$out"
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"

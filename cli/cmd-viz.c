@@ -1,0 +1,113 @@
+/* cli/cmd-viz.c -- athread viz: the threads and the system of a spec, and a
+ * counterexample over them, drawn with Graphviz (viz/viz.h). DOT goes to
+ * stdout unless -o names a .dot, .svg, .png or .pdf file, which is written
+ * atomically. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/outfile.h"
+#include "../core/suggest.h"
+#include "../viz/viz.h"
+#include "cli.h"
+
+typedef struct viz_args {
+  spec_options opts;  /* --set overrides */
+  const char *output; /* -o path, or NULL for DOT on stdout */
+  viz_format format;  /* from the output's extension */
+  const char *thread; /* --thread T, or NULL */
+  const char *trace;  /* --trace FILE, or NULL */
+  bool idle;          /* --idle */
+  const char *spec;   /* the specification */
+} viz_args;
+
+/* Applies one option; returns -1 to go on, else an exit code. */
+static int viz_option(int c, viz_args *a, char **argv) {
+  diag_sink sink = cli_stderr_sink();
+  switch (c) {
+  case 's':
+    if (!cli_parse_override(&sink, optarg, &a->opts.overrides[a->opts.override_count])) return EXIT_BAD_INPUT;
+    a->opts.override_count++;
+    return -1;
+  case 'o': a->output = optarg; return -1;
+  case 't': a->thread = optarg; return -1;
+  case 'T': a->trace = optarg; return -1;
+  case 'i': a->idle = true; return -1;
+  case 'h': cli_usage(stdout, "viz"); return cli_finish(EXIT_HOLDS);
+  default: return cli_bad_option("viz", argv);
+  }
+}
+
+static int viz_options_parse(int argc, char **argv, viz_args *a) {
+  static const struct option longopts[] = {
+    {"set", required_argument, NULL, 's'},   {"output", required_argument, NULL, 'o'},
+    {"thread", required_argument, NULL, 't'}, {"trace", required_argument, NULL, 'T'},
+    {"idle", no_argument, NULL, 'i'},        {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  int c, code;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1)
+    if ((code = viz_option(c, a, argv)) >= 0) return code;
+  if (optind != argc - 1) return cli_usage_error("viz", "expected exactly one specification");
+  if (a->output && !viz_format_of_path(a->output, &a->format)) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf", a->output);
+    return cli_usage_error("viz", msg);
+  }
+  a->spec = argv[optind];
+  return -1;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* The thread --thread names, or NULL after a report. */
+static const ast_thread *chosen_thread(const ast_spec *spec, const viz_args *a) {
+  const ast_thread *t = spec_find_thread(spec, a->thread);
+  if (t) return t;
+  const char **names = xcalloc(spec->threads.len + 1, sizeof *names);
+  vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
+  const char *near = suggest_name(a->thread, names, spec->threads.len);
+  diag_sink sink = cli_stderr_sink();
+  diag_error_at(&sink, "athread", "--thread %s: %s declares no thread '%s'%s%s%s", a->thread, base_name(a->spec), a->thread,
+                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  free(names);
+  return NULL;
+}
+
+static int write_output(const viz_args *a, const char *bytes, size_t len) {
+  diag_sink sink = cli_stderr_sink();
+  if (a->output) return outfile_write(&sink, a->output, bytes, len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
+  fwrite(bytes, 1, len, stdout);
+  return cli_finish(EXIT_HOLDS);
+}
+
+static int draw(const viz_args *a, const ast_spec *spec) {
+  diag_sink sink = cli_stderr_sink();
+  viz_options o = {.idle = a->idle, .spec_name = base_name(a->spec)};
+  if (a->thread && !(o.only = chosen_thread(spec, a))) return EXIT_BAD_INPUT;
+  viz_trace *trace = a->trace ? viz_trace_load(&sink, a->trace, spec) : NULL;
+  if (a->trace && !trace) return EXIT_BAD_INPUT;
+  o.trace = trace;
+  char *bytes = NULL;
+  size_t len = 0;
+  viz_result r = viz_render(&sink, spec, &o, a->output ? a->format : VIZ_DOT, &bytes, &len);
+  int code = r == VIZ_DONE ? write_output(a, bytes, len) : r == VIZ_TOO_LARGE ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+  free(bytes);
+  viz_trace_free(trace);
+  return code;
+}
+
+int cmd_viz(int argc, char **argv) {
+  viz_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}};
+  int code = viz_options_parse(argc, argv, &a);
+  diag_sink sink = cli_stderr_sink();
+  ast_spec *spec = code < 0 ? spec_load(&sink, a.spec, &a.opts) : NULL;
+  if (code < 0) code = spec ? draw(&a, spec) : EXIT_BAD_INPUT;
+  spec_free(spec);
+  free(a.opts.overrides);
+  return code;
+}

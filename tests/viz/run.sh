@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# tests/viz/run.sh -- athread viz. Golden DOT for every example, for
+# tests/viz/features.athread and for the trace overlays (the DOT is the graph
+# before layout, so it is the same on every machine); SVG parsed as XML and
+# rendered twice (byte-identical); a PNG per example (magic bytes); a PDF;
+# traces written by compose just now; error cases (exit 2, the exact
+# message, no file written or left behind); and, when valgrind is installed,
+# no leak outside Graphviz (tests/viz/graphviz.supp says what Graphviz keeps).
+# Usage: tests/viz/run.sh [--update]  (--update rewrites tests/viz/golden/*.dot
+# from the current output; review the diff)
+set -u
+source "$(dirname "$0")/../setup"
+root=$(cd "$TESTS_DIR/.." && pwd)
+viz=$TESTS_DIR/viz
+update=0
+[ "${1:-}" = --update ] && update=1
+# Graphviz never frees some of its caches: memory checkers get its suppressions.
+[ -n "$VALGRIND" ] && VALGRIND="$VALGRIND --suppressions=$viz/graphviz.supp"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$viz/lsan.supp:print_suppressions=0"
+cd "$SCRATCH"
+
+# golden NAME ARGS...: `athread viz ARGS` succeeds and prints tests/viz/golden/NAME.dot.
+golden() {
+  local name=$1
+  shift
+  $VALGRIND "$ATHREAD" viz "$@" > "$name.dot" 2> "$name.err"
+  local got=$?
+  if [ $got != 0 ]; then fail "$name: exit $got"; head -n 5 "$name.err"; return; fi
+  if [ $update = 1 ]; then cp "$name.dot" "$viz/golden/$name.dot"; fi
+  if cmp -s "$name.dot" "$viz/golden/$name.dot"; then pass; else
+    fail "$name: the DOT differs from tests/viz/golden/$name.dot (tests/viz/run.sh --update rewrites it)"
+    diff "$viz/golden/$name.dot" "$name.dot" | head -n 10
+  fi
+}
+
+# expect NAME EXIT STDERR -- ARGS...: exit code and stderr exactly, stdout empty.
+expect() {
+  local name=$1 want_exit=$2 want_err=$3
+  shift 4
+  $VALGRIND "$ATHREAD" viz "$@" > out.stdout 2> out.stderr < /dev/null
+  local got=$?
+  if [ "$got" = "$want_exit" ] && [ ! -s out.stdout ] && [ "$(cat out.stderr)" = "$want_err" ]; then pass; else
+    fail "$name: exit $got (expected $want_exit)"
+    diff <(printf '%s\n' "$want_err") out.stderr | head -n 10
+  fi
+}
+
+# check NAME COMMAND...: the command succeeds.
+check() {
+  local name=$1
+  shift
+  if "$@" > /dev/null 2> check.err; then pass; else fail "$name"; head -n 5 check.err; fi
+}
+
+is_svg() { python3 -c 'import sys, xml.dom.minidom; assert xml.dom.minidom.parse(sys.argv[1]).documentElement.tagName == "svg"' "$1"; }
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+is_pdf() { [ "$(head -c 5 "$1")" = "%PDF-" ]; }
+# draw NAME ARGS...: NAME.svg twice (the same bytes), NAME.png.
+draw() {
+  local name=$1
+  shift
+  check "$name: svg" $VALGRIND "$ATHREAD" viz "$@" -o "$name.svg"
+  check "$name: svg again" $VALGRIND "$ATHREAD" viz "$@" -o "$name.2.svg"
+  if cmp -s "$name.svg" "$name.2.svg"; then pass; else fail "$name: two runs wrote different SVG"; fi
+  if is_svg "$name.svg" 2> svg.err; then pass; else fail "$name: not a valid SVG document"; tail -n 3 svg.err; fi
+  check "$name: png" $VALGRIND "$ATHREAD" viz "$@" -o "$name.png"
+  if is_png "$name.png"; then pass; else fail "$name: not a PNG file"; fi
+}
+
+ex=$root/examples
+bt=$ex/bluetooth/bluetooth.athread
+bb=$ex/bluetooth/bluetooth-buggy.athread
+
+# ---------------------------------------------------------------- every example
+for spec in "$ex"/*/*.athread; do
+  name=$(basename "$spec" .athread)
+  golden "$name" "$spec"
+  draw "$name" "$spec"
+done
+check "dot file" "$ATHREAD" viz "$bt" -o bt.dot
+if cmp -s bt.dot bluetooth.dot; then pass; else fail "-o OUT.dot wrote other DOT than stdout"; fi
+check "gv file" "$ATHREAD" viz "$bt" -o bt.gv
+if cmp -s bt.gv bluetooth.dot; then pass; else fail "-o OUT.gv wrote other DOT than stdout"; fi
+check "pdf" $VALGRIND "$ATHREAD" viz "$bt" -o bt.pdf
+if is_pdf bt.pdf; then pass; else fail "-o OUT.pdf did not write a PDF"; fi
+if [ -z "$(ls -A | grep -E '\.(dot|gv|svg|png|pdf)\.')" ]; then pass; else fail "temporary files left: $(ls -A | grep -E '\.(dot|gv|svg|png|pdf)\.')"; fi
+
+# ---------------------------------------------------------------- options
+features=$viz/features.athread
+golden features "$features"
+golden features-idle "$features" --idle
+golden features-thread "$features" --thread Checker
+golden features-set "$features" --set K=2
+draw features "$features" --idle
+if grep -q 'xlink:title="Ready &#45;&gt; Busy when level &lt; K &amp;&amp; counter &gt;= 0 &amp;&amp; counter &lt; 1000000' features.svg; then pass; else
+  fail "the SVG tooltip does not hold the edge in full"
+fi
+
+# ---------------------------------------------------------------- counterexamples
+golden bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
+golden bluetooth-buggy-trace-worker "$bb" --trace "$viz/bluetooth-buggy.trace.json" --thread Worker
+golden peterson-broken-trace "$ex/peterson/peterson-broken.athread" --trace "$viz/peterson-broken.trace.json"
+golden figure2-noinit-trace "$ex/figure2/figure2-noinit.athread" --trace "$viz/figure2-noinit.trace.json"
+draw bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
+# A long made-up trace: 45 steps over one edge (the edge lists 6, the legend 40).
+python3 -c 'import json
+step = lambda k: {"instance": "Mutex[1]", "thread": "Mutex", "from": "NonCritical", "to": "NonCritical", "edge": 0,
+                  "state": {"shared": {"lock": False, "step": 0, "data": k % 3}}}
+json.dump({"command": "compose", "verdict": "unsafe", "trace": {
+  "initial": {"shared": {"lock": False, "step": 0, "data": 0},
+              "instances": {"Mutex[1]": "NonCritical", "Mutex[2]": "NonCritical", "Mutex[3]": "NonCritical"}},
+  "steps": [step(k + 1) for k in range(45)],
+  "violation": {"kind": "system invariant", "expression": "count(Mutex@Critical) <= 1", "message": "made up"}}},
+  open("long.json", "w"))'
+golden mutex-long-trace "$ex/mutex/mutex.athread" --trace long.json
+for spec in "$bb" "$ex/peterson/peterson-broken.athread"; do
+  name=$(basename "$spec" .athread)
+  "$ATHREAD" compose "$spec" --trace-out "$name.json" > /dev/null
+  check "$name: a trace compose just wrote" $VALGRIND "$ATHREAD" viz "$spec" --trace "$name.json" -o "$name-fresh.svg"
+done
+
+# ---------------------------------------------------------------- usage and output errors
+expect bad-extension 2 "athread: error: cannot tell the format of 'out.jpg': the output must end in .dot, .gv, .svg, .png or .pdf (try 'athread viz --help')" -- "$bt" -o out.jpg
+expect no-extension 2 "athread: error: cannot tell the format of 'out': the output must end in .dot, .gv, .svg, .png or .pdf (try 'athread viz --help')" -- "$bt" -o out
+if [ ! -e out.jpg ] && [ ! -e out ]; then pass; else fail "a bad extension still wrote a file"; fi
+expect unwritable 2 "/nonexistent/dir/x.svg: error: cannot create output file: No such file or directory" -- "$bt" -o /nonexistent/dir/x.svg
+expect unknown-thread 2 "athread: error: --thread Wroker: bluetooth.athread declares no thread 'Wroker'; did you mean 'Worker'?" -- "$bt" --thread Wroker
+expect unknown-thread-far 2 "athread: error: --thread Zzz: bluetooth.athread declares no thread 'Zzz'" -- "$bt" --thread Zzz
+expect no-spec 2 "athread: error: expected exactly one specification (try 'athread viz --help')" --
+expect bad-option 2 "athread: error: unknown option or missing argument: '--layout' (try 'athread viz --help')" -- "$bt" --layout neato
+printf 'thread A { init state S; S -> T : true; }\n' > broken.athread
+expect spec-error 2 "broken.athread:1:31: error: unknown state 'T' in thread 'A'; did you mean 'S'?
+thread A { init state S; S -> T : true; }
+                              ^" -- broken.athread -o broken.svg
+if [ ! -e broken.svg ]; then pass; else fail "a bad spec still wrote the output"; fi
+awk 'BEGIN { print "thread Big {"; print "  init state S0;"; for (i = 1; i < 450; i++) print "  state S" i ";"; for (i = 1; i < 450; i++) print "  S" i-1 " -> S" i " : true;"; print "}" }' > big.athread
+expect too-large 2 "athread: error: the diagram has 451 nodes, too many for dot (the limit is 400): draw one thread with --thread, or write DOT (-o OUT.dot)" -- big.athread -o big.svg
+check "too large for dot, fine as DOT" "$ATHREAD" viz big.athread -o big.dot
+if [ "$("$ATHREAD" viz --help | head -n 1)" = "usage: athread viz SPEC.athread [OPTIONS]" ]; then pass; else fail "viz --help"; fi
+
+# ---------------------------------------------------------------- traces that do not fit
+# bad_trace NAME PYTHON: the bluetooth-buggy trace, changed by PYTHON (on t, the JSON).
+bad_trace() {
+  python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(t, open(sys.argv[3], "w"))' "$viz/bluetooth-buggy.trace.json" "$2" "$1.json"
+}
+steps='t["trace"]["steps"]'
+bad_trace unknown-instance "${steps}[0][\"instance\"] = \"Nobody[1]\""
+bad_trace wrong-thread "${steps}[0][\"thread\"] = \"Stopper\""
+bad_trace edge-index "${steps}[2][\"edge\"] = 9"
+bad_trace edge-target "${steps}[1][\"to\"] = \"Stopped\""
+bad_trace out-of-order "${steps}[1], ${steps}[2] = ${steps}[2], ${steps}[1]"
+bad_trace unknown-state 't["trace"]["initial"]["instances"]["Stopper"] = "Begin"'
+bad_trace not-init-state 't["trace"]["initial"]["instances"]["Stopper"] = "Flagged"'
+bad_trace unknown-variable 't["trace"]["initial"]["shared"]["extra"] = 1'
+bad_trace wrong-type "${steps}[3][\"state\"][\"shared\"][\"pendingIO\"] = True"
+bad_trace missing-variable 'del t["trace"]["initial"]["shared"]["stopped"]'
+bad_trace no-steps 'del t["trace"]["steps"]'
+bad_trace safe 't["verdict"] = "safe"'
+bad_trace other-command 't["command"] = "conform"'
+printf '{"command": "compose", "trace": ' > truncated.json
+printf '[1, 2]\n' > array.json
+cp "$viz/peterson-broken.trace.json" other-spec.json
+cp "$bt" keep.svg
+# trace NAME MESSAGE [ARGS...]: viz --trace NAME.json fails with "NAME.json: error: MESSAGE"
+# and leaves keep.svg as it was.
+trace() {
+  local name=$1 msg=$2
+  shift 2
+  expect "trace-$name" 2 "$name.json: error: $msg" -- "$bb" --trace "$name.json" -o keep.svg "$@"
+}
+trace unknown-instance "step 1: 'Nobody[1]' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
+trace wrong-thread "step 1: Worker[1] is an instance of Worker, not of 'Stopper'"
+trace edge-index "step 3: thread Stopper has no edge 9 (it has 6, numbered from 0)"
+trace edge-target "step 2: edge 0 of Stopper goes from Start to Flagged, not from Start to Stopped"
+trace out-of-order "step 2: Stopper is in state Start, so it cannot take edge Flagged -> Signal"
+trace unknown-state "the initial state of Stopper is not a state of thread Stopper"
+trace not-init-state "Stopper starts in Flagged, which is not an init state of Stopper"
+trace unknown-variable "'extra' is not a shared variable of the spec"
+trace wrong-type "step 4: the value of 'pendingIO' is not an integer"
+trace missing-variable "the state has no value for 'stopped'"
+trace no-steps "the trace has no array \"steps\""
+trace safe "the verdict is safe: there is no counterexample to draw"
+trace other-command "not a counterexample written by 'athread compose --trace-out' (no \"command\": \"compose\")"
+trace truncated "not valid JSON (line 1, column 32): unexpected token near end of file"
+trace array "not a trace: the JSON is not an object"
+trace other-spec "'T1' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
+trace missing "cannot open file: No such file or directory"
+cp "$viz/bluetooth-buggy.trace.json" fewer-workers.json # with N=1 the one worker is "Worker"
+trace fewer-workers "'Worker[1]' is not an instance of the system (was the trace written for another spec, or with other --set values?)" --set N=1
+if cmp -s keep.svg "$bt" && [ -z "$(ls -A | grep 'keep.svg.')" ]; then pass; else fail "a trace that does not fit touched the output file"; fi
+
+# ---------------------------------------------------------------- valgrind
+if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> /dev/null | grep -q libasan; then
+  vg() {
+    if valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+         --suppressions="$viz/graphviz.supp" "$ATHREAD" viz "$@" 2> vg.err; then
+      pass
+    else
+      fail "valgrind, viz $*: a leak or memory error outside Graphviz"
+      head -n 30 vg.err
+    fi
+  }
+  vg "$features" --idle -o vg.dot
+  vg "$bb" --trace "$viz/bluetooth-buggy.trace.json" -o vg.svg
+  vg "$ex/peterson/peterson-broken.athread" --trace "$viz/peterson-broken.trace.json" -o vg.png
+fi
+
+summary viz
+[ $failed = 0 ]

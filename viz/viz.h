@@ -1,0 +1,56 @@
+/* viz/viz.h -- diagrams of abstract threads, systems and counterexamples
+ * (athread viz), built with Graphviz's cgraph and laid out and rendered by
+ * its gvc library, to DOT, SVG, PNG or PDF.
+ *
+ * Borrows the checked spec (spec_load) and the options. Owns: a viz_trace
+ * (viz_trace_load; free with viz_trace_free) and the bytes viz_render returns
+ * (free with free()). Reports through the caller's diag_sink. The same
+ * inputs always give the same DOT and SVG bytes.
+ */
+#ifndef ATHREAD_VIZ_H
+#define ATHREAD_VIZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/diag.h"
+#include "../spec-lang/ast.h"
+
+typedef enum viz_format { VIZ_DOT, VIZ_SVG, VIZ_PNG, VIZ_PDF } viz_format;
+
+/* A counterexample read from a file, checked against one spec. Opaque. */
+typedef struct viz_trace viz_trace;
+
+typedef struct viz_options {
+  const ast_thread *only;  /* draw only this thread, or NULL for every thread */
+  bool idle;               /* draw the implicit idle self-loops (dashed) */
+  const viz_trace *trace;  /* counterexample to overlay, or NULL */
+  const char *spec_name;   /* the spec's file name, for the legend */
+} viz_options;
+
+/* The format an output path asks for, from its extension (.dot or .gv, .svg,
+ * .png, .pdf). Returns false for any other name. */
+bool viz_format_of_path(const char *path, viz_format *out);
+
+/* Reads the counterexample in path (the JSON of `athread compose
+ * --trace-out`) and checks that it fits spec: its threads, instances, states
+ * and edge indices exist, and every step starts where its instance is.
+ * Returns NULL after reporting "path: error: ..." to sink. Returns owned,
+ * free with viz_trace_free. Borrows spec, which must outlive the trace. */
+viz_trace *viz_trace_load(diag_sink *sink, const char *path, const ast_spec *spec);
+/* NULL is fine. */
+void viz_trace_free(viz_trace *t);
+
+typedef enum viz_result {
+  VIZ_DONE,       /* *out holds the drawing */
+  VIZ_TOO_LARGE,  /* too many nodes for dot (reported; DOT is always written) */
+  VIZ_FAILED      /* Graphviz failed (reported): an internal error */
+} viz_result;
+
+/* Draws spec as the options say, in format f. When done, *out holds *len
+ * bytes (returns owned, free with free(); NUL-terminated). DOT is the graph
+ * before layout, so it is the same on every machine; the other formats are
+ * laid out by dot. Reports any other result to sink. */
+viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out, size_t *len);
+
+#endif
