@@ -127,17 +127,13 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
 
 /* ---------------------------------------------------------------- steps */
 
-static void mark_primed(const ir_expr *x, void *ctx) {
-  if (x->kind == IR_NAME && x->ref == REF_SHARED && x->primed) ((bool *)ctx)[x->index] = true;
-}
-
 /* The shared part of an edge, with the frame rule. */
 static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
   bool *changes = xcalloc((size_t)e->shared_count + 1, sizeof *changes);
   VEC(Z3_ast) c = {0};
   smt_env env = env_of(e, v, w, tid);
   if (ed->kind == EDGE_RELATION) {
-    ir_walk(ed->relation, mark_primed, changes);
+    ir_mark_primed(ed->relation, changes);
     vec_push(NULL, &c, smt_expr(e->s, ed->relation, &env));
   } else {
     if (ed->guard) vec_push(NULL, &c, smt_expr(e->s, ed->guard, &env));

@@ -367,7 +367,6 @@ static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, v
   free(dst);
 }
 
-static void mark_primed(const ir_expr *e, void *ctx);
 static const ast_thread *thread_of_slot(const product *p, int slot);
 static bool literals_fit(const ast_spec *spec);
 
@@ -426,7 +425,7 @@ static bool edge_holds(const product *p, const ast_edge *e, const env *v) {
   bool *may_change = xcalloc((size_t)p->shared_count + 1, sizeof *may_change);
   bool ok = true;
   if (e->kind == EDGE_RELATION) {
-    ir_walk(e->relation, mark_primed, may_change);
+    ir_mark_primed(e->relation, may_change);
     ok = eval(v, e->relation);
   } else {
     ok = !e->guard || eval(v, e->guard);
@@ -553,10 +552,6 @@ static void instance_slots(product *p, const ast_instance *in, size_t first) {
   }
 }
 
-static void mark_primed(const ir_expr *e, void *ctx) {
-  if (e->kind == IR_NAME && e->ref == REF_SHARED && e->primed) ((bool *)ctx)[e->index] = true;
-}
-
 static bool check_choices(const product *p, const ir_expr *where, const plans *ps) {
   for (int k = 0; k < ps->count; k++)
     for (int i = 0; i < ps->items[k].step_count; i++) {
@@ -573,7 +568,7 @@ static bool check_choices(const product *p, const ir_expr *where, const plans *p
 static bool compile_relation(product *p, cedge *ce) {
   bool *primed = xcalloc((size_t)p->shared_count + 1, sizeof *primed);
   bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
-  ir_walk(ce->edge->relation, mark_primed, primed);
+  ir_mark_primed(ce->edge->relation, primed);
   unknowns u = {.primed = true, .is_unknown = primed, .fixed = fixed};
   int bad = plan_formula(p, &u, ce->edge->relation, &ce->relation);
   free(primed);

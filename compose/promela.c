@@ -407,10 +407,6 @@ static void emit_expr(pml *p, const ir_expr *e) {
 
 /* ---------------------------------------------------------------- planning: helpers */
 
-static void mark_prime(const ir_expr *e, void *ctx) {
-  if (e->kind == IR_NAME && e->primed && e->ref == REF_SHARED) ((bool *)ctx)[e->index] = true;
-}
-
 /* True when every primed name in e is bound to an expression (or, with
  * temps, to a temporary). */
 static bool primes_bound(const ir_expr *e, const bind *binds, bool temps) {
@@ -565,7 +561,7 @@ static void report_undetermined(pml *p, const ir_expr *where, int var, bool spli
 static void plan_relation(pml *p, int thread, const ast_edge *e) {
   size_t nv = p->spec->shared.len;
   bool *primed = xcalloc(nv + 1, sizeof *primed);
-  ir_walk(e->relation, mark_prime, primed);
+  ir_mark_primed(e->relation, primed);
   bool unbounded = false;
   for (size_t v = 0; v < nv; v++) unbounded |= primed[v] && shared_var(p, (int)v)->type.kind == TYPE_INT;
   ir_expr_list ds = {0};

@@ -212,6 +212,12 @@ void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out) {
   }
 }
 
+static void mark_primed(const ir_expr *e, void *primed) {
+  if (e->kind == IR_NAME && e->ref == REF_SHARED && e->primed) ((bool *)primed)[e->index] = true;
+}
+
+void ir_mark_primed(const ir_expr *e, bool *primed) { ir_walk(e, mark_primed, primed); }
+
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx) {
   if (!e) return;
   visit(e, ctx);

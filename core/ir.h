@@ -89,6 +89,9 @@ typedef VEC(const ir_expr *) ir_expr_list;
  * of an &&-chain for OP_AND, the disjuncts for OP_OR), or e itself. */
 void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out);
 
+/* Sets primed[i] for every shared variable i that e names primed (x'). */
+void ir_mark_primed(const ir_expr *e, bool *primed);
+
 /* Calls visit on e and every subexpression, parents first. */
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);
 
