@@ -27,11 +27,12 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
 COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/engine-symbolic.c
+CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/c-ast.c conformance/cfront.c conformance/cfront-cpp.c conformance/cfront-lower.c conformance/cfront-expr.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
-CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c
-GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
+CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c
+GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c $(BUILD)/gen/c-parser.c $(BUILD)/gen/c-lexer.c
 
-LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libathread.a
 ATHREAD  = $(BIN)/athread
@@ -59,8 +60,20 @@ $(BUILD)/gen/spec-lexer.c $(BUILD)/gen/spec-lexer.h: spec-lang/lexer.l
 	@mkdir -p $(BUILD)/gen
 	flex --header-file=$(BUILD)/gen/spec-lexer.h -o $(BUILD)/gen/spec-lexer.c $<
 
-$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
-	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -Ispec-lang -I$(BUILD)/gen -c -o $@ $<
+$(BUILD)/gen/c-parser.c $(BUILD)/gen/c-parser.h: conformance/c-parser.y
+	@mkdir -p $(BUILD)/gen
+	bison -Wall -Werror --defines=$(BUILD)/gen/c-parser.h -o $(BUILD)/gen/c-parser.c $<
+
+$(BUILD)/gen/c-lexer.c $(BUILD)/gen/c-lexer.h: conformance/c-lexer.l
+	@mkdir -p $(BUILD)/gen
+	flex --header-file=$(BUILD)/gen/c-lexer.h -o $(BUILD)/gen/c-lexer.c $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h $(BUILD)/gen/c-parser.h $(BUILD)/gen/c-lexer.h
+	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -Ispec-lang -Iconformance -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/conformance/%.o: conformance/%.c $(BUILD)/gen/c-parser.h $(BUILD)/gen/c-lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iconformance -I$(BUILD)/gen -c -o $@ $<
 
 $(BUILD)/spec-lang/%.o: spec-lang/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
 	@mkdir -p $(dir $@)
@@ -70,11 +83,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The builtins header when athread runs from neither bin/ nor an install tree.
+$(BUILD)/cli/cmd-conform.o: ALL_CFLAGS += -DATHREAD_INCLUDE_DIR='"$(PREFIX)/share/athread/include"'
+
 # ---------------------------------------------------------------- tests
 
 $(UNIT_BIN): $(UNIT_SRC) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRC) $(LIB) $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRC) $(LIB) $$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 $(ROUNDTRIP_BIN): tests/roundtrip.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -104,7 +120,7 @@ demo: deps
 install: $(ATHREAD)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include
 	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
-	install -m 644 include/athread.h $(DESTDIR)$(PREFIX)/share/athread/include/athread.h
+	install -m 644 include/athread.h include/assert.h $(DESTDIR)$(PREFIX)/share/athread/include/
 
 clean:
 	rm -rf build build-asan bin out

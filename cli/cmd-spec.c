@@ -142,18 +142,3 @@ int cmd_fmt(int argc, char **argv) {
   if (optind != argc - 1) return cli_usage_error("fmt", "expected exactly one specification");
   return cli_finish(format_file(argv[optind], mode));
 }
-
-/* ---------------------------------------------------------------- pending */
-
-int cmd_pending(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      cli_usage(stdout, argv[0]);
-      return cli_finish(EXIT_HOLDS);
-    }
-  }
-  diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "'athread %s' is not built yet in this version (%s); only lint, fmt, compose, viz and promela are available", argv[0],
-                ATHREAD_VERSION);
-  return EXIT_INTERNAL;
-}

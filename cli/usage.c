@@ -46,11 +46,28 @@ static const usage usages[] = {
    "\n"
    "Exit codes: 0 done (or already canonical), 1 not canonical (--check), 2 syntax errors.\n"},
   {"conform",
-   "usage: athread conform SPEC.athread FILE.c... [--thread T=func] [--engine auto|chc|bmc]\n"
-   "                       [--bound K] [--emit-c OUT.c] [--emit-smt2 OUT.smt2]\n"
-   "                       [--timeout SEC] [--json]\n"
-   "Check that each thread's C implementation conforms to its abstract thread.\n"
-   "(Not built yet in this version.)\n"},
+   "usage: athread conform SPEC.athread FILE.c... [OPTIONS]\n"
+   "Check that each thread's C implementation conforms to its abstract thread:\n"
+   "build the sequential program C(T, T#) and prove it with Z3.\n"
+   "\n"
+   "  --thread T=FUNC       check thread T against C function FUNC (repeatable;\n"
+   "                        overrides 'implements')\n"
+   "  --engine E            auto (default: bmc when the code has no loop, else chc),\n"
+   "                        chc (Spacer on Horn clauses: proofs with loops), or bmc\n"
+   "  --bound K             bmc: explore up to K segments (about one per step)\n"
+   "  --timeout SEC         stop with verdict unknown after SEC seconds (whole run)\n"
+   "  --certificate         chc: print the invariant of the proof (re-checked)\n"
+   "  --emit-c OUT.c        write C(T, T#) as a sequential C program (SV-COMP style)\n"
+   "  --emit-smt2 OUT.smt2  write the Horn clauses (sat means conforms)\n"
+   "                        (with several threads: OUT.THREAD.c, OUT.THREAD.smt2)\n"
+   "  -I DIR, -D NAME[=V], -U NAME   passed to the C preprocessor\n"
+   "  --set NAME=VALUE      override the const NAME (repeatable)\n"
+   "  --json                print one JSON object instead of text\n"
+   "  --no-timing           leave out times (reproducible output)\n"
+   "  -h, --help            show this help\n"
+   "\n"
+   "Exit codes: 0 every checked thread conforms, 1 some thread does not conform\n"
+   "(a counterexample is printed), 2 bad input, 3 unknown (bound or timeout).\n"},
   {"compose",
    "usage: athread compose SPEC.athread [OPTIONS]\n"
    "Model-check the system composed of the abstract threads: search every\n"

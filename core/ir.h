@@ -37,7 +37,9 @@ typedef enum ir_op {
   OP_AND, OP_OR, OP_IMPLIES, OP_IFF
 } ir_op;
 
-typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED } ir_ref;
+/* REF_VAR: a variable of a sequential program (conformance/prog.h); index
+ * is its position in the program's variable table. */
+typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED, REF_VAR } ir_ref;
 
 typedef struct ir_expr ir_expr;
 struct ir_expr {
@@ -54,7 +56,7 @@ struct ir_expr {
   loc name_at;            /* IR_COUNT, IR_AT: span of the thread name */
   loc state_at;           /* IR_COUNT, IR_AT: span of the state name */
   ir_ref ref;             /* IR_NAME: what it names, set by sema */
-  int index;              /* IR_NAME: const or shared index; IR_COUNT/IR_AT: thread index */
+  int index;              /* IR_NAME: const, shared or program-variable index; IR_COUNT/IR_AT: thread index */
   int state_index;        /* IR_COUNT, IR_AT: state index within the thread */
   uint32_t depth;         /* levels of nesting: 1 for a leaf */
 };

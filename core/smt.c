@@ -150,6 +150,7 @@ Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
   case IR_BOOL: case IR_INT: return literal(s, e);
   case IR_NAME:
     if (e->ref == REF_CONST) return smt_int(s, env->consts[e->index]);
+    if (e->ref == REF_VAR) return env->vars[e->index];
     return e->primed ? env->next[e->index] : env->cur[e->index];
   case IR_TID: return env->tid;
   case IR_COUNT: return env->count(env->ctx, e->index, e->state_index);

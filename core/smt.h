@@ -21,6 +21,7 @@ typedef struct smt smt;
 typedef struct smt_env {
   Z3_ast const *cur;   /* per shared variable: its value before the step */
   Z3_ast const *next;  /* per shared variable: after the step (primed names), or NULL */
+  Z3_ast const *vars;  /* per program variable (REF_VAR names), or NULL */
   Z3_ast tid;          /* the running instance's number, or NULL outside threads */
   const int64_t *consts; /* per const: its value */
   /* count(T@S) and T[i]@S: the caller's encoding of instance states */

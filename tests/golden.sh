@@ -7,6 +7,8 @@
 #   exit: 2
 #   --- spec
 #   ...the .athread text, written to NAME.athread (NAME = the case's file name)
+#   --- c
+#   ...optional C code, written to NAME.c (CFILE in args is replaced by its name)
 #   --- stdout
 #   ...expected standard output
 #   --- stderr
@@ -36,14 +38,17 @@ for case_file in "$@"; do
   mkdir -p "$dir"
   section "$case_file" spec > "$dir/$name.athread"
   [ -n "$keep" ] && cp "$dir/$name.athread" "$keep/"
+  grep -q '^--- c$' "$case_file" && section "$case_file" c > "$dir/$name.c"
   args=$(header "$case_file" args)
   want_exit=$(header "$case_file" exit)
-  read -r -a argv <<< "${args//SPEC/$name.athread}"
+  args=${args//SPEC/$name.athread}
+  read -r -a argv <<< "${args//CFILE/$name.c}"
   (cd "$dir" && $VALGRIND "$ATHREAD" "${argv[@]}" > out.stdout 2> out.stderr < /dev/null; echo $? > out.exit)
   got_exit=$(cat "$dir/out.exit")
   if [ $update = 1 ]; then
     { sed -n '1,/^--- spec$/p' "$case_file" | sed "s/^exit: .*/exit: $got_exit/"
       section "$case_file" spec
+      grep -q '^--- c$' "$case_file" && { echo "--- c"; section "$case_file" c; }
       echo "--- stdout"; cat "$dir/out.stdout"
       echo "--- stderr"; cat "$dir/out.stderr"; } > "$dir/updated"
     cp "$dir/updated" "$case_file"

@@ -5,5 +5,7 @@ int main(void) {
   int failures = 0;
   failures += run_core_tests();
   failures += run_spec_tests();
+  failures += run_conform_tests();
+  failures += run_cfront_tests();
   return failures;
 }

@@ -10,5 +10,7 @@
 
 int run_core_tests(void);
 int run_spec_tests(void);
+int run_conform_tests(void);
+int run_cfront_tests(void);
 
 #endif

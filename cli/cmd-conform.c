@@ -1,0 +1,341 @@
+/* cli/cmd-conform.c -- `athread conform`: load the spec and the C files,
+ * lower each implemented thread, build C(T, T#), prove it, print verdicts.
+ * Every input error is reported before any verdict is printed. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../conformance/cfront.h"
+#include "../conformance/conform.h"
+#include "../conformance/emit-c.h"
+#include "../conformance/instrument.h"
+#include "../conformance/report.h"
+#include "../core/outfile.h"
+#include "../core/smt.h"
+#include "../core/suggest.h"
+#include "cli.h"
+
+typedef struct binding {
+  const char *thread;   /* the thread's name as given */
+  const char *function; /* its C function */
+} binding;
+
+typedef struct conform_args {
+  spec_options spec;          /* --set overrides */
+  VEC(binding) bindings;      /* --thread T=func */
+  VEC(const char *) cpp;      /* -I, -D, -U flags for cpp */
+  conform_options check;      /* engine, bound, deadline, certificate */
+  const char *emit_c;         /* --emit-c OUT.c */
+  const char *emit_smt2;      /* --emit-smt2 OUT.smt2 */
+  double timeout;             /* --timeout SEC, 0 for none */
+  bool json;                  /* --json */
+  bool timing;                /* off with --no-timing */
+  const char *path;           /* the spec */
+  char **files;               /* the C files */
+  int file_count;             /* how many */
+} conform_args;
+
+/* One thread to check. */
+typedef struct job {
+  const ast_thread *thread;
+  const char *function;
+  prog *code;   /* the lowered C function */
+  prog *ins;    /* C(T, T#) */
+  conform_result r;
+} job;
+
+typedef VEC(job) job_list;
+
+/* ---------------------------------------------------------------- options */
+
+static bool parse_number(const char *what, const char *text, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (errno || end == text || *end || *out < 0) {
+    diag_sink sink = cli_stderr_sink();
+    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
+    return false;
+  }
+  return true;
+}
+
+static bool parse_binding(char *arg, conform_args *a) {
+  char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || !eq[1]) return false;
+  *eq = '\0';
+  binding b = {arg, eq + 1};
+  vec_push(NULL, &a->bindings, b);
+  return true;
+}
+
+static bool parse_engine(const char *name, conform_engine *out) {
+  static const char *const names[] = {"auto", "chc", "bmc"};
+  for (int i = 0; i < 3; i++)
+    if (strcmp(name, names[i]) == 0) return *out = (conform_engine)i, true;
+  return false;
+}
+
+static void cpp_flag(conform_args *a, char c, const char *value) {
+  char *flag = xmalloc(strlen(value) + 3);
+  flag[0] = '-';
+  flag[1] = c;
+  strcpy(flag + 2, value);
+  vec_push(NULL, &a->cpp, flag);
+}
+
+/* Applies one option; returns -1 to go on, else an exit code. */
+static int conform_option(int c, conform_args *a, char **argv) {
+  diag_sink sink = cli_stderr_sink();
+  double x;
+  switch (c) {
+  case 's':
+    if (!cli_parse_override(&sink, optarg, &a->spec.overrides[a->spec.override_count])) return EXIT_BAD_INPUT;
+    a->spec.override_count++;
+    return -1;
+  case 'r': return parse_binding(optarg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
+  case 'e': return parse_engine(optarg, &a->check.engine) ? -1 : cli_usage_error("conform", "--engine must be auto, chc or bmc");
+  case 'b':
+    if (!parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
+    a->check.bound = (unsigned)x;
+    return -1;
+  case 't': return parse_number("--timeout", optarg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
+  case 'C': a->emit_c = optarg; return -1;
+  case 'S': a->emit_smt2 = optarg; return -1;
+  case 'j': a->json = true; return -1;
+  case 'T': a->timing = false; return -1;
+  case 'c': a->check.certificate = true; return -1;
+  case 'I': case 'D': case 'U': cpp_flag(a, (char)c, optarg); return -1;
+  case 'h': cli_usage(stdout, "conform"); return cli_finish(EXIT_HOLDS);
+  default: return cli_bad_option("conform", argv);
+  }
+}
+
+static int conform_options_parse(int argc, char **argv, conform_args *a) {
+  static const struct option longopts[] = {
+    {"set", required_argument, NULL, 's'},       {"thread", required_argument, NULL, 'r'},
+    {"engine", required_argument, NULL, 'e'},    {"bound", required_argument, NULL, 'b'},
+    {"timeout", required_argument, NULL, 't'},   {"emit-c", required_argument, NULL, 'C'},
+    {"emit-smt2", required_argument, NULL, 'S'}, {"json", no_argument, NULL, 'j'},
+    {"no-timing", no_argument, NULL, 'T'},       {"certificate", no_argument, NULL, 'c'},
+    {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+  };
+  int c, code;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "hI:D:U:", longopts, NULL)) != -1)
+    if ((code = conform_option(c, a, argv)) >= 0) return code;
+  if (optind > argc - 2) return cli_usage_error("conform", "expected a specification and at least one C file");
+  if (a->check.bound && a->check.engine == CONFORM_CHC) return cli_usage_error("conform", "--bound applies to --engine bmc");
+  a->path = argv[optind];
+  a->files = argv + optind + 1;
+  a->file_count = argc - optind - 1;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- bindings */
+
+static const char *thread_names_suggestion(const ast_spec *spec, const char *name) {
+  const char **names = xcalloc(spec->threads.len + 1, sizeof *names);
+  vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
+  const char *s = suggest_name(name, names, spec->threads.len);
+  free(names);
+  return s;
+}
+
+/* The function of each thread (--thread wins over implements); false after an error. */
+static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const char **function) {
+  diag_sink sink = cli_stderr_sink();
+  vec_foreach(&spec->threads, i) function[i] = spec->threads.items[i]->impl;
+  bool ok = true;
+  vec_foreach(&a->bindings, k) {
+    const ast_thread *t = spec_find_thread(spec, a->bindings.items[k].thread);
+    if (t) {
+      function[t->index] = a->bindings.items[k].function;
+      continue;
+    }
+    const char *s = thread_names_suggestion(spec, a->bindings.items[k].thread);
+    diag_error_at(&sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s", a->bindings.items[k].thread, a->path,
+                  s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+    ok = false;
+  }
+  return ok;
+}
+
+static const char *include_dir(void) {
+  const char *env = getenv("ATHREAD_INCLUDE");
+  if (env && *env) return xstrdup(env);
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
+  if (n <= 0) return xstrdup(ATHREAD_INCLUDE_DIR);
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');
+  static const char *const tails[] = {"/../include", "/../share/athread/include"};
+  for (int i = 0; slash && i < 2; i++) {
+    snprintf(slash, sizeof exe - (size_t)(slash - exe), "%s/athread.h", tails[i]);
+    if (access(exe, R_OK) == 0) {
+      slash[strlen(tails[i])] = '\0';
+      return xstrdup(exe);
+    }
+  }
+  return xstrdup(ATHREAD_INCLUDE_DIR);
+}
+
+/* Lowers every implemented thread; false after an input error. */
+static bool lower_all(const conform_args *a, const ast_spec *spec, cfe_unit *u, const char **function, job_list *jobs) {
+  bool ok = true;
+  vec_foreach(&spec->threads, i) {
+    if (!function[i]) continue;
+    const ast_thread *t = spec->threads.items[i];
+    if (!cfe_has_function(u, function[i])) {
+      diag_sink sink = cli_stderr_sink();
+      if (t->impl && function[i] == t->impl) diag_error(spec->src, t->impl_at, "no function '%s' in the C files given", function[i]);
+      else diag_error_at(&sink, "athread", "--thread %s=%s: no function '%s' in the C files given", t->name, function[i], function[i]);
+      ok = false;
+      continue;
+    }
+    prog *code = cfe_lower(u, spec, function[i]);
+    if (!code) {
+      ok = false;
+      continue;
+    }
+    job j = {.thread = t, .function = function[i], .code = code};
+    vec_push(NULL, jobs, j);
+  }
+  (void)a;
+  return ok;
+}
+
+/* ---------------------------------------------------------------- emitting */
+
+/* path, or with several threads path with ".THREAD" before its extension. */
+static char *emit_path(const char *path, const char *thread, bool several) {
+  if (!several) return xstrdup(path);
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *out = xmalloc(strlen(path) + strlen(thread) + 2);
+  sprintf(out, "%.*s.%s%s", (int)stem, path, thread, path + stem);
+  return out;
+}
+
+static bool emit_one(const char *path, const char *thread, bool several, char *text) {
+  diag_sink sink = cli_stderr_sink();
+  char *where = emit_path(path, thread, several);
+  bool ok = outfile_write(&sink, where, text, strlen(text));
+  free(where);
+  free(text);
+  return ok;
+}
+
+static bool emit_all(const conform_args *a, const ast_spec *spec, job_list *jobs) {
+  bool several = jobs->len > 1, ok = true;
+  vec_foreach(jobs, i) {
+    job *j = &jobs->items[i];
+    if (a->emit_c) ok = emit_one(a->emit_c, j->thread->name, several, emit_c_program(j->ins, spec, j->thread)) && ok;
+    if (a->emit_smt2) ok = emit_one(a->emit_smt2, j->thread->name, several, conform_smt2(j->ins)) && ok;
+  }
+  return ok;
+}
+
+/* ---------------------------------------------------------------- checking */
+
+static int exit_code(const job_list *jobs) {
+  int code = EXIT_HOLDS;
+  vec_foreach(jobs, i) {
+    conform_verdict v = jobs->items[i].r.verdict;
+    if (v == CONFORM_VIOLATED) return EXIT_VIOLATION;
+    if (v == CONFORM_UNKNOWN) code = EXIT_UNKNOWN;
+  }
+  return code;
+}
+
+static void print_results(const conform_args *a, const ast_spec *spec, const char **function, job_list *jobs) {
+  json_t *threads = json_array(), *unchecked = json_array();
+  vec_foreach(jobs, i) {
+    job *j = &jobs->items[i];
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .timing = a->timing};
+    if (a->json) json_array_append_new(threads, report_conform_json(&c));
+    else report_conform_text(stdout, &c);
+  }
+  vec_foreach(&spec->threads, i) {
+    if (function[i]) continue;
+    if (a->json) json_array_append_new(unchecked, json_string(spec->threads.items[i]->name));
+    else printf("thread %s: not checked (no implementation: add 'implements' or --thread %s=FUNCTION)\n", spec->threads.items[i]->name,
+                spec->threads.items[i]->name);
+  }
+  if (a->json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "command", json_string("conform"));
+    json_object_set_new(o, "spec", json_string(a->path));
+    json_object_set_new(o, "threads", threads);
+    json_object_set_new(o, "not_checked", unchecked);
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(o);
+  } else {
+    json_decref(threads);
+    json_decref(unchecked);
+  }
+}
+
+static int check_all(const conform_args *a, const ast_spec *spec, const char **function, job_list *jobs) {
+  vec_foreach(jobs, i) jobs->items[i].ins = ins_build(jobs->items[i].code, spec, jobs->items[i].thread);
+  if (!emit_all(a, spec, jobs)) return EXIT_BAD_INPUT;
+  conform_options o = a->check;
+  o.deadline = a->timeout > 0 ? conform_now() + a->timeout : 0;
+  vec_foreach(jobs, i) conform_check(jobs->items[i].ins, &o, &jobs->items[i].r);
+  print_results(a, spec, function, jobs);
+  return exit_code(jobs);
+}
+
+static bool any_binding(const ast_spec *spec, const char **function) {
+  vec_foreach(&spec->threads, i) if (function[i]) return true;
+  return false;
+}
+
+/* Loads, lowers and checks; returns the exit code. */
+static int conform(const conform_args *a, const ast_spec *spec) {
+  const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
+  job_list jobs = {0};
+  cfe_unit *u = NULL;
+  const char *include = include_dir();
+  cfe_options co = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include};
+  diag_sink sink = cli_stderr_sink();
+  int code = -1;
+  if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
+  else if (!any_binding(spec, function)) code = cli_usage_error("conform", "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
+  else if (!(u = cfe_parse(&sink, (const char *const *)a->files, (size_t)a->file_count, &co))) code = EXIT_BAD_INPUT;
+  else if (!lower_all(a, spec, u, function, &jobs)) code = EXIT_BAD_INPUT;
+  if (code < 0) code = cli_finish(check_all(a, spec, function, &jobs));
+  vec_foreach(&jobs, i) {
+    conform_result_free(&jobs.items[i].r);
+    prog_free(jobs.items[i].ins);
+    prog_free(jobs.items[i].code);
+  }
+  vec_free(&jobs);
+  cfe_free(u);
+  free((void *)include);
+  free(function);
+  return code;
+}
+
+int cmd_conform(int argc, char **argv) {
+  conform_args a = {.timing = true};
+  a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
+  int code = conform_options_parse(argc, argv, &a);
+  diag_sink sink = cli_stderr_sink();
+  ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
+  if (code < 0 && !spec) code = EXIT_BAD_INPUT;
+  if (code < 0) {
+    code = conform(&a, spec);
+    smt_shutdown();
+  }
+  spec_free(spec);
+  vec_foreach(&a.cpp, i) free((void *)a.cpp.items[i]);
+  vec_free(&a.cpp);
+  vec_free(&a.bindings);
+  free(a.spec.overrides);
+  return code;
+}

@@ -1,0 +1,408 @@
+/* conformance/c-ast.c -- constructors of the C syntax tree (used by the
+ * grammar actions) and the file-scope name table. */
+#include "c-ast.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define A(ctx) ((ctx)->unit->arena)
+
+static char *vformat(arena *a, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *s = arena_alloc(a, (size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+cfe_pos cfe_span(cfe_pos a, cfe_pos b) {
+  if (a.file != b.file || b.at.end < a.at.start) return a;
+  return (cfe_pos){a.file, {a.at.start, b.at.end}};
+}
+
+/* ---------------------------------------------------------------- names */
+
+cfe_entity *cfe_lookup(const cfe_unit *u, const char *name) {
+  int i = symtab_get(&u->names, name);
+  return i < 0 ? NULL : &u->entities.items[i];
+}
+
+void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace) {
+  int i = symtab_get(&u->names, name);
+  if (i >= 0) {
+    if (replace) u->entities.items[i] = e;
+    return;
+  }
+  vec_push(u->arena, &u->entities, e);
+  symtab_put(&u->names, name, (int)u->entities.len - 1);
+}
+
+/* ---------------------------------------------------------------- types */
+
+cfe_type cfe_type_bad(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cfe_type t = {.kind = CT_BAD, .what = vformat(A(ctx), fmt, ap), .at = at};
+  va_end(ap);
+  return t;
+}
+
+cfe_specs cfe_specs_empty(void) {
+  cfe_specs s = {.bad = {.kind = CT_INT}, .at = {-1, {0, 0}}};
+  return s;
+}
+
+static void specs_extend(cfe_specs *s, cfe_pos at) {
+  s->at = s->at.file < 0 ? at : cfe_span(s->at, at);
+}
+
+void cfe_specs_word(cfe_ctx *ctx, cfe_specs *s, const char *word, cfe_pos at) {
+  specs_extend(s, at);
+  s->words++;
+  if (strcmp(word, "void") == 0) s->is_void = true;
+  else if (strcmp(word, "_Bool") == 0) s->is_bool = true;
+  else if (s->bad.kind != CT_BAD && (strcmp(word, "float") == 0 || strcmp(word, "double") == 0 || strcmp(word, "_Complex") == 0))
+    s->bad = cfe_type_bad(ctx, at, "unsupported floating-point type '%s'", word);
+}
+
+void cfe_specs_storage(cfe_specs *s, cfe_storage storage, cfe_pos at) {
+  specs_extend(s, at);
+  s->storage = storage;
+}
+
+void cfe_specs_type(cfe_specs *s, cfe_type t, cfe_pos at) {
+  specs_extend(s, at);
+  s->has_type = true;
+  s->type = t;
+}
+
+cfe_type cfe_specs_result(const cfe_specs *s) {
+  if (s->bad.kind == CT_BAD) return s->bad;
+  if (s->has_type) return s->type;
+  if (s->is_void) return (cfe_type){.kind = CT_VOID};
+  if (s->is_bool) return (cfe_type){.kind = CT_BOOL};
+  return (cfe_type){.kind = CT_INT};
+}
+
+cfe_type cfe_typedef_type(cfe_ctx *ctx, const char *name, cfe_pos at) {
+  cfe_entity *e = cfe_lookup(ctx->unit, name);
+  if (e->type.kind == CT_BAD && e->system)
+    return cfe_type_bad(ctx, at, "unsupported: '%s' comes from a system header", name);
+  if (e->type.kind == CT_BAD) return cfe_type_bad(ctx, at, "%s (through typedef '%s')", e->type.what, name);
+  return e->type;
+}
+
+/* ---------------------------------------------------------------- declarators */
+
+cfe_declarator *cfe_declarator_name(cfe_ctx *ctx, const char *name, cfe_pos at) {
+  cfe_declarator *d = arena_alloc(A(ctx), sizeof *d);
+  d->name = name;
+  d->name_at = d->at = at;
+  return d;
+}
+
+cfe_declarator *cfe_declarator_abstract(cfe_ctx *ctx, cfe_pos at) { return cfe_declarator_name(ctx, NULL, at); }
+
+cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_pos at) {
+  if (!d->bad || d->is_function) {
+    d->bad = d->is_function ? "function returning a pointer" : "pointer type";
+    d->bad_at = star_at;
+  }
+  d->at = at;
+  return d;
+}
+
+cfe_declarator *cfe_declarator_array(cfe_declarator *d, cfe_pos at) {
+  if (!d->bad) {
+    d->bad = d->is_function ? "function returning an array" : "array type";
+    d->bad_at = at;
+  }
+  d->at = at;
+  return d;
+}
+
+cfe_declarator *cfe_declarator_function(cfe_ctx *ctx, cfe_declarator *d, cfe_decls *params, bool variadic, cfe_pos at) {
+  (void)ctx;
+  if (d->bad && strcmp(d->bad, "pointer type") == 0) { /* a variable: (*fp)(...) */
+    d->bad = "function pointer";
+    d->at = at;
+    return d;
+  }
+  if (d->is_function && !d->bad) {
+    d->bad = "function returning a function";
+    d->bad_at = at;
+  }
+  d->is_function = true;
+  if (params) d->params = *params;
+  d->variadic = variadic;
+  d->at = at;
+  return d;
+}
+
+cfe_decls *cfe_decls_new(cfe_ctx *ctx) { return arena_alloc(A(ctx), sizeof(cfe_decls)); }
+
+void cfe_decls_add(cfe_ctx *ctx, cfe_decls *list, cfe_decl *d) { vec_push(A(ctx), list, d); }
+
+static void apply_specs(cfe_ctx *ctx, const cfe_specs *s, cfe_decl *x) {
+  cfe_declarator *d = x->declarator;
+  x->storage = s->storage;
+  x->type = cfe_specs_result(s);
+  if (d->bad && x->type.kind != CT_BAD) x->type = cfe_type_bad(ctx, d->bad_at, "unsupported %s", d->bad);
+}
+
+cfe_decl *cfe_decl_new(cfe_ctx *ctx, const cfe_specs *s, cfe_declarator *d, cfe_expr *init, cfe_pos at) {
+  cfe_decl *x = arena_alloc(A(ctx), sizeof *x);
+  x->declarator = d;
+  x->name = d->name;
+  x->name_at = d->name_at;
+  x->at = at;
+  x->init = init;
+  x->is_function = d->is_function;
+  x->params = d->params;
+  x->variadic = d->variadic;
+  if (s) apply_specs(ctx, s, x);
+  return x;
+}
+
+cfe_stmt *cfe_declaration(cfe_ctx *ctx, const cfe_specs *s, cfe_decls *decls, cfe_pos at) {
+  cfe_stmt *st = cfe_stmt_new(ctx, CS_DECL, at);
+  if (!decls) return st;
+  st->decls = *decls;
+  if (decls->len == 1) decls->items[0]->at = at;
+  vec_foreach(decls, i) {
+    cfe_decl *d = decls->items[i];
+    apply_specs(ctx, s, d);
+    if (s->storage != SC_TYPEDEF || !d->name) continue;
+    cfe_entity e = {.kind = ENT_TYPEDEF, .type = d->is_function ? cfe_type_bad(ctx, d->name_at, "unsupported function type") : d->type};
+    cfe_define(ctx->unit, d->name, e, true);
+  }
+  return st;
+}
+
+/* ---------------------------------------------------------------- file scope */
+
+static cfe_func *function_named(cfe_ctx *ctx, cfe_decl *d) {
+  cfe_entity *e = cfe_lookup(ctx->unit, d->name);
+  if (e && e->kind == ENT_FUNC) return ctx->unit->funcs.items[e->index];
+  cfe_func *f = arena_alloc(A(ctx), sizeof *f);
+  f->name = d->name;
+  f->name_at = d->name_at;
+  f->decl = d;
+  vec_push(A(ctx), &ctx->unit->funcs, f);
+  cfe_define(ctx->unit, d->name, (cfe_entity){.kind = ENT_FUNC, .index = (int)ctx->unit->funcs.len - 1}, true);
+  return f;
+}
+
+void cfe_add_globals(cfe_ctx *ctx, cfe_stmt *decl) {
+  cfe_unit *u = ctx->unit;
+  vec_foreach(&decl->decls, i) {
+    cfe_decl *d = decl->decls.items[i];
+    if (!d->name || d->storage == SC_TYPEDEF) continue;
+    if (d->is_function) {
+      function_named(ctx, d);
+      continue;
+    }
+    cfe_entity *e = cfe_lookup(u, d->name);
+    if (e && e->kind == ENT_GLOBAL) continue;
+    vec_push(u->arena, &u->globals, d);
+    cfe_define(u, d->name, (cfe_entity){.kind = ENT_GLOBAL, .index = (int)u->globals.len - 1}, true);
+  }
+}
+
+void cfe_add_function(cfe_ctx *ctx, const cfe_specs *s, cfe_declarator *d, cfe_stmt *body, cfe_pos at) {
+  if (!d->name) return;
+  cfe_decl *decl = cfe_decl_new(ctx, s, d, NULL, at);
+  if (!d->is_function) {
+    cfe_error(ctx->unit, d->at, "'%s' has a body but is not declared as a function", d->name);
+    return;
+  }
+  cfe_func *f = function_named(ctx, decl);
+  if (f->body) {
+    cfe_error(ctx->unit, d->name_at, "redefinition of function '%s'", d->name);
+    cfe_note(ctx->unit, f->body_name_at, "'%s' was first defined here", d->name);
+    return;
+  }
+  f->decl = decl;
+  f->body = body;
+  f->body_name_at = d->name_at;
+}
+
+void cfe_add_enum_const(cfe_ctx *ctx, const char *name, cfe_pos at, cfe_expr *value) {
+  int64_t v = ctx->enum_next;
+  if (value && !cfe_const_eval(ctx->unit, value, &v)) v = 0;
+  ctx->enum_next = v + 1;
+  cfe_define(ctx->unit, name, (cfe_entity){.kind = ENT_ENUM, .value = v}, true);
+  (void)at;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static uint32_t depth_of(const cfe_expr *a, const cfe_expr *b, const cfe_expr *c) {
+  uint32_t d = 0;
+  if (a && a->depth > d) d = a->depth;
+  if (b && b->depth > d) d = b->depth;
+  if (c && c->depth > d) d = c->depth;
+  return d + 1;
+}
+
+static cfe_expr *expr_new(cfe_ctx *ctx, cfe_expr_kind kind, cfe_pos at) {
+  cfe_expr *e = arena_alloc(A(ctx), sizeof *e);
+  e->kind = kind;
+  e->at = at;
+  e->depth = 1;
+  return e;
+}
+
+cfe_expr *cfe_int(cfe_ctx *ctx, cfe_pos at, int64_t value, bool big) {
+  cfe_expr *e = expr_new(ctx, CE_INT, at);
+  e->value = value;
+  e->big = big;
+  return e;
+}
+
+cfe_expr *cfe_name(cfe_ctx *ctx, cfe_pos at, const char *name) {
+  cfe_expr *e = expr_new(ctx, CE_NAME, at);
+  e->name = name;
+  return e;
+}
+
+cfe_expr *cfe_unary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a) {
+  cfe_expr *e = expr_new(ctx, CE_UNARY, at);
+  e->op = op;
+  e->a = a;
+  e->depth = depth_of(a, NULL, NULL);
+  return e;
+}
+
+cfe_expr *cfe_binary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a, cfe_expr *b) {
+  cfe_expr *e = expr_new(ctx, CE_BINARY, at);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  e->depth = depth_of(a, b, NULL);
+  return e;
+}
+
+cfe_expr *cfe_cond(cfe_ctx *ctx, cfe_pos at, cfe_expr *a, cfe_expr *b, cfe_expr *c) {
+  cfe_expr *e = expr_new(ctx, CE_COND, at);
+  e->a = a;
+  e->b = b;
+  e->c = c;
+  e->depth = depth_of(a, b, c);
+  return e;
+}
+
+cfe_expr *cfe_assign(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *target, cfe_expr *value) {
+  cfe_expr *e = cfe_binary(ctx, at, op, target, value);
+  e->kind = CE_ASSIGN;
+  return e;
+}
+
+cfe_expr *cfe_incdec(cfe_ctx *ctx, cfe_pos at, int delta, bool post, cfe_expr *target) {
+  cfe_expr *e = cfe_unary(ctx, at, CO_ADD, target);
+  e->kind = CE_INCDEC;
+  e->delta = delta;
+  e->post = post;
+  return e;
+}
+
+cfe_exprs *cfe_args_new(cfe_ctx *ctx) { return arena_alloc(A(ctx), sizeof(cfe_exprs)); }
+
+void cfe_args_add(cfe_ctx *ctx, cfe_exprs *args, cfe_expr *e) { vec_push(A(ctx), args, e); }
+
+cfe_expr *cfe_call(cfe_ctx *ctx, cfe_pos at, cfe_expr *callee, cfe_exprs *args) {
+  if (callee->kind != CE_NAME) return cfe_bad_expr(ctx, at, callee, "unsupported call through a function pointer");
+  cfe_expr *e = expr_new(ctx, CE_CALL, at);
+  e->name = callee->name;
+  e->name_at = callee->at;
+  if (args) e->args = *args;
+  vec_foreach(&e->args, i) if (e->args.items[i]->depth >= e->depth) e->depth = e->args.items[i]->depth + 1;
+  return e;
+}
+
+cfe_expr *cfe_cast(cfe_ctx *ctx, cfe_pos at, cfe_type type, cfe_expr *a) {
+  cfe_expr *e = cfe_unary(ctx, at, CO_PLUS, a);
+  e->kind = CE_CAST;
+  e->type = type;
+  return e;
+}
+
+cfe_expr *cfe_star(cfe_ctx *ctx, cfe_pos at) { return expr_new(ctx, CE_STAR, at); }
+
+cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...) {
+  cfe_expr *e = expr_new(ctx, CE_BAD, at);
+  va_list ap;
+  va_start(ap, fmt);
+  e->what = vformat(A(ctx), fmt, ap);
+  va_end(ap);
+  e->depth = depth_of(sub, NULL, NULL);
+  return e;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+cfe_stmt *cfe_stmt_new(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at) {
+  cfe_stmt *s = arena_alloc(A(ctx), sizeof *s);
+  s->kind = kind;
+  s->at = at;
+  return s;
+}
+
+cfe_stmt *cfe_expr_stmt(cfe_ctx *ctx, cfe_expr *e, cfe_pos at) {
+  cfe_stmt *s = cfe_stmt_new(ctx, CS_EXPR, at);
+  s->expr = e;
+  return s;
+}
+
+cfe_stmt *cfe_if(cfe_ctx *ctx, cfe_pos at, cfe_expr *cond, cfe_stmt *then, cfe_stmt *els) {
+  cfe_stmt *s = cfe_stmt_new(ctx, CS_IF, at);
+  s->expr = cond;
+  s->body = then;
+  s->els = els;
+  return s;
+}
+
+cfe_stmt *cfe_loop(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at, cfe_expr *cond, cfe_stmt *body) {
+  cfe_stmt *s = cfe_stmt_new(ctx, kind, at);
+  s->expr = cond;
+  s->body = body;
+  return s;
+}
+
+cfe_stmt *cfe_for(cfe_ctx *ctx, cfe_pos at, cfe_stmt *init, cfe_expr *cond, cfe_expr *step, cfe_stmt *body) {
+  cfe_stmt *s = cfe_loop(ctx, CS_FOR, at, cond, body);
+  s->init = init;
+  s->step = step;
+  return s;
+}
+
+cfe_stmt *cfe_return(cfe_ctx *ctx, cfe_pos at, cfe_expr *value) {
+  cfe_stmt *s = cfe_stmt_new(ctx, CS_RETURN, at);
+  s->expr = value;
+  return s;
+}
+
+cfe_stmt *cfe_block(cfe_ctx *ctx, cfe_pos at) { return cfe_stmt_new(ctx, CS_BLOCK, at); }
+
+void cfe_block_add(cfe_ctx *ctx, cfe_stmt *block, cfe_stmt *s) {
+  if (s) vec_push(A(ctx), &block->items, s);
+}
+
+cfe_stmt *cfe_atomic(cfe_ctx *ctx, cfe_pos at, cfe_stmt *body) {
+  cfe_stmt *s = cfe_stmt_new(ctx, CS_ATOMIC, at);
+  s->body = body;
+  return s;
+}
+
+cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) {
+  cfe_stmt *s = cfe_stmt_new(ctx, CS_BAD, at);
+  va_list ap;
+  va_start(ap, fmt);
+  s->what = vformat(A(ctx), fmt, ap);
+  va_end(ap);
+  return s;
+}

@@ -1,0 +1,340 @@
+/* conformance/cfront-expr.c -- lowering C expressions to IR over program
+ * variables: names and globals, the int/bool conversions of C, constant
+ * divisors, nondet temporaries, and the errors for everything outside the
+ * subset (reference section 7). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "c-ast.h"
+
+#define PA (L->p->arena)
+
+/* ---------------------------------------------------------------- builtins and variables */
+
+cfe_builtin cfe_builtin_of(const char *name) {
+  static const struct { const char *name; cfe_builtin kind; } table[] = {
+    {"assert", B_ASSERT}, {"assume", B_ASSUME}, {"__VERIFIER_assume", B_ASSUME}, {"await", B_ASSUME},
+    {"nondet", B_NONDET}, {"__VERIFIER_atomic_begin", B_ATOMIC_BEGIN}, {"__VERIFIER_atomic_end", B_ATOMIC_END},
+  };
+  static const char *const scalars[] = {"int", "uint", "long", "ulong", "short", "ushort", "char", "uchar",
+                                        "unsigned", "longlong", "ulonglong", "size_t", "u8", "u16", "u32", "u64",
+                                        "s8", "s16", "s32", "s64", "int8", "int16", "int32", "int64", "loff_t"};
+  for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+    if (strcmp(name, table[i].name) == 0) return table[i].kind;
+  const char *prefix = "__VERIFIER_nondet_";
+  if (strncmp(name, prefix, strlen(prefix)) != 0) return B_NONE;
+  const char *suffix = name + strlen(prefix);
+  if (strcmp(suffix, "bool") == 0 || strcmp(suffix, "_Bool") == 0) return B_NONDET_BOOL;
+  for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++)
+    if (strcmp(suffix, scalars[i]) == 0) return B_NONDET;
+  return B_NONDET_BAD;
+}
+
+int cfe_new_local(cfe_lowering *L, const char *display, bool boolean) {
+  int v = prog_add_var(L->p, VAR_LOCAL, display, TY_INT);
+  if (boolean) {
+    L->p->vars.items[v].bounded = true;
+    L->p->vars.items[v].lo = 0;
+    L->p->vars.items[v].hi = 1;
+  }
+  return v;
+}
+
+bool cfe_is_bool_local(const cfe_lowering *L, int v) {
+  const prog_var *x = &L->p->vars.items[v];
+  return x->kind == VAR_LOCAL && x->bounded && x->lo == 0 && x->hi == 1;
+}
+
+/* ---------------------------------------------------------------- IR helpers */
+
+static ir_expr *typed(ir_expr *e, ir_type t) {
+  e->type = t;
+  return e;
+}
+
+static ir_expr *int_lit(cfe_lowering *L, loc at, int64_t v) {
+  if (v >= 0) return typed(ir_int(PA, at, arena_printf(PA, "%" PRId64, v)), TY_INT);
+  const char *text = v == INT64_MIN ? "9223372036854775808" : arena_printf(PA, "%" PRId64, -v);
+  return typed(ir_unary(PA, at, OP_NEG, typed(ir_int(PA, at, text), TY_INT)), TY_INT);
+}
+
+/* The placeholder returned after an error. */
+static ir_expr *placeholder(cfe_lowering *L, cfe_pos at) { return int_lit(L, at.at, 0); }
+
+static ir_expr *to_int(cfe_lowering *L, ir_expr *e) {
+  if (e->type != TY_BOOL) return e;
+  if (e->kind == IR_BOOL) return int_lit(L, e->at, e->value);
+  return typed(ir_ite(PA, e->at, e, int_lit(L, e->at, 1), int_lit(L, e->at, 0)), TY_INT);
+}
+
+static ir_expr *to_bool(cfe_lowering *L, ir_expr *e) {
+  if (e->type == TY_BOOL) return e;
+  if (e->kind == IR_INT) return typed(ir_bool(PA, e->at, e->value != 0 || e->big), TY_BOOL);
+  return typed(ir_binary(PA, e->at, OP_NE, e, int_lit(L, e->at, 0)), TY_BOOL);
+}
+
+ir_expr *cfe_not(cfe_lowering *L, ir_expr *c) {
+  if (c->kind == IR_BOOL) return typed(ir_bool(PA, c->at, !c->value), TY_BOOL);
+  return typed(ir_unary(PA, c->at, OP_NOT, c), TY_BOOL);
+}
+
+ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
+  if (L->p->vars.items[v].type == TY_BOOL) return to_bool(L, value);
+  if (!cfe_is_bool_local(L, v)) return to_int(L, value);
+  ir_expr *c = to_bool(L, value);
+  if (c->kind == IR_BOOL) return int_lit(L, c->at, c->value);
+  return typed(ir_ite(PA, c->at, c, int_lit(L, c->at, 1), int_lit(L, c->at, 0)), TY_INT);
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const ast_shared *spec_shared(const cfe_lowering *L, const char *name) {
+  vec_foreach(&L->spec->shared, i) if (strcmp(L->spec->shared.items[i]->name, name) == 0) return L->spec->shared.items[i];
+  return NULL;
+}
+
+static const char *c_type_word(cfe_type_kind k) { return k == CT_BOOL ? "bool" : "int"; }
+
+/* Checks a global against the spec's shared variables once; returns its
+ * variable or -1 (reported at the first use). */
+static int global_var(cfe_lowering *L, int g, cfe_pos use) {
+  if (L->globals[g] != -2) return L->globals[g];
+  const cfe_decl *d = L->u->globals.items[g];
+  L->globals[g] = -1;
+  const ast_shared *sh = spec_shared(L, d->name);
+  if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
+    cfe_error(L->u, use, "global '%s' has an unsupported type", d->name);
+    if (d->type.kind == CT_BAD) cfe_note(L->u, d->type.at, "%s", d->type.what);
+  } else if (!sh) {
+    cfe_error(L->u, use, "global '%s' is not a shared variable of the spec", d->name);
+    cfe_note(L->u, d->name_at, "'%s' is declared here", d->name);
+  } else if ((d->type.kind == CT_BOOL) != (sh->type.kind == TYPE_BOOL)) {
+    cfe_error(L->u, use, "global '%s' is %s in the C code but %s in the spec", d->name, c_type_word(d->type.kind),
+              sh->type.kind == TYPE_BOOL ? "bool" : "int");
+    diag_note(L->spec->src, sh->at, "'%s' is declared here in the spec", d->name);
+  } else {
+    L->globals[g] = sh->index;
+  }
+  return L->globals[g];
+}
+
+static int local_var(const cfe_lowering *L, const char *name) {
+  for (size_t i = L->names.len; i > L->frame->scope_base; i--)
+    if (L->names.items[i - 1].name == name) return L->names.items[i - 1].var;
+  return -1;
+}
+
+static void unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
+  cfe_entity *x = cfe_lookup(L->u, name);
+  if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
+  else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
+}
+
+/* A name as an operand: a variable, an enum constant or an error. */
+static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
+  int v = local_var(L, e->name);
+  if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
+  cfe_entity *x = cfe_lookup(L->u, e->name);
+  if (x && x->kind == ENT_ENUM) return int_lit(L, e->at.at, x->value);
+  if (x && x->kind == ENT_GLOBAL) {
+    v = global_var(L, x->index, e->at);
+    return v >= 0 ? prog_var_ref(L->p, v, e->at.at) : placeholder(L, e->at);
+  }
+  if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "unsupported use of function '%s' as a value", e->name);
+  else unknown_name(L, e->name, e->at, "identifier");
+  return placeholder(L, e->at);
+}
+
+int cfe_lower_target(cfe_lowering *L, const cfe_expr *e) {
+  if (e->kind != CE_NAME) {
+    if (e->kind == CE_BAD || e->kind == CE_UNARY) cfe_lower_value(L, e);
+    else cfe_error(L->u, e->at, "this expression cannot be assigned to");
+    return -1;
+  }
+  int v = local_var(L, e->name);
+  if (v >= 0) return v;
+  cfe_entity *x = cfe_lookup(L->u, e->name);
+  if (x && x->kind == ENT_GLOBAL) return global_var(L, x->index, e->at);
+  if (x && x->kind == ENT_ENUM) cfe_error(L->u, e->at, "cannot assign to enum constant '%s'", e->name);
+  else if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "cannot assign to function '%s'", e->name);
+  else unknown_name(L, e->name, e->at, "identifier");
+  return -1;
+}
+
+const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
+  cfe_entity *x = cfe_lookup(L->u, call->name);
+  if (!x || x->kind != ENT_FUNC) {
+    if (x && x->kind != ENT_SYSTEM) cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
+    else unknown_name(L, call->name, call->name_at, "function");
+    return NULL;
+  }
+  const cfe_func *f = L->u->funcs.items[x->index];
+  if (!f->body) {
+    cfe_error(L->u, call->name_at, "unsupported call to '%s', which has no body", call->name);
+    cfe_note(L->u, f->name_at, "'%s' is declared here", call->name);
+    return NULL;
+  }
+  return f;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static bool constant(const cfe_lowering *L, const cfe_expr *e) {
+  switch (e->kind) {
+  case CE_INT: return true;
+  case CE_NAME: {
+    const cfe_entity *x = cfe_lookup(L->u, e->name);
+    return local_var(L, e->name) < 0 && x && x->kind == ENT_ENUM;
+  }
+  case CE_UNARY: case CE_CAST: return constant(L, e->a);
+  case CE_BINARY: return constant(L, e->a) && constant(L, e->b);
+  case CE_COND: return constant(L, e->a) && constant(L, e->b) && constant(L, e->c);
+  default: return false;
+  }
+}
+
+/* The divisor of / or %: a nonzero integer constant. */
+static ir_expr *divisor(cfe_lowering *L, const cfe_expr *e) {
+  int64_t d = 0;
+  if (!constant(L, e)) {
+    cfe_error(L->u, e->at, "unsupported: division by a non-constant (the divisor must be a nonzero integer constant)");
+    return NULL;
+  }
+  if (!cfe_const_eval(L->u, e, &d)) return NULL;
+  if (d != 0) return int_lit(L, e->at.at, d);
+  cfe_error(L->u, e->at, "division by zero");
+  return NULL;
+}
+
+static const char *const c_op_text[] = {
+  [CO_BITAND] = "&", [CO_BITOR] = "|", [CO_XOR] = "^", [CO_SHL] = "<<", [CO_SHR] = ">>", [CO_BITNOT] = "~",
+};
+
+static ir_expr *arith(cfe_lowering *L, cfe_pos at, cfe_op op, ir_expr *a, const cfe_expr *rhs) {
+  static const ir_op ops[] = {[CO_ADD] = OP_ADD, [CO_SUB] = OP_SUB, [CO_MUL] = OP_MUL, [CO_DIV] = OP_DIV, [CO_MOD] = OP_MOD};
+  ir_expr *b = op == CO_DIV || op == CO_MOD ? divisor(L, rhs) : cfe_lower_int(L, rhs);
+  if (!b) return placeholder(L, at);
+  return typed(ir_binary(PA, at.at, ops[op], to_int(L, a), b), TY_INT);
+}
+
+ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_expr *rhs, cfe_pos at) {
+  if (op <= CO_MOD) return arith(L, at, op, lhs, rhs);
+  cfe_lower_value(L, rhs);
+  cfe_error(L->u, at, "unsupported compound assignment '%s='", c_op_text[op]);
+  return placeholder(L, at);
+}
+
+static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
+  static const ir_op rel[] = {[CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ,
+                              [CO_NE] = OP_NE, [CO_AND] = OP_AND, [CO_OR] = OP_OR};
+  if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
+  if (e->op == CO_AND || e->op == CO_OR)
+    return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_bool(L, e->a), cfe_lower_bool(L, e->b)), TY_BOOL);
+  if (e->op <= CO_NE)
+    return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_int(L, e->a), cfe_lower_int(L, e->b)), TY_BOOL);
+  cfe_lower_value(L, e->a);
+  cfe_lower_value(L, e->b);
+  if (e->op == CO_COMMA) cfe_error(L->u, e->at, "unsupported comma operator");
+  else cfe_error(L->u, e->at, "unsupported %s operator '%s'", e->op == CO_SHL || e->op == CO_SHR ? "shift" : "bitwise", c_op_text[e->op]);
+  return placeholder(L, e->at);
+}
+
+static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
+  if (e->op == CO_NOT) return cfe_not(L, cfe_lower_bool(L, e->a));
+  if (e->op == CO_NEG) return typed(ir_unary(PA, e->at.at, OP_NEG, cfe_lower_int(L, e->a)), TY_INT);
+  if (e->op == CO_PLUS) return cfe_lower_int(L, e->a);
+  if (e->op == CO_BITNOT) cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
+  else if (e->op == CO_ADDR) cfe_error(L->u, e->at, "unsupported address-of operator '&' (pointers are not in the subset)");
+  else cfe_error(L->u, e->at, "unsupported pointer dereference '*' (pointers are not in the subset)");
+  return placeholder(L, e->at);
+}
+
+static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {
+  ir_expr *c = cfe_lower_bool(L, e->a);
+  ir_expr *a = cfe_lower_value(L, e->b), *b = cfe_lower_value(L, e->c);
+  if (a->type != TY_BOOL || b->type != TY_BOOL) {
+    a = to_int(L, a);
+    b = to_int(L, b);
+  }
+  return typed(ir_ite(PA, e->at.at, c, a, b), a->type);
+}
+
+static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
+  if (e->type.kind == CT_INT) return cfe_lower_int(L, e->a);
+  if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
+  cfe_lower_value(L, e->a);
+  if (e->type.kind == CT_VOID) cfe_error(L->u, e->at, "unsupported cast to void inside an expression");
+  else cfe_error(L->u, e->type.at, "%s", e->type.what);
+  return placeholder(L, e->at);
+}
+
+/* A call inside an expression: only the nondet builtins have a value there. */
+static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
+  cfe_builtin b = cfe_builtin_of(e->name);
+  if ((b == B_NONDET || b == B_NONDET_BOOL) && e->args.len > 0) {
+    cfe_error(L->u, e->at, "'%s' takes no arguments", e->name);
+  } else if (b == B_NONDET || b == B_NONDET_BOOL) {
+    int t = cfe_new_local(L, "nondet", b == B_NONDET_BOOL);
+    vec_push(NULL, &L->temps, t);
+    return prog_var_ref(L->p, t, e->at.at);
+  } else if (b == B_NONDET_BAD) {
+    cfe_error(L->u, e->name_at, "unsupported: '%s' is not a nondeterministic integer", e->name);
+  } else if (b != B_NONE) {
+    cfe_error(L->u, e->at, "'%s' can only be used as a statement of its own", e->name);
+  } else if (cfe_callee(L, e)) {
+    cfe_error(L->u, e->at, "unsupported call to '%s' inside an expression (calls may only be statements "
+              "'f(...);', 'x = f(...);', 'T x = f(...);' or 'return f(...);')", e->name);
+  }
+  return placeholder(L, e->at);
+}
+
+static ir_expr *value(cfe_lowering *L, const cfe_expr *e) {
+  switch (e->kind) {
+  case CE_INT:
+    if (e->big) cfe_error(L->u, e->at, "integer constant too large (the limit is 2^63 - 1)");
+    return int_lit(L, e->at.at, e->value);
+  case CE_NAME: return name_value(L, e);
+  case CE_UNARY: return unary(L, e);
+  case CE_BINARY: return binary(L, e);
+  case CE_COND: return conditional(L, e);
+  case CE_CAST: return cast(L, e);
+  case CE_CALL: return call_value(L, e);
+  case CE_ASSIGN: case CE_INCDEC:
+    cfe_error(L->u, e->at, "unsupported assignment inside an expression (assignments, '++' and '--' must be statements of their own)");
+    return placeholder(L, e->at);
+  case CE_STAR:
+    cfe_error(L->u, e->at, "'*' is a nondeterministic choice only as a whole condition: if (*), while (*)");
+    return placeholder(L, e->at);
+  case CE_BAD:
+    cfe_error(L->u, e->at, "%s", e->what);
+    return placeholder(L, e->at);
+  }
+  return placeholder(L, e->at);
+}
+
+/* Expressions deeper than the IR limit are refused before any recursion. */
+static bool too_deep(cfe_lowering *L, const cfe_expr *e) {
+  if (e->depth <= IR_MAX_DEPTH) return false;
+  cfe_error(L->u, e->at, "this expression is nested %u levels deep; the limit is %d", e->depth, IR_MAX_DEPTH);
+  return true;
+}
+
+/* The int/bool conversions add nodes: the result is checked too (and
+ * replaced, so that only the innermost offender is reported). */
+static ir_expr *within_limit(cfe_lowering *L, const cfe_expr *e, ir_expr *r) {
+  if (r->depth <= IR_MAX_DEPTH) return r;
+  cfe_error(L->u, e->at, "this expression is nested %u levels deep once converted; the limit is %d", r->depth, IR_MAX_DEPTH);
+  return r->type == TY_BOOL ? to_bool(L, placeholder(L, e->at)) : placeholder(L, e->at);
+}
+
+ir_expr *cfe_lower_value(cfe_lowering *L, const cfe_expr *e) {
+  return too_deep(L, e) ? placeholder(L, e->at) : within_limit(L, e, value(L, e));
+}
+
+ir_expr *cfe_lower_int(cfe_lowering *L, const cfe_expr *e) {
+  return too_deep(L, e) ? placeholder(L, e->at) : within_limit(L, e, to_int(L, value(L, e)));
+}
+
+ir_expr *cfe_lower_bool(cfe_lowering *L, const cfe_expr *e) {
+  return too_deep(L, e) ? to_bool(L, placeholder(L, e->at)) : within_limit(L, e, to_bool(L, value(L, e)));
+}

@@ -1,0 +1,579 @@
+/* conformance/cfront-lower.c -- lowering one C function (calls inlined)
+ * into a program of one-action edges whose boundary locations separate the
+ * atomic steps of reference section 7:
+ *   - a step leaves a boundary with a starts_step edge and runs through
+ *     non-boundary locations to the next boundary;
+ *   - checks (assert), declarations without initializer, parameter havocs
+ *     and jumps are single non-step edges from boundary to boundary;
+ *   - inside an atomic section every location is a non-boundary, so the
+ *     whole section is one step.
+ * Expressions are lowered by cfront-expr.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "c-ast.h"
+
+/* Limits that keep a run from exhausting the stack or the memory. */
+#define MAX_NESTING IR_MAX_DEPTH
+#define MAX_EDGES (1 << 20)
+
+/* ---------------------------------------------------------------- locations and edges */
+
+static int next_loc(cfe_lowering *L) { return prog_add_loc(L->p, L->atomic == 0); }
+static int mid_loc(cfe_lowering *L) { return prog_add_loc(L->p, false); }
+
+static prog_origin origin(cfe_lowering *L, cfe_pos at) {
+  if (at.file < 0 || !L->u->files.items[at.file].src) return (prog_origin){-1, at.at};
+  int *m = &L->file_map[at.file];
+  if (*m < 0) {
+    vec_push(L->p->arena, &L->p->files, L->u->files.items[at.file].src);
+    *m = (int)L->p->files.len - 1;
+  }
+  return (prog_origin){*m, at.at};
+}
+
+/* A step edge starts a step exactly when it leaves a boundary. */
+static void edge(cfe_lowering *L, int from, int to, prog_action act, int var, const ir_expr *e, bool step, cfe_pos at) {
+  if (L->too_big) return;
+  prog_edge x = {.from = from, .to = to, .action = act, .var = var, .expr = e, .check = CHECK_CODE, .step = -1, .detail = -1};
+  x.starts_step = step && L->p->locs.items[from].boundary;
+  x.origin = origin(L, at);
+  prog_add_edge(L->p, x);
+  if (L->p->edges.len < MAX_EDGES) return;
+  L->too_big = true;
+  cfe_error(L->u, at, "the program is too large once calls are inlined (the limit is %d edges)", MAX_EDGES);
+}
+
+static void jump(cfe_lowering *L, int from, int to, cfe_pos at) { edge(L, from, to, ACT_SKIP, -1, NULL, false, at); }
+
+/* Havocs the nondet temporaries of the statement; returns where its own
+ * action starts. Within a step they lead through non-boundaries. */
+static int flush_temps(cfe_lowering *L, int cur, bool step, cfe_pos at) {
+  vec_foreach(&L->temps, i) {
+    int to = step ? mid_loc(L) : next_loc(L);
+    edge(L, cur, to, ACT_HAVOC, L->temps.items[i], NULL, step, at);
+    cur = to;
+  }
+  L->temps.len = 0;
+  return cur;
+}
+
+/* One step doing act (after the temporaries); returns the boundary after it. */
+static int step(cfe_lowering *L, int cur, prog_action act, int var, const ir_expr *e, cfe_pos at) {
+  cur = flush_temps(L, cur, true, at);
+  int to = next_loc(L);
+  edge(L, cur, to, act, var, e, true, at);
+  return to;
+}
+
+/* A non-step edge (a check or a havoc of a fresh local). */
+static int plain(cfe_lowering *L, int cur, prog_action act, int var, const ir_expr *e, cfe_pos at) {
+  cur = flush_temps(L, cur, false, at);
+  int to = next_loc(L);
+  edge(L, cur, to, act, var, e, false, at);
+  return to;
+}
+
+/* One step evaluating cond at cur, continuing at yes or no (no condition: true). */
+static void branch(cfe_lowering *L, int cur, const cfe_expr *cond, int yes, int no, cfe_pos at) {
+  if (!cond) {
+    ir_expr *t = ir_bool(L->p->arena, at.at, true);
+    t->type = TY_BOOL;
+    edge(L, cur, yes, ACT_ASSUME, -1, t, true, at);
+    return;
+  }
+  if (cond->kind == CE_STAR) {
+    edge(L, cur, yes, ACT_SKIP, -1, NULL, true, cond->at);
+    edge(L, cur, no, ACT_SKIP, -1, NULL, true, cond->at);
+    return;
+  }
+  ir_expr *c = cfe_lower_bool(L, cond);
+  cur = flush_temps(L, cur, true, cond->at);
+  edge(L, cur, yes, ACT_ASSUME, -1, c, true, cond->at);
+  edge(L, cur, no, ACT_ASSUME, -1, cfe_not(L, c), true, cond->at);
+}
+
+/* ---------------------------------------------------------------- atomic sections */
+
+static int atomic_enter(cfe_lowering *L, int cur, cfe_pos at) {
+  if (L->atomic++ > 0) return cur;
+  int m = mid_loc(L);
+  edge(L, cur, m, ACT_SKIP, -1, NULL, true, at);
+  return m;
+}
+
+static int atomic_leave(cfe_lowering *L, int cur, cfe_pos at) {
+  if (--L->atomic > 0) return cur;
+  int b = next_loc(L);
+  jump(L, cur, b, at);
+  return b;
+}
+
+static bool atomic_function(const cfe_func *f) { return strncmp(f->name, "__VERIFIER_atomic_", 18) == 0; }
+
+/* ---------------------------------------------------------------- calls */
+
+static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
+
+static void bind(cfe_lowering *L, const char *name, int var) {
+  cfe_binding b = {name, var};
+  vec_push(NULL, &L->names, b);
+}
+
+/* The parameters of f, without the "void" of f(void). */
+static size_t param_count(const cfe_func *f) {
+  const cfe_decls *ps = &f->decl->params;
+  if (ps->len == 1 && !ps->items[0]->name && ps->items[0]->type.kind == CT_VOID) return 0;
+  return ps->len;
+}
+
+/* Reports what keeps f from being inlined; true when it can be. */
+static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) {
+  vec_foreach(&L->calls, i) {
+    if (L->calls.items[i] != f) continue;
+    strbuf cycle = {0};
+    for (size_t j = i; j < L->calls.len; j++) sbuf_printf(&cycle, "%s -> ", L->calls.items[j]->name);
+    cfe_error(L->u, call->name_at, "unsupported recursion: %s%s", sbuf_str(&cycle), f->name);
+    sbuf_free(&cycle);
+    return false;
+  }
+  bool ok = true;
+  if (f->decl->variadic) {
+    cfe_error(L->u, call->name_at, "unsupported call to variadic function '%s'", f->name);
+    ok = false;
+  } else if (call->args.len != param_count(f)) {
+    cfe_error(L->u, call->at, "'%s' takes %zu argument%s but %zu %s given", f->name, param_count(f), param_count(f) == 1 ? "" : "s",
+              call->args.len, call->args.len == 1 ? "was" : "were");
+    ok = false;
+  }
+  for (size_t i = 0; i < param_count(f); i++) {
+    const cfe_decl *p = f->decl->params.items[i];
+    if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
+    if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
+    ok = ok && (p->type.kind == CT_INT || p->type.kind == CT_BOOL);
+  }
+  if (f->decl->type.kind == CT_BAD) cfe_error(L->u, f->decl->type.at, "%s", f->decl->type.what);
+  return ok && f->decl->type.kind != CT_BAD;
+}
+
+/* Assigns the arguments (evaluated in the caller's scope) to fresh
+ * parameters, bound as the first names of the callee: one step. */
+static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *call, int cur) {
+  size_t n = param_count(f);
+  ir_expr **values = xcalloc(n + 1, sizeof *values);
+  for (size_t i = 0; i < n; i++) values[i] = cfe_lower_value(L, call->args.items[i]);
+  if (n > 0) cur = flush_temps(L, cur, true, call->at);
+  for (size_t i = 0; i < n; i++) {
+    const cfe_decl *p = f->decl->params.items[i];
+    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    int to = i + 1 == n ? next_loc(L) : mid_loc(L);
+    edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
+    cur = to;
+    if (p->name) bind(L, p->name, v);
+  }
+  free(values);
+  return cur;
+}
+
+/* Inlines the call at cur with fresh copies of the callee's variables; *ret
+ * gets the variable holding the result (-1 for none). Returns the location
+ * after the callee's body. */
+static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want_value) {
+  *ret = -1;
+  const cfe_func *f = cfe_callee(L, e);
+  if (!f || !inlinable(L, f, e)) return cur;
+  cfe_frame frame = {.func = f, .ret_var = -1, .scope_base = L->names.len, .loop_base = L->loops.len};
+  cur = pass_arguments(L, f, e, cur);
+  cfe_frame *outer = L->frame;
+  L->frame = &frame;
+  if (f->decl->type.kind != CT_VOID)
+    frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), f->decl->type.kind == CT_BOOL);
+  frame.exit = next_loc(L);
+  vec_push(NULL, &L->calls, f);
+  cur = stmt(L, f->body, cur);
+  jump(L, cur, frame.exit, f->body->at);
+  L->calls.len--;
+  L->names.len = frame.scope_base;
+  L->frame = outer;
+  *ret = frame.ret_var;
+  if (want_value && *ret < 0) cfe_error(L->u, e->at, "'%s' returns void; its value cannot be used", e->name);
+  return frame.exit;
+}
+
+/* Is e a call of a function of the code (not a builtin)? */
+static bool user_call(const cfe_expr *e) { return e->kind == CE_CALL && cfe_builtin_of(e->name) == B_NONE; }
+
+static bool atomic_call(cfe_lowering *L, const cfe_expr *e) {
+  cfe_entity *x = cfe_lookup(L->u, e->name);
+  return x && x->kind == ENT_FUNC && atomic_function(L->u->funcs.items[x->index]);
+}
+
+/* "x = f(a)", "T x = f(a)": the call's steps, then one step x := result
+ * (all one step for a __VERIFIER_atomic_ function). */
+static int call_into(cfe_lowering *L, int var, const cfe_expr *e, cfe_pos at, int cur) {
+  bool atomic = atomic_call(L, e);
+  if (atomic) cur = atomic_enter(L, cur, e->at);
+  int ret;
+  cur = call(L, e, cur, &ret, var >= 0);
+  if (ret >= 0 && var >= 0) cur = step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, prog_var_ref(L->p, ret, e->at.at)), at);
+  if (atomic) cur = atomic_leave(L, cur, e->at);
+  return cur;
+}
+
+/* ---------------------------------------------------------------- expression statements */
+
+/* "x = nondet()" havocs x directly when every value of the nondet fits x. */
+static bool direct_havoc(const cfe_lowering *L, int var, const cfe_expr *value) {
+  if (value->kind != CE_CALL || value->args.len > 0) return false;
+  cfe_builtin b = cfe_builtin_of(value->name);
+  const prog_var *v = &L->p->vars.items[var];
+  if (b == B_NONDET_BOOL) return v->type == TY_BOOL || cfe_is_bool_local(L, var);
+  return b == B_NONDET && (v->type == TY_BOOL || !v->bounded || cfe_is_bool_local(L, var));
+}
+
+/* The step "var := value" of an assignment or initializer. */
+static int assign_value(cfe_lowering *L, int var, const cfe_expr *value, cfe_pos at, int cur) {
+  if (user_call(value)) return call_into(L, var, value, at, cur);
+  if (var >= 0 && direct_havoc(L, var, value)) return step(L, cur, ACT_HAVOC, var, NULL, at);
+  ir_expr *v = cfe_lower_value(L, value);
+  if (var < 0) {
+    L->temps.len = 0;
+    return cur;
+  }
+  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+}
+
+static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  int var = cfe_lower_target(L, e->a);
+  if (e->op == CO_ASSIGN) return assign_value(L, var, e->b, at, cur);
+  if (var < 0) {
+    cfe_lower_value(L, e->b);
+    L->temps.len = 0;
+    return cur;
+  }
+  ir_expr *v = cfe_lower_compound(L, e->op, prog_var_ref(L->p, var, e->a->at.at), e->b, e->at);
+  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+}
+
+static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  int var = cfe_lower_target(L, e->a);
+  if (var < 0) return cur;
+  cfe_expr one = {.kind = CE_INT, .at = e->at, .value = 1, .depth = 1};
+  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, prog_var_ref(L->p, var, e->a->at.at), &one, e->at);
+  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+}
+
+/* One argument of a builtin that takes a condition. */
+static ir_expr *builtin_condition(cfe_lowering *L, const cfe_expr *e) {
+  if (e->args.len == 1) return cfe_lower_bool(L, e->args.items[0]);
+  cfe_error(L->u, e->at, "'%s' takes one argument", e->name);
+  vec_foreach(&e->args, i) cfe_lower_value(L, e->args.items[i]);
+  L->temps.len = 0;
+  return NULL;
+}
+
+static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  cfe_builtin b = cfe_builtin_of(e->name);
+  ir_expr *c;
+  switch (b) {
+  case B_ASSERT:
+    c = builtin_condition(L, e);
+    return c ? plain(L, cur, ACT_ASSERT, -1, c, at) : cur;
+  case B_ASSUME:
+    c = builtin_condition(L, e);
+    return c ? step(L, cur, ACT_ASSUME, -1, c, at) : cur;
+  case B_ATOMIC_BEGIN: case B_ATOMIC_END:
+    cfe_error(L->u, e->at, "'%s()' must be a statement of a block, with '__VERIFIER_atomic_%s()' later in the same block",
+              e->name, b == B_ATOMIC_BEGIN ? "end" : "begin");
+    return cur;
+  case B_NONE:
+    return call_into(L, -1, e, at, cur);
+  default:
+    cfe_lower_value(L, e);
+    return step(L, cur, ACT_SKIP, -1, NULL, at);
+  }
+}
+
+static int expr_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  if (e->kind == CE_CAST && e->type.kind == CT_VOID) return expr_stmt(L, e->a, at, cur);
+  if (e->kind == CE_ASSIGN) return assignment(L, e, at, cur);
+  if (e->kind == CE_INCDEC) return increment(L, e, at, cur);
+  if (e->kind == CE_CALL) return call_stmt(L, e, at, cur);
+  cfe_lower_value(L, e);
+  return step(L, cur, ACT_SKIP, -1, NULL, at);
+}
+
+/* ---------------------------------------------------------------- declarations */
+
+static bool local_ok(cfe_lowering *L, const cfe_decl *d) {
+  if (d->storage == SC_STATIC) cfe_error(L->u, d->name_at, "unsupported static local variable '%s'", d->name);
+  else if (d->storage == SC_EXTERN) cfe_error(L->u, d->name_at, "unsupported extern declaration inside a function");
+  else if (d->type.kind == CT_BAD) cfe_error(L->u, d->type.at, "%s", d->type.what);
+  else if (d->type.kind == CT_VOID) cfe_error(L->u, d->name_at, "variable '%s' has type void", d->name);
+  else return true;
+  return false;
+}
+
+static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
+  if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
+  bool ok = local_ok(L, d);
+  int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
+  else cur = assign_value(L, ok ? var : -1, d->init, d->at, cur);
+  bind(L, d->name, var);
+  return cur;
+}
+
+/* ---------------------------------------------------------------- control flow */
+
+static int if_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  int yes = next_loc(L), no = next_loc(L);
+  branch(L, cur, s->expr, yes, no, s->at);
+  int then_end = stmt(L, s->body, yes);
+  if (!s->els) {
+    jump(L, then_end, no, s->at);
+    return no;
+  }
+  int else_end = stmt(L, s->els, no);
+  int join = next_loc(L);
+  jump(L, then_end, join, s->at);
+  jump(L, else_end, join, s->at);
+  return join;
+}
+
+static int loop_body(cfe_lowering *L, const cfe_stmt *body, int cur, int brk, int cont) {
+  cfe_jumps lp = {brk, cont};
+  vec_push(NULL, &L->loops, lp);
+  cur = stmt(L, body, cur);
+  L->loops.len--;
+  return cur;
+}
+
+static int while_stmt(cfe_lowering *L, const cfe_stmt *s, int head) {
+  int yes = next_loc(L), no = next_loc(L);
+  branch(L, head, s->expr, yes, no, s->at);
+  jump(L, loop_body(L, s->body, yes, no, head), head, s->at);
+  return no;
+}
+
+static int do_stmt(cfe_lowering *L, const cfe_stmt *s, int start) {
+  int test = next_loc(L), no = next_loc(L);
+  jump(L, loop_body(L, s->body, start, no, test), test, s->at);
+  branch(L, test, s->expr, start, no, s->at);
+  return no;
+}
+
+/* The span of the 'for' keyword (the condition of "for (;;)"). */
+static cfe_pos keyword(cfe_pos at, uint32_t len) { return (cfe_pos){at.file, {at.at.start, at.at.start + len}}; }
+
+static int for_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  size_t scope = L->names.len;
+  if (s->init) cur = stmt(L, s->init, cur);
+  int head = cur, yes = next_loc(L), no = next_loc(L);
+  branch(L, head, s->expr, yes, no, keyword(s->at, 3));
+  int cont = s->step ? next_loc(L) : head;
+  jump(L, loop_body(L, s->body, yes, no, cont), cont, s->at);
+  if (s->step) jump(L, expr_stmt(L, s->step, s->step->at, cont), head, s->at);
+  L->names.len = scope;
+  return no;
+}
+
+/* break and continue: a jump; what follows is unreachable. */
+static int loop_jump(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  const char *what = s->kind == CS_BREAK ? "break" : "continue";
+  if (L->loops.len == L->frame->loop_base) {
+    cfe_error(L->u, s->at, "'%s' outside a loop", what);
+    return cur;
+  }
+  cfe_jumps *lp = &L->loops.items[L->loops.len - 1];
+  jump(L, cur, s->kind == CS_BREAK ? lp->brk : lp->cont, s->at);
+  return next_loc(L);
+}
+
+static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  cfe_frame *fr = L->frame;
+  bool is_void = fr->func->decl->type.kind == CT_VOID;
+  if (!s->expr) {
+    jump(L, cur, fr->exit, s->at);
+    return next_loc(L);
+  }
+  if (is_void) cfe_error(L->u, s->at, "'%s' returns void; 'return' cannot have a value", fr->func->name);
+  ir_expr *value = NULL;
+  bool atomic = user_call(s->expr) && atomic_call(L, s->expr);
+  if (atomic) cur = atomic_enter(L, cur, s->expr->at);
+  if (user_call(s->expr)) {
+    int ret;
+    cur = call(L, s->expr, cur, &ret, !fr->entry);
+    value = ret >= 0 ? prog_var_ref(L->p, ret, s->expr->at.at) : NULL;
+  } else if (!fr->entry) {
+    value = cfe_lower_value(L, s->expr);
+  }
+  if (fr->entry || fr->ret_var < 0 || !value) {
+    L->temps.len = 0; /* the checked function's result is ignored */
+    edge(L, cur, fr->exit, ACT_SKIP, -1, NULL, true, s->at);
+  } else {
+    cur = flush_temps(L, cur, true, s->at);
+    edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value), true, s->at);
+  }
+  if (atomic) L->atomic--; /* the section ends where return goes */
+  return next_loc(L);
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+static cfe_builtin marker(const cfe_stmt *s) {
+  if (s->kind != CS_EXPR || s->expr->kind != CE_CALL) return B_NONE;
+  cfe_builtin b = cfe_builtin_of(s->expr->name);
+  return b == B_ATOMIC_BEGIN || b == B_ATOMIC_END ? b : B_NONE;
+}
+
+/* The matching __VERIFIER_atomic_end of the begin at items[i], or to. */
+static size_t matching_end(const cfe_stmts *v, size_t i, size_t to) {
+  int depth = 0;
+  for (size_t j = i; j < to; j++) {
+    cfe_builtin b = marker(v->items[j]);
+    if (b == B_ATOMIC_BEGIN) depth++;
+    if (b == B_ATOMIC_END && --depth == 0) return j;
+  }
+  return to;
+}
+
+/* items[from, to) of a block; __VERIFIER_atomic_begin() ... end() pairs
+ * make what lies between them one step. */
+static int items(cfe_lowering *L, const cfe_stmts *v, size_t from, size_t to, int cur) {
+  for (size_t i = from; i < to; i++) {
+    const cfe_stmt *s = v->items[i];
+    cfe_builtin b = marker(s);
+    if (b == B_NONE) {
+      cur = stmt(L, s, cur);
+      continue;
+    }
+    size_t end = b == B_ATOMIC_BEGIN ? matching_end(v, i, to) : to;
+    if (end == to) {
+      cfe_error(L->u, s->at, b == B_ATOMIC_BEGIN ? "'__VERIFIER_atomic_begin()' without a matching '__VERIFIER_atomic_end()' in the same block"
+                                                  : "'__VERIFIER_atomic_end()' without a '__VERIFIER_atomic_begin()' before it in the same block");
+      continue;
+    }
+    if (s->expr->args.len > 0) cfe_error(L->u, s->at, "'__VERIFIER_atomic_begin' takes no arguments");
+    cur = atomic_enter(L, cur, s->at);
+    cur = items(L, v, i + 1, end, cur);
+    cur = atomic_leave(L, cur, v->items[end]->at);
+    i = end;
+  }
+  return cur;
+}
+
+static int block(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  size_t scope = L->names.len;
+  cur = items(L, &s->items, 0, s->items.len, cur);
+  L->names.len = scope;
+  return cur;
+}
+
+static int dispatch(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  switch (s->kind) {
+  case CS_EXPR: return expr_stmt(L, s->expr, s->at, cur);
+  case CS_DECL:
+    vec_foreach(&s->decls, i) cur = declaration(L, s->decls.items[i], cur);
+    return cur;
+  case CS_BLOCK: return block(L, s, cur);
+  case CS_IF: return if_stmt(L, s, cur);
+  case CS_WHILE: return while_stmt(L, s, cur);
+  case CS_DO: return do_stmt(L, s, cur);
+  case CS_FOR: return for_stmt(L, s, cur);
+  case CS_BREAK: case CS_CONTINUE: return loop_jump(L, s, cur);
+  case CS_RETURN: return return_stmt(L, s, cur);
+  case CS_ATOMIC:
+    cur = atomic_enter(L, cur, s->at);
+    return atomic_leave(L, stmt(L, s->body, cur), s->at);
+  case CS_EMPTY: return cur;
+  case CS_BAD: cfe_error(L->u, s->at, "%s", s->what); return cur;
+  }
+  return cur;
+}
+
+static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  if (L->too_big) return cur;
+  if (L->nesting >= MAX_NESTING) {
+    cfe_error(L->u, s->at, "statements are nested more than %d levels deep here (counting inlined calls)", MAX_NESTING);
+    L->too_big = true;
+    return cur;
+  }
+  L->nesting++;
+  cur = dispatch(L, s, cur);
+  L->nesting--;
+  return cur;
+}
+
+/* ---------------------------------------------------------------- the entry point */
+
+static void add_shared(cfe_lowering *L) {
+  vec_foreach(&L->spec->shared, i) {
+    const ast_shared *sh = L->spec->shared.items[i];
+    int v = prog_add_var(L->p, VAR_SHARED, sh->name, sh->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT);
+    prog_var *x = &L->p->vars.items[v];
+    x->shared_index = (int)i;
+    x->bounded = sh->type.kind == TYPE_RANGE;
+    x->lo = sh->type.lo_value;
+    x->hi = sh->type.hi_value;
+  }
+}
+
+/* Entry parameters start with any value: non-step havocs. */
+static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
+  if (f->decl->variadic) cfe_error(L->u, f->name_at, "unsupported variadic function '%s'", f->name);
+  for (size_t i = 0; i < param_count(f); i++) {
+    const cfe_decl *p = f->decl->params.items[i];
+    if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
+    if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
+    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
+    if (p->name) bind(L, p->name, v);
+  }
+  return cur;
+}
+
+static const cfe_func *find_function(const cfe_unit *u, const char *name) {
+  vec_foreach(&u->funcs, i) if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
+  return NULL;
+}
+
+static void lower_entry(cfe_lowering *L, const cfe_func *f) {
+  cfe_frame frame = {.func = f, .entry = true, .ret_var = -1};
+  L->frame = &frame;
+  L->p->entry = next_loc(L);
+  frame.exit = next_loc(L);
+  int cur = entry_params(L, f, L->p->entry);
+  vec_push(NULL, &L->calls, f);
+  bool atomic = atomic_function(f);
+  if (atomic) cur = atomic_enter(L, cur, f->body_name_at);
+  cur = stmt(L, f->body, cur);
+  jump(L, cur, frame.exit, f->body->at); /* for an atomic function: the end of its one step */
+  if (atomic) L->atomic--;
+  L->p->exit = frame.exit;
+}
+
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
+  const cfe_func *f = find_function(u, function);
+  if (!f) {
+    diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
+    return NULL;
+  }
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(function)};
+  L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
+  vec_foreach(&u->files, i) L.file_map[i] = -1;
+  L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
+  vec_foreach(&u->globals, i) L.globals[i] = -2;
+  add_shared(&L);
+  int before = u->sink->errors;
+  lower_entry(&L, f);
+  vec_free(&L.names);
+  vec_free(&L.loops);
+  vec_free(&L.calls);
+  vec_free(&L.temps);
+  free(L.file_map);
+  free(L.globals);
+  if (u->sink->errors == before) return L.p;
+  prog_free(L.p);
+  return NULL;
+}

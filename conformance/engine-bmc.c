@@ -1,0 +1,181 @@
+/* conformance/engine-bmc.c -- bounded model checking of C(T, T#) over its
+ * segments, one incremental solver (push/pop per depth), and the trace read
+ * back edge by edge from the model.
+ *
+ * Depth k has the variables X_k, the cut point pc_k and, for the step to
+ * k+1, the segment taken sel_k.
+ */
+#include "engines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bmc {
+  enc *e;
+  Z3_context c;
+  Z3_solver s;
+  VEC(Z3_ast *) frames; /* X_k */
+  enc_terms pcs;        /* pc_k */
+  enc_terms sels;       /* sel_k; the last is the failing segment */
+  bool *reach;          /* per cut: some path of the current depth may be there */
+  bool *next;           /* the same for the next depth */
+} bmc;
+
+static Z3_ast frame(bmc *b, unsigned k) {
+  char tag[24];
+  snprintf(tag, sizeof tag, "%u", k);
+  Z3_ast *x = xcalloc(b->e->var_count + 1, sizeof *x);
+  for (size_t v = 0; v < b->e->var_count; v++) x[v] = enc_var(b->e, (int)v, tag);
+  vec_push(NULL, &b->frames, x);
+  snprintf(tag, sizeof tag, "pc@%u", k);
+  vec_push(NULL, &b->pcs, smt_var(b->e->s, tag, false));
+  snprintf(tag, sizeof tag, "sel@%u", k);
+  vec_push(NULL, &b->sels, smt_var(b->e->s, tag, false));
+  return b->pcs.items[k];
+}
+
+static Z3_ast is(bmc *b, Z3_ast t, int64_t v) { return smt_eq(b->e->s, t, smt_int(b->e->s, v)); }
+
+/* Segment j from depth k, with its selector; error segments end there. */
+static Z3_ast taken(bmc *b, size_t j, unsigned k) {
+  enc *e = b->e;
+  const enc_segment *sg = &e->segments.items[j];
+  char tag[24];
+  snprintf(tag, sizeof tag, "%u", k);
+  Z3_ast *y = xcalloc(e->var_count + 1, sizeof *y);
+  enc_terms c = {0}, fresh = {0};
+  vec_push(NULL, &c, is(b, b->sels.items[k], (int64_t)j));
+  vec_push(NULL, &c, is(b, b->pcs.items[k], sg->from));
+  vec_push(NULL, &c, enc_segment_formula(e, j, b->frames.items[k], y, tag, &fresh, NULL));
+  if (sg->to >= 0) {
+    vec_push(NULL, &c, is(b, b->pcs.items[k + 1], sg->to));
+    for (size_t v = 0; v < e->var_count; v++) vec_push(NULL, &c, smt_eq(e->s, b->frames.items[k + 1][v], y[v]));
+  }
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  vec_free(&fresh);
+  free(y);
+  return all;
+}
+
+/* Only segments from cut points a path of depth k can be at: straight-line
+ * code then adds a few segments per depth, not all of them. */
+static Z3_ast some_segment(bmc *b, unsigned k, bool errors) {
+  enc_terms alt = {0};
+  vec_foreach(&b->e->segments, j) {
+    const enc_segment *sg = &b->e->segments.items[j];
+    if ((sg->to < 0) != errors || !b->reach[sg->from]) continue;
+    vec_push(NULL, &alt, taken(b, j, k));
+    if (sg->to >= 0) b->next[sg->to] = true;
+  }
+  Z3_ast any = smt_or(b->e->s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+/* ---------------------------------------------------------------- the trace */
+
+static void record(bmc *b, Z3_model m, const Z3_ast *terms, int64_t *out) {
+  for (size_t v = 0; v < b->e->var_count; v++) {
+    out[v] = 0;
+    smt_model_value(b->e->s, m, terms[v], &out[v]);
+  }
+}
+
+/* Re-encodes the segments taken (same names, so the same terms) and reads
+ * the values after every edge. */
+static void read_trace(bmc *b, Z3_model m, unsigned depth, conform_result *r) {
+  enc *e = b->e;
+  size_t V = e->var_count, len = 0;
+  int64_t *sel = xcalloc(depth + 2, sizeof *sel);
+  for (unsigned k = 0; k <= depth; k++) {
+    smt_model_value(e->s, m, b->sels.items[k], &sel[k]);
+    len += e->segments.items[sel[k]].edges.len;
+  }
+  r->trace_len = len;
+  r->trace_edges = xcalloc(len + 1, sizeof *r->trace_edges);
+  r->trace_values = xcalloc((len + 1) * V, sizeof *r->trace_values);
+  record(b, m, b->frames.items[0], r->trace_values);
+  size_t at = 0;
+  Z3_ast *y = xcalloc(V + 1, sizeof *y);
+  for (unsigned k = 0; k <= depth; k++) {
+    char tag[24];
+    snprintf(tag, sizeof tag, "%u", k);
+    enc_terms fresh = {0}, after = {0};
+    enc_segment_formula(e, (size_t)sel[k], b->frames.items[k], y, tag, &fresh, &after);
+    const enc_segment *sg = &e->segments.items[sel[k]];
+    vec_foreach(&sg->edges, i) {
+      r->trace_edges[at] = sg->edges.items[i];
+      record(b, m, after.items + i * V, r->trace_values + (at + 1) * V);
+      at++;
+    }
+    vec_free(&fresh);
+    vec_free(&after);
+  }
+  free(y);
+  free(sel);
+}
+
+/* ---------------------------------------------------------------- search */
+
+static Z3_lbool check_with_errors(bmc *b, unsigned k, double deadline) {
+  Z3_solver_push(b->c, b->s);
+  Z3_solver_assert(b->c, b->s, some_segment(b, k, true));
+  Z3_params p = Z3_mk_params(b->c);
+  Z3_params_inc_ref(b->c, p);
+  if (deadline > 0) {
+    double left = deadline - conform_now();
+    Z3_params_set_uint(b->c, p, Z3_mk_string_symbol(b->c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+  }
+  Z3_solver_set_params(b->c, b->s, p);
+  Z3_params_dec_ref(b->c, p);
+  Z3_lbool res = Z3_solver_check(b->c, b->s);
+  return smt_failed(b->e->s) ? Z3_L_UNDEF : res;
+}
+
+/* Adds the step from depth k - 1 to k; false when no path is that long. */
+static bool advance(bmc *b, unsigned k) {
+  frame(b, k);
+  memset(b->next, 0, b->e->cuts.len * sizeof *b->next);
+  Z3_solver_assert(b->c, b->s, some_segment(b, k - 1, false));
+  bool *t = b->reach;
+  b->reach = b->next;
+  b->next = t;
+  for (size_t c = 0; c < b->e->cuts.len; c++)
+    if (b->reach[c]) return true;
+  return false;
+}
+
+int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
+  bmc b = {.e = e, .c = smt_z3(e->s), .s = engine_solver(e->s, deadline, false)};
+  b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
+  b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
+  b.reach[e->cut_of[e->p->entry]] = true;
+  Z3_solver_assert(b.c, b.s, is(&b, frame(&b, 0), e->cut_of[e->p->entry]));
+  int found = 0;
+  for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0 && !advance(&b, k)) break;
+    Z3_lbool res = check_with_errors(&b, k, deadline);
+    r->depth = k;
+    if (res == Z3_L_TRUE) {
+      Z3_model m = Z3_solver_get_model(b.c, b.s);
+      Z3_model_inc_ref(b.c, m);
+      read_trace(&b, m, k, r);
+      Z3_model_dec_ref(b.c, m);
+      found = 1;
+    } else if (res == Z3_L_UNDEF) {
+      snprintf(r->reason, sizeof r->reason, "%s", smt_failed(e->s) ? smt_error(e->s) : "timeout");
+      found = -1;
+    }
+    Z3_solver_pop(b.c, b.s, 1);
+  }
+  free(b.reach);
+  free(b.next);
+  vec_foreach(&b.frames, k) free(b.frames.items[k]);
+  vec_free(&b.frames);
+  vec_free(&b.pcs);
+  vec_free(&b.sels);
+  Z3_solver_dec_ref(b.c, b.s);
+  return found;
+}

@@ -1,0 +1,214 @@
+/* conformance/engine-chc.c -- C(T, T#) as constrained Horn clauses, solved
+ * by Spacer; the invariant it returns is re-checked clause by clause by a
+ * plain solver before a proof is reported.
+ *
+ * One predicate per cut point over the variables live there; one clause per
+ * segment: P_from(live x) and the segment imply P_to(live y), or false for a
+ * segment that ends in a failing assertion.
+ */
+#include "engines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct chc {
+  enc *e;
+  Z3_context c;
+  Z3_func_decl *preds; /* per cut */
+  Z3_ast *interp;      /* per cut: the invariant over de Bruijn variables, once known */
+  bool use_interp;     /* build clauses with the invariants instead of the predicates */
+} chc;
+
+/* The live variables' terms at cut k, in variable order. */
+static unsigned live_args(const chc *h, int k, const Z3_ast *x, Z3_ast *out) {
+  unsigned n = 0;
+  for (size_t v = 0; v < h->e->var_count; v++)
+    if (h->e->live[(size_t)k * h->e->var_count + v]) out[n++] = x[v];
+  return n;
+}
+
+static Z3_ast predicate(chc *h, int k, const Z3_ast *x) {
+  Z3_ast *args = xcalloc(h->e->var_count + 1, sizeof *args);
+  unsigned n = live_args(h, k, x, args);
+  Z3_ast t = h->use_interp ? Z3_substitute_vars(h->c, h->interp[k], n, args) : Z3_mk_app(h->c, h->preds[k], n, args);
+  free(args);
+  return smt_keep(h->e->s, t);
+}
+
+static void declare_predicates(chc *h) {
+  h->preds = xcalloc(h->e->cuts.len + 1, sizeof *h->preds);
+  Z3_sort *sorts = xcalloc(h->e->var_count + 1, sizeof *sorts);
+  vec_foreach(&h->e->cuts, k) {
+    unsigned n = 0;
+    for (size_t v = 0; v < h->e->var_count; v++)
+      if (h->e->live[k * h->e->var_count + v])
+        sorts[n++] = h->e->p->vars.items[v].type == TY_BOOL ? Z3_mk_bool_sort(h->c) : Z3_mk_int_sort(h->c);
+    char name[32];
+    snprintf(name, sizeof name, "P%d", h->e->cuts.items[k]);
+    h->preds[k] = Z3_mk_func_decl(h->c, Z3_mk_string_symbol(h->c, name), n, sorts, Z3_mk_bool_sort(h->c));
+    Z3_inc_ref(h->c, Z3_func_decl_to_ast(h->c, h->preds[k]));
+  }
+  free(sorts);
+}
+
+static Z3_ast quantified(chc *h, const enc_terms *consts, Z3_ast body) {
+  if (h->use_interp || consts->len == 0) return body;
+  Z3_app *bound = xcalloc(consts->len, sizeof *bound);
+  vec_foreach(consts, i) bound[i] = Z3_to_app(h->c, consts->items[i]);
+  Z3_ast q = smt_keep(h->e->s, Z3_mk_forall_const(h->c, 0, (unsigned)consts->len, bound, 0, NULL, body));
+  free(bound);
+  return q;
+}
+
+/* Clause j (or the entry fact for j == segments): body ==> head. */
+static Z3_ast clause(chc *h, size_t j) {
+  enc *e = h->e;
+  Z3_ast *x = xcalloc(e->var_count + 1, sizeof *x), *y = xcalloc(e->var_count + 1, sizeof *y);
+  enc_terms consts = {0};
+  for (size_t v = 0; v < e->var_count; v++) vec_push(NULL, &consts, x[v] = enc_var(e, (int)v, NULL));
+  Z3_ast f;
+  if (j == e->segments.len) {
+    f = predicate(h, e->cut_of[e->p->entry], x);
+  } else {
+    const enc_segment *sg = &e->segments.items[j];
+    Z3_ast body[2] = {predicate(h, sg->from, x), enc_segment_formula(e, j, x, y, NULL, &consts, NULL)};
+    Z3_ast head = sg->to >= 0 ? predicate(h, sg->to, y) : smt_bool(e->s, false);
+    f = smt_implies(e->s, smt_and(e->s, 2, body), head);
+  }
+  f = quantified(h, &consts, f);
+  vec_free(&consts);
+  free(x);
+  free(y);
+  return f;
+}
+
+static void assert_clauses(chc *h, Z3_solver s) {
+  for (size_t j = 0; j <= h->e->segments.len; j++) Z3_solver_assert(h->c, s, clause(h, j));
+}
+
+/* ---------------------------------------------------------------- the invariant */
+
+static bool read_interpretations(chc *h, Z3_model m) {
+  h->interp = xcalloc(h->e->cuts.len + 1, sizeof *h->interp);
+  vec_foreach(&h->e->cuts, k) {
+    Z3_func_decl d = h->preds[k];
+    if (Z3_get_arity(h->c, d) == 0) {
+      Z3_ast v = Z3_model_get_const_interp(h->c, m, d);
+      h->interp[k] = v ? smt_keep(h->e->s, v) : smt_bool(h->e->s, true);
+      continue;
+    }
+    Z3_func_interp fi = Z3_model_get_func_interp(h->c, m, d);
+    if (!fi) {
+      if (Z3_model_has_interp(h->c, m, d)) return false;
+      h->interp[k] = smt_bool(h->e->s, true);
+      continue;
+    }
+    Z3_func_interp_inc_ref(h->c, fi);
+    h->interp[k] = smt_keep(h->e->s, Z3_func_interp_get_else(h->c, fi));
+    Z3_func_interp_dec_ref(h->c, fi);
+    if (!h->interp[k]) return false;
+  }
+  return true;
+}
+
+/* Every clause valid under the invariants, each by its own plain solver. */
+static bool rechecked(chc *h, double deadline) {
+  h->use_interp = true;
+  bool ok = true;
+  for (size_t j = 0; j <= h->e->segments.len && ok; j++) {
+    Z3_solver s = engine_solver(h->e->s, deadline, false);
+    Z3_solver_assert(h->c, s, smt_not(h->e->s, clause(h, j)));
+    ok = Z3_solver_check(h->c, s) == Z3_L_FALSE && !smt_failed(h->e->s);
+    Z3_solver_dec_ref(h->c, s);
+  }
+  h->use_interp = false;
+  return ok;
+}
+
+/* Where a cut point is, for people: the next statement of the code. */
+static void describe_cut(const chc *h, int k, strbuf *out) {
+  const prog *p = h->e->p;
+  int l = h->e->cuts.items[k];
+  for (int guard = 0; guard < 10000 && p->locs.items[l].out.len > 0; guard++) {
+    const prog_edge *ed = &p->edges.items[p->locs.items[l].out.items[0]];
+    const char *file;
+    size_t line;
+    if (ed->role == ROLE_CODE && prog_origin_line(p, ed->origin, &file, &line)) {
+      sbuf_printf(out, "before %s:%zu (", file, line);
+      prog_origin_text(p, ed->origin, out);
+      sbuf_puts(out, ")");
+      return;
+    }
+    l = ed->to;
+  }
+  sbuf_puts(out, l == p->exit ? "at exit" : "at the start");
+}
+
+static char *certificate_text(chc *h) {
+  strbuf out = {0};
+  Z3_ast *x = xcalloc(h->e->var_count + 1, sizeof *x), *args = xcalloc(h->e->var_count + 1, sizeof *args);
+  for (size_t v = 0; v < h->e->var_count; v++) x[v] = smt_var(h->e->s, h->e->p->vars.items[v].name, h->e->p->vars.items[v].type == TY_BOOL);
+  vec_foreach(&h->e->cuts, k) {
+    unsigned n = live_args(h, (int)k, x, args);
+    Z3_ast inv = smt_keep(h->e->s, Z3_simplify(h->c, smt_keep(h->e->s, Z3_substitute_vars(h->c, h->interp[k], n, args))));
+    if (Z3_is_eq_ast(h->c, inv, smt_bool(h->e->s, true))) continue;
+    describe_cut(h, (int)k, &out);
+    sbuf_printf(&out, ": %s\n", Z3_ast_to_string(h->c, inv));
+  }
+  free(x);
+  free(args);
+  return out.len ? sbuf_take(&out) : xstrdup("true (every cut point)\n");
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+static void release(chc *h) {
+  vec_foreach(&h->e->cuts, k) Z3_dec_ref(h->c, Z3_func_decl_to_ast(h->c, h->preds[k]));
+  free(h->preds);
+  free(h->interp);
+}
+
+int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size) {
+  chc h = {.e = e, .c = smt_z3(e->s)};
+  declare_predicates(&h);
+  Z3_solver s = engine_solver(e->s, deadline, true);
+  assert_clauses(&h, s);
+  Z3_lbool res = Z3_solver_check(h.c, s);
+  int outcome = -1;
+  if (smt_failed(e->s)) {
+    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
+  } else if (res == Z3_L_FALSE) {
+    outcome = 0;
+  } else if (res == Z3_L_UNDEF) {
+    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(h.c, s));
+  } else {
+    Z3_model m = Z3_solver_get_model(h.c, s);
+    Z3_model_inc_ref(h.c, m);
+    bool read = read_interpretations(&h, m);
+    Z3_model_dec_ref(h.c, m);
+    if (read && rechecked(&h, deadline)) {
+      outcome = 1;
+      if (certificate) *certificate = certificate_text(&h);
+    } else {
+      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
+    }
+  }
+  Z3_solver_dec_ref(h.c, s);
+  release(&h);
+  return outcome;
+}
+
+char *chc_smt2(enc *e) {
+  chc h = {.e = e, .c = smt_z3(e->s)};
+  declare_predicates(&h);
+  Z3_solver s = engine_solver(e->s, 0, true);
+  assert_clauses(&h, s);
+  strbuf out = {0};
+  sbuf_puts(&out, "; C(T, T#) as constrained Horn clauses: sat means the thread conforms.\n(set-logic HORN)\n");
+  sbuf_puts(&out, Z3_solver_to_string(h.c, s));
+  sbuf_puts(&out, "(check-sat)\n");
+  Z3_solver_dec_ref(h.c, s);
+  release(&h);
+  return sbuf_take(&out);
+}

@@ -1,0 +1,26 @@
+/* conformance/engines.h -- the two engines behind conform_check (private).
+ *
+ * Both borrow the encoding (and through it the smt context). Outcomes:
+ * 1 the property holds, 0 violated, -1 unknown with the reason written.
+ */
+#ifndef ATHREAD_ENGINES_H
+#define ATHREAD_ENGINES_H
+
+#include "conform.h"
+#include "encode.h"
+
+/* Spacer on the Horn clauses; with certificate, *certificate gets the
+ * invariant text (owned). */
+int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size);
+/* The Horn clauses as SMT-LIB 2 text (owned). */
+char *chc_smt2(enc *e);
+
+/* Bounded model checking over segments, depths 0..bound: 0 when no failing
+ * assertion is reachable within the bound, 0 never means "holds" unless the
+ * bound covers every path. On 1 (found), r's trace is set. */
+int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r);
+
+/* Z3 solver with the remaining time as its timeout (horn: a Spacer solver). */
+Z3_solver engine_solver(smt *s, double deadline, bool horn);
+
+#endif

@@ -1,0 +1,298 @@
+/* conformance/instrument.c -- building C(T, T#) (reference section 8).
+ *
+ * Layout of the variables: the concrete program's variables keep their
+ * indices (so the code's expressions are reused as they are: vars 0..S-1 are
+ * the spec's shared variables g), then u (one VAR_OLD per shared variable),
+ * F (one VAR_CAND per abstract state), the next F (VAR_TEMP), and tid.
+ */
+#include "instrument.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ins {
+  prog *p;                  /* the program being built */
+  const prog *code;         /* the concrete thread */
+  const ast_spec *spec;     /* for consts and shared declarations */
+  const ast_thread *thread; /* T# */
+  int shared_count;         /* S */
+  int old_base;             /* u_i = old_base + i */
+  int cand_base;            /* F_q = cand_base + q */
+  int next_base;            /* next F_q = next_base + q */
+  int tid;                  /* the tid variable, or -1 */
+  int *image;               /* per concrete location: its copy */
+  int *post;                /* per concrete boundary: the F update leading to it, or -1 */
+  const ir_expr **assertion; /* per state: A_q over g, or NULL */
+} ins;
+
+/* ---------------------------------------------------------------- expressions */
+
+static ir_expr *binary(ins *x, ir_op op, const ir_expr *l, const ir_expr *r) {
+  ir_expr *e = ir_binary(x->p->arena, l->at, op, (ir_expr *)l, (ir_expr *)r);
+  e->type = op >= OP_LT ? TY_BOOL : TY_INT;
+  return e;
+}
+
+static ir_expr *negation(ins *x, const ir_expr *a) {
+  ir_expr *e = ir_unary(x->p->arena, a->at, OP_NOT, (ir_expr *)a);
+  e->type = TY_BOOL;
+  return e;
+}
+
+static ir_expr *truth(ins *x, bool value) {
+  ir_expr *e = ir_bool(x->p->arena, (loc){0, 0}, value);
+  e->type = TY_BOOL;
+  return e;
+}
+
+static ir_expr *number(ins *x, int64_t v) {
+  uint64_t magnitude = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  ir_expr *e = ir_int(x->p->arena, (loc){0, 0}, arena_printf(x->p->arena, "%llu", (unsigned long long)magnitude));
+  e->type = TY_INT;
+  if (v >= 0) return e;
+  e = ir_unary(x->p->arena, e->at, OP_NEG, e);
+  e->type = TY_INT;
+  return e;
+}
+
+static const ir_expr *var(ins *x, int v) { return prog_var_ref(x->p, v, (loc){0, 0}); }
+
+/* Joins with op (AND/OR); the empty join is the unit (true/false). */
+static const ir_expr *join(ins *x, ir_op op, const ir_expr *acc, const ir_expr *e) {
+  return acc ? binary(x, op, acc, e) : e;
+}
+
+static const ir_expr *finish(ins *x, ir_op op, const ir_expr *acc) { return acc ? acc : truth(x, op == OP_AND); }
+
+/* A spec expression over the program's variables: x' is g, x is u in a
+ * relation and g elsewhere, consts become their values. */
+static const ir_expr *lift(ins *x, const ir_expr *e, bool relation) {
+  switch (e->kind) {
+  case IR_NAME:
+    if (e->ref == REF_CONST) return number(x, x->spec->consts.items[e->index]->value);
+    return var(x, e->primed || !relation ? e->index : x->old_base + e->index);
+  case IR_TID: return var(x, x->tid);
+  case IR_UNARY: {
+    ir_expr *u = ir_unary(x->p->arena, e->at, e->op, (ir_expr *)lift(x, e->a, relation));
+    u->type = e->type;
+    return u;
+  }
+  case IR_BINARY: return binary(x, e->op, lift(x, e->a, relation), lift(x, e->b, relation));
+  case IR_ITE: {
+    ir_expr *t = ir_ite(x->p->arena, e->at, (ir_expr *)lift(x, e->a, relation), (ir_expr *)lift(x, e->b, relation),
+                        (ir_expr *)lift(x, e->c, relation));
+    t->type = e->type;
+    return t;
+  }
+  default: return e; /* literals */
+  }
+}
+
+/* g_i == u_i */
+static const ir_expr *unchanged(ins *x, int i) { return binary(x, OP_EQ, var(x, i), var(x, x->old_base + i)); }
+
+/* The edge's relation over (u, g) with the frame rule. */
+static const ir_expr *edge_relation(ins *x, const ast_edge *ed) {
+  bool *changes = xcalloc((size_t)x->shared_count + 1, sizeof *changes);
+  const ir_expr *all = NULL;
+  if (ed->kind == EDGE_RELATION) {
+    ir_mark_primed(ed->relation, changes);
+    all = lift(x, ed->relation, true);
+  } else {
+    if (ed->guard) all = lift(x, ed->guard, true);
+    vec_foreach(&ed->assigns, k) {
+      const ast_assign *as = &ed->assigns.items[k];
+      changes[as->var_index] = true;
+      if (as->value) all = join(x, OP_AND, all, binary(x, OP_EQ, var(x, as->var_index), lift(x, as->value, true)));
+    }
+  }
+  for (int i = 0; i < x->shared_count; i++)
+    if (!changes[i]) all = join(x, OP_AND, all, unchanged(x, i));
+  free(changes);
+  return finish(x, OP_AND, all);
+}
+
+/* A_q: the thread invariant and the state's assertion over g, or NULL. */
+static const ir_expr *state_assertion(ins *x, int q) {
+  const ir_expr *all = NULL;
+  vec_foreach(&x->thread->invariants, k) all = join(x, OP_AND, all, lift(x, x->thread->invariants.items[k], false));
+  const ast_state *st = x->thread->states.items[q];
+  if (st->assertion) all = join(x, OP_AND, all, lift(x, st->assertion, false));
+  return all;
+}
+
+/* Every candidate's assertion holds: AND over q of (F_q ==> A_q). */
+static const ir_expr *candidates_ok(ins *x) {
+  const ir_expr *all = NULL;
+  vec_foreach(&x->thread->states, q)
+    if (x->assertion[q]) all = join(x, OP_AND, all, binary(x, OP_IMPLIES, var(x, x->cand_base + (int)q), x->assertion[q]));
+  return finish(x, OP_AND, all);
+}
+
+/* Some candidate goes wrong: OR over q of (F_q && !A_q), or NULL if none can. */
+static const ir_expr *some_candidate_wrong(ins *x) {
+  const ir_expr *any = NULL;
+  vec_foreach(&x->thread->states, q)
+    if (x->assertion[q]) any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + (int)q), negation(x, x->assertion[q])));
+  return any;
+}
+
+static const ir_expr *candidates_nonempty(ins *x) {
+  const ir_expr *any = NULL;
+  vec_foreach(&x->thread->states, q) any = join(x, OP_OR, any, var(x, x->cand_base + (int)q));
+  return any;
+}
+
+/* next F_q' = (F_q' && idle) || OR over edges q -> q' of (F_q && R(u, g)) */
+static const ir_expr *candidate_update(ins *x, int target, const ir_expr *idle) {
+  const ir_expr *any = binary(x, OP_AND, var(x, x->cand_base + target), idle);
+  vec_foreach(&x->thread->edges, k) {
+    const ast_edge *ed = x->thread->edges.items[k];
+    if (ed->to_index != target) continue;
+    any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + ed->from_index), edge_relation(x, ed)));
+  }
+  return any;
+}
+
+/* ---------------------------------------------------------------- edges */
+
+static int edge(ins *x, int from, int to, prog_action a, int v, const ir_expr *e, prog_role role) {
+  prog_edge ed = {.from = from, .to = to, .action = a, .var = v, .expr = e, .role = role, .step = -1, .detail = -1, .origin = {-1, {0, 0}}};
+  return prog_add_edge(x->p, ed);
+}
+
+/* Appends an edge from *at to a new location and moves *at there. */
+static int append(ins *x, int *at, prog_action a, int v, const ir_expr *e, prog_role role) {
+  int to = prog_add_loc(x->p, false);
+  int k = edge(x, *at, to, a, v, e, role);
+  *at = to;
+  return k;
+}
+
+static void check(ins *x, int *at, const ir_expr *cond, prog_role role, prog_check kind, int detail) {
+  int k = append(x, at, ACT_ASSERT, -1, cond, role);
+  x->p->edges.items[k].check = kind;
+  x->p->edges.items[k].detail = detail;
+}
+
+/* The F update after a step that ends at concrete boundary target. */
+static int post_block(ins *x, int target) {
+  if (x->post[target] >= 0) return x->post[target];
+  int start = prog_add_loc(x->p, false), at = start;
+  x->post[target] = start;
+  for (int i = 0; i < x->shared_count; i++) {
+    const prog_var *g = &x->p->vars.items[i];
+    if (!g->bounded) continue;
+    const ir_expr *in = binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)), binary(x, OP_LE, var(x, i), number(x, g->hi)));
+    check(x, &at, in, ROLE_UPDATE, CHECK_RANGE, i);
+  }
+  const ir_expr *idle = NULL;
+  for (int i = 0; i < x->shared_count; i++) idle = join(x, OP_AND, idle, unchanged(x, i));
+  idle = finish(x, OP_AND, idle);
+  vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->next_base + (int)q, candidate_update(x, (int)q, idle), ROLE_UPDATE);
+  vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, var(x, x->next_base + (int)q), ROLE_UPDATE);
+  check(x, &at, candidates_nonempty(x), ROLE_UPDATE, CHECK_SIMULATED, -1);
+  edge(x, at, x->image[target], ACT_SKIP, -1, NULL, ROLE_UPDATE);
+  return start;
+}
+
+/* Before leaving a boundary: the environment moves (any values in range),
+ * every candidate's assertion is assumed, u := g. Returns where the code's
+ * edges start. */
+static int environment_block(ins *x, int at) {
+  for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
+  append(x, &at, ACT_ASSUME, -1, candidates_ok(x), ROLE_ENV);
+  for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_SAVE);
+  return at;
+}
+
+/* assert(phi) of the code becomes assert(!phi ==> some candidate goes wrong). */
+static const ir_expr *code_assertion(ins *x, const ir_expr *phi) {
+  const ir_expr *wrong = some_candidate_wrong(x);
+  return wrong ? binary(x, OP_IMPLIES, negation(x, phi), wrong) : phi;
+}
+
+static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
+  const prog_location *src = &x->code->locs.items[ce->from];
+  bool ends_step = x->code->locs.items[ce->to].boundary && (ce->starts_step || !src->boundary);
+  int to = ends_step ? post_block(x, ce->to) : x->image[ce->to];
+  prog_edge e = *ce;
+  e.from = from;
+  e.to = to;
+  e.role = ROLE_CODE;
+  e.step = index;
+  e.detail = -1;
+  if (ce->action == ACT_ASSERT) {
+    e.check = CHECK_CODE;
+    e.expr = code_assertion(x, ce->expr);
+  }
+  prog_add_edge(x->p, e);
+}
+
+static void copy_location(ins *x, int l) {
+  const prog_location *cl = &x->code->locs.items[l];
+  if (cl->out.len == 0) return;
+  int from = cl->boundary ? environment_block(x, x->image[l]) : x->image[l];
+  vec_foreach(&cl->out, k) copy_code_edge(x, from, &x->code->edges.items[cl->out.items[k]], cl->out.items[k]);
+}
+
+/* ---------------------------------------------------------------- variables */
+
+static void add_variables(ins *x) {
+  vec_foreach(&x->code->vars, v) vec_push(x->p->arena, &x->p->vars, x->code->vars.items[v]);
+  x->old_base = (int)x->p->vars.len;
+  for (int i = 0; i < x->shared_count; i++) {
+    const prog_var g = x->code->vars.items[i];
+    int v = prog_add_var(x->p, VAR_OLD, arena_printf(x->p->arena, "%s_old", g.display), g.type);
+    x->p->vars.items[v].shared_index = i;
+    x->p->vars.items[v].display = g.display;
+  }
+  x->cand_base = (int)x->p->vars.len;
+  vec_foreach(&x->thread->states, q) {
+    int v = prog_add_var(x->p, VAR_CAND, arena_printf(x->p->arena, "F_%s", x->thread->states.items[q]->name), TY_BOOL);
+    x->p->vars.items[v].state_index = (int)q;
+  }
+  x->next_base = (int)x->p->vars.len;
+  vec_foreach(&x->thread->states, q) prog_add_var(x->p, VAR_TEMP, arena_printf(x->p->arena, "Fnext_%s", x->thread->states.items[q]->name), TY_BOOL);
+  x->tid = -1;
+  if (x->thread->uses_tid) {
+    x->tid = prog_add_var(x->p, VAR_TID, "tid", TY_INT);
+    prog_var *t = &x->p->vars.items[x->tid];
+    t->bounded = true;
+    t->lo = 1;
+    t->hi = x->spec->instance_total > 0 ? x->spec->instance_total : 1;
+  }
+}
+
+static void initialise(ins *x) {
+  int at = x->p->entry;
+  vec_foreach(&x->thread->states, q)
+    append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, truth(x, x->thread->states.items[q]->initial), ROLE_INIT);
+  if (x->tid >= 0) append(x, &at, ACT_HAVOC, x->tid, NULL, ROLE_INIT);
+  edge(x, at, x->image[x->code->entry], ACT_SKIP, -1, NULL, ROLE_INIT);
+}
+
+prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread) {
+  ins x = {.p = prog_new(code->function), .code = code, .spec = spec, .thread = thread, .shared_count = (int)spec->shared.len};
+  vec_foreach(&code->files, i) vec_push(x.p->arena, &x.p->files, code->files.items[i]);
+  add_variables(&x);
+  x.assertion = xcalloc(thread->states.len + 1, sizeof *x.assertion);
+  vec_foreach(&thread->states, q) x.assertion[q] = state_assertion(&x, (int)q);
+  size_t n = code->locs.len;
+  x.image = xcalloc(n + 1, sizeof *x.image);
+  x.post = xcalloc(n + 1, sizeof *x.post);
+  x.p->entry = prog_add_loc(x.p, false);
+  for (size_t l = 0; l < n; l++) {
+    x.image[l] = prog_add_loc(x.p, code->locs.items[l].boundary);
+    x.post[l] = -1;
+  }
+  initialise(&x);
+  for (size_t l = 0; l < n; l++) copy_location(&x, (int)l);
+  int at = x.image[code->exit];
+  check(&x, &at, candidates_nonempty(&x), ROLE_EXIT, CHECK_EXIT, -1);
+  x.p->exit = at;
+  free(x.image);
+  free(x.post);
+  free(x.assertion);
+  return x.p;
+}

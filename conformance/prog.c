@@ -1,0 +1,92 @@
+/* conformance/prog.c -- building programs of one-action edges. */
+#include "prog.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+prog *prog_new(const char *function) {
+  arena *a = arena_new();
+  prog *p = arena_alloc(a, sizeof *p);
+  memset(p, 0, sizeof *p);
+  p->arena = a;
+  p->function = arena_intern_cstr(a, function);
+  p->entry = p->exit = -1;
+  return p;
+}
+
+void prog_free(prog *p) {
+  if (p) arena_free(p->arena);
+}
+
+static bool name_taken(const prog *p, const char *name) {
+  vec_foreach(&p->vars, i) if (strcmp(p->vars.items[i].name, name) == 0) return true;
+  return false;
+}
+
+int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type) {
+  const char *name = arena_intern_cstr(p->arena, display);
+  for (int n = 2; name_taken(p, name); n++) name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", display, n));
+  prog_var v = {.kind = kind, .name = name, .display = arena_intern_cstr(p->arena, display), .type = type, .shared_index = -1, .state_index = -1};
+  vec_push(p->arena, &p->vars, v);
+  return (int)p->vars.len - 1;
+}
+
+int prog_add_loc(prog *p, bool boundary) {
+  prog_location l = {.boundary = boundary};
+  vec_push(p->arena, &p->locs, l);
+  return (int)p->locs.len - 1;
+}
+
+int prog_add_edge(prog *p, prog_edge e) {
+  vec_push(p->arena, &p->edges, e);
+  int index = (int)p->edges.len - 1;
+  vec_push(p->arena, &p->locs.items[e.from].out, index);
+  return index;
+}
+
+ir_expr *prog_var_ref(prog *p, int v, loc at) {
+  ir_expr *e = ir_name(p->arena, at, p->vars.items[v].name, false);
+  e->ref = REF_VAR;
+  e->index = v;
+  e->type = p->vars.items[v].type;
+  return e;
+}
+
+/* Length of a comment starting at s (bounded by end), or 0. */
+static size_t comment_length(const char *s, const char *end) {
+  if (end - s < 2 || s[0] != '/' || (s[1] != '*' && s[1] != '/')) return 0;
+  const char *p = s + 2;
+  if (s[1] == '/') {
+    while (p < end && *p != '\n') p++;
+    return (size_t)(p - s);
+  }
+  while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) p++;
+  return (size_t)(p + 2 <= end ? p + 2 - s : end - s);
+}
+
+void prog_origin_text(const prog *p, prog_origin o, strbuf *out) {
+  if (o.file < 0) return;
+  const diag_source *src = p->files.items[o.file];
+  const char *end = src->text + (o.at.end < src->len ? o.at.end : src->len);
+  bool space = false;
+  for (const char *c = src->text + o.at.start; c < end; c++) {
+    size_t skip = comment_length(c, end);
+    if (skip || isspace((unsigned char)*c)) {
+      space = true;
+      c += skip ? skip - 1 : 0;
+      continue;
+    }
+    if (space && out->len > 0 && out->text[out->len - 1] != ' ') sbuf_putc(out, ' ');
+    space = false;
+    sbuf_putc(out, *c);
+  }
+}
+
+bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line) {
+  if (o.file < 0) return false;
+  size_t col;
+  *file = p->files.items[o.file]->name;
+  diag_line_col(p->files.items[o.file], o.at.start, line, &col);
+  return true;
+}

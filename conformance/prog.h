@@ -1,0 +1,123 @@
+/* conformance/prog.h -- a program as a control-flow graph of one-action edges.
+ *
+ * Two kinds of program share this type: the concrete thread that the C front
+ * end lowers (its locations say where the environment may interleave), and
+ * the sequential conformance program C(T, T#) that the instrumenter builds
+ * from it. Expressions are IR (core/ir.h) whose names are REF_VAR indices
+ * into vars, or REF_CONST. Owns: everything, in its arena; free with prog_free.
+ */
+#ifndef ATHREAD_PROG_H
+#define ATHREAD_PROG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/arena.h"
+#include "../core/diag.h"
+#include "../core/ir.h"
+#include "../core/vec.h"
+
+typedef enum prog_var_kind {
+  VAR_SHARED, /* a shared variable of the spec (shared_index says which) */
+  VAR_LOCAL,  /* a local, parameter or temporary of the code */
+  VAR_OLD,    /* instrumenter: a shared variable's value before the step (u) */
+  VAR_CAND,   /* instrumenter: F[state], state_index says which */
+  VAR_TID,    /* instrumenter: the instance number of the thread */
+  VAR_TEMP    /* instrumenter: scratch (the next F while it is computed) */
+} prog_var_kind;
+
+typedef struct prog_var {
+  prog_var_kind kind;  /* what it stands for */
+  const char *name;    /* unique within the program (a C identifier), interned */
+  const char *display; /* the name to show users (source name), interned */
+  ir_type type;        /* TY_INT or TY_BOOL */
+  bool bounded;        /* values stay within [lo, hi] */
+  int64_t lo, hi;      /* the bounds when bounded */
+  int shared_index;    /* VAR_SHARED, VAR_OLD: index in spec->shared, else -1 */
+  int state_index;     /* VAR_CAND: index in the thread's states, else -1 */
+} prog_var;
+
+typedef enum prog_action {
+  ACT_SKIP,   /* nothing (a jump) */
+  ACT_ASSIGN, /* var := expr */
+  ACT_HAVOC,  /* var := any value of its type (within its bounds) */
+  ACT_ASSUME, /* continue only if expr holds */
+  ACT_ASSERT  /* go wrong unless expr holds */
+} prog_action;
+
+/* Why an instrumented assertion exists (ACT_ASSERT edges of C(T, T#)). */
+typedef enum prog_check {
+  CHECK_CODE,          /* a concrete assert(e) of the code */
+  CHECK_SIMULATED,     /* F nonempty after a step: some abstract state simulates it */
+  CHECK_RANGE,         /* a bounded shared variable keeps its range after a step */
+  CHECK_EXIT           /* F nonempty when the thread exits */
+} prog_check;
+
+/* What an edge of C(T, T#) does for the check (concrete programs: ROLE_CODE). */
+typedef enum prog_role {
+  ROLE_CODE,   /* an action of the concrete code */
+  ROLE_INIT,   /* sets up F and tid */
+  ROLE_ENV,    /* the environment: havoc of the shared state, candidates' assertions assumed */
+  ROLE_SAVE,   /* u := g before a step */
+  ROLE_UPDATE, /* the F update after a step (and its nonempty and range checks) */
+  ROLE_EXIT    /* the check at thread exit */
+} prog_role;
+
+/* Where an edge comes from in the user's C source. */
+typedef struct prog_origin {
+  int file;  /* index into prog->files, -1 when the edge has no source */
+  loc at;    /* span of the statement or condition */
+} prog_origin;
+
+typedef struct prog_edge {
+  int from, to;         /* location indices */
+  prog_action action;   /* what it does */
+  int var;              /* ACT_ASSIGN, ACT_HAVOC: the variable */
+  const ir_expr *expr;  /* ACT_ASSIGN value; ACT_ASSUME/ACT_ASSERT condition (TY_BOOL) */
+  bool starts_step;     /* concrete program: leaves a boundary and begins an atomic step */
+  prog_role role;       /* instrumented program: its part in the check */
+  prog_check check;     /* ACT_ASSERT of an instrumented program: what it checks */
+  int step;             /* instrumented program: the concrete edge this belongs to, -1 if none */
+  int detail;           /* CHECK_RANGE: the variable whose range is left; else -1 */
+  prog_origin origin;   /* source of the statement, for traces and messages */
+} prog_edge;
+
+typedef struct prog_location {
+  bool boundary;        /* concrete program: between atomic steps (the environment may move) */
+  VEC(int) out;         /* indices of the edges that leave it */
+} prog_location;
+
+typedef struct prog {
+  arena *arena;               /* owns everything below */
+  const char *function;       /* the entry function (interned) */
+  VEC(diag_source *) files;   /* the source files origins point into (borrowed) */
+  VEC(prog_var) vars;         /* the variables; IR REF_VAR indices point here */
+  VEC(prog_location) locs;    /* the locations */
+  VEC(prog_edge) edges;       /* the edges */
+  int entry;                  /* where execution starts */
+  int exit;                   /* where a finished thread ends (a boundary) */
+} prog;
+
+/* Returns owned (a fresh arena), free with prog_free. */
+prog *prog_new(const char *function);
+void prog_free(prog *p);
+
+/* Adds a variable; the name is made unique (a suffix if taken). Returns its index. */
+int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type);
+/* Adds a location; returns its index. */
+int prog_add_loc(prog *p, bool boundary);
+/* Adds an edge (from, to and the action fields of e) and links it; returns its index. */
+int prog_add_edge(prog *p, prog_edge e);
+/* An IR name node for variable v (arena-owned). */
+ir_expr *prog_var_ref(prog *p, int v, loc at);
+
+/* Appends the source text of an edge's origin, on one line with runs of
+ * white space collapsed, or "" when it has none. */
+void prog_origin_text(const prog *p, prog_origin o, strbuf *out);
+/* The file and line of an origin ("a.c", 12); false when it has none. */
+bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line);
+
+/* Appends a plain-text listing of the program (variables, locations, edges). */
+void prog_dump(const prog *p, strbuf *out);
+
+#endif

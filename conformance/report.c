@@ -1,0 +1,227 @@
+/* conformance/report.c -- verdicts and counterexamples of `athread conform`. */
+#include "report.h"
+
+#include <string.h>
+
+#include "trace.h"
+
+static const char *verdict_text(conform_verdict v) {
+  return v == CONFORM_HOLDS ? "conforms" : v == CONFORM_VIOLATED ? "does not conform" : "unknown";
+}
+
+/* ---------------------------------------------------------------- values */
+
+static void value_text(const prog_var *v, int64_t x, strbuf *out) {
+  if (v->type == TY_BOOL) sbuf_puts(out, x ? "true" : "false");
+  else sbuf_printf(out, "%lld", (long long)x);
+}
+
+/* "g = 1, b = true": every variable of the kind (changed ones only when before is given). */
+static void values_text(const prog *p, prog_var_kind kind, const int64_t *before, const int64_t *now, strbuf *out) {
+  bool first = true;
+  vec_foreach(&p->vars, v) {
+    const prog_var *pv = &p->vars.items[v];
+    if (pv->kind != kind || (before && before[v] == now[v])) continue;
+    sbuf_printf(out, "%s%s = ", first ? "" : ", ", pv->display);
+    value_text(pv, now[v], out);
+    first = false;
+  }
+}
+
+static void candidates_text(const prog *p, const int64_t *now, strbuf *out) {
+  sbuf_putc(out, '{');
+  bool first = true;
+  vec_foreach(&p->vars, v)
+    if (p->vars.items[v].kind == VAR_CAND && now[v]) {
+      sbuf_printf(out, "%s%s", first ? "" : ", ", p->vars.items[v].display + 2);
+      first = false;
+    }
+  sbuf_putc(out, '}');
+}
+
+static void where_text(const prog *p, prog_origin o, strbuf *out) {
+  const char *file;
+  size_t line;
+  if (!prog_origin_line(p, o, &file, &line)) return;
+  sbuf_printf(out, "%s:%zu: ", file, line);
+  prog_origin_text(p, o, out);
+}
+
+/* ---------------------------------------------------------------- reasons */
+
+static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
+  const prog *p = c->ins;
+  size_t n = t->steps.len;
+  const trace_step *last = n ? &t->steps.items[n - 1] : NULL;
+  switch (t->failure) {
+  case CHECK_SIMULATED:
+    sbuf_printf(out, "step %zu is not simulated: no edge of %s from ", n, c->thread->name);
+    candidates_text(p, last->env, out);
+    sbuf_puts(out, ", and no idle step, allows the change from ");
+    values_text(p, VAR_SHARED, NULL, last->env, out);
+    sbuf_puts(out, " to ");
+    values_text(p, VAR_SHARED, NULL, last->after, out);
+    break;
+  case CHECK_RANGE: {
+    const prog_var *g = &p->vars.items[t->range_var];
+    sbuf_printf(out, "step %zu sets %s to %lld, outside its range int[%lld..%lld]", n, g->display, (long long)t->at_failure[t->range_var],
+                (long long)g->lo, (long long)g->hi);
+    break;
+  }
+  case CHECK_CODE:
+    sbuf_puts(out, "the assertion fails and no candidate state in ");
+    candidates_text(p, t->at_failure, out);
+    sbuf_printf(out, " goes wrong");
+    break;
+  case CHECK_EXIT:
+    sbuf_puts(out, "the thread exits with no candidate state left");
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void print_step(FILE *out, const conform_report *c, const trace *t, size_t i) {
+  const prog *p = c->ins;
+  const trace_step *s = &t->steps.items[i];
+  bool check = i + 1 == t->steps.len && t->failing_is_check;
+  strbuf b = {0};
+  where_text(p, s->origin, &b);
+  fprintf(out, "  %s %zu  %s\n", check ? "check" : "step", i + 1, sbuf_str(&b));
+  b.len = 0;
+  values_text(p, VAR_SHARED, NULL, s->env, &b);
+  if (b.len) fprintf(out, "      environment: %s\n", sbuf_str(&b));
+  if (s->after && !check) {
+    b.len = 0;
+    values_text(p, VAR_SHARED, NULL, s->after, &b);
+    strbuf locals = {0};
+    values_text(p, VAR_LOCAL, s->env, s->after, &locals);
+    if (locals.len) sbuf_printf(&b, "%slocals %s", b.len ? "; " : "", sbuf_str(&locals));
+    sbuf_free(&locals);
+    fprintf(out, "      after:       %s\n", sbuf_str(&b));
+  }
+  if (s->simulated) {
+    b.len = 0;
+    candidates_text(p, s->after, &b);
+    fprintf(out, "      F = %s\n", sbuf_str(&b));
+  }
+  sbuf_free(&b);
+}
+
+static void print_counterexample(FILE *out, const conform_report *c) {
+  trace t;
+  trace_build(c->ins, c->r, &t);
+  strbuf b = {0};
+  candidates_text(c->ins, t.start, &b);
+  fprintf(out, "  start: F = %s\n", sbuf_str(&b));
+  vec_foreach(&t.steps, i) print_step(out, c, &t, i);
+  b.len = 0;
+  reason_text(c, &t, &b);
+  fprintf(out, "  reason: %s\n", sbuf_str(&b));
+  sbuf_free(&b);
+  trace_free(&t);
+}
+
+void report_conform_text(FILE *out, const conform_report *c) {
+  const conform_result *r = c->r;
+  fprintf(out, "thread %s implements %s: %s (%s", c->thread->name, c->ins->function, verdict_text(r->verdict), r->engine);
+  if (c->timing) fprintf(out, ", %.2f s", r->seconds);
+  fprintf(out, ")\n");
+  if (r->verdict == CONFORM_UNKNOWN) fprintf(out, "  reason: %s\n", r->reason);
+  if (r->verdict == CONFORM_VIOLATED) print_counterexample(out, c);
+  if (r->certificate) {
+    fprintf(out, "  invariant (re-checked):\n");
+    for (const char *line = r->certificate; *line;) {
+      const char *end = strchr(line, '\n');
+      size_t len = end ? (size_t)(end - line) : strlen(line);
+      fprintf(out, "    %.*s\n", (int)len, line);
+      line += len + (end ? 1 : 0);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static json_t *values_json(const prog *p, prog_var_kind kind, const int64_t *before, const int64_t *now) {
+  json_t *o = json_object();
+  vec_foreach(&p->vars, v) {
+    const prog_var *pv = &p->vars.items[v];
+    if (pv->kind != kind || (before && before[v] == now[v])) continue;
+    json_object_set_new(o, pv->display, pv->type == TY_BOOL ? json_boolean(now[v]) : json_integer((json_int_t)now[v]));
+  }
+  return o;
+}
+
+static json_t *candidates_json(const prog *p, const int64_t *now) {
+  json_t *a = json_array();
+  vec_foreach(&p->vars, v)
+    if (p->vars.items[v].kind == VAR_CAND && now[v]) json_array_append_new(a, json_string(p->vars.items[v].display + 2));
+  return a;
+}
+
+static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
+  const prog *p = c->ins;
+  const trace_step *s = &t->steps.items[i];
+  json_t *o = json_object();
+  const char *file;
+  size_t line;
+  bool check = i + 1 == t->steps.len && t->failing_is_check;
+  json_object_set_new(o, "kind", json_string(check ? "check" : "step"));
+  if (prog_origin_line(p, s->origin, &file, &line)) {
+    strbuf b = {0};
+    prog_origin_text(p, s->origin, &b);
+    json_object_set_new(o, "file", json_string(file));
+    json_object_set_new(o, "line", json_integer((json_int_t)line));
+    json_object_set_new(o, "statement", json_string(sbuf_str(&b)));
+    sbuf_free(&b);
+  }
+  json_object_set_new(o, "environment", values_json(p, VAR_SHARED, NULL, s->env));
+  json_object_set_new(o, "candidates_before", candidates_json(p, s->env));
+  if (s->after && !check) {
+    json_object_set_new(o, "after", values_json(p, VAR_SHARED, NULL, s->after));
+    json_object_set_new(o, "locals", values_json(p, VAR_LOCAL, s->env, s->after));
+  }
+  if (s->simulated) json_object_set_new(o, "candidates", candidates_json(p, s->after));
+  return o;
+}
+
+static const char *failure_kind(prog_check k) {
+  return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : k == CHECK_CODE ? "assertion" : "exit";
+}
+
+static json_t *counterexample_json(const conform_report *c) {
+  trace t;
+  trace_build(c->ins, c->r, &t);
+  json_t *o = json_object(), *steps = json_array();
+  json_object_set_new(o, "initial_candidates", candidates_json(c->ins, t.start));
+  vec_foreach(&t.steps, i) json_array_append_new(steps, step_json(c, &t, i));
+  json_object_set_new(o, "steps", steps);
+  strbuf b = {0};
+  reason_text(c, &t, &b);
+  json_t *failure = json_object();
+  json_object_set_new(failure, "kind", json_string(failure_kind(t.failure)));
+  json_object_set_new(failure, "step", json_integer((json_int_t)t.steps.len));
+  if (t.failure == CHECK_RANGE) json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
+  json_object_set_new(failure, "message", json_string(sbuf_str(&b)));
+  json_object_set_new(o, "failure", failure);
+  sbuf_free(&b);
+  trace_free(&t);
+  return o;
+}
+
+json_t *report_conform_json(const conform_report *c) {
+  const conform_result *r = c->r;
+  json_t *o = json_object();
+  json_object_set_new(o, "thread", json_string(c->thread->name));
+  json_object_set_new(o, "function", json_string(c->ins->function));
+  json_object_set_new(o, "verdict", json_string(verdict_text(r->verdict)));
+  json_object_set_new(o, "engine", json_string(r->engine));
+  json_object_set_new(o, "engine_reason", json_string(r->why));
+  if (c->timing) json_object_set_new(o, "seconds", json_real(r->seconds));
+  json_object_set_new(o, "cut_points", json_integer((json_int_t)r->cut_count));
+  json_object_set_new(o, "clauses", json_integer((json_int_t)r->segment_count));
+  if (r->verdict == CONFORM_UNKNOWN) json_object_set_new(o, "reason", json_string(r->reason));
+  if (r->verdict == CONFORM_VIOLATED) json_object_set_new(o, "counterexample", counterexample_json(c));
+  if (r->certificate) json_object_set_new(o, "invariant", json_string(r->certificate));
+  return o;
+}

@@ -1,0 +1,87 @@
+/* conformance/trace.c -- from a path through C(T, T#) to the concrete steps. */
+#include "trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct builder {
+  const prog *ins;
+  const conform_result *r;
+  trace *t;
+  size_t width;      /* variables */
+  trace_step *open;  /* the step being read, or NULL between steps */
+} builder;
+
+static int64_t *copy_values(const builder *b, size_t after_edges) {
+  int64_t *v = xcalloc(b->width + 1, sizeof *v);
+  memcpy(v, b->r->trace_values + after_edges * b->width, b->width * sizeof *v);
+  return v;
+}
+
+static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
+  trace_step s = {.origin = ed->origin, .env = copy_values(b, i)};
+  vec_push(NULL, &b->t->steps, s);
+  b->open = &b->t->steps.items[b->t->steps.len - 1];
+  return b->open;
+}
+
+static void fail(builder *b, const prog_edge *ed, size_t i) {
+  b->t->failure = ed->check;
+  b->t->failing_edge = b->r->trace_edges[i];
+  b->t->range_var = ed->detail;
+  b->t->at_failure = copy_values(b, i);
+  if (b->open && !b->open->after) b->open->after = copy_values(b, i);
+}
+
+static void read_code_edge(builder *b, const prog_edge *ed, size_t i, bool last) {
+  if (!b->open && (ed->starts_step || (last && ed->action == ACT_ASSERT))) {
+    open_step(b, ed, i);
+    b->t->failing_is_check = !ed->starts_step;
+  }
+  if (last) fail(b, ed, i);
+}
+
+static void read_update_edge(builder *b, const prog_edge *ed, size_t i, bool last) {
+  if (last) {
+    fail(b, ed, i);
+    return;
+  }
+  if (ed->action != ACT_SKIP || !b->open) return;
+  b->open->after = copy_values(b, i + 1);
+  b->open->simulated = true;
+  b->open = NULL;
+}
+
+void trace_build(const prog *ins, const conform_result *r, trace *t) {
+  memset(t, 0, sizeof *t);
+  builder b = {.ins = ins, .r = r, .t = t, .width = ins->vars.len};
+  t->range_var = t->failing_edge = -1;
+  for (size_t i = 0; i < r->trace_len; i++) {
+    const prog_edge *ed = &ins->edges.items[r->trace_edges[i]];
+    bool last = i + 1 == r->trace_len;
+    switch (ed->role) {
+    case ROLE_INIT:
+      free(t->start);
+      t->start = copy_values(&b, i + 1);
+      break;
+    case ROLE_ENV: b.open = NULL; break;
+    case ROLE_CODE: read_code_edge(&b, ed, i, last); break;
+    case ROLE_UPDATE: read_update_edge(&b, ed, i, last); break;
+    case ROLE_EXIT:
+      if (last) fail(&b, ed, i);
+      break;
+    case ROLE_SAVE: break;
+    }
+  }
+  if (!t->start) t->start = copy_values(&b, 0);
+}
+
+void trace_free(trace *t) {
+  vec_foreach(&t->steps, i) {
+    free(t->steps.items[i].env);
+    free(t->steps.items[i].after);
+  }
+  vec_free(&t->steps);
+  free(t->at_failure);
+  free(t->start);
+}

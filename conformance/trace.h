@@ -1,0 +1,38 @@
+/* conformance/trace.h -- a counterexample of C(T, T#) told in the concrete
+ * thread's terms: its steps, the environment's values before each, the
+ * shared values and the candidate set F after each, and why it fails.
+ *
+ * Owns: the steps and their value arrays; free with trace_free. Borrows the
+ * instrumented program (for names and origins) and the raw result.
+ */
+#ifndef ATHREAD_TRACE_H
+#define ATHREAD_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "conform.h"
+#include "prog.h"
+
+typedef struct trace_step {
+  prog_origin origin;  /* the statement (first code edge of the step) */
+  int64_t *env;        /* per variable: values when the step starts (after the environment moved) */
+  int64_t *after;      /* per variable: values after the step and the F update */
+  bool simulated;      /* the F update ran (false for the failing step and for checks) */
+} trace_step;
+
+typedef struct trace {
+  VEC(trace_step) steps;  /* the concrete steps, in order; the last may be the failing one */
+  prog_check failure;     /* what failed */
+  int failing_edge;       /* the failing assertion of C(T, T#) */
+  int range_var;          /* CHECK_RANGE: the shared variable (program index) */
+  int64_t *at_failure;    /* per variable: values when the assertion failed */
+  int64_t *start;         /* per variable: values when the thread starts (F initial) */
+  bool failing_is_check;  /* the failure is a concrete assert, not a step */
+} trace;
+
+/* Builds the concrete view of r's raw trace (r->verdict must be violated). */
+void trace_build(const prog *ins, const conform_result *r, trace *t);
+void trace_free(trace *t);
+
+#endif

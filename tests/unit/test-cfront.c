@@ -1,0 +1,302 @@
+/* tests/unit/test-cfront.c -- the C front end through its API: snippets
+ * are written to a temporary .c file, preprocessed, parsed and lowered, and
+ * the resulting program's steps, boundaries and messages are checked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../conformance/cfront.h"
+#include "../../spec-lang/spec.h"
+#include "unit.h"
+
+typedef struct lowered {
+  diag_sink sink;  /* messages go to diags */
+  FILE *mem;       /* the memory stream behind the sink */
+  char *diags;     /* every message printed */
+  size_t diags_len;
+  ast_spec *spec;  /* the checked spec */
+  cfe_unit *unit;  /* NULL after parse errors */
+  prog *p;         /* NULL after errors */
+  int errors;      /* errors reported */
+} lowered;
+
+static const char *default_spec = "shared int g; shared bool flag; shared int[0..3] r;\n";
+
+/* Parses and lowers function fn of code against spec (default_spec if NULL). */
+static lowered *lower_code(const char *spec, const char *code, const char *fn) {
+  lowered *l = calloc(1, sizeof *l);
+  l->mem = open_memstream(&l->diags, &l->diags_len);
+  l->sink.out = l->mem;
+  spec = spec ? spec : default_spec;
+  l->spec = spec_parse_source(diag_source_from_string(&l->sink, "t.athread", spec, strlen(spec)));
+  assert_true(l->sink.errors == 0 && spec_check(l->spec, NULL));
+  char dir[] = "/tmp/cfront-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[64];
+  snprintf(path, sizeof path, "%s/t.c", dir);
+  FILE *f = fopen(path, "w");
+  fputs(code, f);
+  fclose(f);
+  const char *files[] = {path};
+  cfe_options o = {.include_dir = "include"};
+  l->unit = cfe_parse(&l->sink, files, 1, &o);
+  if (l->unit) l->p = cfe_lower(l->unit, l->spec, fn);
+  unlink(path);
+  rmdir(dir);
+  fflush(l->mem);
+  l->errors = l->sink.errors;
+  return l;
+}
+
+static void release(lowered *l) {
+  prog_free(l->p);
+  cfe_free(l->unit);
+  spec_free(l->spec);
+  fclose(l->mem);
+  free(l->diags);
+  free(l);
+}
+
+static int count_steps(const prog *p) {
+  int n = 0;
+  vec_foreach(&p->edges, i) n += p->edges.items[i].starts_step;
+  return n;
+}
+
+static int count_action(const prog *p, prog_action a) {
+  int n = 0;
+  vec_foreach(&p->edges, i) n += p->edges.items[i].action == a;
+  return n;
+}
+
+/* The invariants every concrete program keeps: a step edge leaves a
+ * boundary, every other edge out of a boundary goes to a boundary, entry and
+ * exit are boundaries, and every IR node is typed. */
+static void assert_well_formed(const prog *p) {
+  assert_true(p->locs.items[p->entry].boundary);
+  assert_true(p->locs.items[p->exit].boundary);
+  vec_foreach(&p->edges, i) {
+    const prog_edge *e = &p->edges.items[i];
+    bool from_boundary = p->locs.items[e->from].boundary;
+    if (e->starts_step) assert_true(from_boundary);
+    if (from_boundary && !e->starts_step) assert_true(p->locs.items[e->to].boundary);
+    if (e->expr) assert_true(e->expr->type == TY_INT || e->expr->type == TY_BOOL);
+    if (e->action == ACT_ASSUME || e->action == ACT_ASSERT) assert_int_equal(e->expr->type, TY_BOOL);
+  }
+}
+
+static lowered *lower_ok(const char *code) {
+  lowered *l = lower_code(NULL, code, "f");
+  if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
+  assert_non_null(l->p);
+  assert_well_formed(l->p);
+  return l;
+}
+
+static void assert_message(const char *code, const char *message) {
+  lowered *l = lower_code(NULL, code, "f");
+  assert_null(l->p);
+  if (!strstr(l->diags, message)) fprintf(stderr, "expected \"%s\" in:\n%s", message, l->diags);
+  assert_non_null(strstr(l->diags, message));
+  release(l);
+}
+
+/* ---------------------------------------------------------------- steps */
+
+static void statements_are_steps_and_checks_are_not(void **state) {
+  (void)state;
+  lowered *l = lower_ok("#include <athread.h>\n#include <assert.h>\n"
+                        "int g;\nvoid f(void) { g = 1; g++; int x; int y = 2; assert(g > 0); ; }\n");
+  assert_int_equal(count_steps(l->p), 3);
+  assert_int_equal(count_action(l->p, ACT_HAVOC), 1);
+  assert_int_equal(count_action(l->p, ACT_ASSERT), 1);
+  vec_foreach(&l->p->edges, i) {
+    const prog_edge *e = &l->p->edges.items[i];
+    assert_int_equal(e->starts_step, e->action == ACT_ASSIGN);
+  }
+  release(l);
+}
+
+static void conditions_are_one_step_with_two_outcomes(void **state) {
+  (void)state;
+  lowered *l = lower_ok("int g;\nvoid f(void) { if (g > 0) g = 1; else g = 2; while (*) g--; }\n");
+  assert_int_equal(count_steps(l->p), 2 + 2 + 2 + 1);
+  assert_int_equal(count_action(l->p, ACT_ASSUME), 2);
+  const prog_location *first = &l->p->locs.items[l->p->edges.items[0].from];
+  assert_int_equal(first->out.len, 2);
+  release(l);
+}
+
+static void for_without_condition_still_steps(void **state) {
+  (void)state;
+  lowered *l = lower_ok("int g;\nvoid f(void) { for (;;) { if (g) break; } }\n");
+  assert_int_equal(count_steps(l->p), 1 + 2);
+  release(l);
+}
+
+static void atomic_sections_are_one_step(void **state) {
+  (void)state;
+  static const char *const cases[] = {
+    "#include <athread.h>\nint g;\nvoid f(void) { atomic { g = 1; if (g > 0) g = 2; while (g < 5) g++; } }\n",
+    "#include <athread.h>\nint g;\nvoid f(void) { __VERIFIER_atomic_begin(); g = 1; g++; __VERIFIER_atomic_end(); }\n",
+    "int g;\nvoid __VERIFIER_atomic_two(int a) { g = a; g++; }\nvoid f(void) { __VERIFIER_atomic_two(3); }\n",
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    lowered *l = lower_ok(cases[i]);
+    assert_int_equal(count_steps(l->p), 1);
+    release(l);
+  }
+}
+
+static void calls_are_inlined_with_fresh_copies(void **state) {
+  (void)state;
+  lowered *l = lower_ok("int g;\nint add(int a, int b) { int t = a + b; return t; }\n"
+                        "void none(void) { }\n"
+                        "void f(void) { g = add(1, 2); int x = add(g, 1); none(); }\n");
+  /* per call: arguments, t = ..., return, then the assignment of the result */
+  assert_int_equal(count_steps(l->p), 4 + 4);
+  int copies = 0;
+  vec_foreach(&l->p->vars, i) copies += strcmp(l->p->vars.items[i].display, "a") == 0;
+  assert_int_equal(copies, 2);
+  release(l);
+}
+
+static void nondet_values_use_temporaries_within_the_step(void **state) {
+  (void)state;
+  lowered *l = lower_ok("#include <athread.h>\nint g;\nvoid f(void) { g = nondet() + 1; g = nondet(); "
+                        "bool b = __VERIFIER_nondet_bool(); int y = __VERIFIER_nondet_bool(); }\n");
+  assert_int_equal(count_steps(l->p), 4);
+  assert_int_equal(count_action(l->p, ACT_HAVOC), 4); /* temp, g, b, temp of y */
+  release(l);
+}
+
+static void bounded_shared_int_havoc_goes_through_a_temporary(void **state) {
+  (void)state;
+  lowered *l = lower_ok("#include <athread.h>\nint r;\nvoid f(void) { r = nondet(); }\n");
+  assert_int_equal(count_action(l->p, ACT_HAVOC), 1);
+  assert_int_equal(count_action(l->p, ACT_ASSIGN), 1);
+  release(l);
+}
+
+static void entry_parameters_start_anywhere(void **state) {
+  (void)state;
+  lowered *l = lower_ok("#include <stdbool.h>\nint g;\nvoid f(int n, bool b) { g = n; }\n");
+  const prog *p = l->p;
+  assert_int_equal(p->locs.items[p->entry].out.len, 1);
+  const prog_edge *e = &p->edges.items[p->locs.items[p->entry].out.items[0]];
+  assert_int_equal(e->action, ACT_HAVOC);
+  assert_false(e->starts_step);
+  assert_int_equal(count_action(p, ACT_HAVOC), 2);
+  vec_foreach(&p->vars, i) if (strcmp(p->vars.items[i].name, "b") == 0) assert_true(p->vars.items[i].bounded && p->vars.items[i].hi == 1);
+  release(l);
+}
+
+static void shared_variables_come_first_in_spec_order(void **state) {
+  (void)state;
+  lowered *l = lower_ok("void f(void) { }\n");
+  const prog *p = l->p;
+  assert_true(p->vars.len >= 3);
+  assert_string_equal(p->vars.items[0].name, "g");
+  assert_int_equal(p->vars.items[1].type, TY_BOOL);
+  assert_true(p->vars.items[2].bounded && p->vars.items[2].lo == 0 && p->vars.items[2].hi == 3);
+  for (int i = 0; i < 3; i++) assert_int_equal(p->vars.items[i].shared_index, i);
+  assert_int_equal(count_steps(p), 0);
+  release(l);
+}
+
+/* The printed value assigned by the only assignment of the program. */
+static char *assigned(const char *code) {
+  lowered *l = lower_ok(code);
+  strbuf out = {0};
+  vec_foreach(&l->p->edges, i) if (l->p->edges.items[i].action == ACT_ASSIGN) ir_print(&out, l->p->edges.items[i].expr);
+  release(l);
+  return sbuf_take(&out);
+}
+
+static void bool_and_int_convert_like_c(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+    {"#include <stdbool.h>\nint g;\nvoid f(void) { bool b; b = g; }\n", "g != 0 ? 1 : 0"},
+    {"int g; _Bool flag;\nvoid f(void) { flag = g; }\n", "g != 0"},
+    {"int g; _Bool flag;\nvoid f(void) { g = flag + 1; }\n", "(flag ? 1 : 0) + 1"},
+    {"int g; _Bool flag;\nvoid f(void) { g = (g < 3) == flag; }\n", "(g < 3 ? 1 : 0) == (flag ? 1 : 0) ? 1 : 0"},
+    {"enum e { A, B = 5, C };\nint g;\nvoid f(void) { g = C - 'a' + 010 + 0x10; }\n", "6 - 97 + 8 + 16"},
+    {"int g;\nvoid f(void) { g = -g / 2 % -3; }\n", "-g / 2 % -3"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *got = assigned(cases[i][0]);
+    assert_string_equal(got, cases[i][1]);
+    free(got);
+  }
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static void unsupported_constructs_are_named(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+    {"int g;\nvoid f(void) { g = g & 1; }\n", "unsupported bitwise operator '&'"},
+    {"int g;\nvoid f(void) { int *p; }\n", "unsupported pointer type"},
+    {"int g;\nvoid f(void) { int a[3]; }\n", "unsupported array type"},
+    {"int g;\nvoid f(void) { g = g / g; }\n", "unsupported: division by a non-constant"},
+    {"int g;\nvoid f(void) { g = (g = 1); }\n", "unsupported assignment inside an expression"},
+    {"int g;\nint h(void) { return 1; }\nvoid f(void) { g = h() + 1; }\n", "unsupported call to 'h' inside an expression"},
+    {"int g;\nint h(int n) { return h(n); }\nvoid f(void) { g = h(1); }\n", "unsupported recursion: h -> h"},
+    {"int x;\nvoid f(void) { x = 1; }\n", "global 'x' is not a shared variable of the spec"},
+    {"_Bool g;\nvoid f(void) { g = 1; }\n", "global 'g' is bool in the C code but int in the spec"},
+    {"#include <stdio.h>\nvoid f(void) { puts(\"x\"); }\n", "unsupported: 'puts' comes from a system header"},
+    {"void f(void) { static int s; }\n", "unsupported static local variable 's'"},
+    {"void f(void) { goto end; end: ; }\n", "unsupported goto statement"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_message(cases[i][0], cases[i][1]);
+}
+
+static void syntax_errors_are_all_reported(void **state) {
+  (void)state;
+  lowered *l = lower_code(NULL, "void f(void) {\n  int x = 1\n  x = 2;\n  x = ;\n  if (x > ) x = 2;\n}\n", "f");
+  assert_null(l->unit);
+  assert_int_equal(l->errors, 3);
+  assert_non_null(strstr(l->diags, "t.c:2:12: error: syntax error, expected ';' before identifier 'x'"));
+  release(l);
+}
+
+static void deep_nesting_is_an_error(void **state) {
+  (void)state;
+  strbuf code = {0};
+  sbuf_puts(&code, "int g;\nvoid f(void) { g = ");
+  for (int i = 0; i < 1100; i++) sbuf_puts(&code, "1 + (");
+  sbuf_puts(&code, "1");
+  for (int i = 0; i < 1100; i++) sbuf_putc(&code, ')');
+  sbuf_puts(&code, "; }\n");
+  assert_message(sbuf_str(&code), "levels deep; the limit is");
+  sbuf_free(&code);
+}
+
+static void preprocessor_errors_pass_through(void **state) {
+  (void)state;
+  lowered *l = lower_code(NULL, "#include \"no-such-header.h\"\nvoid f(void) { }\n", "f");
+  assert_null(l->unit);
+  assert_non_null(strstr(l->diags, "no-such-header.h"));
+  release(l);
+}
+
+int run_cfront_tests(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(statements_are_steps_and_checks_are_not),
+    cmocka_unit_test(conditions_are_one_step_with_two_outcomes),
+    cmocka_unit_test(for_without_condition_still_steps),
+    cmocka_unit_test(atomic_sections_are_one_step),
+    cmocka_unit_test(calls_are_inlined_with_fresh_copies),
+    cmocka_unit_test(nondet_values_use_temporaries_within_the_step),
+    cmocka_unit_test(bounded_shared_int_havoc_goes_through_a_temporary),
+    cmocka_unit_test(entry_parameters_start_anywhere),
+    cmocka_unit_test(shared_variables_come_first_in_spec_order),
+    cmocka_unit_test(bool_and_int_convert_like_c),
+    cmocka_unit_test(unsupported_constructs_are_named),
+    cmocka_unit_test(syntax_errors_are_all_reported),
+    cmocka_unit_test(deep_nesting_is_an_error),
+    cmocka_unit_test(preprocessor_errors_pass_through),
+  };
+  return cmocka_run_group_tests_name("cfront", tests, NULL, NULL);
+}
