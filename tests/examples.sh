@@ -42,6 +42,29 @@ check "peterson symbolic" 0 -- compose "$ex/peterson/peterson.athread" --engine 
 check "peterson-broken symbolic" 1 -- compose "$ex/peterson/peterson-broken.athread" --engine symbolic
 check "mutex symbolic" 0 -- compose "$ex/mutex/mutex.athread" --engine symbolic
 check "battery symbolic timeout" 3 -- compose "$ex/battery/battery.athread" --engine symbolic --timeout 0.05
+# conform: every thread of the correct code conforms (with either engine);
+# each buggy variant has one thread that does not, for the reason its README gives.
+# check_reason NAME WANT_EXIT PATTERN -- ARGS...: also greps the output.
+check_reason() {
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  $VALGRIND "$ATHREAD" "$@" > "$SCRATCH/out" 2>&1
+  local got=$?
+  if [ "$got" = "$want" ] && grep -q -- "$pattern" "$SCRATCH/out"; then pass; else fail "$name: exit $got, expected $want and '$pattern'"; head -n 20 "$SCRATCH/out"; fi
+}
+for engine in auto chc; do
+  check "conform figure2 $engine" 0 -- conform "$ex/figure2/figure2.athread" "$ex/figure2/figure2.c" --engine $engine
+  check "conform bluetooth $engine" 0 -- conform "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth.c" --engine $engine
+  check "conform bluetooth-buggy spec $engine" 0 -- conform "$ex/bluetooth/bluetooth-buggy.athread" "$ex/bluetooth/bluetooth-buggy.c" --engine $engine
+  check "conform battery $engine" 0 -- conform "$ex/battery/battery.athread" "$ex/battery/battery.c" --engine $engine
+done
+check_reason "conform figure2-bad" 1 "thread A implements thread_a: does not conform" -- conform "$ex/figure2/figure2.athread" "$ex/figure2/figure2-bad.c"
+check_reason "conform figure2-bad reason" 1 "step 3 is not simulated" -- conform "$ex/figure2/figure2.athread" "$ex/figure2/figure2-bad.c"
+check_reason "conform bluetooth-buggy" 1 "the assertion fails and no candidate state in {Entered, Abort} goes wrong" -- conform "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth-buggy.c"
+check_reason "conform battery-buggy" 1 "thread Worker implements .*: does not conform" -- conform "$ex/battery/battery.athread" "$ex/battery/battery-buggy.c"
+for f in "$ex"/*/*.c; do
+  if gcc -std=c11 -Wall -Wextra -c -o /dev/null -I"$root/include" "$f" 2> "$SCRATCH/gcc.err"; then pass; else fail "gcc rejects $f"; head -n 5 "$SCRATCH/gcc.err"; fi
+done
 # The README's trace is pinned by tests/readme/bluetooth-buggy.test; the example must still produce it.
 want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
 got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)

@@ -1,0 +1,77 @@
+/* bluetooth-buggy.c -- the ORIGINAL Bluetooth driver of KISS (Qadeer, Wu,
+ * PLDI 2004, Fig. 2), with the race KISS found: IoIncrement tests
+ * stoppingFlag BEFORE it increments pendingIO, in two separate steps.
+ * Everything else is identical to bluetooth.c.
+ *
+ *   athread conform bluetooth.athread bluetooth-buggy.c
+ *       -> Worker (PnpAdd) does NOT conform; Stopper (PnpStop) conforms
+ *   athread conform bluetooth-buggy.athread bluetooth-buggy.c
+ *       -> both conform, and `athread compose bluetooth-buggy.athread` is unsafe
+ *
+ * Why the worker does not conform to the correct abstract Worker: the flag
+ * test is a read (an idle step in Start), and the increment is matched by
+ * Start -> Entered, so the candidate set is {Entered}.  The abstract worker
+ * may enter Work only by a flag test made AFTER its increment, with the flag
+ * false; the buggy code makes none.  The environment keeps stoppingFlag
+ * true after the increment (PnpStop raised it in the race window), so the
+ * local steps that follow can only be matched by Entered -> Abort or idling:
+ * the candidates are {Entered, Abort} when the worker reaches "do work
+ * here".  Neither asserts anything, the environment may have stopped the
+ * driver (stopped == true), and the concrete assert(!stopped) fails with no
+ * candidate going wrong:
+ *   reason: the assertion fails and no candidate state in {Entered, Abort}
+ *   goes wrong
+ * The assertion is what makes the work observable: without it the buggy
+ * worker would conform, because its later IoDecrement is simulated by
+ * Abort -> Signal | Done (the abstract worker silently "saw" the flag and
+ * gave its reference back, which is all the shared state shows).
+ */
+#include <athread.h>
+
+bool stoppingFlag  = false;   /* set by PnpStop: no new I/O may start */
+bool stoppingEvent = false;   /* KEVENT, signalled when pendingIO reaches 0 */
+bool stopped       = false;   /* the driver has stopped */
+int  pendingIO     = 1;       /* references; the initial 1 is the stopper's */
+
+/* InterlockedDecrement(&pendingIO); the thread that drops the last
+ * reference signals stoppingEvent. */
+void IoDecrement(void) {
+  int pending;
+  atomic {                               /* one interlocked step: */
+    pendingIO = pendingIO - 1;           /*   "IoDecrement: last" if pending == 0, */
+    pending = pendingIO;                 /*   "IoDecrement" otherwise */
+  }
+  if (pending == 0)
+    stoppingEvent = true;                /* "set stoppingEvent" (Signal -> ...) */
+}
+
+/* THE BUG: test the flag, then take the reference. Between the two steps
+ * PnpStop can raise the flag, drop the last reference and mark the driver
+ * stopped; the worker then increments and works on a stopped driver. */
+int IoIncrement(void) {
+  if (stoppingFlag)                      /* a read: idle step in Start */
+    return -1;
+  atomic {                               /* InterlockedIncrement(&pendingIO) */
+    pendingIO = pendingIO + 1;           /* Start -> Entered; no flag test follows */
+  }
+  return 0;
+}
+
+/* A worker thread doing one I/O (Worker in bluetooth.athread). */
+void PnpAdd(void) {
+  int status = IoIncrement();
+  if (status == 0) {
+    /* do work here */
+    assert(!stopped);                    /* fails: the candidates are {Entered}, not Work */
+    IoDecrement();                       /* Work -> Signal | Done */
+  }
+}
+
+/* The stop routine (Stopper in bluetooth.athread). */
+void PnpStop(void) {
+  stoppingFlag = true;                   /* Start -> Flagged */
+  IoDecrement();                         /* drop our own reference: Flagged -> Signal | Waiting */
+  await(stoppingEvent);                  /* KeWaitForSingleObject: Waiting -> Woken */
+  /* release allocated resources */
+  stopped = true;                        /* Woken -> Stopped */
+}
