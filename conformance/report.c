@@ -87,6 +87,7 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
   bool check = i + 1 == t->steps.len && t->failing_is_check;
   strbuf b = {0};
   where_text(p, s->origin, &b);
+  if (s->branch >= 0) sbuf_puts(&b, s->branch ? "  [true]" : "  [false]");
   fprintf(out, "  %s %zu  %s\n", check ? "check" : "step", i + 1, sbuf_str(&b));
   b.len = 0;
   values_text(p, VAR_SHARED, NULL, s->env, &b);
@@ -175,6 +176,7 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
     json_object_set_new(o, "statement", json_string(sbuf_str(&b)));
     sbuf_free(&b);
   }
+  if (s->branch >= 0) json_object_set_new(o, "condition", json_boolean(s->branch));
   json_object_set_new(o, "environment", values_json(p, VAR_SHARED, NULL, s->env));
   json_object_set_new(o, "candidates_before", candidates_json(p, s->env));
   if (s->after && !check) {

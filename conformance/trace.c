@@ -18,8 +18,15 @@ static int64_t *copy_values(const builder *b, size_t after_edges) {
   return v;
 }
 
+/* 1 or 0 when ed is one of the two branches of a condition, else -1. */
+static int branch_of(const prog *ins, const prog_edge *ed, int index) {
+  const prog_location *from = &ins->locs.items[ed->from];
+  if (from->out.len != 2 || (ed->action != ACT_ASSUME && ed->action != ACT_SKIP)) return -1;
+  return from->out.items[0] == index;
+}
+
 static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
-  trace_step s = {.origin = ed->origin, .env = copy_values(b, i)};
+  trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = branch_of(b->ins, ed, b->r->trace_edges[i])};
   vec_push(NULL, &b->t->steps, s);
   b->open = &b->t->steps.items[b->t->steps.len - 1];
   return b->open;

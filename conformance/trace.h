@@ -19,6 +19,7 @@ typedef struct trace_step {
   int64_t *env;        /* per variable: values when the step starts (after the environment moved) */
   int64_t *after;      /* per variable: values after the step and the F update */
   bool simulated;      /* the F update ran (false for the failing step and for checks) */
+  int branch;          /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
 } trace_step;
 
 typedef struct trace {
