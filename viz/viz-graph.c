@@ -66,7 +66,10 @@ typedef struct overlay {
   size_t *taken;      /* per edge: how many steps take it */
   bool *visited;      /* per state: some instance is there at some step */
   strbuf *ends;       /* per state: the instances there after the last step */
-  bool *bad;          /* per state: the instance that goes wrong is there */
+  bool *bad;          /* per state: the instance that goes wrong is there (compose), or the state is in F when the failing step comes (conform) */
+  strbuf *f_after;    /* per state (conform): "0–2, 5", the steps after which it is in F */
+  bool conform;       /* the trace is a conformance counterexample of this thread */
+  size_t failing;     /* its failing step (conform) */
 } overlay;
 
 typedef struct builder {
@@ -96,14 +99,47 @@ static void note_step(overlay *ov, const ast_spec *spec, const viz_step *s, size
   o->visited[spec->threads.items[s->thread]->edges.items[s->edge]->to_index] = true;
 }
 
+/* The most runs of step numbers after "F after" on a state. */
+#define MAX_F_RUNS 6
+
+/* Appends the steps k after which state is in F (0 is the start), a run of
+ * three or more as a range: "0–3, 5, 6". */
+static void put_f_after(strbuf *b, const viz_conform *c, int state) {
+  size_t runs = 0, n = c->steps.len;
+  for (size_t k = 0; k <= n; k++) {
+    if (!c->in_f[k] || !c->in_f[k][state]) continue;
+    size_t first = k;
+    while (k < n && c->in_f[k + 1] && c->in_f[k + 1][state]) k++;
+    if (runs++ == MAX_F_RUNS) {
+      sbuf_puts(b, ", \xE2\x80\xA6");
+      return;
+    }
+    sbuf_printf(b, "%s%zu", b->len ? ", " : "", first);
+    if (k > first) sbuf_printf(b, "%s%zu", k == first + 1 ? ", " : "\xE2\x80\x93", k); /* U+2013 EN DASH */
+  }
+}
+
+/* What a conformance counterexample says about its thread's states. */
+static void note_conform(overlay *o, const ast_thread *t, const viz_conform *c) {
+  o->conform = true;
+  o->failing = c->failure_step;
+  vec_foreach(&t->states, s) {
+    put_f_after(&o->f_after[s], c, (int)s);
+    o->visited[s] = o->f_after[s].len > 0;
+    o->bad[s] = c->final_f && c->final_f[s];
+  }
+}
+
 static overlay *overlay_new(const ast_spec *spec, const viz_trace *tr) {
   overlay *ov = xcalloc(spec->threads.len, sizeof *ov);
   vec_foreach(&spec->threads, i) {
     const ast_thread *t = spec->threads.items[i];
     ov[i] = (overlay){.edge_steps = xcalloc(t->edges.len + 1, sizeof(strbuf)), .taken = xcalloc(t->edges.len + 1, sizeof(size_t)),
                       .visited = xcalloc(t->states.len, 1), .ends = xcalloc(t->states.len, sizeof(strbuf)),
-                      .bad = xcalloc(t->states.len, 1)};
+                      .bad = xcalloc(t->states.len, 1), .f_after = xcalloc(t->states.len, sizeof(strbuf))};
+    if (tr->kind == VIZ_TRACE_CONFORM && tr->conform[i]) note_conform(&ov[i], t, tr->conform[i]);
   }
+  if (tr->kind == VIZ_TRACE_CONFORM) return ov;
   vec_foreach(&tr->start, i) note_place(ov, &tr->start.items[i], false, false);
   vec_foreach(&tr->steps, i) note_step(ov, spec, &tr->steps.items[i], i + 1);
   vec_foreach(&tr->end, i) note_place(ov, &tr->end.items[i], true, (int)i == tr->bad);
@@ -116,11 +152,13 @@ static void overlay_free(overlay *ov, const ast_spec *spec) {
     const ast_thread *t = spec->threads.items[i];
     for (size_t k = 0; k < t->edges.len; k++) sbuf_free(&ov[i].edge_steps[k]);
     for (size_t k = 0; k < t->states.len; k++) sbuf_free(&ov[i].ends[k]);
+    for (size_t k = 0; k < t->states.len; k++) sbuf_free(&ov[i].f_after[k]);
     free(ov[i].edge_steps);
     free(ov[i].taken);
     free(ov[i].visited);
     free(ov[i].ends);
     free(ov[i].bad);
+    free(ov[i].f_after);
   }
   free(ov);
 }
@@ -154,6 +192,17 @@ static void state_label(builder *b, const ast_thread *t, const ast_state *s, Agn
     viz_put_wrapped(&text, s->assertion, VIZ_WRAP_WIDTH);
     sbuf_puts(&h, "<HR/>");
     put_small_row(&h, sbuf_str(&text), "#444444", false);
+    sbuf_free(&text);
+  }
+  if (ov && ov->f_after[s->index].len) {
+    sbuf_printf(&text, "F after %s", sbuf_str(&ov->f_after[s->index]));
+    put_small_row(&h, sbuf_str(&text), "#1c4f8a", false);
+    sbuf_free(&text);
+  }
+  if (ov && ov->conform && ov->bad[s->index]) {
+    if (ov->failing) sbuf_printf(&text, "in F when step %zu fails", ov->failing);
+    else sbuf_puts(&text, "in F when it fails");
+    put_small_row(&h, sbuf_str(&text), TRACE_COLOR, true);
     sbuf_free(&text);
   }
   if (ov && ov->ends[s->index].len) {
@@ -357,6 +406,11 @@ static void add_thread(builder *b, const ast_thread *t, size_t color) {
 
 /* ---------------------------------------------------------------- the graph */
 
+bool viz_draws(const viz_options *o, const ast_thread *t) {
+  if (o->only) return o->only == t;
+  return !o->trace || o->trace->kind != VIZ_TRACE_CONFORM || o->trace->conform[t->index];
+}
+
 Agraph_t *viz_build(const ast_spec *spec, const viz_options *o, Agdisc_t *disc) {
   const char *name = spec->system ? spec->system->name : "athread";
   Agraph_t *g = agopen((char *)name, Agdirected, disc);
@@ -364,7 +418,7 @@ Agraph_t *viz_build(const ast_spec *spec, const viz_options *o, Agdisc_t *disc) 
     agattr(g, defaults[i].kind, (char *)defaults[i].name, (char *)defaults[i].value);
   builder b = {.spec = spec, .o = o, .g = g, .ov = o->trace ? overlay_new(spec, o->trace) : NULL};
   vec_foreach(&spec->threads, i)
-    if (!o->only || o->only == spec->threads.items[i]) add_thread(&b, spec->threads.items[i], i);
+    if (viz_draws(o, spec->threads.items[i])) add_thread(&b, spec->threads.items[i], i);
   viz_add_legend(g, spec, o);
   overlay_free(b.ov, spec);
   return g;

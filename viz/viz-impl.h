@@ -32,8 +32,47 @@ typedef struct viz_place {
 
 typedef VEC(viz_place) viz_places;
 
+/* One concrete step of a conformance counterexample (athread conform --json). */
+typedef struct viz_cstep {
+  bool check;              /* an assertion checked, not a step taken */
+  const char *where;       /* "a.c:4", or "" when the file does not say */
+  const char *statement;   /* "x = -1", or "" */
+  const char **before;     /* the shared values after the step before it, or NULL for step 1 (per spec->shared; NULL where unknown) */
+  const char **env;        /* the same as the environment left them, when this step starts */
+  const char **after;      /* the same after it, or NULL (a check) */
+  const char *locals;      /* "x=-1": the locals it changed */
+  const char *candidates;  /* "{X1}": the set F after it, or NULL when it is not simulated */
+} viz_cstep;
+
+/* The counterexample of one thread that does not conform. Arena-owned. */
+typedef struct viz_conform {
+  int thread;              /* index in spec->threads */
+  const char *function;    /* the C function, or "" */
+  const char *engine;      /* the engine that found it, or "" */
+  VEC(viz_cstep) steps;    /* in order, the failing one last */
+  const char *initial;     /* "{X1}": F at the start */
+  bool **in_f;             /* in_f[k][state]: the state is in F after step k (0 = the start); in_f[k] is NULL when the step is not simulated */
+  bool *final_f;           /* per state: in F before the failing step */
+  const char **first;      /* value of each shared variable before step 1, or NULL (spec->shared order) */
+  const char **last;       /* the same after the last step (before it, for a check) */
+  const char *failure;     /* "not simulated", "range", "assertion" or "exit" */
+  size_t failure_step;     /* the failing step, 1-based (0: the start) */
+  const char *message;     /* the reason, as conform says it */
+} viz_conform;
+
+typedef enum viz_trace_kind {
+  VIZ_TRACE_COMPOSE,       /* athread compose --trace-out: steps, start, end, ... */
+  VIZ_TRACE_CONFORM        /* athread conform --json: conform, verdicts */
+} viz_trace_kind;
+
 struct viz_trace {
   arena *arena;          /* owns everything below */
+  viz_trace_kind kind;   /* which fields below are filled */
+  const char *file;      /* the trace's path, for messages */
+  /* conformance counterexamples */
+  viz_conform **conform; /* per spec thread: its counterexample, or NULL */
+  const char *verdicts;  /* "B conforms; not checked: C": the threads without a counterexample, or "" */
+  /* a counterexample of compose */
   VEC(viz_step) steps;   /* in order */
   viz_places start;      /* every instance's initial state, in system order */
   viz_places end;        /* the same instances after the last step */
@@ -67,6 +106,9 @@ void viz_put_label(strbuf *b, const char *literal);
 /* Appends e in the spec's syntax, its top-level conjuncts packed into lines
  * of about width characters separated by '\n'. */
 void viz_put_wrapped(strbuf *b, const ir_expr *e, size_t width);
+/* Appends text with its runs of spaces turned into one space or, where a
+ * line would pass width characters, a '\n' (a longer word stays whole). */
+void viz_put_words(strbuf *b, const char *text, size_t width);
 /* Appends the assignments of an edge: x := e, y := *. */
 void viz_put_assignments(strbuf *b, const ast_edge *e);
 /* Appends the edge as the spec writes it: S1 -> S2 "label" when G do A. */
@@ -81,9 +123,13 @@ void viz_set_html(void *obj, const char *html);
 /* Builds the whole diagram into a new graph opened with disc; the caller
  * closes it with agclose. */
 Agraph_t *viz_build(const ast_spec *spec, const viz_options *o, Agdisc_t *disc);
+/* True when thread t is drawn: the one --thread chose, else every thread,
+ * but with a conformance trace only those with a counterexample. */
+bool viz_draws(const viz_options *o, const ast_thread *t);
 /* Makes the legend the label of g (viz-legend.c): shared variables,
  * instances, system predicates and, with a trace, the steps and the final
- * values. */
+ * values; with a conformance trace, the variables and the concrete steps of
+ * each counterexample drawn. */
 void viz_add_legend(Agraph_t *g, const ast_spec *spec, const viz_options *o);
 
 #endif

@@ -181,3 +181,23 @@ void viz_put_edge_source(strbuf *b, const ast_edge *e) {
   if (e->has_do) sbuf_puts(b, " do ");
   viz_put_assignments(b, e);
 }
+
+/* ---------------------------------------------------------------- prose */
+
+void viz_put_words(strbuf *b, const char *text, size_t width) {
+  size_t line = 0;
+  for (const char *s = text; *s;) {
+    size_t n = strcspn(s, " ");
+    if (line > 0 && line + 1 + n > width) {
+      sbuf_putc(b, '\n');
+      line = 0;
+    } else if (line > 0) {
+      sbuf_putc(b, ' ');
+      line++;
+    }
+    sbuf_putn(b, s, n);
+    line += n;
+    s += n;
+    while (*s == ' ') s++;
+  }
+}

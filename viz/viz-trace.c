@@ -1,8 +1,10 @@
 /* viz/viz-trace.c -- reading a counterexample for the overlay, and checking
- * that it fits the spec. One reader per file format: the JSON that `athread
- * compose --trace-out` writes is the only one so far; a conformance trace
- * gets a reader of its own beside read_compose_trace, chosen by the file's
- * "command". Every failure is "path: error: what" and nothing is drawn.
+ * that it fits the spec. One reader per file format, chosen by the file's
+ * "command": read_compose_trace for the JSON of `athread compose
+ * --trace-out` (a run of the system), read_conform_trace for the JSON of
+ * `athread conform --json` (the concrete steps of one thread, with the set F
+ * of candidate abstract states after each). Every failure is "path: error:
+ * what" and nothing is drawn.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +27,7 @@ typedef struct reader {
   viz_trace *t;          /* being filled */
   int *state;            /* per instance (tid - 1): its current state, -1 before the initial state */
   size_t step;           /* 1-based number of the step being read, 0 outside the steps */
+  const char *thread;    /* the thread whose conformance counterexample is being read, or NULL */
 } reader;
 
 /* ---------------------------------------------------------------- messages */
@@ -37,7 +40,9 @@ static bool fail(reader *r, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (r->step) diag_error_at(r->sink, r->path, "step %zu: %s", r->step, msg);
+  if (r->thread && r->step) diag_error_at(r->sink, r->path, "thread %s, step %zu: %s", r->thread, r->step, msg);
+  else if (r->thread) diag_error_at(r->sink, r->path, "thread %s: %s", r->thread, msg);
+  else if (r->step) diag_error_at(r->sink, r->path, "step %zu: %s", r->step, msg);
   else diag_error_at(r->sink, r->path, "%s", msg);
   return false;
 }
@@ -253,6 +258,240 @@ static bool read_compose_trace(reader *r, json_t *root) {
   return read_violation(r, violation);
 }
 
+/* ---------------------------------------------------------------- conformance traces */
+
+/* Reads an array of state names of t into "{X1, X2}", marking each in in
+ * (per state). Returns NULL after a report. */
+static const char *read_candidates(reader *r, json_t *names, const ast_thread *t, bool *in, const char *what) {
+  if (!json_is_array(names)) {
+    fail(r, "%s is not an array of state names", what);
+    return NULL;
+  }
+  strbuf b = {0};
+  sbuf_putc(&b, '{');
+  size_t k;
+  json_t *name;
+  json_array_foreach(names, k, name) {
+    const ast_state *s = json_is_string(name) ? spec_find_state(t, json_string_value(name)) : NULL;
+    if (!s) {
+      if (json_is_string(name)) fail(r, "'%s' in %s is not a state of thread %s", json_string_value(name), what, t->name);
+      else fail(r, "%s is not an array of state names", what);
+      sbuf_free(&b);
+      return NULL;
+    }
+    in[s->index] = true;
+    sbuf_printf(&b, "%s%s", k ? ", " : "", s->name);
+  }
+  sbuf_putc(&b, '}');
+  const char *text = arena_strndup(r->t->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return text;
+}
+
+/* The text of a value as conform writes it (an integer, or a bool), or NULL. */
+static const char *scalar_text(reader *r, json_t *j) {
+  if (json_is_boolean(j)) return json_is_true(j) ? "true" : "false";
+  return json_is_integer(j) ? arena_printf(r->t->arena, "%" JSON_INTEGER_FORMAT, json_integer_value(j)) : NULL;
+}
+
+/* Reads member key of step, {"g": 1, ...}, into values (per shared variable;
+ * the ones it does not name stay NULL). The types are checked, the ranges
+ * are not: a value outside its range is what a "range" failure shows. */
+static bool read_shared_values(reader *r, json_t *step, const char *key, const char **values) {
+  json_t *obj = object_member(r, step, key, "the step");
+  if (!obj) return false;
+  const char *name;
+  json_t *value;
+  json_object_foreach(obj, name, value) {
+    size_t i = 0;
+    while (i < r->spec->shared.len && strcmp(r->spec->shared.items[i]->name, name) != 0) i++;
+    if (i == r->spec->shared.len) return fail(r, "'%s' in \"%s\" is not a shared variable of the spec", name, key);
+    bool is_bool = r->spec->shared.items[i]->type.kind == TYPE_BOOL;
+    if (is_bool ? !json_is_boolean(value) : !json_is_integer(value))
+      return fail(r, "the value of '%s' in \"%s\" is not %s", name, key, is_bool ? "a bool" : "an integer");
+    values[i] = scalar_text(r, value);
+  }
+  return true;
+}
+
+/* "x=-1": the locals a step changed, in the file's order. */
+static const char *read_locals(reader *r, json_t *locals) {
+  if (!locals) return "";
+  if (!json_is_object(locals)) {
+    fail(r, "the step's \"locals\" is not an object");
+    return NULL;
+  }
+  strbuf b = {0};
+  const char *name;
+  json_t *value;
+  json_object_foreach(locals, name, value) {
+    const char *v = scalar_text(r, value);
+    if (!v) {
+      sbuf_free(&b);
+      fail(r, "the value of local '%s' is not an integer or a bool", name);
+      return NULL;
+    }
+    sbuf_printf(&b, "%s%s=%s", b.len ? ", " : "", name, v);
+  }
+  const char *s = arena_strndup(r->t->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return s;
+}
+
+/* "a.c:4": where a step is, by the base name of its file, or "". */
+static const char *where_text(reader *r, json_t *step) {
+  const char *file = json_string_value(json_object_get(step, "file"));
+  json_t *line = json_object_get(step, "line");
+  if (!file || !json_is_integer(line)) return "";
+  const char *slash = strrchr(file, '/');
+  return arena_printf(r->t->arena, "%s:%" JSON_INTEGER_FORMAT, slash ? slash + 1 : file, json_integer_value(line));
+}
+
+/* Reads step k (0-based) of c into c->steps and c->in_f[k + 1]; *shared is
+ * the shared values after the step before it (NULL before step 1), and
+ * becomes those after this one. */
+static bool read_cstep(reader *r, viz_conform *c, const ast_thread *t, json_t *step, size_t k, const char ***shared) {
+  if (!json_is_object(step)) return fail(r, "the step is not an object");
+  const char *kind = string_member(r, step, "kind", "the step");
+  if (!kind) return false;
+  if (strcmp(kind, "step") != 0 && strcmp(kind, "check") != 0) return fail(r, "the step's \"kind\" is '%s', not \"step\" or \"check\"", kind);
+  const char *statement = json_string_value(json_object_get(step, "statement"));
+  size_t n = r->spec->shared.len + 1;
+  const char **env = arena_alloc(r->t->arena, n * sizeof *env), **after = arena_alloc(r->t->arena, n * sizeof *after);
+  bool *before_f = arena_alloc(r->t->arena, t->states.len + 1);
+  if (!read_shared_values(r, step, "environment", env)) return false;
+  if (!read_candidates(r, json_object_get(step, "candidates_before"), t, before_f, "\"candidates_before\"")) return false;
+  if (k + 1 == c->failure_step) c->final_f = before_f;
+  bool has_after = json_object_get(step, "after") != NULL;
+  if (has_after && !read_shared_values(r, step, "after", after)) return false;
+  viz_cstep s = {.check = strcmp(kind, "check") == 0, .where = where_text(r, step),
+                 .statement = statement ? arena_intern_cstr(r->t->arena, statement) : "",
+                 .before = *shared, .env = env, .after = has_after ? after : NULL,
+                 .locals = read_locals(r, json_object_get(step, "locals"))};
+  if (!s.locals) return false;
+  json_t *candidates = json_object_get(step, "candidates");
+  if (candidates) {
+    c->in_f[k + 1] = arena_alloc(r->t->arena, t->states.len + 1);
+    if (!(s.candidates = read_candidates(r, candidates, t, c->in_f[k + 1], "\"candidates\""))) return false;
+  }
+  vec_push(r->t->arena, &c->steps, s);
+  if (k == 0) c->first = env;
+  *shared = has_after ? after : env;
+  return true;
+}
+
+static const char *const failure_kinds[] = {"not simulated", "range", "assertion", "exit"};
+
+/* Reads "failure": {"kind", "step", "message"[, "variable"]} of a
+ * counterexample with steps steps. */
+static bool read_failure(reader *r, viz_conform *c, json_t *failure, size_t steps) {
+  const char *kind = string_member(r, failure, "kind", "the failure");
+  const char *message = kind ? string_member(r, failure, "message", "the failure") : NULL;
+  if (!message) return false;
+  size_t k = 0;
+  while (k < sizeof failure_kinds / sizeof *failure_kinds && strcmp(failure_kinds[k], kind) != 0) k++;
+  if (k == sizeof failure_kinds / sizeof *failure_kinds)
+    return fail(r, "the failure's kind '%s' is not \"not simulated\", \"range\", \"assertion\" or \"exit\"", kind);
+  json_t *step = json_object_get(failure, "step");
+  if (!json_is_integer(step) || json_integer_value(step) < 0 || (size_t)json_integer_value(step) > steps)
+    return fail(r, "the failure's \"step\" is not a step number from 0 to %zu", steps);
+  const char *variable = json_string_value(json_object_get(failure, "variable"));
+  if (variable) {
+    size_t i = 0;
+    while (i < r->spec->shared.len && strcmp(r->spec->shared.items[i]->name, variable) != 0) i++;
+    if (i == r->spec->shared.len) return fail(r, "the failure's variable '%s' is not a shared variable of the spec", variable);
+  }
+  c->failure = failure_kinds[k];
+  c->failure_step = (size_t)json_integer_value(step);
+  c->message = arena_intern_cstr(r->t->arena, message);
+  return true;
+}
+
+static bool read_counterexample(reader *r, viz_conform *c, const ast_thread *t, json_t *cex) {
+  json_t *steps = json_object_get(cex, "steps"), *failure = object_member(r, cex, "failure", "the counterexample");
+  if (!failure) return false;
+  if (!json_is_array(steps)) return fail(r, "the counterexample has no array \"steps\"");
+  size_t n = json_array_size(steps);
+  if (!read_failure(r, c, failure, n)) return false;
+  c->in_f = arena_alloc(r->t->arena, (n + 1) * sizeof *c->in_f);
+  c->in_f[0] = arena_alloc(r->t->arena, t->states.len + 1);
+  c->initial = read_candidates(r, json_object_get(cex, "initial_candidates"), t, c->in_f[0], "\"initial_candidates\"");
+  if (!c->initial) return false;
+  if (c->failure_step == 0) c->final_f = c->in_f[0];
+  const char **shared = NULL;
+  for (size_t k = 0; k < n; k++) {
+    r->step = k + 1;
+    if (!read_cstep(r, c, t, json_array_get(steps, k), k, &shared)) return false;
+  }
+  r->step = 0;
+  c->last = shared;
+  return true;
+}
+
+/* Reads one entry of "threads"; one without a counterexample goes into
+ * verdicts ("B conforms"). seen is per spec thread. */
+static bool read_verdict(reader *r, json_t *entry, bool *seen, strbuf *verdicts) {
+  if (!json_is_object(entry)) return fail(r, "an entry of \"threads\" is not an object");
+  const char *name = string_member(r, entry, "thread", "an entry of \"threads\"");
+  const char *verdict = name ? string_member(r, entry, "verdict", "an entry of \"threads\"") : NULL;
+  if (!verdict) return false;
+  const ast_thread *t = spec_find_thread(r->spec, name);
+  if (!t) return fail(r, "'%s' is not a thread of the spec (was the trace written for another spec?)", name);
+  if (seen[t->index]) return fail(r, "thread %s is checked twice", name);
+  seen[t->index] = true;
+  sbuf_printf(verdicts, "%s%s %s", verdicts->len ? "; " : "", t->name, verdict);
+  json_t *cex = json_object_get(entry, "counterexample");
+  if (!cex) return true;
+  r->thread = t->name;
+  if (!json_is_object(cex)) return fail(r, "the \"counterexample\" is not an object");
+  viz_conform *c = arena_alloc(r->t->arena, sizeof *c);
+  const char *function = json_string_value(json_object_get(entry, "function"));
+  const char *engine = json_string_value(json_object_get(entry, "engine"));
+  *c = (viz_conform){.thread = t->index, .function = function ? arena_intern_cstr(r->t->arena, function) : "",
+                     .engine = engine ? arena_intern_cstr(r->t->arena, engine) : ""};
+  if (!read_counterexample(r, c, t, cex)) return false;
+  r->thread = NULL;
+  r->t->conform[t->index] = c;
+  return true;
+}
+
+/* "not checked: C, D" from "not_checked", each a thread of the spec. */
+static bool read_not_checked(reader *r, json_t *names, strbuf *verdicts) {
+  if (!names) return true;
+  if (!json_is_array(names)) return fail(r, "\"not_checked\" is not an array of thread names");
+  size_t k;
+  json_t *name;
+  json_array_foreach(names, k, name) {
+    const char *s = json_string_value(name);
+    if (!s) return fail(r, "\"not_checked\" is not an array of thread names");
+    if (!spec_find_thread(r->spec, s)) return fail(r, "'%s' in \"not_checked\" is not a thread of the spec", s);
+    sbuf_printf(verdicts, "%s%s", k ? ", " : (verdicts->len ? "; not checked: " : "not checked: "), s);
+  }
+  return true;
+}
+
+/* The JSON of `athread conform --json`: "threads", each with its "verdict"
+ * and, when it does not conform, a "counterexample"; and "not_checked". */
+static bool read_conform_trace(reader *r, json_t *root) {
+  r->t->kind = VIZ_TRACE_CONFORM;
+  json_t *threads = json_object_get(root, "threads");
+  if (!json_is_array(threads)) return fail(r, "the file has no array \"threads\"");
+  size_t n = r->spec->threads.len + 1;
+  r->t->conform = arena_alloc(r->t->arena, n * sizeof *r->t->conform);
+  bool *seen = xcalloc(n, sizeof *seen);
+  strbuf verdicts = {0};
+  bool ok = true;
+  for (size_t k = 0; ok && k < json_array_size(threads); k++) ok = read_verdict(r, json_array_get(threads, k), seen, &verdicts);
+  ok = ok && read_not_checked(r, json_object_get(root, "not_checked"), &verdicts);
+  r->t->verdicts = arena_strndup(r->t->arena, sbuf_str(&verdicts), verdicts.len);
+  bool any = false;
+  vec_foreach(&r->spec->threads, i) any = any || r->t->conform[i];
+  if (ok && !any) ok = fail(r, "no thread has a counterexample to draw (%s)", verdicts.len ? sbuf_str(&verdicts) : "the file checks no thread");
+  sbuf_free(&verdicts);
+  free(seen);
+  return ok;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static json_t *load_json(reader *r) {
@@ -287,10 +526,12 @@ viz_trace *viz_trace_load(diag_sink *sink, const char *file, const ast_spec *spe
   r.t->arena = a;
   r.state = xmalloc(((size_t)spec->instance_total + 1) * sizeof *r.state);
   for (int64_t k = 0; k < spec->instance_total; k++) r.state[k] = -1;
+  r.t->file = arena_intern_cstr(a, file);
   const char *command = json_string_value(json_object_get(root, "command"));
-  bool ok = command && strcmp(command, "compose") == 0
-              ? read_compose_trace(&r, root)
-              : fail(&r, "not a counterexample written by 'athread compose --trace-out' (no \"command\": \"compose\")");
+  bool ok = false;
+  if (command && strcmp(command, "compose") == 0) ok = read_compose_trace(&r, root);
+  else if (command && strcmp(command, "conform") == 0) ok = read_conform_trace(&r, root);
+  else fail(&r, "not a counterexample written by 'athread compose --trace-out' or 'athread conform --json' (no \"command\": \"compose\" or \"conform\")");
   json_decref(root);
   free(r.state);
   if (ok) return r.t;

@@ -173,7 +173,17 @@ static bool lay_out_and_render(diag_sink *sink, Agraph_t *g, viz_format f, char 
   return ok;
 }
 
+/* A conformance trace draws only threads with a counterexample: false after
+ * a report when --thread names another. */
+static bool chosen_thread_drawable(diag_sink *sink, const viz_options *o) {
+  const viz_trace *tr = o->trace;
+  if (!tr || tr->kind != VIZ_TRACE_CONFORM || !o->only || tr->conform[o->only->index]) return true;
+  diag_error_at(sink, tr->file, "--thread %s: the trace has no counterexample for thread %s (%s)", o->only->name, o->only->name, tr->verdicts);
+  return false;
+}
+
 viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out, size_t *len) {
+  if (!chosen_thread_drawable(sink, o)) return VIZ_REFUSED;
   Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
   agseterr(AGMAX);
   Agraph_t *g = viz_build(spec, o, &disc);
@@ -184,7 +194,7 @@ viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *
   } else if (nodes > MAX_LAYOUT_NODES) {
     diag_error_at(sink, "athread", "the diagram has %d nodes, too many for dot (the limit is %d): draw one thread with --thread, or write DOT (-o OUT.dot)",
                   nodes, MAX_LAYOUT_NODES);
-    r = VIZ_TOO_LARGE;
+    r = VIZ_REFUSED;
   } else if (!lay_out_and_render(sink, g, f, out, len)) {
     r = VIZ_FAILED;
   }

@@ -32,18 +32,24 @@ typedef struct viz_options {
  * .png, .pdf). Returns false for any other name. */
 bool viz_format_of_path(const char *path, viz_format *out);
 
-/* Reads the counterexample in path (the JSON of `athread compose
- * --trace-out`) and checks that it fits spec: its threads, instances, states
- * and edge indices exist, and every step starts where its instance is.
- * Returns NULL after reporting "path: error: ..." to sink. Returns owned,
- * free with viz_trace_free. Borrows spec, which must outlive the trace. */
+/* Reads the counterexample in path and checks that it fits spec. The file's
+ * "command" says what it is: "compose" (the JSON of `athread compose
+ * --trace-out`: its instances, states and edge indices must exist, and every
+ * step start where its instance is) or "conform" (the JSON of `athread
+ * conform --json`: its threads, candidate states and shared variables must
+ * exist, and some thread must have a counterexample). Returns NULL after
+ * reporting "path: error: ..." to sink. Returns owned, free with
+ * viz_trace_free. Borrows spec, which must outlive the trace. */
 viz_trace *viz_trace_load(diag_sink *sink, const char *path, const ast_spec *spec);
 /* NULL is fine. */
 void viz_trace_free(viz_trace *t);
 
 typedef enum viz_result {
   VIZ_DONE,       /* *out holds the drawing */
-  VIZ_TOO_LARGE,  /* too many nodes for dot (reported; DOT is always written) */
+  VIZ_REFUSED,    /* bad input for this drawing (reported): too many nodes for dot (DOT
+                     is fine), or --thread names a thread the conformance trace
+                     has no counterexample for */
+  VIZ_TOO_LARGE = VIZ_REFUSED, /* the older name */
   VIZ_FAILED      /* Graphviz failed (reported): an internal error */
 } viz_result;
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # tests/viz/run.sh -- athread viz. Golden DOT for every example, for
-# tests/viz/features.athread and for the trace overlays (the DOT is the graph
-# before layout, so it is the same on every machine); SVG parsed as XML and
-# rendered twice (byte-identical); a PNG per example (magic bytes); a PDF;
-# traces written by compose just now; error cases (exit 2, the exact
-# message, no file written or left behind); and, when valgrind is installed,
+# tests/viz/features.athread and for the trace overlays of compose and of
+# conform (the DOT is the graph before layout, so it is the same on every
+# machine); SVG parsed as XML and rendered twice (byte-identical); a PNG per
+# example (magic bytes); a PDF; traces written by compose and conform just
+# now; error cases (exit 2, the exact message, no file written or left
+# behind); and, when valgrind is installed,
 # no leak outside Graphviz (tests/viz/graphviz.supp says what Graphviz keeps).
 # Usage: tests/viz/run.sh [--update]  (--update rewrites tests/viz/golden/*.dot
 # from the current output; review the diff)
@@ -159,7 +160,7 @@ bad_trace wrong-type "${steps}[3][\"state\"][\"shared\"][\"pendingIO\"] = True"
 bad_trace missing-variable 'del t["trace"]["initial"]["shared"]["stopped"]'
 bad_trace no-steps 'del t["trace"]["steps"]'
 bad_trace safe 't["verdict"] = "safe"'
-bad_trace other-command 't["command"] = "conform"'
+bad_trace other-command 't["command"] = "lint"'
 printf '{"command": "compose", "trace": ' > truncated.json
 printf '[1, 2]\n' > array.json
 cp "$viz/peterson-broken.trace.json" other-spec.json
@@ -183,7 +184,7 @@ trace wrong-type "step 4: the value of 'pendingIO' is not an integer"
 trace missing-variable "the state has no value for 'stopped'"
 trace no-steps "the trace has no array \"steps\""
 trace safe "the verdict is safe: there is no counterexample to draw"
-trace other-command "not a counterexample written by 'athread compose --trace-out' (no \"command\": \"compose\")"
+trace other-command "not a counterexample written by 'athread compose --trace-out' or 'athread conform --json' (no \"command\": \"compose\" or \"conform\")"
 trace truncated "not valid JSON (line 1, column 32): unexpected token near end of file"
 trace array "not a trace: the JSON is not an object"
 trace other-spec "'T1' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
@@ -191,6 +192,92 @@ trace missing "cannot open file: No such file or directory"
 cp "$viz/bluetooth-buggy.trace.json" fewer-workers.json # with N=1 the one worker is "Worker"
 trace fewer-workers "'Worker[1]' is not an instance of the system (was the trace written for another spec, or with other --set values?)" --set N=1
 if cmp -s keep.svg "$bt" && [ -z "$(ls -A | grep 'keep.svg.')" ]; then pass; else fail "a trace that does not fit touched the output file"; fi
+
+# ---------------------------------------------------------------- conformance counterexamples
+# Written by `athread conform SPEC C --json --no-timing`: figure2.athread
+# with figure2-bad.c, bluetooth.athread with bluetooth-buggy.c. Hand-written
+# in the same shape: figure2-hand has one thread that does not conform,
+# figure2-both two (one a failed assertion).
+f2=$ex/figure2/figure2.athread
+golden figure2-bad-conform "$f2" --trace "$viz/figure2-bad.conform.json"
+golden bluetooth-buggy-conform "$bt" --trace "$viz/bluetooth-buggy.conform.json"
+golden figure2-hand-conform "$f2" --trace "$viz/figure2-hand.conform.json"
+golden figure2-both-conform "$f2" --trace "$viz/figure2-both.conform.json"
+golden figure2-both-conform-b "$f2" --trace "$viz/figure2-both.conform.json" --thread B
+draw figure2-both-conform "$f2" --trace "$viz/figure2-both.conform.json"
+# A long made-up counterexample: 45 steps, F alternating between X1 and
+# {X1, X2} (runs in the state labels), the legend's first steps left out.
+python3 -c 'import json
+cands = lambda k: ["X1"] if k % 6 < 3 else ["X1", "X2"]
+step = lambda k: {"kind": "step", "file": "/some/dir/long.c", "line": 10 + k % 3, "statement": "g = g + 1; /* " + "very " * 8 + "long */",
+                  "environment": {"g": k}, "candidates_before": cands(k - 1), "after": {"g": k + 1}, "locals": {}, "candidates": cands(k)}
+steps = [step(k + 1) for k in range(45)]
+del steps[-1]["candidates"]
+json.dump({"command": "conform", "threads": [{"thread": "A", "verdict": "does not conform", "counterexample": {
+  "initial_candidates": ["X1"], "steps": steps,
+  "failure": {"kind": "range", "step": 45, "variable": "g", "message": "made up"}}}]}, open("long-conform.json", "w"))'
+golden figure2-long-conform "$f2" --trace long-conform.json
+# (ATHREAD_INCLUDE: a binary outside bin/, like build-asan's, does not find include/ by itself)
+ATHREAD_INCLUDE=$root/include "$ATHREAD" conform "$f2" "$ex/figure2/figure2-bad.c" --json > fresh-conform.json 2> conform.err
+code=$?
+if [ $code = 1 ]; then
+  check "a counterexample conform just wrote" $VALGRIND "$ATHREAD" viz "$f2" --trace fresh-conform.json -o fresh-conform.svg
+  if is_svg fresh-conform.svg 2> svg.err; then pass; else fail "fresh conform overlay: not a valid SVG document"; fi
+elif grep -q 'not built yet' conform.err; then
+  printf 'note: athread conform is not built; the overlay of a fresh conform counterexample is not tested\n'
+else
+  fail "conform figure2-bad.c --json: exit $code (expected 1)"
+  head -n 5 conform.err
+fi
+
+# bad_conform NAME PYTHON: figure2-both.conform.json, changed by PYTHON (on t, the JSON).
+bad_conform() {
+  python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))
+a, b = t["threads"]
+ca, cb = a["counterexample"], b["counterexample"]
+exec(sys.argv[2])
+json.dump(t, open(sys.argv[3], "w"))' "$viz/figure2-both.conform.json" "$2" "$1.json"
+}
+bad_conform c-unknown-thread 'b["thread"] = "C"'
+bad_conform c-twice 'b["thread"] = "A"'
+bad_conform c-unknown-initial 'ca["initial_candidates"] = ["X9"]'
+bad_conform c-unknown-candidate 'cb["steps"][1]["candidates"] = ["Y3"]'
+bad_conform c-other-thread-state 'ca["steps"][0]["candidates_before"] = ["Y1"]'
+bad_conform c-unknown-variable 'ca["steps"][2]["after"]["h"] = 1'
+bad_conform c-wrong-type 'cb["steps"][0]["environment"]["g"] = True'
+bad_conform c-bad-kind 'cb["steps"][2]["kind"] = "assert"'
+bad_conform c-no-steps 'del ca["steps"]'
+bad_conform c-failure-step 'cb["failure"]["step"] = 4'
+bad_conform c-failure-kind 'cb["failure"]["kind"] = "crash"'
+bad_conform c-all-conform 'del a["counterexample"]; del b["counterexample"]; a["verdict"] = b["verdict"] = "conforms"; t["not_checked"] = ["B"]; t["threads"] = [a]'
+bad_conform c-no-threads 'del t["threads"]'
+bad_conform c-one 'del b["counterexample"]; b["verdict"] = "conforms"'
+printf '{"command": "conform", "threads": [' > c-truncated.json
+# ctrace NAME MESSAGE [ARGS...]: viz --trace NAME.json over figure2 fails with
+# "NAME.json: error: MESSAGE" and leaves keep.svg as it was.
+ctrace() {
+  local name=$1 msg=$2
+  shift 2
+  expect "conform-$name" 2 "$name.json: error: $msg" -- "$f2" --trace "$name.json" -o keep.svg "$@"
+}
+ctrace c-unknown-thread "'C' is not a thread of the spec (was the trace written for another spec?)"
+ctrace c-twice "thread A is checked twice"
+ctrace c-unknown-initial "thread A: 'X9' in \"initial_candidates\" is not a state of thread A"
+ctrace c-unknown-candidate "thread B, step 2: 'Y3' in \"candidates\" is not a state of thread B"
+ctrace c-other-thread-state "thread A, step 1: 'Y1' in \"candidates_before\" is not a state of thread A"
+ctrace c-unknown-variable "thread A, step 3: 'h' in \"after\" is not a shared variable of the spec"
+ctrace c-wrong-type "thread B, step 1: the value of 'g' in \"environment\" is not an integer"
+ctrace c-bad-kind "thread B, step 3: the step's \"kind\" is 'assert', not \"step\" or \"check\""
+ctrace c-no-steps "thread A: the counterexample has no array \"steps\""
+ctrace c-failure-step "thread B: the failure's \"step\" is not a step number from 0 to 3"
+ctrace c-failure-kind "thread B: the failure's kind 'crash' is not \"not simulated\", \"range\", \"assertion\" or \"exit\""
+ctrace c-all-conform "no thread has a counterexample to draw (A conforms; not checked: B)"
+ctrace c-no-threads "the file has no array \"threads\""
+ctrace c-truncated "not valid JSON (line 1, column 35): ']' expected near end of file"
+ctrace c-one "--thread B: the trace has no counterexample for thread B (A does not conform; B conforms)" --thread B
+expect conform-on-other-spec 2 "$viz/figure2-bad.conform.json: error: 'A' is not a thread of the spec (was the trace written for another spec?)" -- "$bt" --trace "$viz/figure2-bad.conform.json" -o keep.svg
+if cmp -s keep.svg "$bt" && [ -z "$(ls -A | grep 'keep.svg.')" ]; then pass; else fail "a conformance trace that does not fit touched the output file"; fi
 
 # ---------------------------------------------------------------- valgrind
 if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> /dev/null | grep -q libasan; then
@@ -206,6 +293,10 @@ if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> 
   vg "$features" --idle -o vg.dot
   vg "$bb" --trace "$viz/bluetooth-buggy.trace.json" -o vg.svg
   vg "$ex/peterson/peterson-broken.athread" --trace "$viz/peterson-broken.trace.json" -o vg.png
+  vg "$f2" --trace "$viz/figure2-both.conform.json" -o vg.svg
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+    --suppressions="$viz/graphviz.supp" "$ATHREAD" viz "$f2" --trace c-unknown-candidate.json -o vg.svg 2> vg.err
+  if [ $? = 2 ]; then pass; else fail "valgrind, a conformance trace that does not fit: a leak or memory error"; head -n 30 vg.err; fi
 fi
 
 summary viz
