@@ -14,7 +14,7 @@ OPT      ?= -O2
 CFLAGS   ?=
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -g $(OPT) $(WARN) $(CFLAGS) $(shell pkg-config --cflags libgvc) -MMD -MP
-LDLIBS    = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(shell pkg-config --libs z3 2>/dev/null || echo -lz3) $(shell pkg-config --libs libgvc)
+LDLIBS    = -pthread $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) $(shell pkg-config --libs z3 2>/dev/null || echo -lz3) $(shell pkg-config --libs libgvc)
 
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -26,7 +26,7 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 
 CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
-COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/engine-symbolic.c
+COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/engine-symbolic.c compose/engine-forall.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/c-ast.c conformance/cfront.c conformance/cfront-cpp.c conformance/cfront-lower.c conformance/cfront-expr.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c
@@ -101,7 +101,7 @@ deps:
 
 # The suite without the package check (CI and asan-test call it directly).
 check: $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
-	@ATHREAD=$(ATHREAD) UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
+	@ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
 test: deps
 	@$(MAKE) --no-print-directory check
@@ -111,7 +111,7 @@ asan-test: deps
 
 valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
-	  ATHREAD=$(ATHREAD) UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
+	  ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory $(ATHREAD)

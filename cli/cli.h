@@ -30,6 +30,8 @@ int cmd_conform(int argc, char **argv);
 void cli_usage(FILE *out, const char *command);
 /* Parses NAME=INTEGER into o (name borrowed from arg); reports bad syntax. */
 bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
+/* Parses a non-negative number for option what; reports bad syntax. */
+bool cli_parse_number(const char *what, const char *text, double *out);
 /* Reports a usage error for a subcommand; returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *command, const char *msg);
 /* Reports the option getopt_long just rejected; returns EXIT_BAD_INPUT. */

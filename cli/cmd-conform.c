@@ -1,7 +1,6 @@
 /* cli/cmd-conform.c -- `athread conform`: load the spec and the C files,
  * lower each implemented thread, build C(T, T#), prove it, print verdicts.
  * Every input error is reported before any verdict is printed. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +49,6 @@ typedef VEC(job) job_list;
 
 /* ---------------------------------------------------------------- options */
 
-static bool parse_number(const char *what, const char *text, double *out) {
-  char *end;
-  errno = 0;
-  *out = strtod(text, &end);
-  if (errno || end == text || *end || *out < 0) {
-    diag_sink sink = cli_stderr_sink();
-    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
-    return false;
-  }
-  return true;
-}
-
 static bool parse_binding(char *arg, conform_args *a) {
   char *eq = strchr(arg, '=');
   if (!eq || eq == arg || !eq[1]) return false;
@@ -98,10 +85,10 @@ static int conform_option(int c, conform_args *a, char **argv) {
   case 'r': return parse_binding(optarg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
   case 'e': return parse_engine(optarg, &a->check.engine) ? -1 : cli_usage_error("conform", "--engine must be auto, chc or bmc");
   case 'b':
-    if (!parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
     return -1;
-  case 't': return parse_number("--timeout", optarg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
+  case 't': return cli_parse_number("--timeout", optarg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
   case 'C': a->emit_c = optarg; return -1;
   case 'S': a->emit_smt2 = optarg; return -1;
   case 'j': a->json = true; return -1;
@@ -284,7 +271,7 @@ static int check_all(const conform_args *a, const ast_spec *spec, const char **f
   vec_foreach(jobs, i) jobs->items[i].ins = ins_build(jobs->items[i].code, spec, jobs->items[i].thread);
   if (!emit_all(a, spec, jobs)) return EXIT_BAD_INPUT;
   conform_options o = a->check;
-  o.deadline = a->timeout > 0 ? conform_now() + a->timeout : 0;
+  o.deadline = a->timeout > 0 ? smt_now() + a->timeout : 0;
   vec_foreach(jobs, i) conform_check(jobs->items[i].ins, &o, &jobs->items[i].r);
   print_results(a, spec, function, jobs);
   return exit_code(jobs);

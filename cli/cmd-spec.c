@@ -23,6 +23,18 @@ int cli_finish(int code) {
   return code;
 }
 
+bool cli_parse_number(const char *what, const char *text, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(text, &end);
+  if (errno || end == text || *end || *out < 0) {
+    diag_sink sink = cli_stderr_sink();
+    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
+    return false;
+  }
+  return true;
+}
+
 bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
   char *eq = strchr(arg, '=');
   char *end = NULL;

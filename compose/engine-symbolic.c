@@ -34,12 +34,6 @@ typedef struct encoder {
   double deadline;         /* CLOCK_MONOTONIC seconds, 0 = none */
 } encoder;
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---------------------------------------------------------------- states */
 
 /* One constant per slot, named "x@k" (k < 0: a bound variable "x@x" / "x@y"). */
@@ -211,29 +205,9 @@ static Z3_ast bad(encoder *e, Z3_ast *v) {
 
 /* ---------------------------------------------------------------- solvers */
 
-static Z3_solver new_solver(encoder *e, bool horn) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
-  Z3_solver_inc_ref(c, s);
-  Z3_params p = Z3_mk_params(c);
-  Z3_params_inc_ref(c, p);
-  if (e->deadline > 0) {
-    double left = e->deadline - now();
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
-  }
-  if (horn) { /* readable invariants: no slicing or inlining of the predicate */
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_eager"), false);
-  }
-  Z3_solver_set_params(c, s, p);
-  Z3_params_dec_ref(c, p);
-  return s;
-}
-
 static Z3_lbool check_alone(encoder *e, Z3_ast f) {
   Z3_context c = smt_z3(e->s);
-  Z3_solver s = new_solver(e, false);
+  Z3_solver s = smt_solver(e->s, e->deadline, false);
   Z3_solver_assert(c, s, f);
   Z3_lbool r = Z3_solver_check(c, s);
   Z3_solver_dec_ref(c, s);
@@ -259,7 +233,7 @@ static void read_trace(encoder *e, Z3_model model, Z3_ast **frames, Z3_ast *sel,
 /* Shortest counterexample up to bound steps: 1 found (in r), 0 none, -1 unknown. */
 static int bmc(encoder *e, unsigned bound, compose_result *r) {
   Z3_context c = smt_z3(e->s);
-  Z3_solver s = new_solver(e, false);
+  Z3_solver s = smt_solver(e->s, e->deadline, false);
   Z3_ast **frames = xcalloc(bound + 2, sizeof *frames);
   Z3_ast *sel = xcalloc(bound + 2, sizeof *sel);
   char name[32];
@@ -342,7 +316,7 @@ static int spacer(encoder *e, char **certificate, char *reason, size_t reason_si
   Z3_inc_ref(c, Z3_func_decl_to_ast(c, inv));
   Z3_ast inv_x = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, x));
   Z3_ast inv_y = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, y));
-  Z3_solver s = new_solver(e, true);
+  Z3_solver s = smt_solver(e->s, e->deadline, true);
   Z3_ast step[2] = {inv_x, transition(e, x, y, NULL)};
   Z3_ast wrong[2] = {inv_x, bad(e, x)};
   Z3_solver_assert(c, s, forall(e, x, NULL, smt_implies(e->s, initial(e, x), inv_x)));
@@ -406,7 +380,7 @@ static void give_unknown(compose_result *r, const char *reason) {
 void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o, compose_result *r, char **certificate) {
   memset(r, 0, sizeof *r);
   *certificate = NULL;
-  double start = now();
+  double start = smt_now();
   encoder e = {.s = smt_new(), .spec = spec, .m = m, .width = mdl_width(m), .shared_count = (int)spec->shared.len};
   e.deadline = o->timeout > 0 ? start + o->timeout : 0;
   e.consts = xcalloc(spec->consts.len + 1, sizeof *e.consts);
@@ -426,9 +400,9 @@ void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o,
       r->verdict = VERDICT_UNKNOWN;
       snprintf(r->unknown_reason, sizeof r->unknown_reason, "%.100s; no counterexample within %u steps", reason, bound);
     }
-    else give_unknown(r, e.deadline > 0 && now() >= e.deadline ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
+    else give_unknown(r, e.deadline > 0 && smt_now() >= e.deadline ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
   }
-  r->seconds = now() - start;
+  r->seconds = smt_now() - start;
   free(e.consts);
   free(e.choices);
   smt_free(e.s);

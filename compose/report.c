@@ -187,3 +187,69 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
   if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(m, r));
   return j;
 }
+
+/* ---------------------------------------------------------------- --for-all */
+
+static void forall_lines(FILE *out, const report_forall *f) {
+  const forall_result *fr = f->result;
+  fprintf(out, "counter abstraction: one counter per state of %s", fr->counted);
+  if (fr->explicit_instances[0]) fprintf(out, "; explicit: %s", fr->explicit_instances);
+  fputc('\n', out);
+  fprintf(out, "note: %s = %" PRId64 " %s is not used: %s every %s >= 1\n", f->param, f->ignored_value,
+          f->ignored_from_set ? "from --set" : "in the spec", fr->verdict == VERDICT_SAFE ? "the proof covers" : "the search covers", f->param);
+}
+
+void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m, const compose_result *r) {
+  const forall_result *fr = f->result;
+  char time[32] = "";
+  if (c->timing) snprintf(time, sizeof time, ", %.3f s", fr->seconds);
+  if (fr->verdict == VERDICT_SAFE) {
+    fprintf(out, "system %s: safe for every %s >= 1 (for-all, counter abstraction, Spacer%s)\n", c->system, f->param, time);
+    forall_lines(out, f);
+    fprintf(out, "the inductive invariant over the counters passed three independent Z3 checks (%zu atoms)\n", fr->certificate_atoms);
+    if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
+    return;
+  }
+  if (fr->verdict == VERDICT_UNKNOWN) {
+    fprintf(out, "system %s: unknown for %s >= 1: %s (for-all, counter abstraction%s)\n", c->system, f->param, fr->unknown_reason, time);
+    forall_lines(out, f);
+    return;
+  }
+  strbuf why = {0};
+  mdl_describe_violation(m, &r->violation, &why);
+  fprintf(out, "system %s: unsafe for %s = %" PRId64 ": %s\n", c->system, f->param, fr->n, sbuf_str(&why));
+  sbuf_free(&why);
+  print_trace(out, m, r);
+  fprintf(out, "found by bounded model checking of the counter system: depth %u, the smallest %s with a counterexample that short%s\n",
+          fr->depth, f->param, time);
+  forall_lines(out, f);
+  strbuf sym = {0};
+  describe_symmetry(&sym, m, f->concrete_symmetry);
+  fprintf(out, "trace by engine %s with %s = %" PRId64 " (%s), symmetry %s\n", f->concrete_engine, f->param, fr->n, f->concrete_why,
+          sbuf_str(&sym));
+  sbuf_free(&sym);
+}
+
+json_t *report_forall_json(const report_context *c, const report_forall *f, const mdl *m, const compose_result *r) {
+  const forall_result *fr = f->result;
+  json_t *stats = json_pack("{s:i}", "depth", (int)fr->depth);
+  if (c->timing) json_object_set_new(stats, "seconds", json_real(fr->seconds));
+  json_t *fa = json_pack("{s:s, s:i, s:s, s:s, s:I, s:s}", "parameter", f->param, "lower_bound", 1, "counted", fr->counted, "explicit",
+                         fr->explicit_instances, "ignored_value", (json_int_t)f->ignored_value, "ignored_from",
+                         f->ignored_from_set ? "--set" : "spec");
+  if (fr->verdict == VERDICT_SAFE) json_object_set_new(fa, "invariant_atoms", json_integer((json_int_t)fr->certificate_atoms));
+  if (fr->verdict == VERDICT_UNSAFE) json_object_set_new(fa, "n", json_integer((json_int_t)fr->n));
+  json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", c->spec_path, "system", c->system,
+                        "engine", "for-all", "engine_reason", c->engine_why, "symmetry", 0, "verdict", verdict_names[fr->verdict],
+                        "for_all", fa, "statistics", stats);
+  if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));
+  if (c->certificate && fr->verdict == VERDICT_SAFE) json_object_set_new(j, "certificate", json_string(c->certificate));
+  if (fr->verdict != VERDICT_UNSAFE) return j;
+  json_object_set_new(j, "trace", trace_json(m, r));
+  json_t *concrete = report_json(&(report_context){.spec_path = c->spec_path, .system = c->system, .engine = f->concrete_engine,
+                                                   .engine_why = f->concrete_why, .symmetry = f->concrete_symmetry, .timing = c->timing},
+                                 m, r);
+  json_object_del(concrete, "trace");
+  json_object_set_new(j, "concrete", concrete);
+  return j;
+}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "engine-explicit.h"
+#include "engine-forall.h"
 #include "model.h"
 
 typedef struct report_context {
@@ -25,5 +26,21 @@ typedef struct report_context {
 
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
 json_t *report_json(const report_context *c, const mdl *m, const compose_result *r);
+
+/* What `compose --for-all N` adds: the counter-system verdict and, when it
+ * is unsafe, the concrete re-run with N set to the value in the
+ * counterexample (its model and result; NULL otherwise). */
+typedef struct report_forall {
+  const char *param;            /* the const N */
+  int64_t ignored_value;        /* N's value in the spec (or from --set), which the proof does not use */
+  bool ignored_from_set;        /* that value came from --set */
+  const forall_result *result;  /* the verdict for every N */
+  const char *concrete_engine;  /* unsafe: the engine of the re-run ("explicit"), or NULL */
+  const char *concrete_why;     /* why that engine ran */
+  bool concrete_symmetry;       /* symmetry reduction was on in the re-run */
+} report_forall;
+
+void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m, const compose_result *r);
+json_t *report_forall_json(const report_context *c, const report_forall *f, const mdl *m, const compose_result *r);
 
 #endif

@@ -4,39 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engines.h"
 
 /* The most segments a bounded search walks to find the trace of a
  * violation that Spacer proved reachable. */
 #define TRACE_SEARCH_DEPTH 100000u
-
-double conform_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-Z3_solver engine_solver(smt *s, double deadline, bool horn) {
-  Z3_context c = smt_z3(s);
-  Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
-  Z3_solver_inc_ref(c, sv);
-  Z3_params p = Z3_mk_params(c);
-  Z3_params_inc_ref(c, p);
-  if (deadline > 0) {
-    double left = deadline - conform_now();
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
-  }
-  if (horn) { /* keep one predicate per cut point, so the invariant reads per location */
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
-    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_eager"), false);
-  }
-  Z3_solver_set_params(c, sv, p);
-  Z3_params_dec_ref(c, p);
-  return sv;
-}
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -81,9 +54,13 @@ static void run_bmc(enc *e, const conform_options *o, long longest, conform_resu
   }
 }
 
-static void run_chc(enc *e, const conform_options *o, conform_result *r) {
+static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r) {
   r->engine = "chc";
-  int outcome = chc_prove(e, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
+  enc *blocks = enc_new(s, e->p, false);
+  r->cut_count = blocks->cuts.len;
+  r->segment_count = blocks->clauses.len;
+  int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
+  enc_free(blocks);
   if (outcome != 0) {
     set_verdict(r, outcome);
     return;
@@ -96,9 +73,10 @@ static void run_chc(enc *e, const conform_options *o, conform_result *r) {
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r) {
   memset(r, 0, sizeof *r);
-  double start = conform_now();
+  double start = smt_now();
   smt *s = smt_new();
-  enc *e = enc_new(s, ins);
+  smt_watch *w = smt_watch_start(s, o->deadline);
+  enc *e = enc_new(s, ins, true);
   r->cut_count = e->cuts.len;
   r->segment_count = e->segments.len;
   long longest = longest_path(e);
@@ -110,14 +88,17 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
   if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
-  else run_chc(e, o, r);
+  else run_chc(s, e, o, r);
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));
   }
+  smt_watch_stop(w);
+  if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline)
+    snprintf(r->reason, sizeof r->reason, "the time limit (--timeout) was reached");
   enc_free(e);
   smt_free(s);
-  r->seconds = conform_now() - start;
+  r->seconds = smt_now() - start;
 }
 
 void conform_result_free(conform_result *r) {
@@ -131,7 +112,7 @@ void conform_result_free(conform_result *r) {
 
 char *conform_smt2(const prog *ins) {
   smt *s = smt_new();
-  enc *e = enc_new(s, ins);
+  enc *e = enc_new(s, ins, false);
   char *text = chc_smt2(e);
   enc_free(e);
   smt_free(s);

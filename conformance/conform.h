@@ -22,7 +22,7 @@ typedef enum conform_engine { CONFORM_AUTO, CONFORM_CHC, CONFORM_BMC } conform_e
 typedef struct conform_options {
   conform_engine engine; /* which engine; auto: bmc when the code has no loop, else chc */
   unsigned bound;        /* bmc: the most segments (about one per step or check) explored */
-  double deadline;       /* give up at this time (conform_now), 0 for never */
+  double deadline;       /* give up at this time (smt_now), 0 for never */
   bool certificate;      /* keep Spacer's invariant as text */
 } conform_options;
 
@@ -41,8 +41,6 @@ typedef struct conform_result {
   double seconds;           /* wall time of the check */
 } conform_result;
 
-/* Monotonic seconds. */
-double conform_now(void);
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);
 void conform_result_free(conform_result *r);
 /* The Horn clauses of ins in SMT-LIB 2 (logic HORN: sat means conforms).

@@ -7,13 +7,19 @@
 
 /* ---------------------------------------------------------------- cut points */
 
-static void find_cuts(enc *e) {
+/* Proofs also cut at every BLOCK_STEPS-th step boundary: a block's clauses
+ * (and the quantifier over each) then stay small however long the code. */
+#define BLOCK_STEPS 16
+
+static void find_cuts(enc *e, bool step_cuts) {
   const prog *p = e->p;
   int *in = xcalloc(p->locs.len + 1, sizeof *in);
   vec_foreach(&p->edges, k) in[p->edges.items[k].to]++;
   e->cut_of = xcalloc(p->locs.len + 1, sizeof *e->cut_of);
+  size_t boundaries = 0;
   vec_foreach(&p->locs, l) {
-    bool cut = (int)l == p->entry || p->locs.items[l].boundary || in[l] >= 2;
+    bool boundary = p->locs.items[l].boundary && boundaries++ % (step_cuts ? 1 : BLOCK_STEPS) == 0;
+    bool cut = (int)l == p->entry || boundary || in[l] >= 2;
     e->cut_of[l] = -1;
     if (!cut) continue;
     e->cut_of[l] = (int)e->cuts.len;
@@ -28,23 +34,50 @@ static void mark_use(const ir_expr *x, void *live_set) {
   if (x->kind == IR_NAME && x->ref == REF_VAR) ((bool *)live_set)[x->index] = true;
 }
 
+static bool defines(const prog_edge *ed) { return ed->action == ACT_ASSIGN || ed->action == ACT_HAVOC; }
+
+/* Marks the variables that the conditions depend on, through assignments. */
+static void find_relevant(enc *e, bool all) {
+  const prog *p = e->p;
+  e->relevant = xcalloc(e->var_count + 1, sizeof *e->relevant);
+  if (all) {
+    memset(e->relevant, 1, e->var_count * sizeof *e->relevant);
+    return;
+  }
+  vec_foreach(&p->edges, k)
+    if (p->edges.items[k].action == ACT_ASSUME || p->edges.items[k].action == ACT_ASSERT) ir_walk(p->edges.items[k].expr, mark_use, e->relevant);
+  for (bool grew = true; grew;) {
+    grew = false;
+    vec_foreach(&p->edges, k) {
+      const prog_edge *ed = &p->edges.items[k];
+      if (ed->action != ACT_ASSIGN || !e->relevant[ed->var]) continue;
+      size_t before = 0, after = 0;
+      for (size_t v = 0; v < e->var_count; v++) before += e->relevant[v];
+      ir_walk(ed->expr, mark_use, e->relevant);
+      for (size_t v = 0; v < e->var_count; v++) after += e->relevant[v];
+      grew = grew || after != before;
+    }
+  }
+}
+
 /* Adds to at what is live before edge ed (given what is live after it). */
-static void live_before(const prog_edge *ed, const bool *after, bool *at, size_t v_count) {
-  bool defines = ed->action == ACT_ASSIGN || ed->action == ACT_HAVOC;
-  for (size_t v = 0; v < v_count; v++)
-    if (after[v] && !(defines && ed->var == (int)v)) at[v] = true;
-  if (ed->expr) ir_walk(ed->expr, mark_use, at);
+static void live_before(const enc *e, const prog_edge *ed, const bool *after, bool *at) {
+  for (size_t v = 0; v < e->var_count; v++)
+    if (after[v] && !(defines(ed) && ed->var == (int)v)) at[v] = true;
+  if (ed->expr && !(defines(ed) && !e->relevant[ed->var])) ir_walk(ed->expr, mark_use, at);
 }
 
 /* One backward pass; true when some live set grew. */
-static bool liveness_pass(const prog *p, bool *live, bool *scratch, size_t v_count) {
+static bool liveness_pass(const enc *e, bool *live, bool *scratch) {
+  const prog *p = e->p;
+  size_t v_count = e->var_count;
   bool changed = false;
   for (size_t l = p->locs.len; l-- > 0;) {
     bool *at = live + l * v_count;
     memcpy(scratch, at, v_count * sizeof *scratch);
     vec_foreach(&p->locs.items[l].out, k) {
       const prog_edge *ed = &p->edges.items[p->locs.items[l].out.items[k]];
-      live_before(ed, live + (size_t)ed->to * v_count, scratch, v_count);
+      live_before(e, ed, live + (size_t)ed->to * v_count, scratch);
     }
     if (memcmp(scratch, at, v_count * sizeof *scratch) != 0) {
       memcpy(at, scratch, v_count * sizeof *scratch);
@@ -57,7 +90,7 @@ static bool liveness_pass(const prog *p, bool *live, bool *scratch, size_t v_cou
 static void find_liveness(enc *e) {
   size_t n = e->p->locs.len * e->var_count;
   bool *live = xcalloc(n + 1, sizeof *live), *scratch = xcalloc(e->var_count + 1, sizeof *scratch);
-  while (liveness_pass(e->p, live, scratch, e->var_count)) continue;
+  while (liveness_pass(e, live, scratch)) continue;
   free(scratch);
   e->live = xcalloc(e->cuts.len * e->var_count + 1, sizeof *e->live);
   vec_foreach(&e->cuts, c) memcpy(e->live + c * e->var_count, live + (size_t)e->cuts.items[c] * e->var_count, e->var_count * sizeof *live);
@@ -75,8 +108,24 @@ static void add_segment(enc *e, int from, int to, const int_path *path) {
 }
 
 /* Depth-first from a cut point along non-cut locations (each has one
- * predecessor, so every location is walked once per cut point). */
+ * predecessor, so every location is walked once per cut point). Recursion
+ * happens only where a location branches, never along a chain. */
 static void walk(enc *e, int cut, int at, int_path *path) {
+  size_t depth = path->len;
+  for (;;) {
+    const prog_location *l = &e->p->locs.items[at];
+    if (l->out.len != 1) break;
+    int ed = l->out.items[0];
+    const prog_edge *edge = &e->p->edges.items[ed];
+    vec_push(NULL, path, ed);
+    if (edge->action == ACT_ASSERT) add_segment(e, cut, -1, path);
+    if (e->cut_of[edge->to] >= 0) {
+      add_segment(e, cut, e->cut_of[edge->to], path);
+      path->len = depth;
+      return;
+    }
+    at = edge->to;
+  }
   vec_foreach(&e->p->locs.items[at].out, k) {
     int ed = e->p->locs.items[at].out.items[k];
     const prog_edge *edge = &e->p->edges.items[ed];
@@ -86,6 +135,7 @@ static void walk(enc *e, int cut, int at, int_path *path) {
     else walk(e, cut, edge->to, path);
     path->len--;
   }
+  path->len = depth;
 }
 
 static void find_segments(enc *e) {
@@ -94,14 +144,18 @@ static void find_segments(enc *e) {
   vec_free(&path);
 }
 
-enc *enc_new(smt *s, const prog *p) {
+static void find_clauses(enc *e);
+
+enc *enc_new(smt *s, const prog *p, bool for_trace) {
   enc *e = xcalloc(1, sizeof *e);
   e->s = s;
   e->p = p;
   e->var_count = p->vars.len;
-  find_cuts(e);
+  find_cuts(e, for_trace);
+  find_relevant(e, for_trace);
   find_liveness(e);
-  find_segments(e);
+  if (for_trace) find_segments(e);
+  else find_clauses(e);
   return e;
 }
 
@@ -109,9 +163,16 @@ void enc_free(enc *e) {
   if (!e) return;
   vec_foreach(&e->segments, j) vec_free(&e->segments.items[j].edges);
   vec_free(&e->segments);
+  vec_foreach(&e->clauses, j) {
+    free(e->clauses.items[j].y);
+    vec_free(&e->clauses.items[j].fresh);
+  }
+  vec_free(&e->clauses);
+  free(e->start);
   vec_free(&e->cuts);
   free(e->cut_of);
   free(e->live);
+  free(e->relevant);
   free(e);
 }
 
@@ -135,6 +196,7 @@ static Z3_ast in_bounds(enc *e, int v, Z3_ast t) {
 static void apply_edge(enc *e, int ed, bool fails, Z3_ast *cur, const char *suffix, enc_terms *c, enc_terms *fresh) {
   const prog_edge *edge = &e->p->edges.items[ed];
   smt_env env = {.vars = cur};
+  if (defines(edge) && !e->relevant[edge->var]) return;
   switch (edge->action) {
   case ACT_SKIP: break;
   case ACT_ASSIGN: cur[edge->var] = smt_expr(e->s, edge->expr, &env); break;
@@ -169,4 +231,122 @@ Z3_ast enc_segment_formula(enc *e, size_t j, const Z3_ast *x, Z3_ast *y, const c
   Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
   vec_free(&c);
   return all;
+}
+
+/* ---------------------------------------------------------------- proof clauses */
+
+/* Constraints older than the last few are folded into one conjunction every
+ * CHUNK, so that a clause ending anywhere on a long path costs O(CHUNK). */
+#define CHUNK 64
+
+typedef struct walker {
+  enc *e;
+  int cut;          /* where the paths start */
+  Z3_ast *cur;      /* the values now (V terms) */
+  Z3_ast base;      /* the conjunction of the older constraints, or NULL */
+  enc_terms recent; /* the constraints since */
+  enc_terms fresh;  /* the havoc constants so far */
+} walker;
+
+static Z3_ast path_formula(walker *w, Z3_ast last) {
+  enc_terms all = {0};
+  if (w->base) vec_push(NULL, &all, w->base);
+  vec_foreach(&w->recent, i) vec_push(NULL, &all, w->recent.items[i]);
+  if (last) vec_push(NULL, &all, last);
+  Z3_ast f = smt_and(w->e->s, (unsigned)all.len, all.items);
+  vec_free(&all);
+  return f;
+}
+
+static void add_clause(walker *w, int to, Z3_ast formula) {
+  enc_clause c = {.from = w->cut, .to = to, .formula = formula};
+  if (to >= 0) {
+    c.y = xcalloc(w->e->var_count + 1, sizeof *c.y);
+    memcpy(c.y, w->cur, w->e->var_count * sizeof *c.y);
+  }
+  vec_foreach(&w->fresh, i) vec_push(NULL, &c.fresh, w->fresh.items[i]);
+  vec_push(NULL, &w->e->clauses, c);
+}
+
+/* Takes edge ed: an assertion adds its error clause and is then assumed. */
+static void take(walker *w, int ed) {
+  const prog_edge *edge = &w->e->p->edges.items[ed];
+  if (edge->action == ACT_ASSERT) {
+    smt_env env = {.vars = w->cur};
+    Z3_ast holds = smt_expr(w->e->s, edge->expr, &env);
+    add_clause(w, -1, path_formula(w, smt_not(w->e->s, holds)));
+    vec_push(NULL, &w->recent, holds);
+  } else {
+    apply_edge(w->e, ed, false, w->cur, NULL, &w->recent, &w->fresh);
+  }
+  if (w->recent.len < CHUNK) return;
+  w->base = path_formula(w, NULL);
+  w->recent.len = 0;
+}
+
+/* Follows ed; true when it reached a cut point (and added the clause). */
+static bool take_and_arrive(walker *w, int ed) {
+  take(w, ed);
+  int to = w->e->p->edges.items[ed].to;
+  if (w->e->cut_of[to] < 0) return false;
+  add_clause(w, w->e->cut_of[to], path_formula(w, NULL));
+  return true;
+}
+
+static void walk_clauses(walker *w, int at);
+
+/* Each branch from a saved state (the recursion is as deep as the branching). */
+static void branch(walker *w, const prog_location *l) {
+  size_t V = w->e->var_count;
+  Z3_ast *saved = xcalloc(V + 1, sizeof *saved), base = w->base;
+  enc_terms recent = {0};
+  vec_foreach(&w->recent, i) vec_push(NULL, &recent, w->recent.items[i]);
+  size_t fresh = w->fresh.len;
+  memcpy(saved, w->cur, V * sizeof *saved);
+  vec_foreach(&l->out, k) {
+    int ed = l->out.items[k];
+    if (!take_and_arrive(w, ed)) walk_clauses(w, w->e->p->edges.items[ed].to);
+    memcpy(w->cur, saved, V * sizeof *saved);
+    w->base = base;
+    w->recent.len = 0;
+    vec_foreach(&recent, i) vec_push(NULL, &w->recent, recent.items[i]);
+    w->fresh.len = fresh;
+  }
+  vec_free(&recent);
+  free(saved);
+}
+
+static void walk_clauses(walker *w, int at) {
+  for (;;) {
+    const prog_location *l = &w->e->p->locs.items[at];
+    if (l->out.len == 0) return;
+    if (l->out.len > 1) {
+      branch(w, l);
+      return;
+    }
+    if (take_and_arrive(w, l->out.items[0])) return;
+    at = w->e->p->edges.items[l->out.items[0]].to;
+  }
+}
+
+const Z3_ast *enc_start(enc *e) {
+  if (!e->start) {
+    e->start = xcalloc(e->var_count + 1, sizeof *e->start);
+    for (size_t v = 0; v < e->var_count; v++) e->start[v] = enc_var(e, (int)v, NULL);
+  }
+  return e->start;
+}
+
+static void find_clauses(enc *e) {
+  walker w = {.e = e, .cur = xcalloc(e->var_count + 1, sizeof *w.cur)};
+  vec_foreach(&e->cuts, c) {
+    w.cut = (int)c;
+    memcpy(w.cur, enc_start(e), e->var_count * sizeof *w.cur);
+    w.base = NULL;
+    w.recent.len = w.fresh.len = 0;
+    walk_clauses(&w, e->cuts.items[c]);
+  }
+  free(w.cur);
+  vec_free(&w.recent);
+  vec_free(&w.fresh);
 }

@@ -125,7 +125,7 @@ static Z3_lbool check_with_errors(bmc *b, unsigned k, double deadline) {
   Z3_params p = Z3_mk_params(b->c);
   Z3_params_inc_ref(b->c, p);
   if (deadline > 0) {
-    double left = deadline - conform_now();
+    double left = deadline - smt_now();
     Z3_params_set_uint(b->c, p, Z3_mk_string_symbol(b->c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
   }
   Z3_solver_set_params(b->c, b->s, p);
@@ -148,7 +148,7 @@ static bool advance(bmc *b, unsigned k) {
 }
 
 int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
-  bmc b = {.e = e, .c = smt_z3(e->s), .s = engine_solver(e->s, deadline, false)};
+  bmc b = {.e = e, .c = smt_z3(e->s), .s = smt_solver(e->s, deadline, false)};
   b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
   b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
   b.reach[e->cut_of[e->p->entry]] = true;

@@ -3,8 +3,8 @@
  * plain solver before a proof is reported.
  *
  * One predicate per cut point over the variables live there; one clause per
- * segment: P_from(live x) and the segment imply P_to(live y), or false for a
- * segment that ends in a failing assertion.
+ * path between cut points (encode.h): P_from(live x) and the path imply
+ * P_to(live y), or false for a path that ends in a failing assertion.
  */
 #include "engines.h"
 
@@ -61,30 +61,29 @@ static Z3_ast quantified(chc *h, const enc_terms *consts, Z3_ast body) {
   return q;
 }
 
-/* Clause j (or the entry fact for j == segments): body ==> head. */
+/* Clause j (or the entry fact for j == clauses): body ==> head. */
 static Z3_ast clause(chc *h, size_t j) {
   enc *e = h->e;
-  Z3_ast *x = xcalloc(e->var_count + 1, sizeof *x), *y = xcalloc(e->var_count + 1, sizeof *y);
+  const Z3_ast *x = enc_start(e);
   enc_terms consts = {0};
-  for (size_t v = 0; v < e->var_count; v++) vec_push(NULL, &consts, x[v] = enc_var(e, (int)v, NULL));
+  for (size_t v = 0; v < e->var_count; v++) vec_push(NULL, &consts, x[v]);
   Z3_ast f;
-  if (j == e->segments.len) {
+  if (j == e->clauses.len) {
     f = predicate(h, e->cut_of[e->p->entry], x);
   } else {
-    const enc_segment *sg = &e->segments.items[j];
-    Z3_ast body[2] = {predicate(h, sg->from, x), enc_segment_formula(e, j, x, y, NULL, &consts, NULL)};
-    Z3_ast head = sg->to >= 0 ? predicate(h, sg->to, y) : smt_bool(e->s, false);
+    const enc_clause *c = &e->clauses.items[j];
+    vec_foreach(&c->fresh, i) vec_push(NULL, &consts, c->fresh.items[i]);
+    Z3_ast body[2] = {predicate(h, c->from, x), c->formula};
+    Z3_ast head = c->to >= 0 ? predicate(h, c->to, c->y) : smt_bool(e->s, false);
     f = smt_implies(e->s, smt_and(e->s, 2, body), head);
   }
   f = quantified(h, &consts, f);
   vec_free(&consts);
-  free(x);
-  free(y);
   return f;
 }
 
 static void assert_clauses(chc *h, Z3_solver s) {
-  for (size_t j = 0; j <= h->e->segments.len; j++) Z3_solver_assert(h->c, s, clause(h, j));
+  for (size_t j = 0; j <= h->e->clauses.len; j++) Z3_solver_assert(h->c, s, clause(h, j));
 }
 
 /* ---------------------------------------------------------------- the invariant */
@@ -116,8 +115,8 @@ static bool read_interpretations(chc *h, Z3_model m) {
 static bool rechecked(chc *h, double deadline) {
   h->use_interp = true;
   bool ok = true;
-  for (size_t j = 0; j <= h->e->segments.len && ok; j++) {
-    Z3_solver s = engine_solver(h->e->s, deadline, false);
+  for (size_t j = 0; j <= h->e->clauses.len && ok; j++) {
+    Z3_solver s = smt_solver(h->e->s, deadline, false);
     Z3_solver_assert(h->c, s, smt_not(h->e->s, clause(h, j)));
     ok = Z3_solver_check(h->c, s) == Z3_L_FALSE && !smt_failed(h->e->s);
     Z3_solver_dec_ref(h->c, s);
@@ -172,7 +171,7 @@ static void release(chc *h) {
 int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size) {
   chc h = {.e = e, .c = smt_z3(e->s)};
   declare_predicates(&h);
-  Z3_solver s = engine_solver(e->s, deadline, true);
+  Z3_solver s = smt_solver(e->s, deadline, true);
   assert_clauses(&h, s);
   Z3_lbool res = Z3_solver_check(h.c, s);
   int outcome = -1;
@@ -202,7 +201,7 @@ int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t 
 char *chc_smt2(enc *e) {
   chc h = {.e = e, .c = smt_z3(e->s)};
   declare_predicates(&h);
-  Z3_solver s = engine_solver(e->s, 0, true);
+  Z3_solver s = smt_solver(e->s, 0, true);
   assert_clauses(&h, s);
   strbuf out = {0};
   sbuf_puts(&out, "; C(T, T#) as constrained Horn clauses: sat means the thread conforms.\n(set-logic HORN)\n");

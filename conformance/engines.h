@@ -20,7 +20,4 @@ char *chc_smt2(enc *e);
  * bound covers every path. On 1 (found), r's trace is set. */
 int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r);
 
-/* Z3 solver with the remaining time as its timeout (horn: a Spacer solver). */
-Z3_solver engine_solver(smt *s, double deadline, bool horn);
-
 #endif

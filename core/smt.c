@@ -1,6 +1,10 @@
 /* core/smt.c -- IR to Z3, and a Z3 context that never exits the process. */
 #include "smt.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,4 +182,96 @@ bool smt_model_value(smt *s, Z3_model m, Z3_ast t, int64_t *out) {
     return b != Z3_L_UNDEF;
   }
   return Z3_get_numeral_int64(s->z3, v, out);
+}
+
+/* ---------------------------------------------------------------- solvers */
+
+double smt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+Z3_solver smt_solver(smt *s, double deadline, bool horn) {
+  Z3_context c = s->z3;
+  Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
+  Z3_solver_inc_ref(c, sv);
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  if (deadline > 0) {
+    double left = deadline - smt_now();
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+  }
+  if (horn) {
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
+    Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_eager"), false);
+  }
+  Z3_solver_set_params(c, sv, p);
+  Z3_params_dec_ref(c, p);
+  return sv;
+}
+
+/* ---------------------------------------------------------------- watchdog */
+
+struct smt_watch {
+  Z3_context z3;        /* what to interrupt */
+  struct timespec due;  /* the deadline */
+  pthread_t thread;     /* the watchdog */
+  pthread_mutex_t lock; /* guards stop and fired */
+  pthread_cond_t wake;  /* signalled by smt_watch_stop */
+  bool stop;            /* the owner is done */
+  bool fired;           /* Z3 was interrupted */
+};
+
+/* Sleeps until the deadline, then interrupts Z3 every 20 ms (a call that
+ * starts after the deadline must not run on) until told to stop. */
+static void *watch(void *arg) {
+  smt_watch *w = arg;
+  pthread_mutex_lock(&w->lock);
+  struct timespec due = w->due;
+  while (!w->stop) {
+    if (pthread_cond_timedwait(&w->wake, &w->lock, &due) != ETIMEDOUT) continue;
+    w->fired = true;
+    Z3_interrupt(w->z3);
+    due.tv_nsec += 20000000L;
+    if (due.tv_nsec >= 1000000000L) due.tv_sec++, due.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+smt_watch *smt_watch_start(smt *s, double deadline) {
+  if (deadline <= 0) return NULL;
+  smt_watch *w = xcalloc(1, sizeof *w);
+  w->z3 = s->z3;
+  w->due.tv_sec = (time_t)deadline;
+  w->due.tv_nsec = (long)((deadline - (double)w->due.tv_sec) * 1e9);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->wake, &attr);
+  pthread_condattr_destroy(&attr);
+  pthread_mutex_init(&w->lock, NULL);
+  if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+bool smt_watch_fired(const smt_watch *w) { return w && w->fired; }
+
+void smt_watch_stop(smt_watch *w) {
+  if (!w) return;
+  pthread_mutex_lock(&w->lock);
+  w->stop = true;
+  pthread_cond_signal(&w->wake);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->wake);
+  pthread_mutex_destroy(&w->lock);
+  free(w);
 }

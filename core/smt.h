@@ -45,6 +45,24 @@ const char *smt_error(const smt *s);
 /* The term for e under env (Int for int expressions, Bool for bool ones). */
 Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env);
 
+/* Monotonic seconds (CLOCK_MONOTONIC): the clock of every deadline. */
+double smt_now(void);
+/* A new solver (a Spacer one for horn) whose timeout is the time left until
+ * deadline (smt_now() seconds; 0 for none). Horn solvers keep every predicate
+ * (no slicing or inlining), so the invariant reads per predicate and can be
+ * re-checked. Returns a new reference: release with Z3_solver_dec_ref. */
+Z3_solver smt_solver(smt *s, double deadline, bool horn);
+
+/* A watchdog thread that interrupts every Z3 call on s once the monotonic
+ * clock (CLOCK_MONOTONIC, in seconds) passes deadline, so that a time limit
+ * holds even inside a long Spacer run. Returns owned (NULL for deadline 0);
+ * stop it with smt_watch_stop before smt_free. */
+typedef struct smt_watch smt_watch;
+smt_watch *smt_watch_start(smt *s, double deadline);
+void smt_watch_stop(smt_watch *w);
+/* True once the watchdog interrupted Z3. */
+bool smt_watch_fired(const smt_watch *w);
+
 /* Small constructors that keep their result. */
 Z3_ast smt_int(smt *s, int64_t v);
 Z3_ast smt_bool(smt *s, bool v);

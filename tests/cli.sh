@@ -134,7 +134,23 @@ expect_match timeout 3 "unknown: the time limit (--timeout) was reached" -- comp
 expect_match memory-limit 3 "unknown: the memory limit was reached" -- compose wide.athread --no-symmetry --max-memory 1
 expect_match bad-engine 2 "engine must be auto, explicit or symbolic" -- compose race.athread --engine fast
 expect_match symbolic-unsafe 1 "system S: unsafe" -- compose race.athread --engine symbolic
-expect_match for-all-not-built 4 "--for-all (proofs for every number of threads) is not built yet" -- compose race.athread --for-all N
+printf 'const N = 2;\nshared bool lock = false;\nthread P { init state Idle; state Crit; Idle -> Crit when !lock do lock := true; Crit -> Idle do lock := false; }\nsystem S { P[N]; invariant count(P@Crit) <= 1; }\n' > lock-n.athread
+sed 's/when !lock do lock := true/when true/' lock-n.athread > race-n.athread
+sed 's/invariant count(P@Crit) <= 1/invariant count(P@Crit) <= 1 \&\& !P[1]@Crit/' lock-n.athread > by-index.athread
+sed 's/Idle -> Crit when !lock/Idle -> Crit when !lock \&\& tid > 0/' lock-n.athread > uses-tid.athread
+expect_match for-all-safe 0 "system S: safe for every N >= 1 (for-all, counter abstraction, Spacer)" -- compose lock-n.athread --for-all N --no-timing
+expect_match for-all-ignored 0 "note: N = 5 from --set is not used: the proof covers every N >= 1" -- compose lock-n.athread --for-all N --set N=5
+expect_match for-all-certificate 0 "inductive invariant: (and (<= 0 |count(P@Idle)|)" -- compose lock-n.athread --for-all N --certificate
+expect_match for-all-unsafe 1 "system S: unsafe for N = 2: system invariant count(P@Crit) <= 1 is false" -- compose race-n.athread --for-all N
+expect_match for-all-unsafe-trace 1 "trace by engine explicit with N = 2" -- compose race-n.athread --for-all N
+expect_match for-all-json 0 '"engine": "for-all"' -- compose lock-n.athread --for-all N --json
+expect_match for-all-trace-out 1 "unsafe for N = 2" -- compose race-n.athread --for-all N --trace-out race-n.json
+if python3 -c 'import json; t=json.load(open("race-n.json")); assert t["for_all"]["n"] == 2 and len(t["trace"]["steps"]) == 2' 2>/dev/null; then pass; else fail "--for-all --trace-out did not write the trace"; fi
+expect_match for-all-by-index 2 "--for-all N needs a symmetric thread, but this names an instance of 'P' by index" -- compose by-index.athread --for-all N
+expect_match for-all-tid 2 "--for-all N needs a symmetric thread, but 'P' (P\[N\] in the system) uses tid" -- compose uses-tid.athread --for-all N
+expect_match for-all-no-const 2 "the spec has no const named 'M'" -- compose lock-n.athread --for-all M
+sed 's/P\[N\]/P[2]/' lock-n.athread > fixed-count.athread
+expect_match for-all-not-counted 2 "no thread of the system has N instances" -- compose fixed-count.athread --for-all N
 expect_match bad-timeout 2 "--timeout expects a non-negative number, got 'soon'" -- compose race.athread --timeout soon
 
 # ---------------------------------------------------------------- promela outputs

@@ -69,10 +69,12 @@ done
 want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
 got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)
 if [ "$got" = "$want" ]; then pass; else fail "examples/bluetooth/bluetooth-buggy.athread no longer gives the trace in README.md"; fi
-# The README's conformance counterexample is exactly what the tool prints.
-cmd='bin/athread conform examples/figure2/figure2.athread examples/figure2/figure2-bad.c --no-timing'
-want=$(awk -v c="\$ $cmd" '$0 == c {on=1; next} on && /^```/ {exit} on' "$root/README.md")
-got=$(cd "$root" && "$ATHREAD" ${cmd#bin/athread })
-if [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else fail "README.md's conform example differs from the output"; diff <(echo "$want") <(echo "$got") | head; fi
+# README blocks shown in full are exactly what the tool prints.
+for cmd in 'bin/athread conform examples/figure2/figure2.athread examples/figure2/figure2-bad.c --no-timing' \
+           'bin/athread compose examples/bluetooth/bluetooth.athread --for-all N --no-timing'; do
+  want=$(awk -v c="\$ $cmd" '$0 == c {on=1; next} on && /^```/ {exit} on' "$root/README.md")
+  got=$(cd "$root" && "$ATHREAD" ${cmd#bin/athread })
+  if [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else fail "README.md's output of '$cmd' differs"; diff <(echo "$want") <(echo "$got") | head; fi
+done
 summary examples
 [ $failed = 0 ]

@@ -58,6 +58,16 @@ out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search"
+out=$(tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1)
+echo "$out" | tail -n 30
+add_counts "$out"
+
+echo "== compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
+out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== viz: diagrams, traces, errors (Graphviz)"
 out=$(tests/viz/run.sh)
 echo "$out"

@@ -9,6 +9,12 @@
   gen-system.py --batch DIR FIRST COUNT
                                  writes DIR/seed-N.athread for COUNT seeds from
                                  FIRST and prints "N VERDICT STATES" for each
+  gen-system.py --forall-batch DIR FIRST COUNT
+                                 the same systems except that one thread is
+                                 symmetric (no tid, never named by index) and
+                                 has N instances (const N = 2), for
+                                 compose --for-all N (tests/forall/run.sh);
+                                 writes the files only
 
 The verdict is a third oracle beside SPIN (athread promela) and athread
 compose: it shares no code with either. Systems have 2-4 threads of 2-6
@@ -195,9 +201,11 @@ class Model:
 # ---------------------------------------------------------------- generation
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, forall=False):
         self.r = random.Random(seed)
         self.m = Model()
+        self.forall = forall  # one thread gets N instances (--forall-batch); off: outputs unchanged
+        self.sym = None       # that thread's index
 
     def chance(self, p):
         return self.r.random() < p
@@ -232,7 +240,13 @@ class Gen:
         bv = self.bool_vars()
         r = self.r.random()
         if ctx.get("count") and r < 0.25:
-            t = self.r.randrange(len(self.m.threads))
+            if self.forall:  # never name the symmetric thread's instances by index
+                others = [i for i in range(len(self.m.threads)) if i != self.sym]
+                if not others:
+                    return ("bool", self.chance(0.5))
+                t = self.r.choice(others)
+            else:
+                t = self.r.randrange(len(self.m.threads))
             th = self.m.threads[t]
             return ("at", t, self.r.randint(1, th.count), self.r.randrange(len(th.states)))
         if bv and r < 0.6:
@@ -341,6 +355,10 @@ class Gen:
             extra = self.r.choice([0, 0, 1, 2])
             if self.m.total() + extra <= budget:
                 t.count += extra
+        if self.forall:
+            self.sym = self.r.randrange(len(m.threads))
+            m.threads[self.sym].count = 2
+            m.consts.append(("N", 2))
         tid = 1
         for t in m.threads:
             t.bracket = self.chance(0.2)
@@ -393,8 +411,8 @@ class Gen:
                 e.assigns.append((i, self.value_for(i, ctx)))
 
     def make_edges(self):
-        for t in self.m.threads:
-            ctx = {"tid": True}
+        for ti, t in enumerate(self.m.threads):
+            ctx = {"tid": not (self.forall and ti == self.sym)}
             n = self.r.randint(len(t.states), len(t.states) * 2)
             for k in range(n):
                 src = k if k < len(t.states) - 1 else self.r.randrange(len(t.states))
@@ -466,7 +484,10 @@ def spec_text(m, seed):
         out.append("}")
     out.append("")
     out.append("system Random%d {" % seed)
-    for t in m.threads:
+    for ti, t in enumerate(m.threads):
+        if ti == getattr(m, "sym", None):
+            out.append("  %s[N];" % t.name)
+            continue
         out.append("  %s%s;" % (t.name, "[%d]" % t.count if t.count > 1 or t.bracket else ""))
     for p in m.init_preds:
         out.append("  init %s;" % render(p, m))
@@ -595,9 +616,22 @@ def batch(directory, first, count):
     return 0
 
 
+def forall_batch(directory, first, count):
+    """Writes DIR/seed-N.athread with a symmetric thread of N instances."""
+    for seed in range(first, first + count):
+        g = Gen(seed, forall=True)
+        m = g.generate()
+        m.sym = g.sym
+        with open("%s/seed-%d.athread" % (directory, seed), "w") as f:
+            f.write(spec_text(m, seed))
+    return 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "--batch":
         return batch(argv[2], int(argv[3]), int(argv[4]))
+    if len(argv) == 5 and argv[1] == "--forall-batch":
+        return forall_batch(argv[2], int(argv[3]), int(argv[4]))
     if len(argv) < 2 or not argv[1].lstrip("-").isdigit():
         sys.stderr.write("usage: gen-system.py SEED [--verdict | --stats]\n"
                          "       gen-system.py --batch DIR FIRST_SEED COUNT\n")

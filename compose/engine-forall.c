@@ -1,0 +1,1131 @@
+/* compose/engine-forall.c -- counter abstraction of the symmetric threads,
+ * proved by Spacer for every N >= 1, with BMC for counterexamples.
+ *
+ * A state is one Z3 constant per slot: the shared variables (Int or Bool),
+ * the explicit instances' control states (Int), one counter per state of
+ * every counted thread (Int >= 0, summing to N), and N itself (Int >= 1,
+ * never changed). A counted step takes a state S with c_S > 0 and an edge
+ * S -> S' of the thread: c_S--, c_S'++, the shared part as in
+ * engine-symbolic.c (relation with the frame rule, or guarded command).
+ * For threads that do not use tid and are not named by index this is exact
+ * under interleaving semantics (one instance steps at a time), so a proof
+ * here is a proof for every N. N's value in the spec is not used: every
+ * expression that mentions N (or a const defined from it) is rewritten to
+ * read the symbolic N before it goes through core/smt.h.
+ * Order of work: affine invariants guessed from sampled states and filtered
+ * by Houdini; Spacer with one predicate per location of the explicit
+ * instances; the invariant re-checked without those helps; else BMC, then
+ * the smallest N at the shortest depth. ATHREAD_FORALL_DUMP=FILE writes the
+ * Horn clauses for the z3 command line (debugging). */
+#include "engine-forall.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/arena.h"
+#include "../core/smt.h"
+#include "../core/strbuf.h"
+
+typedef enum slot_kind { FA_SHARED, FA_INSTANCE, FA_COUNTER, FA_PARAM } slot_kind;
+
+typedef struct fa_slot {
+  slot_kind kind;   /* what the constant stands for */
+  char *name;       /* shown in the certificate: "pendingIO", "Stopper", "count(Worker@Work)", "N" */
+  bool is_bool;     /* a Bool constant (shared bool) */
+  int thread;       /* FA_INSTANCE, FA_COUNTER: its thread */
+  int state;        /* FA_COUNTER: its state */
+  int64_t tid_base; /* FA_INSTANCE: tid = tid_base + tid_per_n * N */
+  int64_t tid_per_n;
+} fa_slot;
+
+typedef struct choice {
+  int slot; /* FA_INSTANCE: the instance's slot; -1 for a counted step */
+  int thread; /* its thread */
+  int edge; /* the thread's edge */
+} choice;
+
+typedef VEC(Z3_ast) term_list;
+
+typedef struct encoder {
+  smt *s;                  /* Z3 */
+  const ast_spec *spec;    /* the system */
+  arena *arena;            /* rewritten expressions */
+  int param;               /* const index of N */
+  bool *depends;           /* per const: its value depends on N (not fixed by --set) */
+  bool *counted;           /* per thread: has N instances */
+  int *first_slot;         /* per thread: first instance slot or first counter slot */
+  fa_slot *slots;          /* the state layout */
+  size_t width;            /* entries in slots; the last one is N */
+  int shared_count;        /* slots [0, shared_count) are shared variables */
+  int64_t *consts;         /* per const: its value (for consts independent of N) */
+  choice *choices;         /* every step */
+  size_t choice_count;     /* entries in choices */
+  Z3_ast *vars;            /* the state the count/at callbacks read */
+  int64_t *hint_rows;      /* affine invariants: per row, a coefficient per feature and the constant */
+  size_t hint_count;       /* rows in hint_rows */
+  size_t feature_count;    /* features of a state (see features()) */
+  bool hints_on;           /* domains() includes the affine invariants */
+  double deadline;         /* CLOCK_MONOTONIC seconds, 0 = none */
+} encoder;
+
+/* ---------------------------------------------------------------- N in expressions */
+
+typedef struct mention {
+  int param;           /* const index of N */
+  const bool *depends; /* per const, or NULL: only N itself counts */
+  bool found;          /* some name reads N */
+} mention;
+
+static void mention_visit(const ir_expr *x, void *ctx) {
+  mention *m = ctx;
+  if (x->kind == IR_NAME && x->ref == REF_CONST && (x->index == m->param || (m->depends && m->depends[x->index]))) m->found = true;
+}
+
+static bool mentions(int param, const bool *depends, const ir_expr *x) {
+  mention m = {param, depends, false};
+  if (x) ir_walk(x, mention_visit, &m);
+  return m.found;
+}
+
+/* Per const: its value is computed from N (directly or through other consts)
+ * and not fixed by --set. */
+static bool *dependent_consts(const ast_spec *spec, int param) {
+  bool *dep = xcalloc(spec->consts.len + 1, sizeof *dep);
+  for (bool changed = true; changed;) {
+    changed = false;
+    vec_foreach(&spec->consts, i) {
+      const ast_const *c = spec->consts.items[i];
+      if (dep[i] || (int)i == param || c->overridden || !mentions(param, dep, c->value_expr)) continue;
+      dep[i] = changed = true;
+    }
+  }
+  return dep;
+}
+
+/* x with N read as program variable 0 (the symbolic N) and consts computed
+ * from N replaced by their definitions; x itself when it does not mention N. */
+static const ir_expr *symbolic(encoder *e, const ir_expr *x) {
+  if (!x || !mentions(e->param, e->depends, x)) return x;
+  if (x->kind == IR_NAME && x->ref == REF_CONST && x->index != e->param)
+    return symbolic(e, e->spec->consts.items[x->index]->value_expr);
+  ir_expr *c = arena_alloc(e->arena, sizeof *c);
+  *c = *x;
+  if (x->kind == IR_NAME) {
+    c->ref = REF_VAR;
+    c->index = 0;
+    return c;
+  }
+  c->a = (ir_expr *)symbolic(e, x->a);
+  c->b = (ir_expr *)symbolic(e, x->b);
+  c->c = (ir_expr *)symbolic(e, x->c);
+  return c;
+}
+
+/* ---------------------------------------------------------------- states */
+
+static Z3_ast *state_vars(encoder *e, const char *suffix) {
+  Z3_ast *v = xcalloc(e->width + 1, sizeof *v);
+  char name[200];
+  for (size_t i = 0; i < e->width; i++) {
+    snprintf(name, sizeof name, "%s@%s", e->slots[i].name, suffix);
+    v[i] = smt_var(e->s, name, e->slots[i].is_bool);
+  }
+  return v;
+}
+
+static Z3_ast param_of(const encoder *e, Z3_ast *v) { return v[e->width - 1]; }
+
+static Z3_ast count_cb(void *ctx, int thread, int state) {
+  encoder *e = ctx;
+  if (e->counted[thread]) return e->vars[e->first_slot[thread] + state];
+  VEC(Z3_ast) terms = {0};
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    if (e->slots[i].kind != FA_INSTANCE || e->slots[i].thread != thread) continue;
+    Z3_ast here = smt_eq(e->s, e->vars[i], smt_int(e->s, state));
+    vec_push(NULL, &terms, smt_ite(e->s, here, smt_int(e->s, 1), smt_int(e->s, 0)));
+  }
+  Z3_ast sum = smt_add(e->s, (unsigned)terms.len, terms.items);
+  vec_free(&terms);
+  return sum;
+}
+
+/* Only explicit threads get here (forall_applicable rejects the others). */
+static Z3_ast at_cb(void *ctx, int thread, int64_t index, int state) {
+  encoder *e = ctx;
+  return smt_eq(e->s, e->vars[e->first_slot[thread] + (size_t)index - 1], smt_int(e->s, state));
+}
+
+static smt_env env_of(encoder *e, Z3_ast *cur, Z3_ast *next, Z3_ast tid) {
+  e->vars = cur;
+  return (smt_env){.cur = cur, .next = next, .vars = &cur[e->width - 1], .tid = tid, .consts = e->consts,
+                   .count = count_cb, .at = at_cb, .ctx = e};
+}
+
+static Z3_ast term(encoder *e, const ir_expr *x, const smt_env *env) { return smt_expr(e->s, symbolic(e, x), env); }
+
+static Z3_ast tid_of(encoder *e, Z3_ast *v, size_t slot) {
+  const fa_slot *sl = &e->slots[slot];
+  if (sl->tid_per_n == 0) return smt_int(e->s, sl->tid_base);
+  Z3_context c = smt_z3(e->s);
+  Z3_ast prod[2] = {smt_int(e->s, sl->tid_per_n), param_of(e, v)};
+  Z3_ast sum[2] = {smt_int(e->s, sl->tid_base), smt_keep(e->s, Z3_mk_mul(c, 2, prod))};
+  return smt_add(e->s, 2, sum);
+}
+
+static Z3_ast ge(encoder *e, Z3_ast a, int64_t k) { return smt_le(e->s, smt_int(e->s, k), a); }
+
+/* ---------------------------------------------------------------- affine invariants
+ * Spacer finds disjunctive lemmas quickly but rarely the affine equalities
+ * that tie a shared counter to the thread counters (pendingIO is 1 plus the
+ * number of workers holding a reference). So before the proof: sample
+ * reachable states by BMC until their affine hull is stable, keep the hull's
+ * equations that are inductive together (Houdini), and give them to Spacer
+ * as a known invariant. The proof's certificate includes them, and the
+ * re-check runs without them. */
+
+/* The integer features of a state: shared ints, shared bools as 0/1, one
+ * indicator per state of each explicit instance, the counters, N. Owned array. */
+static Z3_ast *features(encoder *e, Z3_ast *v) {
+  Z3_ast *f = xcalloc(e->feature_count + 1, sizeof *f), one = smt_int(e->s, 1), zero = smt_int(e->s, 0);
+  size_t n = 0;
+  for (size_t i = 0; i < e->width; i++) {
+    const fa_slot *sl = &e->slots[i];
+    if (sl->is_bool) f[n++] = smt_ite(e->s, v[i], one, zero);
+    else if (sl->kind != FA_INSTANCE) f[n++] = v[i];
+    else
+      vec_foreach(&e->spec->threads.items[sl->thread]->states, k) f[n++] = smt_ite(e->s, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), one, zero);
+  }
+  return f;
+}
+
+/* sum a_i f_i == b for one row. */
+static Z3_ast equation(encoder *e, const int64_t *row, Z3_ast *f) {
+  Z3_context c = smt_z3(e->s);
+  term_list terms = {0};
+  for (size_t i = 0; i < e->feature_count; i++) {
+    if (row[i] == 0) continue;
+    Z3_ast prod[2] = {smt_int(e->s, row[i]), f[i]};
+    vec_push(NULL, &terms, row[i] == 1 ? f[i] : smt_keep(e->s, Z3_mk_mul(c, 2, prod)));
+  }
+  Z3_ast eq = smt_eq(e->s, smt_add(e->s, (unsigned)terms.len, terms.items), smt_int(e->s, row[e->feature_count]));
+  vec_free(&terms);
+  return eq;
+}
+
+static Z3_ast hints(encoder *e, Z3_ast *v) {
+  Z3_ast *f = features(e, v);
+  term_list all = {0};
+  for (size_t k = 0; k < e->hint_count; k++) vec_push(NULL, &all, equation(e, &e->hint_rows[k * (e->feature_count + 1)], f));
+  Z3_ast conj = smt_and(e->s, (unsigned)all.len, all.items);
+  vec_free(&all);
+  free(f);
+  return conj;
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+#define HULL_LIMIT ((int64_t)1 << 30) /* larger entries: give up (no hints) */
+
+static bool reduce_row(int64_t *row, size_t n) {
+  int64_t g = 0;
+  for (size_t i = 0; i < n; i++) g = gcd64(g, row[i]);
+  for (size_t i = 0; g > 1 && i < n; i++) row[i] /= g;
+  for (size_t i = 0; i < n; i++)
+    if (row[i] > HULL_LIMIT || row[i] < -HULL_LIMIT) return false;
+  return true;
+}
+
+/* The equations a.f = b that every sample satisfies (a basis, one row of
+ * cols = dims + 1 entries each, the constant last), into *out (owned).
+ * Returns the number of rows, or (size_t)-1 when numbers grow too large. */
+static size_t null_space(const int64_t *samples, size_t count, size_t dims, int64_t **out) {
+  size_t cols = dims + 1;
+  int64_t *m = xcalloc(count * cols + 1, sizeof *m);
+  for (size_t r = 0; r < count; r++) {
+    memcpy(&m[r * cols], &samples[r * dims], dims * sizeof *m);
+    m[r * cols + dims] = -1; /* a.f - b = 0 */
+  }
+  size_t *pivot = xcalloc(cols + 1, sizeof *pivot), rank = 0;
+  bool ok = true;
+  for (size_t col = 0; col < cols && rank < count && ok; col++) {
+    size_t r = rank;
+    while (r < count && m[r * cols + col] == 0) r++;
+    if (r == count) continue;
+    for (size_t j = 0; j < cols; j++) {
+      int64_t t = m[r * cols + j];
+      m[r * cols + j] = m[rank * cols + j];
+      m[rank * cols + j] = t;
+    }
+    int64_t *p = &m[rank * cols];
+    if (p[col] < 0)
+      for (size_t j = 0; j < cols; j++) p[j] = -p[j];
+    for (size_t i = 0; i < count && ok; i++) {
+      int64_t *q = &m[i * cols], a = p[col], b = q[col];
+      if (i == rank || b == 0) continue;
+      for (size_t j = 0; j < cols; j++) q[j] = a * q[j] - b * p[j];
+      ok = reduce_row(q, cols);
+    }
+    pivot[rank++] = col;
+  }
+  size_t n = 0;
+  *out = xcalloc((cols - rank) * cols + 1, sizeof **out);
+  for (size_t free_col = 0, k = 0; free_col < cols && ok; free_col++) {
+    if (k < rank && pivot[k] == free_col) {
+      k++;
+      continue;
+    }
+    int64_t l = 1; /* lcm of the pivots */
+    for (size_t i = 0; i < rank && ok; i++) {
+      int64_t pv = m[i * cols + pivot[i]];
+      l = l / gcd64(l, pv) * pv;
+      ok = l < HULL_LIMIT;
+    }
+    int64_t *z = &(*out)[n * cols];
+    z[free_col] = l;
+    for (size_t i = 0; i < rank && ok; i++) z[pivot[i]] = -m[i * cols + free_col] * (l / m[i * cols + pivot[i]]);
+    ok = ok && reduce_row(z, cols); /* a.f - b = 0 with b = z[dims] */
+    n++;
+  }
+  free(m);
+  free(pivot);
+  return ok ? n : (size_t)-1;
+}
+
+/* Some equation of rows false at some frame. */
+static Z3_ast outside(encoder *e, const int64_t *rows, size_t n, Z3_ast **fs, unsigned frames) {
+  term_list alt = {0};
+  for (unsigned j = 0; j <= frames; j++)
+    for (size_t k = 0; k < n; k++) vec_push(NULL, &alt, smt_not(e->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
+  Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel);
+static Z3_ast initial(encoder *e, Z3_ast *v);
+static Z3_ast *state_vars(encoder *e, const char *suffix);
+static bool timed_out(const encoder *e);
+static Z3_ast domains(encoder *e, Z3_ast *v);
+
+/* A step or no step (so that the unrolling never deadlocks). */
+static Z3_ast step_or_stay(encoder *e, Z3_ast *v, Z3_ast *w) {
+  term_list same = {0};
+  for (size_t i = 0; i < e->width; i++) vec_push(NULL, &same, smt_eq(e->s, w[i], v[i]));
+  Z3_ast alt[2] = {transition(e, v, w, NULL), smt_and(e->s, (unsigned)same.len, same.items)};
+  vec_free(&same);
+  return smt_or(e->s, 2, alt);
+}
+
+/* The affine hull of sampled reachable states, depth by depth up to depth
+ * steps: a basis of its equations (rows, owned; *count of them), or NULL
+ * when no sample was found or the numbers grew too large. The hull is that of
+ * every state within depth steps unless the time budget ran out first; either
+ * way Houdini (find_hints) keeps only equations that are invariant. */
+static int64_t *sample_hull(encoder *e, unsigned depth, double budget, size_t *count) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = smt_solver(e->s, e->deadline, false);
+  Z3_ast **frames = xcalloc(depth + 1, sizeof *frames), **fs = xcalloc(depth + 1, sizeof *fs);
+  char name[32];
+  size_t dims = e->feature_count, n = 0;
+  VEC(int64_t) samples = {0};
+  int64_t *basis = NULL;
+  bool broken = false;
+  double stop = smt_now() + budget;
+  unsigned stable = 0; /* depths in a row that did not change the hull */
+  bool done = false;
+  for (unsigned j = 0; j <= depth && !broken && !done && stable < 2; j++) {
+    snprintf(name, sizeof name, "h%u", j);
+    frames[j] = state_vars(e, name);
+    fs[j] = features(e, frames[j]);
+    Z3_solver_assert(c, s, j ? step_or_stay(e, frames[j - 1], frames[j]) : initial(e, frames[0]));
+    size_t before = n;
+    for (unsigned round = 0; round <= dims + 1 && !broken && !done; round++) {
+      double left = stop - smt_now();
+      if (left <= 0.01 || timed_out(e)) {
+        done = true;
+        break;
+      }
+      Z3_params p = Z3_mk_params(c); /* each query within the sampling budget */
+      Z3_params_inc_ref(c, p);
+      Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), (unsigned)(left * 1000));
+      Z3_solver_set_params(c, s, p);
+      Z3_params_dec_ref(c, p);
+      Z3_solver_push(c, s);
+      if (basis) Z3_solver_assert(c, s, outside(e, basis, n, &fs[j], 0));
+      Z3_lbool r = Z3_solver_check(c, s);
+      if (r == Z3_L_TRUE) {
+        Z3_model model = Z3_solver_get_model(c, s);
+        Z3_model_inc_ref(c, model);
+        for (unsigned k = 0; k <= j; k++)
+          for (size_t i = 0; i < dims; i++) {
+            int64_t x = 0;
+            broken |= !smt_model_value(e->s, model, fs[k][i], &x);
+            vec_push(NULL, &samples, x);
+          }
+        Z3_model_dec_ref(c, model);
+      }
+      Z3_solver_pop(c, s, 1);
+      broken |= smt_failed(e->s);
+      done |= r == Z3_L_UNDEF;
+      if (r != Z3_L_TRUE || broken) break;
+      free(basis);
+      n = null_space(samples.items, samples.len / dims, dims, &basis);
+      broken |= n == (size_t)-1;
+      done |= n == 0; /* no equation left */
+    }
+    stable = n == before && j > 0 ? stable + 1 : 0;
+  }
+  for (unsigned j = 0; j <= depth; j++) {
+    free(frames[j]);
+    free(fs[j]);
+  }
+  free(frames);
+  free(fs);
+  vec_free(&samples);
+  Z3_solver_dec_ref(c, s);
+  if (broken && basis) {
+    free(basis);
+    basis = NULL;
+  }
+  *count = basis ? n : 0;
+  return basis;
+}
+
+/* Drops the rows that are false in w (moving the others up). */
+static size_t keep_true(encoder *e, Z3_model model, Z3_ast *w, int64_t *rows, size_t n) {
+  Z3_ast *f = features(e, w);
+  size_t kept = 0, cols = e->feature_count + 1;
+  for (size_t k = 0; k < n; k++) {
+    int64_t holds = 0;
+    if (!smt_model_value(e->s, model, equation(e, &rows[k * cols], f), &holds) || !holds) continue;
+    memmove(&rows[kept * cols], &rows[k * cols], cols * sizeof *rows);
+    kept++;
+  }
+  free(f);
+  return kept;
+}
+
+/* Houdini: the largest subset of the candidate rows that holds initially and
+ * is inductive; sets e->hint_rows and e->hint_count. */
+static void find_hints(encoder *e) {
+  e->feature_count = 0;
+  for (size_t i = 0; i < e->width; i++)
+    e->feature_count += e->slots[i].kind == FA_INSTANCE ? e->spec->threads.items[e->slots[i].thread]->states.len : 1;
+  size_t states = 0;
+  vec_foreach(&e->spec->threads, t) states += e->spec->threads.items[t]->states.len;
+  unsigned depth = (unsigned)(2 * states + 4 < 40 ? 2 * states + 4 : 40);
+  size_t n = 0;
+  double budget = e->deadline > 0 && (e->deadline - smt_now()) / 4 < 2.0 ? (e->deadline - smt_now()) / 4 : 2.0;
+  int64_t *rows = sample_hull(e, depth, budget, &n);
+  Z3_context c = smt_z3(e->s);
+  Z3_ast *x = state_vars(e, "hx"), *y = state_vars(e, "hy");
+  for (bool changed = rows != NULL; changed && n > 0 && !timed_out(e);) {
+    e->hint_rows = rows;
+    e->hint_count = n;
+    Z3_solver s = smt_solver(e->s, e->deadline, false);
+    Z3_solver_assert(c, s, hints(e, x));
+    Z3_solver_assert(c, s, domains(e, x));
+    Z3_solver_assert(c, s, transition(e, x, y, NULL));
+    Z3_solver_assert(c, s, smt_not(e->s, hints(e, y)));
+    Z3_lbool r = Z3_solver_check(c, s);
+    changed = r == Z3_L_TRUE;
+    if (r == Z3_L_TRUE) {
+      Z3_model model = Z3_solver_get_model(c, s);
+      Z3_model_inc_ref(c, model);
+      n = keep_true(e, model, y, rows, n);
+      Z3_model_dec_ref(c, model);
+    } else if (r != Z3_L_FALSE || smt_failed(e->s)) {
+      n = 0;
+    }
+    Z3_solver_dec_ref(c, s);
+  }
+  if (timed_out(e)) n = 0;
+  e->hint_rows = rows;
+  e->hint_count = rows ? n : 0;
+  free(x);
+  free(y);
+}
+
+/* Ranges, control states, counters >= 0 summing to N per counted thread, N >= 1
+ * (and the affine invariants when hints_on). */
+static Z3_ast domains(encoder *e, Z3_ast *v) {
+  VEC(Z3_ast) c = {0};
+  smt_env env = env_of(e, v, NULL, NULL);
+  vec_foreach(&e->spec->shared, i) {
+    const ast_type *ty = &e->spec->shared.items[i]->type;
+    if (ty->kind != TYPE_RANGE) continue;
+    vec_push(NULL, &c, smt_le(e->s, term(e, ty->lo, &env), v[i]));
+    vec_push(NULL, &c, smt_le(e->s, v[i], term(e, ty->hi, &env)));
+  }
+  vec_foreach(&e->spec->threads, t) {
+    const ast_thread *th = e->spec->threads.items[t];
+    if (!e->counted[t]) continue;
+    Z3_ast *cs = &v[e->first_slot[t]];
+    vec_foreach(&th->states, k) vec_push(NULL, &c, ge(e, cs[k], 0));
+    vec_push(NULL, &c, smt_eq(e->s, smt_add(e->s, (unsigned)th->states.len, cs), param_of(e, v)));
+  }
+  for (size_t i = 0; i < e->width; i++) {
+    if (e->slots[i].kind != FA_INSTANCE) continue;
+    vec_push(NULL, &c, ge(e, v[i], 0));
+    vec_push(NULL, &c, smt_le(e->s, v[i], smt_int(e->s, (int64_t)e->spec->threads.items[e->slots[i].thread]->states.len - 1)));
+  }
+  vec_push(NULL, &c, ge(e, param_of(e, v), 1));
+  if (e->hints_on) vec_push(NULL, &c, hints(e, v));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+static Z3_ast initial(encoder *e, Z3_ast *v) {
+  VEC(Z3_ast) c = {0};
+  vec_push(NULL, &c, domains(e, v));
+  smt_env env = env_of(e, v, NULL, NULL);
+  vec_foreach(&e->spec->shared, i)
+    if (e->spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(e->s, v[i], term(e, e->spec->shared.items[i]->init, &env)));
+  vec_foreach(&e->spec->inits, i) vec_push(NULL, &c, term(e, e->spec->inits.items[i], &env));
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    const fa_slot *sl = &e->slots[i];
+    if (sl->kind == FA_PARAM) continue;
+    if (sl->kind == FA_COUNTER) { /* the counters of init states sum to N (domains); the others are 0 */
+      if (!e->spec->threads.items[sl->thread]->states.items[sl->state]->initial) vec_push(NULL, &c, smt_eq(e->s, v[i], smt_int(e->s, 0)));
+      continue;
+    }
+    const ast_thread *t = e->spec->threads.items[sl->thread];
+    VEC(Z3_ast) alt = {0};
+    vec_foreach(&t->states, k)
+      if (t->states.items[k]->initial) vec_push(NULL, &alt, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)));
+    vec_push(NULL, &c, smt_or(e->s, (unsigned)alt.len, alt.items));
+    vec_free(&alt);
+  }
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* The shared part of an edge, with the frame rule. */
+static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
+  bool *changes = xcalloc((size_t)e->shared_count + 1, sizeof *changes);
+  VEC(Z3_ast) c = {0};
+  smt_env env = env_of(e, v, w, tid);
+  if (ed->kind == EDGE_RELATION) {
+    ir_mark_primed(ed->relation, changes);
+    vec_push(NULL, &c, term(e, ed->relation, &env));
+  } else {
+    if (ed->guard) vec_push(NULL, &c, term(e, ed->guard, &env));
+    vec_foreach(&ed->assigns, k) {
+      const ast_assign *as = &ed->assigns.items[k];
+      changes[as->var_index] = true;
+      if (as->value) vec_push(NULL, &c, smt_eq(e->s, w[as->var_index], term(e, as->value, &env)));
+    }
+  }
+  for (int i = 0; i < e->shared_count; i++)
+    if (!changes[i]) vec_push(NULL, &c, smt_eq(e->s, w[i], v[i]));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  free(changes);
+  return all;
+}
+
+/* Adds w[i] == v[i] + delta. */
+static void moves(encoder *e, term_list *c, Z3_ast *v, Z3_ast *w, size_t i, int64_t delta) {
+  Z3_ast sum[2] = {v[i], smt_int(e->s, delta)};
+  vec_push(NULL, c, smt_eq(e->s, w[i], delta ? smt_add(e->s, 2, sum) : v[i]));
+}
+
+static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {
+  const ast_edge *ed = e->spec->threads.items[ch->thread]->edges.items[ch->edge];
+  term_list c = {0};
+  size_t from = 0, to = 0;
+  Z3_ast tid = NULL;
+  if (ch->slot >= 0) {
+    vec_push(NULL, &c, smt_eq(e->s, v[ch->slot], smt_int(e->s, ed->from_index)));
+    vec_push(NULL, &c, smt_eq(e->s, w[ch->slot], smt_int(e->s, ed->to_index)));
+    tid = tid_of(e, v, (size_t)ch->slot);
+  } else {
+    from = (size_t)(e->first_slot[ch->thread] + ed->from_index);
+    to = (size_t)(e->first_slot[ch->thread] + ed->to_index);
+    vec_push(NULL, &c, ge(e, v[from], 1));
+    moves(e, &c, v, w, from, from == to ? 0 : -1);
+    if (to != from) moves(e, &c, v, w, to, 1);
+  }
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++)
+    if (i != (size_t)ch->slot && (ch->slot >= 0 || (i != from && i != to))) moves(e, &c, v, w, i, 0);
+  vec_push(NULL, &c, edge_formula(e, ed, v, w, tid));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+/* T(v, w) and domains(w); with sel, each alternative also fixes sel. */
+static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
+  VEC(Z3_ast) alt = {0};
+  for (size_t k = 0; k < e->choice_count; k++) {
+    Z3_ast f = choice_formula(e, &e->choices[k], v, w);
+    if (sel) {
+      Z3_ast both[2] = {smt_eq(e->s, sel, smt_int(e->s, (int64_t)k)), f};
+      f = smt_and(e->s, 2, both);
+    }
+    vec_push(NULL, &alt, f);
+  }
+  Z3_ast parts[2] = {smt_or(e->s, (unsigned)alt.len, alt.items), domains(e, w)};
+  vec_free(&alt);
+  return smt_and(e->s, 2, parts);
+}
+
+/* "here" and the thread invariant and state assertion of state k false. */
+static void wrong_in(encoder *e, const ast_thread *t, size_t k, Z3_ast here, const smt_env *env, term_list *alt) {
+  const ast_state *st = t->states.items[k];
+  if (!st->assertion && t->invariants.len == 0) return;
+  VEC(Z3_ast) ok = {0};
+  vec_foreach(&t->invariants, j) vec_push(NULL, &ok, term(e, t->invariants.items[j], env));
+  if (st->assertion) vec_push(NULL, &ok, term(e, st->assertion, env));
+  Z3_ast wrong[2] = {here, smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
+  vec_push(NULL, alt, smt_and(e->s, 2, wrong));
+  vec_free(&ok);
+}
+
+/* Some instance goes wrong, or a system invariant is false. */
+static Z3_ast bad(encoder *e, Z3_ast *v) {
+  term_list alt = {0};
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
+    const fa_slot *sl = &e->slots[i];
+    if (sl->kind == FA_PARAM) continue;
+    const ast_thread *t = e->spec->threads.items[sl->thread];
+    if (sl->kind == FA_COUNTER) {
+      smt_env env = env_of(e, v, NULL, NULL);
+      wrong_in(e, t, (size_t)sl->state, ge(e, v[i], 1), &env, &alt);
+      continue;
+    }
+    smt_env env = env_of(e, v, NULL, tid_of(e, v, i));
+    vec_foreach(&t->states, k) wrong_in(e, t, k, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), &env, &alt);
+  }
+  smt_env env = env_of(e, v, NULL, NULL);
+  vec_foreach(&e->spec->properties, k) vec_push(NULL, &alt, smt_not(e->s, term(e, e->spec->properties.items[k], &env)));
+  Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+/* ---------------------------------------------------------------- solvers */
+
+static Z3_lbool check_alone(encoder *e, Z3_ast f) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = smt_solver(e->s, e->deadline, false);
+  Z3_solver_assert(c, s, f);
+  Z3_lbool r = Z3_solver_check(c, s);
+  Z3_solver_dec_ref(c, s);
+  return smt_failed(e->s) ? Z3_L_UNDEF : r;
+}
+
+static bool timed_out(const encoder *e) { return e->deadline > 0 && smt_now() >= e->deadline; }
+
+/* ---------------------------------------------------------------- BMC */
+
+/* Shortest counterexample up to bound steps, then the smallest N with one of
+ * that length: 1 found (r->n, r->depth), 0 none, -1 unknown. */
+static int bmc(encoder *e, unsigned bound, forall_result *r) {
+  Z3_context c = smt_z3(e->s);
+  Z3_solver s = smt_solver(e->s, e->deadline, false);
+  Z3_ast **frames = xcalloc(bound + 2, sizeof *frames);
+  char name[32];
+  frames[0] = state_vars(e, "0");
+  Z3_solver_assert(c, s, initial(e, frames[0]));
+  int found = 0;
+  for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0) {
+      snprintf(name, sizeof name, "%u", k);
+      frames[k] = state_vars(e, name);
+      Z3_solver_assert(c, s, transition(e, frames[k - 1], frames[k], NULL));
+    }
+    Z3_solver_push(c, s);
+    Z3_solver_assert(c, s, bad(e, frames[k]));
+    r->depth = k;
+    for (Z3_lbool res = Z3_solver_check(c, s); found >= 0; res = Z3_solver_check(c, s)) {
+      if (smt_failed(e->s)) res = Z3_L_UNDEF;
+      if (res == Z3_L_UNDEF && found == 0) found = -1;
+      if (res != Z3_L_TRUE) break; /* unsat (or undef) after a model: r->n is the least */
+      Z3_model model = Z3_solver_get_model(c, s);
+      Z3_model_inc_ref(c, model);
+      found = smt_model_value(e->s, model, param_of(e, frames[0]), &r->n) ? 1 : -1;
+      Z3_model_dec_ref(c, model);
+      if (found == 1) Z3_solver_assert(c, s, smt_le(e->s, param_of(e, frames[0]), smt_int(e->s, r->n - 1)));
+    }
+    Z3_solver_pop(c, s, 1);
+  }
+  for (unsigned k = 0; k <= bound + 1; k++) free(frames[k]);
+  free(frames);
+  Z3_solver_dec_ref(c, s);
+  return found;
+}
+
+/* ---------------------------------------------------------------- Spacer
+ * One predicate per combination of the explicit instances' control states
+ * (when there are at most MAX_LOCATIONS), over the shared variables, the
+ * counters and N: Spacer finds per-location invariants far more easily than
+ * one invariant over integer-coded control states. The certificate is their
+ * disjunction over the full state, re-checked against the monolithic
+ * encoding by three independent queries. */
+
+#define MAX_LOCATIONS 256
+
+typedef struct horn {
+  size_t *split;          /* the explicit slots that index the predicates */
+  size_t split_count;     /* entries in split */
+  size_t locations;       /* predicates: the product of their state counts */
+  size_t *rest;           /* the other slots: the predicates' arguments */
+  size_t rest_count;      /* entries in rest */
+  Z3_func_decl *preds;    /* per location */
+} horn;
+
+static int64_t states_of(const encoder *e, size_t slot) { return (int64_t)e->spec->threads.items[e->slots[slot].thread]->states.len; }
+
+static void horn_layout(encoder *e, horn *h) {
+  h->split = xcalloc(e->width + 1, sizeof *h->split);
+  h->rest = xcalloc(e->width + 1, sizeof *h->rest);
+  h->locations = 1;
+  for (size_t i = 0; i < e->width; i++) {
+    if (e->slots[i].kind == FA_INSTANCE && h->locations * (size_t)states_of(e, i) <= MAX_LOCATIONS) {
+      h->split[h->split_count++] = i;
+      h->locations *= (size_t)states_of(e, i);
+    } else {
+      h->rest[h->rest_count++] = i;
+    }
+  }
+}
+
+/* The state of split slot k at location where. */
+static int64_t location_value(const encoder *e, const horn *h, size_t where, size_t k) {
+  for (size_t j = 0; j < k; j++) where /= (size_t)states_of(e, h->split[j]);
+  return (int64_t)(where % (size_t)states_of(e, h->split[k]));
+}
+
+/* x with the split slots fixed to where's values (owned array). */
+static Z3_ast *at_location(encoder *e, const horn *h, Z3_ast *x, size_t where) {
+  Z3_ast *v = xcalloc(e->width + 1, sizeof *v);
+  memcpy(v, x, e->width * sizeof *v);
+  for (size_t k = 0; k < h->split_count; k++) v[h->split[k]] = smt_int(e->s, location_value(e, h, where, k));
+  return v;
+}
+
+static Z3_ast pred_app(encoder *e, const horn *h, size_t where, Z3_ast *x) {
+  Z3_ast *args = xcalloc(h->rest_count + 1, sizeof *args);
+  for (size_t k = 0; k < h->rest_count; k++) args[k] = x[h->rest[k]];
+  Z3_ast a = smt_keep(e->s, Z3_mk_app(smt_z3(e->s), h->preds[where], (unsigned)h->rest_count, args));
+  free(args);
+  return a;
+}
+
+/* forall over the rest slots of a (and b) of body. */
+static Z3_ast forall(encoder *e, const horn *h, Z3_ast *a, Z3_ast *b, Z3_ast body) {
+  Z3_context c = smt_z3(e->s);
+  size_t n = h->rest_count * (b ? 2 : 1);
+  if (n == 0) return body;
+  Z3_app *bound = xcalloc(n + 1, sizeof *bound);
+  for (size_t k = 0; k < h->rest_count; k++) {
+    bound[k] = Z3_to_app(c, a[h->rest[k]]);
+    if (b) bound[h->rest_count + k] = Z3_to_app(c, b[h->rest[k]]);
+  }
+  Z3_ast q = smt_keep(e->s, Z3_mk_forall_const(c, 0, (unsigned)n, bound, 0, NULL, body));
+  free(bound);
+  return q;
+}
+
+/* The location a choice leads to from where, or (size_t)-1 when it is not enabled there. */
+static size_t location_after(const encoder *e, const horn *h, size_t where, const choice *ch) {
+  if (ch->slot < 0) return where;
+  const ast_edge *ed = e->spec->threads.items[ch->thread]->edges.items[ch->edge];
+  size_t radix = 1;
+  for (size_t k = 0; k < h->split_count; k++) {
+    if (h->split[k] == (size_t)ch->slot) {
+      if (location_value(e, h, where, k) != ed->from_index) return (size_t)-1;
+      return where + (size_t)((int64_t)radix * (ed->to_index - ed->from_index));
+    }
+    radix *= (size_t)states_of(e, h->split[k]);
+  }
+  return where; /* the slot is an argument */
+}
+
+static void add_clauses(encoder *e, const horn *h, Z3_solver s, Z3_ast *x, Z3_ast *y) {
+  Z3_context c = smt_z3(e->s);
+  for (size_t where = 0; where < h->locations; where++) {
+    Z3_ast *xl = at_location(e, h, x, where);
+    Z3_ast here = pred_app(e, h, where, xl);
+    Z3_solver_assert(c, s, forall(e, h, x, NULL, smt_implies(e->s, initial(e, xl), here)));
+    Z3_ast wrong[2] = {here, bad(e, xl)};
+    Z3_solver_assert(c, s, forall(e, h, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
+    for (size_t k = 0; k < e->choice_count; k++) {
+      size_t to = location_after(e, h, where, &e->choices[k]);
+      if (to == (size_t)-1) continue;
+      Z3_ast *yl = at_location(e, h, y, to);
+      Z3_ast step[3] = {here, choice_formula(e, &e->choices[k], xl, yl), domains(e, yl)};
+      Z3_solver_assert(c, s, forall(e, h, x, y, smt_implies(e->s, smt_and(e->s, 3, step), pred_app(e, h, to, yl))));
+      free(yl);
+    }
+    free(xl);
+  }
+}
+
+/* The invariant over the full state x: the disjunction over the locations of
+ * "the split slots are there and the location's predicate holds"; NULL when
+ * the model gives no interpretation. */
+static Z3_ast invariant_of(encoder *e, const horn *h, Z3_model model, Z3_ast *x) {
+  Z3_context c = smt_z3(e->s);
+  Z3_ast *args = xcalloc(h->rest_count + 1, sizeof *args);
+  for (size_t k = 0; k < h->rest_count; k++) args[k] = x[h->rest[k]];
+  term_list alt = {0};
+  Z3_ast result = NULL;
+  for (size_t where = 0; where < h->locations; where++) {
+    Z3_func_interp fi = Z3_model_get_func_interp(c, model, h->preds[where]);
+    Z3_ast body = NULL;
+    if (fi) {
+      Z3_func_interp_inc_ref(c, fi);
+      body = smt_keep(e->s, Z3_func_interp_get_else(c, fi));
+      Z3_func_interp_dec_ref(c, fi);
+      if (body) body = smt_keep(e->s, Z3_substitute_vars(c, body, (unsigned)h->rest_count, args));
+    } else if (!Z3_model_has_interp(c, model, h->preds[where])) {
+      body = smt_bool(e->s, false); /* Spacer leaves out the predicates of unreachable locations */
+    }
+    if (!body) goto done;
+    term_list here = {0};
+    for (size_t k = 0; k < h->split_count; k++)
+      vec_push(NULL, &here, smt_eq(e->s, x[h->split[k]], smt_int(e->s, location_value(e, h, where, k))));
+    vec_push(NULL, &here, body);
+    vec_push(NULL, &alt, smt_and(e->s, (unsigned)here.len, here.items));
+    vec_free(&here);
+  }
+  result = smt_or(e->s, (unsigned)alt.len, alt.items);
+done:
+  vec_free(&alt);
+  free(args);
+  return result;
+}
+
+/* The three implications of an inductive invariant, each by a fresh solver,
+ * on the monolithic encoding. */
+static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
+  Z3_ast q1[2] = {initial(e, x), smt_not(e->s, inv_x)};
+  Z3_ast q2[3] = {inv_x, transition(e, x, y, NULL), smt_not(e->s, inv_y)};
+  Z3_ast q3[2] = {inv_x, bad(e, x)};
+  return check_alone(e, smt_and(e->s, 2, q1)) == Z3_L_FALSE && check_alone(e, smt_and(e->s, 3, q2)) == Z3_L_FALSE &&
+         check_alone(e, smt_and(e->s, 2, q3)) == Z3_L_FALSE;
+}
+
+/* Atomic formulas of a Boolean term (the certificate's size). */
+static size_t atoms(Z3_context c, Z3_ast t) {
+  if (Z3_get_ast_kind(c, t) != Z3_APP_AST) return 1;
+  Z3_app a = Z3_to_app(c, t);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, a));
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return 0;
+  unsigned n_args = Z3_get_app_num_args(c, a);
+  bool bool_args = n_args > 0 && Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, a, n_args - 1))) == Z3_BOOL_SORT;
+  bool connective = k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_XOR ||
+                    ((k == Z3_OP_EQ || k == Z3_OP_ITE) && bool_args);
+  if (!connective) return 1;
+  size_t n = 0;
+  for (unsigned i = k == Z3_OP_ITE ? 1 : 0; i < n_args; i++) n += atoms(c, Z3_get_app_arg(c, a, i));
+  return n;
+}
+
+/* The certificate over readable names: "pendingIO", "count(Worker@Work)", "N". */
+static void certify(encoder *e, Z3_ast inv_x, Z3_ast *x, forall_result *r) {
+  Z3_context c = smt_z3(e->s);
+  Z3_ast *named = xcalloc(e->width + 1, sizeof *named);
+  for (size_t i = 0; i < e->width; i++) named[i] = smt_var(e->s, e->slots[i].name, e->slots[i].is_bool);
+  Z3_ast pretty = smt_keep(e->s, Z3_simplify(c, smt_keep(e->s, Z3_substitute(c, inv_x, (unsigned)e->width, x, named))));
+  r->certificate = xstrdup(Z3_ast_to_string(c, pretty));
+  r->certificate_atoms = atoms(c, pretty);
+  free(named);
+}
+
+static void dump_horn(Z3_context c, Z3_solver s) {
+  const char *path = getenv("ATHREAD_FORALL_DUMP"); /* debugging: the CHC problem for the z3 command line */
+  FILE *f = path ? fopen(path, "w") : NULL;
+  if (!f) return;
+  fprintf(f, "(set-logic HORN)\n%s(check-sat)\n", Z3_solver_to_string(c, s));
+  fclose(f);
+}
+
+/* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
+static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size) {
+  Z3_context c = smt_z3(e->s);
+  horn h = {0};
+  horn_layout(e, &h);
+  Z3_sort *sorts = xcalloc(h.rest_count + 1, sizeof *sorts);
+  Z3_ast *x = state_vars(e, "x"), *y = state_vars(e, "y");
+  for (size_t k = 0; k < h.rest_count; k++) sorts[k] = Z3_get_sort(c, x[h.rest[k]]);
+  h.preds = xcalloc(h.locations, sizeof *h.preds);
+  char name[32];
+  for (size_t where = 0; where < h.locations; where++) {
+    snprintf(name, sizeof name, "Inv%zu", where);
+    h.preds[where] = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), (unsigned)h.rest_count, sorts, Z3_mk_bool_sort(c));
+    Z3_inc_ref(c, Z3_func_decl_to_ast(c, h.preds[where]));
+  }
+  Z3_solver s = smt_solver(e->s, e->deadline, true);
+  add_clauses(e, &h, s, x, y);
+  dump_horn(c, s);
+  Z3_lbool res = Z3_solver_check(c, s);
+  int outcome = -1;
+  if (smt_failed(e->s)) {
+    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
+  } else if (res == Z3_L_FALSE) {
+    outcome = 0;
+  } else if (res == Z3_L_UNDEF) {
+    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, s));
+  } else {
+    Z3_model model = Z3_solver_get_model(c, s);
+    Z3_model_inc_ref(c, model);
+    Z3_ast ix = invariant_of(e, &h, model, x), iy = invariant_of(e, &h, model, y);
+    Z3_model_dec_ref(c, model);
+    if (ix && iy) { /* the certificate: domains (with the affine invariants) and the lemmas */
+      Z3_ast hx[2] = {domains(e, x), ix}, hy[2] = {domains(e, y), iy};
+      ix = smt_and(e->s, 2, hx);
+      iy = smt_and(e->s, 2, hy);
+    }
+    e->hints_on = false; /* the re-check must not assume them */
+    if (ix && iy && invariant_rechecked(e, ix, iy, x, y)) {
+      certify(e, ix, x, r);
+      outcome = 1;
+    } else {
+      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
+    }
+  }
+  Z3_solver_dec_ref(c, s);
+  for (size_t where = 0; where < h.locations; where++) Z3_dec_ref(c, Z3_func_decl_to_ast(c, h.preds[where]));
+  free(h.preds);
+  free(h.split);
+  free(h.rest);
+  free(sorts);
+  free(x);
+  free(y);
+  return outcome;
+}
+
+/* ---------------------------------------------------------------- applicability */
+
+static int const_index(const ast_spec *spec, const char *name) {
+  vec_foreach(&spec->consts, i)
+    if (strcmp(spec->consts.items[i]->name, name) == 0) return (int)i;
+  return -1;
+}
+
+static bool counts_exactly(const ast_instance *in, int param) {
+  return in->count && in->count->kind == IR_NAME && in->count->ref == REF_CONST && in->count->index == param;
+}
+
+typedef struct problems {
+  const ast_spec *spec; /* for the sink */
+  int param;            /* const index of N */
+  const bool *depends;  /* per const */
+  const bool *counted;  /* per thread */
+  bool ok;              /* nothing reported */
+} problems;
+
+/* T[i]@S of a counted thread, T[N]@S, and division by an expression in N. */
+static void problem_visit(const ir_expr *x, void *ctx) {
+  problems *p = ctx;
+  const char *n = p->spec->consts.items[p->param]->name;
+  if (x->kind == IR_AT && p->counted[x->index]) {
+    diag_error(p->spec->src, x->at, "--for-all %s needs a symmetric thread, but this names an instance of '%s' by index", n, x->text);
+    p->ok = false;
+  } else if (x->kind == IR_AT && mentions(p->param, p->depends, x->a)) {
+    diag_error(p->spec->src, x->at, "--for-all %s: an instance index cannot depend on %s", n, n);
+    p->ok = false;
+  } else if (x->kind == IR_BINARY && (x->op == OP_DIV || x->op == OP_MOD) && mentions(p->param, p->depends, x->b)) {
+    diag_error(p->spec->src, x->b->at, "--for-all %s: cannot divide by an expression in %s (it is symbolic)", n, n);
+    p->ok = false;
+  }
+}
+
+static void problem_expr(ir_expr *x, void *ctx) {
+  if (x) ir_walk(x, problem_visit, ctx);
+}
+
+bool forall_applicable(const ast_spec *spec, const char *name) {
+  diag_sink *sink = spec->src->sink;
+  int param = const_index(spec, name);
+  if (param < 0) {
+    diag_error_at(sink, spec->src->name, "--for-all %s: the spec has no const named '%s' (write 'const %s = 2;' and %s[%s] in the system)",
+                  name, name, name, "T", name);
+    return false;
+  }
+  bool *depends = dependent_consts(spec, param), *counted = xcalloc(spec->threads.len + 1, sizeof *counted);
+  problems p = {spec, param, depends, counted, true};
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    if (counts_exactly(in, param)) counted[in->thread_index] = true;
+    else if (mentions(param, depends, in->count)) {
+      diag_error(spec->src, in->count->at, "--for-all %s: the instance count of '%s' depends on %s but is not %s itself", name, in->thread,
+                 name, name);
+      p.ok = false;
+    }
+  }
+  bool any = false;
+  vec_foreach(&spec->threads, t) {
+    const ast_thread *th = spec->threads.items[t];
+    any |= counted[t];
+    if (counted[t] && th->uses_tid) {
+      diag_error(spec->src, th->name_at, "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
+                 th->name, name);
+      p.ok = false;
+    }
+  }
+  if (!any && p.ok) {
+    diag_error_at(sink, spec->src->name, "--for-all %s: no thread of the system has %s instances (write T[%s] in the system)", name, name,
+                  name);
+    p.ok = false;
+  }
+  ast_foreach_expr(spec, problem_expr, &p);
+  free(depends);
+  free(counted);
+  return p.ok;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static void add_slot(encoder *e, fa_slot s) { e->slots[e->width++] = s; }
+
+/* Shared variables, then per instance entry its explicit instances or its
+ * counters (tid of an explicit instance counts the N instances listed before
+ * it symbolically), then N. */
+static void layout(encoder *e, const char *param_name) {
+  const ast_spec *spec = e->spec;
+  size_t cap = spec->shared.len + 2;
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    cap += counts_exactly(in, e->param) ? spec->threads.items[in->thread_index]->states.len : (size_t)in->count_value;
+  }
+  e->slots = xcalloc(cap, sizeof *e->slots);
+  vec_foreach(&spec->shared, i) add_slot(e, (fa_slot){.kind = FA_SHARED, .name = xstrdup(spec->shared.items[i]->name),
+                                                      .is_bool = spec->shared.items[i]->type.kind == TYPE_BOOL, .thread = -1});
+  e->shared_count = (int)spec->shared.len;
+  int64_t tid = 1, tid_n = 0;
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    e->first_slot[t->index] = (int)e->width;
+    if (e->counted[t->index]) {
+      strbuf b = {0};
+      vec_foreach(&t->states, k) {
+        sbuf_printf(&b, "count(%s@%s)", t->name, t->states.items[k]->name);
+        add_slot(e, (fa_slot){.kind = FA_COUNTER, .name = sbuf_take(&b), .thread = t->index, .state = (int)k});
+      }
+      tid_n++;
+      continue;
+    }
+    for (int64_t k = 0; k < in->count_value; k++) {
+      char *name = in->count_value == 1 && !in->count ? xstrdup(t->name) : NULL;
+      if (!name) {
+        strbuf b = {0};
+        sbuf_printf(&b, "%s[%" PRId64 "]", t->name, k + 1);
+        name = sbuf_take(&b);
+      }
+      add_slot(e, (fa_slot){.kind = FA_INSTANCE, .name = name, .thread = t->index, .tid_base = tid + k, .tid_per_n = tid_n});
+    }
+    tid += in->count_value;
+  }
+  add_slot(e, (fa_slot){.kind = FA_PARAM, .name = xstrdup(param_name), .thread = -1});
+}
+
+static void build_choices(encoder *e) {
+  const ast_spec *spec = e->spec;
+  size_t cap = 1;
+  for (size_t i = 0; i < e->width; i++)
+    if (e->slots[i].kind == FA_INSTANCE) cap += spec->threads.items[e->slots[i].thread]->edges.len;
+  vec_foreach(&spec->threads, t)
+    if (e->counted[t]) cap += spec->threads.items[t]->edges.len;
+  e->choices = xcalloc(cap, sizeof *e->choices);
+  vec_foreach(&spec->instances, i) {
+    const ast_thread *t = spec->threads.items[spec->instances.items[i]->thread_index];
+    if (e->counted[t->index]) {
+      vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){-1, t->index, (int)j};
+      continue;
+    }
+    for (size_t s = (size_t)e->first_slot[t->index]; s < e->width && e->slots[s].kind == FA_INSTANCE && e->slots[s].thread == t->index; s++)
+      vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){(int)s, t->index, (int)j};
+  }
+}
+
+/* "Worker[N]" and "Stopper, Reader[2]" for the report. */
+static void describe_instances(const encoder *e, const char *param_name, forall_result *r) {
+  strbuf counted = {0}, others = {0};
+  vec_foreach(&e->spec->instances, i) {
+    const ast_instance *in = e->spec->instances.items[i];
+    strbuf *b = e->counted[in->thread_index] ? &counted : &others;
+    sbuf_printf(b, "%s%s", b->len ? ", " : "", in->thread);
+    if (e->counted[in->thread_index]) sbuf_printf(b, "[%s]", param_name);
+    else if (in->count) sbuf_printf(b, "[%" PRId64 "]", in->count_value);
+  }
+  r->counted = sbuf_take(&counted);
+  r->explicit_instances = sbuf_take(&others);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r) {
+  memset(r, 0, sizeof *r);
+  double start = smt_now();
+  encoder e = {.s = smt_new(), .spec = spec, .arena = arena_new(), .param = const_index(spec, o->param)};
+  e.deadline = o->timeout > 0 ? start + o->timeout : 0;
+  e.depends = dependent_consts(spec, e.param);
+  e.counted = xcalloc(spec->threads.len + 1, sizeof *e.counted);
+  e.first_slot = xcalloc(spec->threads.len + 1, sizeof *e.first_slot);
+  vec_foreach(&spec->instances, i)
+    if (counts_exactly(spec->instances.items[i], e.param)) e.counted[spec->instances.items[i]->thread_index] = true;
+  e.consts = xcalloc(spec->consts.len + 1, sizeof *e.consts);
+  vec_foreach(&spec->consts, i) e.consts[i] = spec->consts.items[i]->value;
+  layout(&e, o->param);
+  build_choices(&e);
+  describe_instances(&e, o->param, r);
+  char reason[160] = "";
+  find_hints(&e);
+  e.hints_on = true;
+  int proof = spacer(&e, r, reason, sizeof reason);
+  e.hints_on = false;
+  if (proof == 1) {
+    r->verdict = VERDICT_SAFE;
+  } else {
+    unsigned bound = o->bmc_bound ? o->bmc_bound : 100;
+    int found = bmc(&e, bound, r);
+    r->verdict = found == 1 ? VERDICT_UNSAFE : VERDICT_UNKNOWN;
+    if (found == 0 && proof == 0)
+      snprintf(r->unknown_reason, sizeof r->unknown_reason,
+               "Spacer proved the counter system unsafe, but no counterexample was found within %u steps", bound);
+    else if (found == 0)
+      snprintf(r->unknown_reason, sizeof r->unknown_reason, "%.120s; no counterexample within %u steps", reason, bound);
+    else if (found < 0)
+      snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s",
+               timed_out(&e) ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
+  }
+  r->seconds = smt_now() - start;
+  for (size_t i = 0; i < e.width; i++) free(e.slots[i].name);
+  free(e.slots);
+  free(e.choices);
+  free(e.consts);
+  free(e.counted);
+  free(e.first_slot);
+  free(e.depends);
+  free(e.hint_rows);
+  arena_free(e.arena);
+  smt_free(e.s);
+}
+
+void forall_result_free(forall_result *r) {
+  free(r->certificate);
+  free(r->counted);
+  free(r->explicit_instances);
+  r->certificate = r->counted = r->explicit_instances = NULL;
+}

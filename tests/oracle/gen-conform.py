@@ -1,0 +1,1221 @@
+#!/usr/bin/env python3
+"""tests/oracle/gen-conform.py -- random (spec, C code) pairs, and their conformance verdicts.
+
+  gen-conform.py SEED              prints the case: the spec, the C code, the verdict
+                                   (with the violating path when there is one)
+  gen-conform.py SEED --verdict    prints "conforms", "violates" or "skip"
+  gen-conform.py --batch DIR FIRST COUNT
+                                   writes DIR/caseN.athread and DIR/caseN.c for the
+                                   COUNT seeds from FIRST and DIR/expected, one line
+                                   "caseN conforms|violates|skip" per case
+  gen-conform.py --replay CASE.athread CASE.c CASE.json
+                                   replays athread conform --json's counterexample in the
+                                   oracle's semantics (exit 0: replayed, 1: not, with why)
+  gen-conform.py --replay-batch DIR
+                                   the same for every DIR/caseN.json (cases of DIR/expected)
+                                   that says "does not conform": one line a case,
+                                   "caseN replayed: ..." or "caseN NOT-REPLAYED: why"
+  gen-conform.py --stats FIRST COUNT
+                                   the verdict distribution and the largest state space
+
+The verdict is an oracle for `athread conform` that shares nothing with its
+instrumenter: a direct interpreter of the generated program's atomic steps
+(language reference, section 7) that explores every state (program point,
+locals, F), F being the set of abstract states the abstract thread may be in
+(paper "Abstract Threads", section 3). The shared state is not part of the
+explored state: before every step and at every assert check the environment may
+set every shared variable to any value of its type. For each such choice g:
+  - if some candidate in F goes wrong in g (state assertion and thread
+    invariant), the execution is covered: it is not explored further;
+  - at assert(e): e false in g -> violation;
+  - at a step: it runs from g to g' (assume/await false: the path ends); a
+    bounded variable out of its range in g' -> violation; F' = the states q'
+    with an edge q -> q' from F whose relation holds for (g, g'), plus F itself
+    when g' == g (the idle step); F' empty -> violation.
+An atomic section is one step; an assert inside it checks the intermediate
+state against F (a failing assert ends the path, as a violation unless some
+candidate in F goes wrong there). Integers are mathematical, / and % truncate
+toward zero, a C bool holds 0/1. Cases whose search passes LIMIT states are
+"skip". Python 3 standard library only.
+"""
+import itertools
+import os
+import random
+import sys
+from collections import deque
+
+LIMIT = 200_000
+
+
+# ---------------------------------------------------------------- C arithmetic
+
+def c_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def c_mod(a, b):
+    return a - b * c_div(a, b)
+
+
+# ---------------------------------------------------------------- expressions
+# ('num', v) ('tf', bool) ('sh', i) ('loc', name) ('prime', i) ('not', a)
+# ('bin', op, a, b). The generator keeps them well typed (bool vs int), so an
+# expression over shared variables and numbers prints in both languages.
+
+ARITH = {"+", "-", "*", "/", "%"}
+
+
+def ev(e, g, L=None, g2=None):
+    """The value of e: an int (booleans are 0/1). g, g2: shared values (tuples),
+    L: the locals (a dict)."""
+    k = e[0]
+    if k == "num":
+        return e[1]
+    if k == "tf":
+        return int(e[1])
+    if k == "sh":
+        return g[e[1]]
+    if k == "prime":
+        return g2[e[1]]
+    if k == "loc":
+        return L[e[1]]
+    if k == "not":
+        return int(not ev(e[1], g, L, g2))
+    op, a, b = e[1], ev(e[2], g, L, g2), ev(e[3], g, L, g2)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return c_div(a, b)
+    if op == "%":
+        return c_mod(a, b)
+    if op == "&&":
+        return int(bool(a) and bool(b))
+    if op == "||":
+        return int(bool(a) or bool(b))
+    if op == "==>":
+        return int((not a) or bool(b))
+    if op == "<==>":
+        return int(bool(a) == bool(b))
+    return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+
+
+def show(e, names, spec):
+    """The text of e in C (spec=False) or in the spec language (spec=True)."""
+    k = e[0]
+    if k == "num":
+        return str(e[1])
+    if k == "tf":
+        return ("true" if e[1] else "false") if spec else str(int(e[1]))
+    if k == "sh":
+        return names[e[1]]
+    if k == "prime":
+        return names[e[1]] + "'"
+    if k == "loc":
+        return e[1]
+    if k == "not":
+        return "!" + paren(e[1], names, spec)
+    return "%s %s %s" % (paren(e[2], names, spec), e[1], paren(e[3], names, spec))
+
+
+def paren(e, names, spec):
+    s = show(e, names, spec)
+    return "(" + s + ")" if e[0] == "bin" else s
+
+
+def mentions(e, kind):
+    if e[0] == kind:
+        return True
+    return any(isinstance(x, tuple) and mentions(x, kind) for x in e[1:])
+
+
+def primes_in(e, out):
+    if e[0] == "prime":
+        out.add(e[1])
+    for x in e[1:]:
+        if isinstance(x, tuple):
+            primes_in(x, out)
+    return out
+
+
+def conj(parts):
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return ("tf", True)
+    e = parts[0]
+    for p in parts[1:]:
+        e = ("bin", "&&", e, p)
+    return e
+
+
+# ---------------------------------------------------------------- the case
+
+class Var:
+    def __init__(self, name, kind, hi=1, init=None):
+        self.name, self.kind, self.hi, self.init = name, kind, hi, init
+
+    def domain(self):
+        return [0, 1] if self.kind == "bool" else list(range(0, self.hi + 1))
+
+    def in_range(self, v):
+        return 0 <= v <= self.hi  # bools are stored as 0/1, always in range
+
+
+class Edge:
+    """Relational (rel) or guarded command (guard, assigns: [(var, expr or None for *)])."""
+    def __init__(self, src, dst, rel=None, guard=None, assigns=None):
+        self.src, self.dst, self.rel, self.guard, self.assigns = src, dst, rel, guard, assigns
+        self.primed = primes_in(rel, set()) if rel is not None else None
+
+
+class Spec:
+    def __init__(self, states):
+        self.states = states            # names
+        self.inits = [0]
+        self.asserts = {}               # state -> expr
+        self.invariant = None
+        self.edges = []
+
+
+class Case:
+    def __init__(self):
+        self.vars = []
+        self.locals = []                # names, in declaration order
+        self.body = []                  # statements of t()
+        self.helper = None              # statements of helper(), or None
+        self.spec = None
+        self.c_bool = "_Bool"
+
+
+# ---------------------------------------------------------------- statements
+# ('decl', x, E)            int x = E;                       a step
+# ('set', target, E)        target = E;  target ('sh', i) or ('loc', x)
+# ('nondet_mod', x)         x = nondet() % 4;
+# ('nondet_range', x, lo, hi)  x = nondet(); assume(x >= lo && x <= hi);   two steps
+# ('nondet_sh', i)          g = __VERIFIER_nondet_int();  (bool: __VERIFIER_nondet_bool())
+# ('assume', C) ('await', C) ('assert', C)
+# ('if', C or None, then, else)     None is `*`
+# ('while', C or None, body)
+# ('atomic', body)  ('call',)  ('return',)
+
+def c_text(case, lines=None):
+    """The C code; lines (a dict), when given, gets id(statement) -> its line."""
+    if lines is None:
+        lines = {}
+    names = [v.name for v in case.vars]
+    out = ["#include <athread.h>", ""]
+    for v in case.vars:
+        out.append("%s %s;" % ("int" if v.kind == "int" else case.c_bool, v.name))
+    out.append("")
+
+    def cond(c):
+        return "*" if c is None else show(c, names, False)
+
+    def block(stmts, ind):
+        for s in stmts:
+            one(s, ind)
+
+    def one(s, ind):
+        p = "  " * ind
+        k = s[0]
+        lines[id(s)] = len(out) + 1
+        if k == "decl":
+            out.append("%sint %s = %s;" % (p, s[1], show(s[2], names, False)))
+        elif k == "set":
+            out.append("%s%s = %s;" % (p, show(s[1], names, False), show(s[2], names, False)))
+        elif k == "nondet_mod":
+            out.append("%s%s = nondet() %% 4;" % (p, s[1]))
+        elif k == "nondet_range":
+            out.append("%s%s = nondet();" % (p, s[1]))
+            out.append("%sassume(%s >= %d && %s <= %d);" % (p, s[1], s[2], s[1], s[3]))
+        elif k == "nondet_sh":
+            v = case.vars[s[1]]
+            out.append("%s%s = %s();" % (p, v.name, "__VERIFIER_nondet_bool" if v.kind == "bool" else "__VERIFIER_nondet_int"))
+        elif k in ("assume", "await", "assert"):
+            out.append("%s%s(%s);" % (p, k, show(s[1], names, False)))
+        elif k == "if":
+            out.append("%sif (%s) {" % (p, cond(s[1])))
+            block(s[2], ind + 1)
+            if s[3]:
+                out.append("%s} else {" % p)
+                block(s[3], ind + 1)
+            out.append("%s}" % p)
+        elif k == "while":
+            out.append("%swhile (%s) {" % (p, cond(s[1])))
+            block(s[2], ind + 1)
+            out.append("%s}" % p)
+        elif k == "atomic":
+            out.append("%satomic {" % p)
+            block(s[1], ind + 1)
+            out.append("%s}" % p)
+        elif k == "call":
+            out.append("%shelper();" % p)
+        elif k == "return":
+            out.append("%sreturn;" % p)
+        else:
+            raise ValueError(k)
+
+    if case.helper is not None:
+        out.append("void helper(void) {")
+        block(case.helper, 1)
+        out.append("}")
+        out.append("")
+    out.append("void t(void) {")
+    block(case.body, 1)
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def spec_text(case, seed):
+    names = [v.name for v in case.vars]
+    sp = case.spec
+    out = ["// gen-conform.py %d" % seed]
+    for v in case.vars:
+        t = "bool" if v.kind == "bool" else "int[0..%d]" % v.hi
+        init = ""
+        if v.init is not None:
+            init = " = " + (("true" if v.init else "false") if v.kind == "bool" else str(v.init))
+        out.append("shared %s %s%s;" % (t, v.name, init))
+    out.append("")
+    out.append("thread T implements t {")
+    if sp.invariant is not None:
+        out.append("  invariant %s;" % show(sp.invariant, names, True))
+    for i, s in enumerate(sp.states):
+        a = " assert %s" % show(sp.asserts[i], names, True) if i in sp.asserts else ""
+        out.append("  %sstate %s%s;" % ("init " if i in sp.inits else "", s, a))
+    for e in sp.edges:
+        head = "  %s -> %s" % (sp.states[e.src], sp.states[e.dst])
+        if e.rel is not None:
+            out.append("%s : %s;" % (head, show(e.rel, names, True)))
+        else:
+            if e.guard is not None or not e.assigns:
+                head += " when " + show(e.guard or ("tf", True), names, True)
+            if e.assigns:
+                head += " do " + ", ".join("%s := %s" % (names[i], "*" if x is None else show(x, names, True))
+                                           for i, x in e.assigns)
+            out.append(head + ";")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- the checker
+
+class Violation(Exception):
+    pass
+
+
+class Checker:
+    def __init__(self, case, lines=None):
+        self.case = case
+        self.lines = lines or {}        # id(statement) -> line (c_text), for --replay
+        self.node_line = {}             # node -> line
+        self.vars = case.vars
+        self.spec = case.spec
+        self.loc_index = {x: i for i, x in enumerate(case.locals)}
+        self.nodes = [("exit",)]
+        self.entry = self.compile(case.body, 0)
+        self.gs = list(itertools.product(*[v.domain() for v in self.vars]))
+        self.wrong_cache = {}
+        self.edge_cache = {}
+
+    # ---- control-flow graph: node ids; 0 is the thread's exit
+    def new(self, node):
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def compile(self, stmts, nxt):
+        for s in reversed(stmts):
+            nxt = self.compile_one(s, nxt)
+        return nxt
+
+    def compile_one(self, s, nxt):
+        n = self.compile_node(s, nxt)
+        line = self.lines.get(id(s))
+        if line is not None and s[0] not in ("call", "return"):
+            self.node_line[n] = line
+            if s[0] == "nondet_range":
+                self.node_line[self.nodes[n][2]] = line + 1
+        return n
+
+    def compile_node(self, s, nxt):
+        k = s[0]
+        if k == "if":
+            return self.new(("cond", s[1], self.compile(s[2], nxt), self.compile(s[3], nxt)))
+        if k == "while":
+            w = self.new(None)
+            self.nodes[w] = ("cond", s[1], self.compile(s[2], w), nxt)
+            return w
+        if k == "call":
+            return self.compile(self.case.helper, nxt)
+        if k == "return":
+            return 0
+        if k == "assert":
+            return self.new(("assert", s[1], nxt))
+        if k == "nondet_range":
+            return self.new(("havoc_local", s[1], self.new(("assume_range", s[1], s[2], s[3], nxt))))
+        return self.new(("step", s, nxt))
+
+    # ---- the abstract thread
+    def goes_wrong(self, q, g):
+        key = (q, g)
+        r = self.wrong_cache.get(key)
+        if r is None:
+            sp = self.spec
+            r = (q in sp.asserts and not ev(sp.asserts[q], g)) or \
+                (sp.invariant is not None and not ev(sp.invariant, g))
+            self.wrong_cache[key] = r
+        return r
+
+    def some_wrong(self, F, g):
+        return any(self.goes_wrong(q, g) for q in F)
+
+    def edge_holds(self, ei, g, g2):
+        key = (ei, g, g2)
+        r = self.edge_cache.get(key)
+        if r is None:
+            e = self.spec.edges[ei]
+            if e.rel is not None:
+                r = all(g2[i] == g[i] for i in range(len(g)) if i not in e.primed) and bool(ev(e.rel, g, None, g2))
+            else:
+                r = e.guard is None or bool(ev(e.guard, g))
+                assigned = dict(e.assigns)
+                for i in range(len(g)):
+                    if not r:
+                        break
+                    if i not in assigned:
+                        r = g2[i] == g[i]
+                    elif assigned[i] is not None:
+                        v = ev(assigned[i], g)
+                        if self.vars[i].kind == "bool":
+                            v = int(bool(v))
+                        r = g2[i] == v
+            self.edge_cache[key] = r
+        return r
+
+    def post(self, F, g, g2):
+        out = set(F) if g == g2 else set()
+        for ei, e in enumerate(self.spec.edges):
+            if e.src in F and e.dst not in out and self.edge_holds(ei, g, g2):
+                out.add(e.dst)
+        return frozenset(out)
+
+    # ---- concrete steps
+    def store(self, g, L, target, v):
+        """(g, L) after target = v (a C bool stores v != 0)."""
+        if target[0] == "sh":
+            i = target[1]
+            if self.vars[i].kind == "bool":
+                v = int(v != 0)
+            return g[:i] + (v,) + g[i + 1:], L
+        L = dict(L)
+        L[target[1]] = v
+        return g, L
+
+    def run(self, stmts, g, L, F):
+        """Outcomes [(g, L)] of a loop-free statement list run without interruption
+        (an atomic section, or one simple statement). Raises Violation for an
+        assert that fails with no candidate in F going wrong."""
+        outs = [(g, L)]
+        for s in stmts:
+            nxt = []
+            for g1, L1 in outs:
+                nxt.extend(self.run_one(s, g1, L1, F))
+            outs = nxt
+        return outs
+
+    def run_one(self, s, g, L, F):
+        k = s[0]
+        if k in ("set", "decl"):
+            target = s[1] if k == "set" else ("loc", s[1])
+            return [self.store(g, L, target, ev(s[2], g, L))]
+        if k == "nondet_mod":
+            return [self.store(g, L, ("loc", s[1]), v) for v in range(-3, 4)]
+        if k == "nondet_sh":
+            v = self.vars[s[1]]
+            # any int: the values in range, and one outside it (every value
+            # outside the range is a violation, the next step havocs anyway)
+            vals = [0, 1] if v.kind == "bool" else list(range(0, v.hi + 2))
+            return [self.store(g, L, ("sh", s[1]), x) for x in vals]
+        if k in ("assume", "await"):
+            return [(g, L)] if ev(s[1], g, L) else []
+        if k == "assert":
+            if ev(s[1], g, L):
+                return [(g, L)]
+            if self.some_wrong(F, g):
+                return []
+            raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
+                            % (show(s[1], [v.name for v in self.vars], False), self.gtext(g), L, self.ftext(F)))
+        if k == "if":
+            outs = []
+            if s[1] is None or ev(s[1], g, L):
+                outs += self.run(s[2], g, L, F)
+            if s[1] is None or not ev(s[1], g, L):
+                outs += self.run(s[3], g, L, F)
+            return outs
+        if k == "atomic":
+            return self.run(s[1], g, L, F)
+        raise ValueError("not allowed in an atomic section: %s" % k)
+
+    def gtext(self, g):
+        return "{" + ", ".join("%s=%d" % (v.name, x) for v, x in zip(self.vars, g)) + "}"
+
+    def ftext(self, F):
+        return "{" + ", ".join(self.spec.states[q] for q in sorted(F)) + "}"
+
+    # ---- the search
+    def check(self, limit=LIMIT):
+        """("conforms" | "violates" | "skip", reason, number of states)."""
+        L0 = tuple(0 for _ in self.case.locals)  # undeclared locals: never read before their declaration
+        start = (self.entry, L0, frozenset(self.spec.inits))
+        seen = {start: None}
+        queue = deque([start])
+        names = self.case.locals
+        while queue:
+            state = queue.popleft()
+            pc, Lt, F = state
+            node = self.nodes[pc]
+            if node[0] == "exit":
+                continue
+            L = dict(zip(names, Lt))
+            succ = []
+            try:
+                for g in self.gs:
+                    if self.some_wrong(F, g):
+                        continue
+                    why = "at node %d %s in %s, locals %s, F %s: " % (pc, node[0], self.gtext(g), L, self.ftext(F))
+                    if node[0] == "assert":
+                        if not ev(node[1], g, L):
+                            raise Violation(why + "assert fails, no candidate goes wrong")
+                        succ.append((node[2], L, F))
+                        continue
+                    for g2, L2, nxt in self.step(node, g, L, F):
+                        bad = [v.name for v, x in zip(self.vars, g2) if not v.in_range(x)]
+                        if bad:
+                            raise Violation(why + "step leaves the range of %s: %s" % (bad, self.gtext(g2)))
+                        F2 = self.post(F, g, g2)
+                        if not F2:
+                            raise Violation(why + "step to %s not simulated" % self.gtext(g2))
+                        succ.append((nxt, L2, F2))
+            except Violation as v:
+                return "violates", str(v) + "\n" + self.path(seen, state), len(seen)
+            for pc2, L2, F2 in succ:
+                s2 = (pc2, tuple(L2[x] for x in names), F2)
+                if s2 not in seen:
+                    seen[s2] = state
+                    if len(seen) > limit:
+                        return "skip", "more than %d states" % limit, len(seen)
+                    queue.append(s2)
+        return "conforms", "", len(seen)
+
+    def step(self, node, g, L, F):
+        """[(g', L', next node)] of the step at node from (g, L)."""
+        k = node[0]
+        if k == "cond":
+            c = node[1]
+            outs = []
+            if c is None or ev(c, g, L):
+                outs.append((g, L, node[2]))
+            if c is None or not ev(c, g, L):
+                outs.append((g, L, node[3]))
+            return outs
+        if k == "havoc_local":
+            return [(g, dict(L, **{node[1]: None}), node[2])]
+        if k == "assume_range":
+            return [(g, dict(L, **{node[1]: v}), node[4]) for v in range(node[2], node[3] + 1)]
+        if k == "step":
+            return [(g2, L2, node[2]) for g2, L2 in self.run_one(node[1], g, L, F)]
+        raise ValueError(k)
+
+    def path(self, seen, state):
+        trail = []
+        while state is not None:
+            trail.append("  node %d locals %s F %s" % (state[0], state[1], self.ftext(state[2])))
+            state = seen[state]
+        return "path (last first):\n" + "\n".join(trail)
+
+
+
+# ---------------------------------------------------------------- replay
+# --replay / --replay-batch: athread's counterexample (conform --json), replayed
+# step by step in the checker's own semantics. The state is F (deterministic:
+# it depends on F, g and g' only) and a set of configurations (node, locals),
+# locals None while unknown (before their declaration).
+
+class NoReplay(Exception):
+    pass
+
+
+class Replayer:
+    def __init__(self, case):
+        self.case = case
+        lines = {}
+        c_text(case, lines)
+        self.ck = Checker(case, lines)
+        self.names = [v.name for v in case.vars]
+        self.locals = case.locals
+
+    def fset(self, names, what):
+        idx = {n: i for i, n in enumerate(self.case.spec.states)}
+        try:
+            return frozenset(idx[n] for n in names)
+        except KeyError as e:
+            raise NoReplay("%s: unknown abstract state %s" % (what, e))
+
+    def shared(self, d, what):
+        if not isinstance(d, dict) or set(d) != set(self.names):
+            raise NoReplay("%s: expected the values of %s, got %s" % (what, self.names, d))
+        return tuple(int(d[n]) for n in self.names)
+
+    # one uninterrupted run of a loop-free statement list: ([(g', L')], violated)
+    def run(self, stmts, g, L, F):
+        outs, bad = [(g, L)], False
+        for s in stmts:
+            nxt = []
+            for g1, L1 in outs:
+                o, b = self.run_one(s, g1, L1, F)
+                nxt.extend(o)
+                bad = bad or b
+            outs = nxt
+        return outs, bad
+
+    def run_one(self, s, g, L, F):
+        ck = self.ck
+        k = s[0]
+        if k == "assert":
+            if ev(s[1], g, L):
+                return [(g, L)], False
+            return [], not ck.some_wrong(F, g)
+        if k == "if":
+            outs, bad = [], False
+            c = None if s[1] is None else bool(ev(s[1], g, L))
+            if c is None or c:
+                o, b = self.run(s[2], g, L, F)
+                outs, bad = outs + o, bad or b
+            if c is None or not c:
+                o, b = self.run(s[3], g, L, F)
+                outs, bad = outs + o, bad or b
+            return outs, bad
+        if k == "atomic":
+            return self.run(s[1], g, L, F)
+        return ck.run_one(s, g, L, F), False
+
+    def step_outcomes(self, node, g, L, F, rep_after, rep_locals, cond):
+        """[(g', L', next node)] and whether an assert inside failed (no candidate wrong)."""
+        k = node[0]
+        if k == "cond":
+            c = node[1]
+            outs = []
+            for b, nxt in ((True, node[2]), (False, node[3])):
+                if cond is not None and cond != b:
+                    continue
+                if c is None or bool(ev(c, g, L)) == b:
+                    outs.append((g, L, nxt))
+            return outs, False
+        if cond is not None:
+            return [], False
+        if k == "havoc_local":
+            x = node[1]
+            return [(g, dict(L, **{x: rep_locals.get(x, L[x])}), node[2])], False
+        if k == "assume_range":
+            x, lo, hi = node[1], node[2], node[3]
+            vals = range(lo, hi + 1) if L[x] is None else [L[x]] if lo <= L[x] <= hi else []
+            return [(g, dict(L, **{x: v}), node[4]) for v in vals], False
+        if k == "step":
+            s = node[1]
+            if s[0] == "nondet_sh":
+                i = s[1]
+                v = rep_after[i] if rep_after is not None else 0
+                if self.case.vars[i].kind == "bool" and v not in (0, 1):
+                    return [], False
+                return [(g[:i] + (v,) + g[i + 1:], L, node[2])], False
+            outs, bad = self.run_one(s, g, L, F)
+            return [(g2, L2, node[2]) for g2, L2 in outs], bad
+        return [], False
+
+    def skip_asserts(self, configs, F):
+        """configs plus those reached by passing unlisted asserts (some environment
+        where no candidate goes wrong and the assert holds)."""
+        ck, seen, todo = self.ck, set(configs), list(configs)
+        while todo:
+            pc, Lt = todo.pop()
+            node = ck.nodes[pc]
+            if node[0] != "assert":
+                continue
+            L = dict(zip(self.locals, Lt))
+            try:
+                ok = any(not ck.some_wrong(F, g) and ev(node[1], g, L) for g in ck.gs)
+            except TypeError:
+                ok = False
+            if ok and (node[2], Lt) not in seen:
+                seen.add((node[2], Lt))
+                todo.append((node[2], Lt))
+        return seen
+
+    def replay(self, cx):
+        ck, sp = self.ck, self.case.spec
+        steps, failure = cx.get("steps", []), cx.get("failure", {})
+        fkind = failure.get("kind")
+        if fkind not in ("not simulated", "range", "assertion"):
+            raise NoReplay("failure kind %r is not one of the oracle's" % fkind)
+        if failure.get("step") != len(steps) or not steps:
+            raise NoReplay("failure step %s, but %d steps" % (failure.get("step"), len(steps)))
+        F = self.fset(cx.get("initial_candidates", []), "initial_candidates")
+        if F != frozenset(sp.inits):
+            raise NoReplay("initial candidates %s, the spec's are %s" % (ck.ftext(F), ck.ftext(frozenset(sp.inits))))
+        configs = {(ck.entry, tuple(None for _ in self.locals))}
+        for k, st in enumerate(steps, 1):
+            last = k == len(steps)
+            where = "step %d (line %s, %s)" % (k, st.get("line"), st.get("statement"))
+            kind = st.get("kind")
+            if kind == "check" and not last:
+                raise NoReplay(where + ": a check before the last step")
+            g = self.shared(st.get("environment"), where + " environment")
+            if "candidates_before" in st and self.fset(st["candidates_before"], where) != F:
+                raise NoReplay(where + ": candidates_before %s, the oracle's F is %s" % (st["candidates_before"], ck.ftext(F)))
+            wrong = [sp.states[q] for q in F if ck.goes_wrong(q, g)]
+            if wrong:
+                raise NoReplay(where + ": candidate(s) %s go wrong in the environment %s: the path is covered" % (wrong, ck.gtext(g)))
+            here = [(pc, Lt) for pc, Lt in self.skip_asserts(configs, F) if ck.node_line.get(pc) == st.get("line")]
+            if not here:
+                raise NoReplay(where + ": no statement at that line can run next")
+            if kind == "check":
+                if fkind != "assertion":
+                    raise NoReplay(where + ": a check, but failure %r" % fkind)
+                for pc, Lt in here:
+                    node = ck.nodes[pc]
+                    L = dict(zip(self.locals, Lt))
+                    if node[0] == "assert":
+                        try:
+                            if not ev(node[1], g, L):
+                                return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
+                        except TypeError:
+                            pass
+                raise NoReplay(where + ": the assert holds in every configuration %s" % [dict(zip(self.locals, Lt)) for _, Lt in here])
+            if kind != "step":
+                raise NoReplay(where + ": unknown kind %r" % kind)
+            g2 = self.shared(st["after"], where + " after") if "after" in st else None
+            if g2 is None and not (last and fkind == "assertion"):
+                raise NoReplay(where + ": no after values")
+            rep_locals = {x: int(v) for x, v in st.get("locals", {}).items() if x in self.locals}
+            cond = st.get("condition")
+            nxt_configs, bad_somewhere = set(), False
+            for pc, Lt in here:
+                node = ck.nodes[pc]
+                L = dict(zip(self.locals, Lt))
+                try:
+                    outs, bad = self.step_outcomes(node, g, L, F, g2, rep_locals, cond)
+                except TypeError:
+                    continue  # reads a local unknown in this configuration
+                bad_somewhere = bad_somewhere or bad
+                for g3, L3, nxt in outs:
+                    if g2 is not None and g3 != g2:
+                        continue
+                    ok = True
+                    for x in self.locals:
+                        if x in rep_locals:
+                            if L3[x] is not None and L3[x] != rep_locals[x]:
+                                ok = False
+                            elif L3[x] is None:
+                                L3 = dict(L3, **{x: rep_locals[x]})
+                        elif L[x] is not None and L3[x] != L[x]:
+                            ok = False  # changed, yet not listed as changed
+                    if ok:
+                        nxt_configs.add((nxt, tuple(L3[x] for x in self.locals)))
+            if last and fkind == "assertion":
+                if bad_somewhere:
+                    return "an assert inside the step at line %s fails, no candidate in %s goes wrong" % (st.get("line"), ck.ftext(F))
+                raise NoReplay(where + ": no assert fails inside this step")
+            if not nxt_configs:
+                raise NoReplay(where + ": no run of the statement from environment %s (locals %s) gives after %s, locals %s"
+                               % (ck.gtext(g), [dict(zip(self.locals, Lt)) for _, Lt in here], ck.gtext(g2), st.get("locals")))
+            out = [v.name for v, x in zip(self.case.vars, g2) if not v.in_range(x)]
+            if last and fkind == "range":
+                if failure.get("variable") not in out:
+                    raise NoReplay(where + ": variable %s is in range after the step (%s)" % (failure.get("variable"), ck.gtext(g2)))
+                return "step at line %s leaves the range of %s: %s" % (st.get("line"), out, ck.gtext(g2))
+            if out:
+                raise NoReplay(where + ": the step already leaves the range of %s (a violation athread did not stop at)" % out)
+            F2 = ck.post(F, g, g2)
+            if last and fkind == "not simulated":
+                if F2:
+                    raise NoReplay(where + ": the step is simulated: F after it is %s" % ck.ftext(F2))
+                return "step at line %s from %s to %s not simulated from %s" % (st.get("line"), ck.gtext(g), ck.gtext(g2), ck.ftext(F))
+            if not F2:
+                raise NoReplay(where + ": not simulated already (a violation athread did not stop at)")
+            rep_F = self.fset(st.get("candidates", []), where + " candidates")
+            if rep_F != F2:
+                raise NoReplay(where + ": candidates %s, the oracle's F after the step is %s" % (st.get("candidates"), ck.ftext(F2)))
+            if last:
+                raise NoReplay(where + ": the last step, and no failure (%s) happens" % fkind)
+            F, configs = F2, nxt_configs
+        raise NoReplay("no steps")
+
+
+def replay_json(case, doc):
+    """(True, what) or (False, why) for athread's conform --json document doc."""
+    threads = doc.get("threads") if isinstance(doc, dict) else None
+    if not threads or "counterexample" not in threads[0]:
+        return False, "no counterexample in the JSON"
+    try:
+        return True, Replayer(case).replay(threads[0]["counterexample"])
+    except NoReplay as e:
+        return False, str(e)
+
+
+def replay_batch(directory):
+    """Replays caseN.json for every case of DIR/expected whose JSON says "does
+    not conform"; prints "caseN replayed: ..." or "caseN NOT REPLAYED: ..."."""
+    import json
+    with open(os.path.join(directory, "expected")) as f:
+        names = [line.split()[0] for line in f if line.strip()]
+    for name in names:
+        try:
+            with open(os.path.join(directory, name + ".json")) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            continue
+        ths = doc.get("threads") if isinstance(doc, dict) else None
+        if not ths or ths[0].get("verdict") != "does not conform":
+            continue
+        try:
+            ok, why = replay_json(case_of(int(name[4:])), doc)
+        except Exception as e:  # a malformed document, or a bug here: still one line
+            ok, why = False, "replay crashed: %s: %s" % (type(e).__name__, e)
+        print("%s %s: %s" % (name, "replayed" if ok else "NOT-REPLAYED", why.replace("\n", " ")))
+    return 0
+
+# ---------------------------------------------------------------- generation
+
+BOOL_NAMES = ["flag", "ready", "busy", "ok"]
+INT_NAMES = ["g", "n", "cnt", "lock"]
+STATE_NAMES = ["Idle", "Busy", "Done", "Wait", "Crit", "Go"]
+
+
+class Gen:
+    def __init__(self, seed):
+        self.seed = seed
+        self.r = random.Random(seed)
+        self.case = Case()
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    # ---- shared variables and locals
+    def declare(self):
+        c = self.case
+        n = self.r.randint(1, 3)
+        bools, ints = self.r.sample(BOOL_NAMES, 3), self.r.sample(INT_NAMES, 3)
+        for i in range(n):
+            if self.chance(0.4):
+                v = Var(bools.pop(), "bool")
+                if self.chance(0.5):
+                    v.init = self.chance(0.5)
+            else:
+                v = Var(ints.pop(), "int", self.r.choice([1, 2, 2, 3]))
+                if self.chance(0.5):
+                    v.init = self.r.randint(0, v.hi)
+            c.vars.append(v)
+        c.c_bool = self.r.choice(["_Bool", "bool"])
+
+    def ivars(self):
+        return [i for i, v in enumerate(self.case.vars) if v.kind == "int"]
+
+    def bvars(self):
+        return [i for i, v in enumerate(self.case.vars) if v.kind == "bool"]
+
+    # ---- expressions; locs: the locals that may appear
+    def int_expr(self, locs, depth=1):
+        if depth <= 0 or self.chance(0.5):
+            r = self.r.random()
+            if self.ivars() and r < 0.45:
+                return ("sh", self.r.choice(self.ivars()))
+            if locs and r < 0.7:
+                return ("loc", self.r.choice(locs))
+            return ("num", self.r.choice([0, 1, 1, 2, 3]))
+        r = self.r.random()
+        if r < 0.75:
+            return ("bin", self.r.choice(["+", "-", "+", "*"]), self.int_expr(locs, depth - 1), self.int_expr(locs, depth - 1))
+        return ("bin", self.r.choice(["/", "%"]), self.int_expr(locs, depth - 1), ("num", self.r.choice([2, 3])))
+
+    def compare(self, locs):
+        op = self.r.choice(["==", "!=", "<", "<=", ">", ">="])
+        for _ in range(5):  # rather about some variable than constant
+            a = self.int_expr(locs, 1)
+            if mentions(a, "sh") or mentions(a, "loc"):
+                break
+        b = ("num", self.r.randint(0, 3)) if self.chance(0.6) else self.int_expr(locs, 0)
+        return ("bin", op, a, b)
+
+    def bool_expr(self, locs, depth=1):
+        if depth <= 0 or self.chance(0.5):
+            if self.bvars() and self.chance(0.4):
+                v = ("sh", self.r.choice(self.bvars()))
+                return ("not", v) if self.chance(0.4) else v
+            if not self.ivars() and not locs:
+                return ("tf", self.chance(0.5))
+            return self.compare(locs)
+        r = self.r.random()
+        if r < 0.7:
+            return ("bin", self.r.choice(["&&", "||"]), self.bool_expr(locs, depth - 1), self.bool_expr(locs, depth - 1))
+        return ("not", self.bool_expr(locs, depth - 1))
+
+    def likely(self, make, ratio):
+        """An expression from make() that holds in at least ratio of the shared
+        states (tried a few times; expressions over locals are taken as they are)."""
+        gs = list(itertools.product(*[v.domain() for v in self.case.vars]))
+        for _ in range(8):
+            e = make()
+            if mentions(e, "loc") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
+                return e
+        return e
+
+    def local_value(self, locs):
+        """A value for a local: finite because it reads only shared variables and
+        numbers, or is taken % 4."""
+        e = self.int_expr(locs, 1)
+        if mentions(e, "loc"):
+            e = ("bin", "%", e, ("num", 4))
+        return e
+
+    def shared_value(self, i, locs):
+        v = self.case.vars[i]
+        if v.kind == "bool":
+            r = self.r.random()
+            if r < 0.25:
+                return ("not", ("sh", i))
+            if r < 0.45:
+                return ("tf", self.chance(0.5))
+            if r < 0.55:
+                return self.int_expr(locs, 1)  # an int stored in a C bool: v != 0
+            return self.bool_expr(locs, 1)
+        r = self.r.random()
+        if r < 0.35:
+            return ("bin", self.r.choice(["+", "-", "+"]), ("sh", i), ("num", 1))
+        if r < 0.6:
+            return ("num", self.r.randint(0, v.hi))
+        if r < 0.7:
+            return ("bin", "%", self.int_expr(locs, 1), ("num", v.hi + 1))
+        return self.int_expr(locs, 1)
+
+    # ---- statements
+    def stmts(self, budget, depth, locs, ctx):
+        """A list of about budget statements. ctx: 'top', 'loop', 'atomic', 'helper'."""
+        out = []
+        while budget[0] > 0:
+            budget[0] -= 1
+            out.append(self.stmt(budget, depth, locs, ctx))
+            if ctx != "top" and self.chance(0.5):
+                break
+        return out
+
+    def stmt(self, budget, depth, locs, ctx):
+        choices = [("set_sh", 30), ("assume", 5), ("await", 5), ("assert", 9)]
+        if locs and ctx != "helper":
+            choices += [("set_loc", 10), ("nondet_mod", 3)]
+            if ctx != "atomic":
+                choices += [("nondet_range", 3)]
+        if depth > 0:
+            choices += [("if", 12)]
+            if ctx not in ("atomic", "helper"):
+                choices += [("while_star", 4), ("atomic", 9)]
+                if self.ivars():
+                    choices += [("detour", 3)]
+                if self.case.counters_left:
+                    choices += [("loop", 6)]
+                if self.case.helper is not None:
+                    choices += [("call", 5)]
+        if ctx != "atomic":
+            choices += [("nondet_sh", 3)]
+        if ctx in ("top", "loop") and depth < 2:
+            choices += [("return", 1)]
+        total = sum(w for _, w in choices)
+        x = self.r.uniform(0, total)
+        for kind, w in choices:
+            x -= w
+            if x <= 0:
+                break
+        rs = locs if ctx != "helper" else []
+        if kind == "set_sh":
+            i = self.r.randrange(len(self.case.vars))
+            return ("set", ("sh", i), self.shared_value(i, rs))
+        if kind == "set_loc":
+            return ("set", ("loc", self.r.choice([x for x in locs if x not in self.case.counters])),
+                    self.local_value(rs))
+        if kind == "nondet_mod":
+            return ("nondet_mod", self.r.choice([x for x in locs if x not in self.case.counters]))
+        if kind == "nondet_range":
+            lo = self.r.randint(-1, 1)
+            return ("nondet_range", self.r.choice([x for x in locs if x not in self.case.counters]), lo, lo + self.r.randint(0, 3))
+        if kind == "nondet_sh":
+            return ("nondet_sh", self.r.randrange(len(self.case.vars)))
+        if kind in ("assume", "await"):
+            return (kind, self.likely(lambda: self.bool_expr(rs, 1), 0.3))
+        if kind == "assert":
+            if rs and self.chance(0.4):
+                # about locals only: often true
+                x = self.r.choice(rs)
+                return ("assert", self.r.choice([("bin", ">=", ("loc", x), ("num", -3)), ("bin", "<", ("loc", x), ("num", 4)),
+                                                 ("bin", "!=", ("loc", x), ("num", self.r.randint(0, 3)))]))
+            return ("assert", self.bool_expr(rs, 1))
+        if kind == "if":
+            c = None if ctx != "helper" and self.chance(0.25) else self.bool_expr(rs, 1)
+            then = self.stmts(budget, depth - 1, locs, ctx)
+            els = self.stmts(budget, depth - 1, locs, ctx) if self.chance(0.5) else []
+            return ("if", c, then, els)
+        if kind == "while_star":
+            return ("while", None, self.stmts(budget, depth - 1, locs, "loop"))
+        if kind == "loop":
+            i = self.case.counters_left.pop()
+            self.case.counters.add(i)
+            self.case.locals.append(i)
+            self.case.decls.append(("decl", i, ("num", 0)))
+            n = self.r.choice([1, 2, 2, 3])
+            body = self.stmts(budget, depth - 1, locs, "loop")
+            return ("while", ("bin", "<", ("loc", i), ("num", n)), body + [("set", ("loc", i), ("bin", "+", ("loc", i), ("num", 1)))])
+        if kind == "atomic":
+            body = self.stmts([self.r.randint(1, 3)], 1, locs, "atomic")
+            return ("atomic", body)
+        if kind == "detour":
+            # out of range inside an atomic section and back: only the step's end counts
+            i = self.r.choice(self.ivars())
+            k = self.r.choice([1, 2, 3])
+            body = [("set", ("sh", i), ("bin", "+", ("sh", i), ("num", k)))]
+            if self.chance(0.5):
+                body.append(("assert", self.bool_expr(rs, 1)))
+            body.append(("set", ("sh", i), ("bin", "-", ("sh", i), ("num", k if self.chance(0.8) else k - 1))))
+            return ("atomic", body)
+        if kind == "call":
+            return ("call",)
+        if kind == "return":
+            return ("return",)
+        raise ValueError(kind)
+
+    def make_code(self):
+        c = self.case
+        c.counters_left, c.counters, c.decls = ["j", "i"], set(), []
+        locs = self.r.sample(["x", "y"], self.r.choice([0, 1, 1, 2]))
+        for x in locs:
+            c.locals.append(x)
+            c.decls.append(("decl", x, self.local_value([]) if self.chance(0.5) else ("num", 0)))
+        if self.chance(0.3):
+            c.helper = []
+            c.helper = self.stmts([self.r.randint(1, 2)], 1, [], "helper")
+        body = self.stmts([self.r.randint(1, 8)], 2, locs, "top")
+        if c.helper is not None and not any(s == ("call",) for s in body):
+            body.insert(self.r.randint(0, len(body)), ("call",))
+        c.body = c.decls + body
+
+    # ---- the spec
+    def writes(self, s, out):
+        k = s[0]
+        if k == "set" and s[1][0] == "sh" or k == "nondet_sh":
+            out.add(s[1][1] if k == "set" else s[1])
+        elif k == "call":
+            for x in self.case.helper:
+                self.writes(x, out)
+        for x in s[1:]:
+            if isinstance(x, list):
+                for y in x:
+                    self.writes(y, out)
+        return out
+
+    def havoc_edge(self, src, dst, W):
+        W = sorted(W)
+        if self.chance(0.5):
+            return Edge(src, dst, guard=None, assigns=[(i, None) for i in W])
+        parts = []
+        for i in W:
+            v = self.case.vars[i]
+            parts.append(("bin", "||", ("prime", i), ("not", ("prime", i))) if v.kind == "bool"
+                         else ("bin", ">=", ("prime", i), ("num", 0)))
+        return Edge(src, dst, rel=conj(parts))
+
+    def is_bool(self, e):
+        if e[0] == "sh":
+            return self.case.vars[e[1]].kind == "bool"
+        return e[0] in ("tf", "not") or e[0] == "bin" and e[1] not in ARITH
+
+    def typed(self, i, E):
+        """E as a spec value for variable i: an int stored in a C bool is E != 0."""
+        if self.case.vars[i].kind == "bool" and not self.is_bool(E):
+            return ("bin", "!=", E, ("num", 0))
+        return E
+
+    def precise_edge(self, src, dst, i, E):
+        E = self.typed(i, E)
+        if self.chance(0.5):
+            return Edge(src, dst, guard=None, assigns=[(i, E)])
+        return Edge(src, dst, rel=("bin", "==", ("prime", i), E))
+
+    def random_edge(self, n):
+        src, dst = self.r.randrange(n), self.r.randrange(n)
+        vs = list(range(len(self.case.vars)))
+        if self.chance(0.5):
+            parts = []
+            for i in self.r.sample(vs, self.r.randint(0, len(vs))):
+                v = self.case.vars[i]
+                if v.kind == "bool":
+                    parts.append(self.r.choice([("bin", "==", ("prime", i), ("not", ("sh", i))), ("prime", i),
+                                                ("not", ("prime", i)), ("bin", "==", ("prime", i), self.bool_expr([], 0))]))
+                else:
+                    parts.append(("bin", self.r.choice(["==", "==", ">", "<=", "!="]), ("prime", i), self.shared_value(i, [])))
+                if self.chance(0.2):
+                    parts.append(self.bool_expr([], 0))  # about the state before
+            if self.chance(0.3):
+                parts.append(self.bool_expr([], 0))
+            return Edge(src, dst, rel=conj(parts))
+        guard = self.bool_expr([], 0) if self.chance(0.6) else None
+        assigns = []
+        for i in self.r.sample(vs, self.r.randint(0, len(vs))):
+            assigns.append((i, None if self.chance(0.25) else self.typed(i, self.shared_value(i, []))))
+        return Edge(src, dst, guard=guard, assigns=assigns)
+
+    def make_spec(self):
+        c = self.case
+        n = self.r.randint(2, 4)
+        sp = Spec(self.r.sample(STATE_NAMES, n))
+        c.spec = sp
+        if self.chance(0.15):
+            sp.inits.append(1)
+        style = self.r.random()
+        if style < 0.2:
+            for _ in range(self.r.randint(1, 6)):
+                sp.edges.append(self.random_edge(n))
+            if self.chance(0.3):
+                sp.asserts[self.r.randrange(n)] = self.likely(lambda: self.bool_expr([], 1), 0.4)
+        else:
+            self.derive(sp, n)
+            if self.chance(0.4):
+                self.perturb(sp, n)
+        if not sp.edges:
+            sp.edges.append(self.random_edge(n))
+        if len(sp.edges) > 6:
+            sp.edges = self.r.sample(sp.edges, 6)
+        if self.chance(0.12):
+            sp.invariant = self.likely(lambda: self.bool_expr([], 1), 0.6)
+        for v in c.vars:
+            if v.init is None and self.chance(0.2):
+                v.init = self.r.choice(v.domain())
+
+    def derive(self, sp, n):
+        """Edges that follow the code: one state per phase of its top-level
+        shared writes, precise relations for simple writes, havoc elsewhere;
+        state assertions that cover the code's asserts over shared variables."""
+        phase = 0
+        for s in self.case.body:
+            W = self.writes(s, set())
+            if s[0] == "assert" and not mentions(s[1], "loc") and self.chance(0.75):
+                sp.asserts[phase] = conj([sp.asserts.get(phase), s[1]])
+            if not W:
+                continue
+            advance = phase < n - 1 and self.chance(0.7)
+            dst = phase + 1 if advance else phase
+            if s[0] == "set" and not mentions(s[2], "loc") and self.chance(0.85):
+                i, E = s[1][1], s[2]
+                sp.edges.append(self.precise_edge(phase, dst, i, E))
+                v = self.case.vars[i]
+                if v.kind == "int" and self.chance(0.6):
+                    out = [g for g in itertools.product(*[w.domain() for w in self.case.vars])
+                           if not v.in_range(ev(E, g))]
+                    if out:
+                        sp.asserts[phase] = conj([sp.asserts.get(phase),
+                                                  ("bin", "&&", ("bin", ">=", E, ("num", 0)), ("bin", "<=", E, ("num", v.hi)))])
+            else:
+                sp.edges.append(self.havoc_edge(phase, dst, W))
+                if s[0] in ("while", "call") or self.chance(0.3):
+                    sp.edges.append(self.havoc_edge(dst, dst, W))
+            phase = dst
+
+    def perturb(self, sp, n):
+        r = self.r.random()
+        if r < 0.25 and sp.edges:
+            sp.edges.pop(self.r.randrange(len(sp.edges)))
+        elif r < 0.45 and sp.edges:
+            e = self.r.choice(sp.edges)
+            e.dst = self.r.randrange(n)
+        elif r < 0.65 and sp.edges:
+            sp.edges[self.r.randrange(len(sp.edges))] = self.random_edge(n)
+        elif r < 0.8 and sp.asserts:
+            del sp.asserts[self.r.choice(list(sp.asserts))]
+        else:
+            sp.asserts[self.r.randrange(n)] = self.likely(lambda: self.bool_expr([], 1), 0.4)
+
+    def generate(self):
+        self.declare()
+        self.make_code()
+        self.make_spec()
+        return self.case
+
+
+def case_of(seed):
+    return Gen(seed).generate()
+
+
+def verdict(case, limit=LIMIT):
+    return Checker(case).check(limit)
+
+
+# ---------------------------------------------------------------- command line
+
+def batch(directory, first, count):
+    lines = []
+    for seed in range(first, first + count):
+        case = case_of(seed)
+        with open(os.path.join(directory, "case%d.athread" % seed), "w") as f:
+            f.write(spec_text(case, seed))
+        with open(os.path.join(directory, "case%d.c" % seed), "w") as f:
+            f.write(c_text(case))
+        v, _, _ = verdict(case)
+        lines.append("case%d %s\n" % (seed, v))
+    with open(os.path.join(directory, "expected"), "w") as f:
+        f.writelines(lines)
+    return 0
+
+
+def stats(first, count):
+    dist, biggest = {}, (0, None)
+    for seed in range(first, first + count):
+        v, _, n = verdict(case_of(seed))
+        dist[v] = dist.get(v, 0) + 1
+        biggest = max(biggest, (n, seed))
+    print(" ".join("%s %d" % kv for kv in sorted(dist.items())), "; largest search: %d states (seed %s)" % biggest)
+    return 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "--batch":
+        return batch(argv[2], int(argv[3]), int(argv[4]))
+    if len(argv) == 3 and argv[1] == "--replay-batch":
+        return replay_batch(argv[2])
+    if len(argv) == 5 and argv[1] == "--replay":
+        import json
+        seed = int(open(argv[2]).readline().split()[-1])  # "// gen-conform.py SEED"
+        with open(argv[4]) as f:
+            ok, why = replay_json(case_of(seed), json.load(f))
+        print(("replayed: " if ok else "not replayable: ") + why)
+        return 0 if ok else 1
+    if len(argv) == 4 and argv[1] == "--stats":
+        return stats(int(argv[2]), int(argv[3]))
+    if len(argv) < 2 or not argv[1].isdigit():
+        sys.stderr.write(__doc__)
+        return 2
+    seed = int(argv[1])
+    case = case_of(seed)
+    v, why, n = verdict(case)
+    if "--verdict" in argv[2:]:
+        print(v)
+        return 0
+    print(spec_text(case, seed))
+    print(c_text(case))
+    print("// verdict: %s (%d states)" % (v, n))
+    if why:
+        print("// " + why.replace("\n", "\n// "))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
