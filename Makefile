@@ -24,9 +24,9 @@ endif
 # Generated scanners and parsers trip warnings in code we do not own.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
 
-CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c
+CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/interrupt.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/fmt.c
-COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/engine-symbolic.c compose/engine-forall.c
+COMPOSE_SRC = compose/model.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/edge-smt.c compose/engine-symbolic.c compose/engine-forall.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/c-ast.c conformance/cfront.c conformance/cfront-cpp.c conformance/cfront-lower.c conformance/cfront-expr.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c
@@ -107,7 +107,7 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 asan-test: deps
-	@$(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
+	@STRESS_SLOWDOWN=4 $(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
 
 valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
@@ -123,6 +123,45 @@ install: $(ATHREAD)
 	install -m 644 include/athread.h include/assert.h $(DESTDIR)$(PREFIX)/share/athread/include/
 
 clean:
-	rm -rf build build-asan bin out
+	rm -rf build build-asan bin out build-fuzz
+
+# ---------------------------------------------------------------- fuzzing (fuzz/README.md)
+#   make fuzz-build   the libFuzzer harnesses, built with clang in $(FUZZ_BUILD)
+#   make fuzz-smoke   replay tests/fuzz-regress/, then each harness FUZZ_SECONDS (60)
+#   make fuzz         each harness FUZZ_SECONDS (3600), corpus kept in $(FUZZ_BUILD)/corpus
+
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_CC      ?= clang
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES    = spec cfront trace
+FUZZ_BINS     = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz-%)
+
+.PHONY: fuzz-build fuzz-harnesses fuzz-smoke fuzz
+fuzz-build:
+	@$(MAKE) --no-print-directory CC=$(FUZZ_CC) BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin OPT=-O1 \
+	  CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" LDFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-harnesses
+
+# athread itself too (instrumented the same way): it writes the trace seeds.
+fuzz-harnesses: $(FUZZ_BINS) $(ATHREAD)
+
+# A spec a harness embeds, as the lines of a C string literal.
+$(BUILD)/gen/fuzz-cfront-spec.inc: fuzz/cfront.athread
+$(BUILD)/gen/fuzz-trace-spec.inc: examples/bluetooth/bluetooth.athread
+$(BUILD)/gen/fuzz-%-spec.inc:
+	@mkdir -p $(dir $@)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $(filter %.athread,$^) > $@
+
+$(BUILD)/fuzz/fuzz-spec: fuzz/fuzz-spec.c fuzz/fuzz.h $(LIB)
+$(BUILD)/fuzz/fuzz-cfront: fuzz/fuzz-cfront.c fuzz/fuzz.h $(BUILD)/gen/fuzz-cfront-spec.inc $(BUILD)/gen/c-parser.h $(LIB)
+$(BUILD)/fuzz/fuzz-trace: fuzz/fuzz-trace.c fuzz/fuzz.h $(BUILD)/gen/fuzz-trace-spec.inc $(LIB)
+$(BUILD)/fuzz/fuzz-%:
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
+
+fuzz-smoke: fuzz-build
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) fuzz/run.sh smoke $(FUZZ_NAMES)
+
+fuzz: fuzz-build
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),3600) FUZZ_JOBS=$(or $(FUZZ_JOBS),1) FUZZ_WORKERS=$(FUZZ_WORKERS) fuzz/run.sh long $(FUZZ_NAMES)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -11,6 +11,7 @@
 #include "../compose/engine-symbolic.h"
 #include "../compose/model-product.h"
 #include "../compose/report.h"
+#include "../core/interrupt.h"
 #include "../core/smt.h"
 #include "../core/outfile.h"
 #include "cli.h"
@@ -247,6 +248,7 @@ int cmd_compose(int argc, char **argv) {
   diag_sink sink = cli_stderr_sink();
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
+  if (code < 0) interrupt_install(); /* from here on Ctrl-C ends the search with verdict unknown */
   if (code < 0 && a.for_all) code = cli_finish(run_for_all(&a, spec));
   plan p = {0};
   if (code < 0 && !choose_engine(&a, spec, &p)) code = EXIT_BAD_INPUT;

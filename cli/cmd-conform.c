@@ -12,6 +12,7 @@
 #include "../conformance/instrument.h"
 #include "../conformance/report.h"
 #include "../core/outfile.h"
+#include "../core/interrupt.h"
 #include "../core/smt.h"
 #include "../core/suggest.h"
 #include "cli.h"
@@ -270,6 +271,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
 static int check_all(const conform_args *a, const ast_spec *spec, const char **function, job_list *jobs) {
   vec_foreach(jobs, i) jobs->items[i].ins = ins_build(jobs->items[i].code, spec, jobs->items[i].thread);
   if (!emit_all(a, spec, jobs)) return EXIT_BAD_INPUT;
+  interrupt_install(); /* from here on Ctrl-C ends the proofs with verdict unknown */
   conform_options o = a->check;
   o.deadline = a->timeout > 0 ? smt_now() + a->timeout : 0;
   vec_foreach(jobs, i) conform_check(jobs->items[i].ins, &o, &jobs->items[i].r);

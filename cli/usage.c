@@ -67,7 +67,8 @@ static const usage usages[] = {
    "  -h, --help            show this help\n"
    "\n"
    "Exit codes: 0 every checked thread conforms, 1 some thread does not conform\n"
-   "(a counterexample is printed), 2 bad input, 3 unknown (bound or timeout).\n"},
+   "(a counterexample is printed), 2 bad input, 3 unknown (bound, timeout, or\n"
+   "interrupted by Ctrl-C or SIGTERM during the proofs; a second Ctrl-C kills).\n"},
   {"compose",
    "usage: athread compose SPEC.athread [OPTIONS]\n"
    "Model-check the system composed of the abstract threads: search every\n"
@@ -91,7 +92,9 @@ static const usage usages[] = {
    "  -h, --help            show this help\n"
    "\n"
    "Exit codes: 0 safe, 1 unsafe (a shortest counterexample is printed), 2 bad input,\n"
-   "3 unknown (a limit was reached; statistics are printed).\n"},
+   "3 unknown (a limit was reached, or Ctrl-C or SIGTERM interrupted the search;\n"
+   "statistics are printed; a second Ctrl-C kills). No --trace-out file is written\n"
+   "unless the verdict is unsafe.\n"},
   {"viz",
    "usage: athread viz SPEC.athread [OPTIONS]\n"
    "Draw the abstract threads and the system with Graphviz: one box per thread,\n"

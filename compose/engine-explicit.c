@@ -14,11 +14,16 @@
 #include <time.h>
 
 #include "../core/arena.h"
+#include "../core/interrupt.h"
 #include "../core/vec.h"
 #include "store.h"
 
-/* How often (in states expanded) the clock and memory are looked at. */
+/* How often (in states expanded, and in successors generated) the clock,
+ * the memory and the interrupt flag are looked at. Successors count too: one
+ * state of a very wide system can have 10^5 successors, each slow to
+ * canonicalize, and --timeout and Ctrl-C must still stop the search soon. */
 #define CHECK_EVERY 1024
+#define CHECK_EVERY_SUCCESSOR 64
 
 /* Packed states of one BFS level, back to back (with slack for unpacking). */
 typedef struct frontier {
@@ -120,6 +125,8 @@ static void visit_batch(search *s, uint32_t depth) {
   s->hashes.len = 0;
 }
 
+static void check_clock(search *s);
+
 static void on_initial(void *ctx, const int64_t *state) {
   search *s = ctx;
   if (!s->stop) enqueue(s, state);
@@ -129,8 +136,8 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   (void)step;
   search *s = ctx;
   if (s->stop) return;
-  s->r->transitions++;
-  enqueue(s, dst);
+  if (++s->r->transitions % CHECK_EVERY_SUCCESSOR == 0) check_clock(s);
+  if (!s->stop) enqueue(s, dst);
 }
 
 /* ---------------------------------------------------------------- limits and progress */
@@ -143,14 +150,19 @@ static void report_progress(search *s, double t) {
   s->last_report = t;
 }
 
+static void check_clock(search *s) {
+  if (interrupt_requested()) give_up(s, "%s", INTERRUPT_REASON);
+  double t = now();
+  if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
+  if (memory_in_use(s) >= s->memory_cap)
+    give_up(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
+  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t);
+}
+
 static void check_limits(search *s) {
   if (mdl_fault_seen(s->m) == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
   if (s->o->max_states && s->st.count >= s->o->max_states) give_up(s, "%s", "the state limit (--max-states) was reached");
-  if (s->expanded % CHECK_EVERY != 0) return;
-  double t = now();
-  if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
-  if (memory_in_use(s) >= s->memory_cap) give_up(s, "%s", "the memory limit was reached");
-  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t);
+  if (s->expanded % CHECK_EVERY == 0) check_clock(s);
 }
 
 static void explore(search *s) {

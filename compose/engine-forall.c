@@ -26,8 +26,11 @@
 #include <time.h>
 
 #include "../core/arena.h"
+#include "../core/interrupt.h"
+#include "../core/outfile.h"
 #include "../core/smt.h"
 #include "../core/strbuf.h"
+#include "edge-smt.h"
 
 typedef enum slot_kind { FA_SHARED, FA_INSTANCE, FA_COUNTER, FA_PARAM } slot_kind;
 
@@ -165,6 +168,8 @@ static smt_env env_of(encoder *e, Z3_ast *cur, Z3_ast *next, Z3_ast tid) {
 }
 
 static Z3_ast term(encoder *e, const ir_expr *x, const smt_env *env) { return smt_expr(e->s, symbolic(e, x), env); }
+/* term as an esmt_term. */
+static Z3_ast term_of(void *e, const ir_expr *x, const smt_env *env) { return term(e, x, env); }
 
 static Z3_ast tid_of(encoder *e, Z3_ast *v, size_t slot) {
   const fa_slot *sl = &e->slots[slot];
@@ -439,7 +444,7 @@ static void find_hints(encoder *e) {
     Z3_solver_assert(c, s, domains(e, x));
     Z3_solver_assert(c, s, transition(e, x, y, NULL));
     Z3_solver_assert(c, s, smt_not(e->s, hints(e, y)));
-    Z3_lbool r = Z3_solver_check(c, s);
+    Z3_lbool r = smt_check(e->s, s, e->deadline);
     changed = r == Z3_L_TRUE;
     if (r == Z3_L_TRUE) {
       Z3_model model = Z3_solver_get_model(c, s);
@@ -492,9 +497,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
   VEC(Z3_ast) c = {0};
   vec_push(NULL, &c, domains(e, v));
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_foreach(&e->spec->shared, i)
-    if (e->spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(e->s, v[i], term(e, e->spec->shared.items[i]->init, &env)));
-  vec_foreach(&e->spec->inits, i) vec_push(NULL, &c, term(e, e->spec->inits.items[i], &env));
+  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, v, &env, term_of, e));
   for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
     const fa_slot *sl = &e->slots[i];
     if (sl->kind == FA_PARAM) continue;
@@ -502,12 +505,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
       if (!e->spec->threads.items[sl->thread]->states.items[sl->state]->initial) vec_push(NULL, &c, smt_eq(e->s, v[i], smt_int(e->s, 0)));
       continue;
     }
-    const ast_thread *t = e->spec->threads.items[sl->thread];
-    VEC(Z3_ast) alt = {0};
-    vec_foreach(&t->states, k)
-      if (t->states.items[k]->initial) vec_push(NULL, &alt, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)));
-    vec_push(NULL, &c, smt_or(e->s, (unsigned)alt.len, alt.items));
-    vec_free(&alt);
+    vec_push(NULL, &c, esmt_initial_state(e->s, e->spec->threads.items[sl->thread], v[i]));
   }
   Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
   vec_free(&c);
@@ -518,26 +516,8 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
 
 /* The shared part of an edge, with the frame rule. */
 static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
-  bool *changes = xcalloc((size_t)e->shared_count + 1, sizeof *changes);
-  VEC(Z3_ast) c = {0};
   smt_env env = env_of(e, v, w, tid);
-  if (ed->kind == EDGE_RELATION) {
-    ir_mark_primed(ed->relation, changes);
-    vec_push(NULL, &c, term(e, ed->relation, &env));
-  } else {
-    if (ed->guard) vec_push(NULL, &c, term(e, ed->guard, &env));
-    vec_foreach(&ed->assigns, k) {
-      const ast_assign *as = &ed->assigns.items[k];
-      changes[as->var_index] = true;
-      if (as->value) vec_push(NULL, &c, smt_eq(e->s, w[as->var_index], term(e, as->value, &env)));
-    }
-  }
-  for (int i = 0; i < e->shared_count; i++)
-    if (!changes[i]) vec_push(NULL, &c, smt_eq(e->s, w[i], v[i]));
-  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
-  vec_free(&c);
-  free(changes);
-  return all;
+  return esmt_edge(e->s, ed, e->shared_count, v, w, &env, term_of, e);
 }
 
 /* Adds w[i] == v[i] + delta. */
@@ -570,19 +550,12 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
   return all;
 }
 
+/* choice_formula of choice k as an esmt_step. */
+static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) { return choice_formula(e, &((encoder *)e)->choices[k], v, w); }
+
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel. */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  VEC(Z3_ast) alt = {0};
-  for (size_t k = 0; k < e->choice_count; k++) {
-    Z3_ast f = choice_formula(e, &e->choices[k], v, w);
-    if (sel) {
-      Z3_ast both[2] = {smt_eq(e->s, sel, smt_int(e->s, (int64_t)k)), f};
-      f = smt_and(e->s, 2, both);
-    }
-    vec_push(NULL, &alt, f);
-  }
-  Z3_ast parts[2] = {smt_or(e->s, (unsigned)alt.len, alt.items), domains(e, w)};
-  vec_free(&alt);
+  Z3_ast parts[2] = {esmt_some_step(e->s, e->choice_count, choice_k, e, v, w, sel), domains(e, w)};
   return smt_and(e->s, 2, parts);
 }
 
@@ -622,16 +595,7 @@ static Z3_ast bad(encoder *e, Z3_ast *v) {
 
 /* ---------------------------------------------------------------- solvers */
 
-static Z3_lbool check_alone(encoder *e, Z3_ast f) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
-  Z3_solver_assert(c, s, f);
-  Z3_lbool r = Z3_solver_check(c, s);
-  Z3_solver_dec_ref(c, s);
-  return smt_failed(e->s) ? Z3_L_UNDEF : r;
-}
-
-static bool timed_out(const encoder *e) { return e->deadline > 0 && smt_now() >= e->deadline; }
+static bool timed_out(const encoder *e) { return e->deadline > 0 && smt_now() >= e->deadline - SMT_CHECK_SLACK; }
 
 /* ---------------------------------------------------------------- BMC */
 
@@ -646,6 +610,10 @@ static int bmc(encoder *e, unsigned bound, forall_result *r) {
   Z3_solver_assert(c, s, initial(e, frames[0]));
   int found = 0;
   for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0 && (timed_out(e) || interrupt_requested())) {
+      found = -1; /* building a step of a big system can take long: stop between steps */
+      break;
+    }
     if (k > 0) {
       snprintf(name, sizeof name, "%u", k);
       frames[k] = state_vars(e, name);
@@ -654,7 +622,7 @@ static int bmc(encoder *e, unsigned bound, forall_result *r) {
     Z3_solver_push(c, s);
     Z3_solver_assert(c, s, bad(e, frames[k]));
     r->depth = k;
-    for (Z3_lbool res = Z3_solver_check(c, s); found >= 0; res = Z3_solver_check(c, s)) {
+    for (Z3_lbool res = smt_check(e->s, s, e->deadline); found >= 0; res = smt_check(e->s, s, e->deadline)) {
       if (smt_failed(e->s)) res = Z3_L_UNDEF;
       if (res == Z3_L_UNDEF && found == 0) found = -1;
       if (res != Z3_L_TRUE) break; /* unsat (or undef) after a model: r->n is the least */
@@ -817,11 +785,7 @@ done:
 /* The three implications of an inductive invariant, each by a fresh solver,
  * on the monolithic encoding. */
 static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
-  Z3_ast q1[2] = {initial(e, x), smt_not(e->s, inv_x)};
-  Z3_ast q2[3] = {inv_x, transition(e, x, y, NULL), smt_not(e->s, inv_y)};
-  Z3_ast q3[2] = {inv_x, bad(e, x)};
-  return check_alone(e, smt_and(e->s, 2, q1)) == Z3_L_FALSE && check_alone(e, smt_and(e->s, 3, q2)) == Z3_L_FALSE &&
-         check_alone(e, smt_and(e->s, 2, q3)) == Z3_L_FALSE;
+  return esmt_invariant_holds(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
 }
 
 /* Atomic formulas of a Boolean term (the certificate's size). */
@@ -851,12 +815,16 @@ static void certify(encoder *e, Z3_ast inv_x, Z3_ast *x, forall_result *r) {
   free(named);
 }
 
+/* Debugging: ATHREAD_FORALL_DUMP=FILE writes the CHC problem for the z3
+ * command line (atomically, like every output file; failures go to stderr). */
 static void dump_horn(Z3_context c, Z3_solver s) {
-  const char *path = getenv("ATHREAD_FORALL_DUMP"); /* debugging: the CHC problem for the z3 command line */
-  FILE *f = path ? fopen(path, "w") : NULL;
-  if (!f) return;
-  fprintf(f, "(set-logic HORN)\n%s(check-sat)\n", Z3_solver_to_string(c, s));
-  fclose(f);
+  const char *path = getenv("ATHREAD_FORALL_DUMP");
+  if (!path) return;
+  strbuf text = {0};
+  sbuf_printf(&text, "(set-logic HORN)\n%s(check-sat)\n", Z3_solver_to_string(c, s));
+  diag_sink sink = {.out = stderr};
+  outfile_write(&sink, path, sbuf_str(&text), text.len);
+  sbuf_free(&text);
 }
 
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
@@ -877,7 +845,7 @@ static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size
   Z3_solver s = smt_solver(e->s, e->deadline, true);
   add_clauses(e, &h, s, x, y);
   dump_horn(c, s);
-  Z3_lbool res = Z3_solver_check(c, s);
+  Z3_lbool res = smt_check(e->s, s, e->deadline);
   int outcome = -1;
   if (smt_failed(e->s)) {
     snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
@@ -1090,6 +1058,7 @@ void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r)
   layout(&e, o->param);
   build_choices(&e);
   describe_instances(&e, o->param, r);
+  smt_watch *w = smt_watch_start(e.s, e.deadline);
   char reason[160] = "";
   find_hints(&e);
   e.hints_on = true;
@@ -1110,6 +1079,8 @@ void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r)
       snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s",
                timed_out(&e) ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
   }
+  smt_watch_stop(w);
+  if (r->verdict == VERDICT_UNKNOWN && interrupt_requested()) snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", INTERRUPT_REASON);
   r->seconds = smt_now() - start;
   for (size_t i = 0; i < e.width; i++) free(e.slots[i].name);
   free(e.slots);

@@ -13,8 +13,10 @@
 #include <time.h>
 
 #include "../core/arena.h"
+#include "../core/interrupt.h"
 #include "../core/smt.h"
 #include "../core/strbuf.h"
+#include "edge-smt.h"
 
 typedef struct choice {
   int slot;  /* the instance */
@@ -99,21 +101,16 @@ static Z3_ast domains(encoder *e, Z3_ast *v) {
   return all;
 }
 
+/* smt_expr as an esmt_term: this engine reads expressions as they are. */
+static Z3_ast plain_term(void *ctx, const ir_expr *x, const smt_env *env) { return smt_expr(ctx, x, env); }
+
 static Z3_ast initial(encoder *e, Z3_ast *v) {
   VEC(Z3_ast) c = {0};
   vec_push(NULL, &c, domains(e, v));
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_foreach(&e->spec->shared, i)
-    if (e->spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(e->s, v[i], smt_expr(e->s, e->spec->shared.items[i]->init, &env)));
-  vec_foreach(&e->spec->inits, i) vec_push(NULL, &c, smt_expr(e->s, e->spec->inits.items[i], &env));
-  for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
-    const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, i)->thread];
-    VEC(Z3_ast) alt = {0};
-    vec_foreach(&t->states, k)
-      if (t->states.items[k]->initial) vec_push(NULL, &alt, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)));
-    vec_push(NULL, &c, smt_or(e->s, (unsigned)alt.len, alt.items));
-    vec_free(&alt);
-  }
+  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, v, &env, plain_term, e->s));
+  for (size_t i = (size_t)e->shared_count; i < e->width; i++)
+    vec_push(NULL, &c, esmt_initial_state(e->s, e->spec->threads.items[mdl_slot_at(e->m, i)->thread], v[i]));
   Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
   vec_free(&c);
   return all;
@@ -123,26 +120,8 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
 
 /* The shared part of an edge, with the frame rule. */
 static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
-  bool *changes = xcalloc((size_t)e->shared_count + 1, sizeof *changes);
-  VEC(Z3_ast) c = {0};
   smt_env env = env_of(e, v, w, tid);
-  if (ed->kind == EDGE_RELATION) {
-    ir_mark_primed(ed->relation, changes);
-    vec_push(NULL, &c, smt_expr(e->s, ed->relation, &env));
-  } else {
-    if (ed->guard) vec_push(NULL, &c, smt_expr(e->s, ed->guard, &env));
-    vec_foreach(&ed->assigns, k) {
-      const ast_assign *as = &ed->assigns.items[k];
-      changes[as->var_index] = true;
-      if (as->value) vec_push(NULL, &c, smt_eq(e->s, w[as->var_index], smt_expr(e->s, as->value, &env)));
-    }
-  }
-  for (int i = 0; i < e->shared_count; i++)
-    if (!changes[i]) vec_push(NULL, &c, smt_eq(e->s, w[i], v[i]));
-  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
-  vec_free(&c);
-  free(changes);
-  return all;
+  return esmt_edge(e->s, ed, e->shared_count, v, w, &env, plain_term, e->s);
 }
 
 static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {
@@ -159,20 +138,13 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
   return all;
 }
 
+/* choice_formula of choice k as an esmt_step. */
+static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) { return choice_formula(e, &((encoder *)e)->choices[k], v, w); }
+
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel to its
  * choice number (so a model tells which step was taken). */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  VEC(Z3_ast) alt = {0};
-  for (size_t k = 0; k < e->choice_count; k++) {
-    Z3_ast f = choice_formula(e, &e->choices[k], v, w);
-    if (sel) {
-      Z3_ast both[2] = {smt_eq(e->s, sel, smt_int(e->s, (int64_t)k)), f};
-      f = smt_and(e->s, 2, both);
-    }
-    vec_push(NULL, &alt, f);
-  }
-  Z3_ast parts[2] = {smt_or(e->s, (unsigned)alt.len, alt.items), domains(e, w)};
-  vec_free(&alt);
+  Z3_ast parts[2] = {esmt_some_step(e->s, e->choice_count, choice_k, e, v, w, sel), domains(e, w)};
   return smt_and(e->s, 2, parts);
 }
 
@@ -203,17 +175,6 @@ static Z3_ast bad(encoder *e, Z3_ast *v) {
   return any;
 }
 
-/* ---------------------------------------------------------------- solvers */
-
-static Z3_lbool check_alone(encoder *e, Z3_ast f) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
-  Z3_solver_assert(c, s, f);
-  Z3_lbool r = Z3_solver_check(c, s);
-  Z3_solver_dec_ref(c, s);
-  return smt_failed(e->s) ? Z3_L_UNDEF : r;
-}
-
 /* ---------------------------------------------------------------- BMC */
 
 /* Reads a k-step trace out of a model into r. */
@@ -241,6 +202,10 @@ static int bmc(encoder *e, unsigned bound, compose_result *r) {
   Z3_solver_assert(c, s, initial(e, frames[0]));
   int found = 0;
   for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0 && ((e->deadline > 0 && smt_now() >= e->deadline) || interrupt_requested())) {
+      found = -1; /* building a step of a big system can take long: stop between steps */
+      break;
+    }
     if (k > 0) {
       snprintf(name, sizeof name, "step@%u", k - 1);
       sel[k - 1] = smt_var(e->s, name, false);
@@ -250,7 +215,7 @@ static int bmc(encoder *e, unsigned bound, compose_result *r) {
     }
     Z3_solver_push(c, s);
     Z3_solver_assert(c, s, bad(e, frames[k]));
-    Z3_lbool res = Z3_solver_check(c, s);
+    Z3_lbool res = smt_check(e->s, s, e->deadline);
     if (smt_failed(e->s)) res = Z3_L_UNDEF;
     if (res == Z3_L_TRUE) {
       Z3_model model = Z3_solver_get_model(c, s);
@@ -299,11 +264,7 @@ static Z3_ast invariant_of(encoder *e, Z3_model model, Z3_func_decl inv, Z3_ast 
 
 /* The three implications of an inductive invariant, each by a fresh solver. */
 static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
-  Z3_ast q1[2] = {initial(e, x), smt_not(e->s, inv_x)};
-  Z3_ast q2[3] = {inv_x, transition(e, x, y, NULL), smt_not(e->s, inv_y)};
-  Z3_ast q3[2] = {inv_x, bad(e, x)};
-  return check_alone(e, smt_and(e->s, 2, q1)) == Z3_L_FALSE && check_alone(e, smt_and(e->s, 3, q2)) == Z3_L_FALSE &&
-         check_alone(e, smt_and(e->s, 2, q3)) == Z3_L_FALSE;
+  return esmt_invariant_holds(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
 }
 
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
@@ -322,7 +283,7 @@ static int spacer(encoder *e, char **certificate, char *reason, size_t reason_si
   Z3_solver_assert(c, s, forall(e, x, NULL, smt_implies(e->s, initial(e, x), inv_x)));
   Z3_solver_assert(c, s, forall(e, x, y, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
   Z3_solver_assert(c, s, forall(e, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
-  Z3_lbool res = Z3_solver_check(c, s);
+  Z3_lbool res = smt_check(e->s, s, e->deadline);
   int outcome = -1;
   if (smt_failed(e->s)) {
     snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
@@ -386,6 +347,7 @@ void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o,
   e.consts = xcalloc(spec->consts.len + 1, sizeof *e.consts);
   vec_foreach(&spec->consts, i) e.consts[i] = spec->consts.items[i]->value;
   build_choices(&e);
+  smt_watch *w = smt_watch_start(e.s, e.deadline);
   char reason[160] = "";
   int proof = spacer(&e, certificate, reason, sizeof reason);
   if (proof == 1) {
@@ -400,8 +362,10 @@ void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o,
       r->verdict = VERDICT_UNKNOWN;
       snprintf(r->unknown_reason, sizeof r->unknown_reason, "%.100s; no counterexample within %u steps", reason, bound);
     }
-    else give_unknown(r, e.deadline > 0 && smt_now() >= e.deadline ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
+    else give_unknown(r, e.deadline > 0 && smt_now() >= e.deadline - SMT_CHECK_SLACK ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
   }
+  smt_watch_stop(w);
+  if (r->verdict == VERDICT_UNKNOWN && interrupt_requested()) give_unknown(r, INTERRUPT_REASON);
   r->seconds = smt_now() - start;
   free(e.consts);
   free(e.choices);

@@ -27,6 +27,17 @@ typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag
 /* Preprocesses and parses every file. Returns NULL after reporting errors
  * through sink. Returns owned, free with cfe_free. */
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o);
+/* Parses text that is already preprocessed (cpp output with line markers,
+ * or plain C without directives) as one translation unit named name; no
+ * preprocessor runs. The unit keeps a copy of text as the source of name, so
+ * tokens before the first line marker, and after markers that name it, are
+ * located in text (give cpp output a name its markers do not use, like
+ * "t.i"). Markers that name other files switch to them and read them from
+ * disk as after cfe_parse (one that cannot be read is an error); a flag 3
+ * marks a system header, whose tokens are only scanned for type names.
+ * Returns NULL after reporting errors (a NUL byte in text is one) through
+ * sink. Borrows text. Returns owned, free with cfe_free. */
+cfe_unit *cfe_parse_text(diag_sink *sink, const char *name, const char *text, size_t len);
 void cfe_free(cfe_unit *u);
 
 /* True when some file defines function name (with a body). */

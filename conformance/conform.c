@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engines.h"
+#include "../core/interrupt.h"
 
 /* The most segments a bounded search walks to find the trace of a
  * violation that Spacer proved reachable. */
@@ -94,7 +95,8 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));
   }
   smt_watch_stop(w);
-  if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline)
+  if (r->verdict == CONFORM_UNKNOWN && interrupt_requested()) snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
+  else if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)
     snprintf(r->reason, sizeof r->reason, "the time limit (--timeout) was reached");
   enc_free(e);
   smt_free(s);

@@ -6,6 +6,7 @@
  * k+1, the segment taken sel_k.
  */
 #include "engines.h"
+#include "../core/interrupt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +131,7 @@ static Z3_lbool check_with_errors(bmc *b, unsigned k, double deadline) {
   }
   Z3_solver_set_params(b->c, b->s, p);
   Z3_params_dec_ref(b->c, p);
-  Z3_lbool res = Z3_solver_check(b->c, b->s);
+  Z3_lbool res = smt_check(b->e->s, b->s, deadline);
   return smt_failed(b->e->s) ? Z3_L_UNDEF : res;
 }
 
@@ -155,6 +156,11 @@ int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
   Z3_solver_assert(b.c, b.s, is(&b, frame(&b, 0), e->cut_of[e->p->entry]));
   int found = 0;
   for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0 && ((deadline > 0 && smt_now() >= deadline) || interrupt_requested())) {
+      snprintf(r->reason, sizeof r->reason, "%s", interrupt_requested() ? INTERRUPT_REASON : "timeout");
+      found = -1; /* building a step of a long function takes time: stop between steps */
+      break;
+    }
     if (k > 0 && !advance(&b, k)) break;
     Z3_lbool res = check_with_errors(&b, k, deadline);
     r->depth = k;

@@ -118,7 +118,7 @@ static bool rechecked(chc *h, double deadline) {
   for (size_t j = 0; j <= h->e->clauses.len && ok; j++) {
     Z3_solver s = smt_solver(h->e->s, deadline, false);
     Z3_solver_assert(h->c, s, smt_not(h->e->s, clause(h, j)));
-    ok = Z3_solver_check(h->c, s) == Z3_L_FALSE && !smt_failed(h->e->s);
+    ok = smt_check(h->e->s, s, deadline) == Z3_L_FALSE;
     Z3_solver_dec_ref(h->c, s);
   }
   h->use_interp = false;
@@ -173,7 +173,7 @@ int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t 
   declare_predicates(&h);
   Z3_solver s = smt_solver(e->s, deadline, true);
   assert_clauses(&h, s);
-  Z3_lbool res = Z3_solver_check(h.c, s);
+  Z3_lbool res = smt_check(e->s, s, deadline);
   int outcome = -1;
   if (smt_failed(e->s)) {
     snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));

@@ -36,7 +36,7 @@ diag_source *diag_source_from_string(diag_sink *sink, const char *name, const ch
 }
 
 static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
-  struct stat st;
+  struct stat st = {0};
   FILE *f = fopen(path, "rb");
   if (!f) {
     diag_error_at(sink, path, "cannot open file: %s", strerror(errno));
@@ -47,8 +47,18 @@ static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
     fclose(f);
     return NULL;
   }
-  char *buf = xmalloc(DIAG_MAX_SOURCE_BYTES + 1);
-  size_t n = fread(buf, 1, DIAG_MAX_SOURCE_BYTES + 1, f);
+  /* Room for the whole file and one byte more (to see EOF), grown when the
+   * size is unknown (a pipe) or the file grows: one byte past the limit is
+   * enough to know it is too large. */
+  size_t cap = 65536, n = 0;
+  if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size < DIAG_MAX_SOURCE_BYTES) cap = (size_t)st.st_size + 1;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap || cap > DIAG_MAX_SOURCE_BYTES || ferror(f)) break;
+    cap = cap > DIAG_MAX_SOURCE_BYTES / 2 ? DIAG_MAX_SOURCE_BYTES + 1 : cap * 2;
+    buf = xrealloc(buf, cap);
+  }
   bool failed = ferror(f);
   fclose(f);
   if (failed) {
@@ -111,6 +121,13 @@ const char *diag_char_repr(char buf[8], unsigned char c) {
 /* Longest excerpt of a source line echoed under a message. */
 #define EXCERPT_WIDTH 160
 
+/* True when a source line ends at byte i: a '\n', the '\r' of "\r\n", or the
+ * end of the text. A lone '\r' is inside its line (lines are split at '\n'
+ * only: a span after it is still on that line). */
+static bool at_line_end(const diag_source *src, uint32_t i) {
+  return i >= src->len || src->text[i] == '\n' || (src->text[i] == '\r' && (i + 1 == src->len || src->text[i + 1] == '\n'));
+}
+
 /* Echoes the line holding `at` (a window of it around `at` when the line is
  * long) and underlines the span, clipped to what is shown. */
 static void print_excerpt(const diag_source *src, loc at) {
@@ -119,7 +136,7 @@ static void print_excerpt(const diag_source *src, loc at) {
   diag_line_col(src, at.start, &line, &col);
   uint32_t first = src->line_starts[line - 1];
   uint32_t last = first;
-  while (last < src->len && src->text[last] != '\n' && src->text[last] != '\r') last++;
+  while (!at_line_end(src, last)) last++;
   bool cut_front = at.start - first > EXCERPT_WIDTH / 2 && last - first > EXCERPT_WIDTH;
   if (cut_front) first = at.start - EXCERPT_WIDTH / 2;
   bool cut_back = last - first > EXCERPT_WIDTH;
@@ -140,6 +157,7 @@ static void print_excerpt(const diag_source *src, loc at) {
 
 static void report(const diag_source *src, loc at, const char *kind, const char *fmt, va_list ap) {
   diag_sink *sink = src->sink;
+  if (at.start > src->len) at.start = at.end = (uint32_t)src->len; /* a span past the end: at the end */
   size_t line, col;
   diag_line_col(src, at.start, &line, &col);
   fprintf(sink->out, "%s:%zu:%zu: %s: ", src->name, line, col, kind);

@@ -2,6 +2,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +39,29 @@ bool outfile_write(diag_sink *sink, const char *path, const char *text, size_t l
   char *tmp = xmalloc(n + sizeof ".XXXXXX");
   memcpy(tmp, path, n);
   memcpy(tmp + n, ".XXXXXX", sizeof ".XXXXXX");
+  /* SIGINT, SIGTERM and SIGHUP wait while the temporary file exists, so that
+   * no signal (not even a second Ctrl-C, which kills) can leave it behind;
+   * one that arrived meanwhile is delivered when the mask is restored. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   int fd = mkstemp(tmp);
-  if (fd < 0) {
-    diag_error_at(sink, path, "cannot create output file: %s", strerror(errno));
-    free(tmp);
-    return false;
+  bool ok = fd >= 0;
+  if (!ok) diag_error_at(sink, path, "cannot create output file: %s", strerror(errno));
+  if (ok) {
+    set_mode(fd, path);
+    ok = write_all(fd, text, len) && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) {
+      diag_error_at(sink, path, "cannot write output file: %s", strerror(errno));
+      unlink(tmp);
+    }
   }
-  set_mode(fd, path);
-  bool ok = write_all(fd, text, len) && fsync(fd) == 0;
-  ok = close(fd) == 0 && ok;
-  if (ok && rename(tmp, path) != 0) ok = false;
-  if (!ok) {
-    diag_error_at(sink, path, "cannot write output file: %s", strerror(errno));
-    unlink(tmp);
-  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   free(tmp);
   return ok;
 }

@@ -2,7 +2,9 @@
  *
  * The text goes to a temporary file beside the target, which is renamed over
  * the target only when everything was written; on any failure the temporary
- * file is removed and the target is untouched. Borrows everything.
+ * file is removed and the target is untouched. SIGINT, SIGTERM and SIGHUP
+ * are held back while the temporary file exists, so none can leave it
+ * behind. Borrows everything.
  */
 #ifndef ATHREAD_OUTFILE_H
 #define ATHREAD_OUTFILE_H

@@ -1,8 +1,8 @@
 /* core/smt.c -- IR to Z3, and a Z3 context that never exits the process. */
 #include "smt.h"
 
-#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "interrupt.h"
 #include "vec.h"
 
 struct smt {
@@ -202,6 +203,9 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
     double left = deadline - smt_now();
     Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
   }
+  /* No Ctrl-C handler of Z3's own: SIGINT sets athread's flag, and the
+   * watchdog interrupts Z3 (smt_watch_start). */
+  Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
   if (horn) {
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
@@ -212,10 +216,21 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   return sv;
 }
 
+Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline) {
+  Z3_lbool r = Z3_solver_check(s->z3, sv);
+  if (s->failed || interrupt_requested() || (deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK)) return Z3_L_UNDEF;
+  return r;
+}
+
 /* ---------------------------------------------------------------- watchdog */
+
+/* How often the watchdog looks at the interrupt flag, and repeats
+ * Z3_interrupt once it fired (a call that starts later must not run on). */
+#define WATCH_POLL_NS 20000000L
 
 struct smt_watch {
   Z3_context z3;        /* what to interrupt */
+  bool has_deadline;    /* else only SIGINT/SIGTERM fire it */
   struct timespec due;  /* the deadline */
   pthread_t thread;     /* the watchdog */
   pthread_mutex_t lock; /* guards stop and fired */
@@ -224,27 +239,37 @@ struct smt_watch {
   bool fired;           /* Z3 was interrupted */
 };
 
-/* Sleeps until the deadline, then interrupts Z3 every 20 ms (a call that
- * starts after the deadline must not run on) until told to stop. */
+static bool earlier(const struct timespec *a, const struct timespec *b) {
+  return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Wakes every WATCH_POLL_NS (or at the deadline, if sooner); once the
+ * deadline passed or an interrupt was requested, interrupts Z3 at every
+ * wake until told to stop. */
 static void *watch(void *arg) {
   smt_watch *w = arg;
   pthread_mutex_lock(&w->lock);
-  struct timespec due = w->due;
   while (!w->stop) {
-    if (pthread_cond_timedwait(&w->wake, &w->lock, &due) != ETIMEDOUT) continue;
-    w->fired = true;
-    Z3_interrupt(w->z3);
-    due.tv_nsec += 20000000L;
-    if (due.tv_nsec >= 1000000000L) due.tv_sec++, due.tv_nsec -= 1000000000L;
+    struct timespec now, next;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((w->has_deadline && !earlier(&now, &w->due)) || interrupt_requested()) {
+      w->fired = true;
+      Z3_interrupt(w->z3);
+    }
+    next = now;
+    next.tv_nsec += WATCH_POLL_NS;
+    if (next.tv_nsec >= 1000000000L) next.tv_sec++, next.tv_nsec -= 1000000000L;
+    if (w->has_deadline && !w->fired && earlier(&w->due, &next)) next = w->due;
+    pthread_cond_timedwait(&w->wake, &w->lock, &next);
   }
   pthread_mutex_unlock(&w->lock);
   return NULL;
 }
 
 smt_watch *smt_watch_start(smt *s, double deadline) {
-  if (deadline <= 0) return NULL;
   smt_watch *w = xcalloc(1, sizeof *w);
   w->z3 = s->z3;
+  w->has_deadline = deadline > 0;
   w->due.tv_sec = (time_t)deadline;
   w->due.tv_nsec = (long)((deadline - (double)w->due.tv_sec) * 1e9);
   pthread_condattr_t attr;
@@ -253,7 +278,17 @@ smt_watch *smt_watch_start(smt *s, double deadline) {
   pthread_cond_init(&w->wake, &attr);
   pthread_condattr_destroy(&attr);
   pthread_mutex_init(&w->lock, NULL);
-  if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+  /* The watchdog inherits a mask without SIGINT and SIGTERM, so that the
+   * handler runs on the main thread (which may hold them blocked while it
+   * writes an output file). */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  int err = pthread_create(&w->thread, NULL, watch, w);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (err != 0) {
     pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->lock);
     free(w);

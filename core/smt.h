@@ -53,14 +53,24 @@ double smt_now(void);
  * re-checked. Returns a new reference: release with Z3_solver_dec_ref. */
 Z3_solver smt_solver(smt *s, double deadline, bool horn);
 
+/* Z3_solver_check, except that the answer is Z3_L_UNDEF when Z3 reported an
+ * error, or when the check ended within SMT_CHECK_SLACK seconds of deadline
+ * (0 for none), or after it, or after SIGINT/SIGTERM: Z3 4.8 can answer sat
+ * (with a meaningless model) or unsat to a check that the watchdog or its own
+ * timeout interrupted, so no answer near the limit is trusted. Use it for
+ * every check a verdict depends on. */
+#define SMT_CHECK_SLACK 0.005
+Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline);
+
 /* A watchdog thread that interrupts every Z3 call on s once the monotonic
- * clock (CLOCK_MONOTONIC, in seconds) passes deadline, so that a time limit
- * holds even inside a long Spacer run. Returns owned (NULL for deadline 0);
- * stop it with smt_watch_stop before smt_free. */
+ * clock (CLOCK_MONOTONIC, in seconds) passes deadline (0 for none), or once
+ * SIGINT/SIGTERM arrived (core/interrupt.h), so that a time limit and Ctrl-C
+ * hold even inside a long Spacer run. Returns owned (NULL only when no
+ * thread could be started); stop it with smt_watch_stop before smt_free. */
 typedef struct smt_watch smt_watch;
 smt_watch *smt_watch_start(smt *s, double deadline);
 void smt_watch_stop(smt_watch *w);
-/* True once the watchdog interrupted Z3. */
+/* True once the watchdog interrupted Z3 (deadline or signal). */
 bool smt_watch_fired(const smt_watch *w);
 
 /* Small constructors that keep their result. */

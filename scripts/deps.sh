@@ -10,6 +10,7 @@ packages=(
   libcmocka-dev           # unit tests
   libjansson-dev          # JSON output and traces
   spin                    # reference model checker for differential tests
+  clang                   # make fuzz-build: libFuzzer harnesses (fuzz/)
 )
 
 missing=()

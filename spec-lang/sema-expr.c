@@ -187,16 +187,22 @@ static ir_type check_divisor(sema *s, const ir_expr *e) {
   return TY_INT;
 }
 
+/* Both operands of e must have type wanted; reports each that does not. */
+static bool want_both(sema *s, const ir_expr *e, ir_type l, ir_type rt, ir_type wanted) {
+  bool left = want(s, e, e->a, l, wanted);
+  bool right = want(s, e, e->b, rt, wanted);
+  return left && right;
+}
+
 static ir_type check_binary(sema *s, const expr_rules *r, ir_expr *e) {
   ir_type l = sema_expr(s, r, e->a), rt = sema_expr(s, r, e->b);
   switch (e->op) {
   case OP_MUL: case OP_DIV: case OP_MOD: case OP_ADD: case OP_SUB: {
-    bool ok = want(s, e, e->a, l, TY_INT) & want(s, e, e->b, rt, TY_INT);
-    if (!ok) return TY_NONE;
+    if (!want_both(s, e, l, rt, TY_INT)) return TY_NONE;
     return e->op == OP_DIV || e->op == OP_MOD ? check_divisor(s, e) : TY_INT;
   }
   case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-    return want(s, e, e->a, l, TY_INT) & want(s, e, e->b, rt, TY_INT) ? TY_BOOL : TY_NONE;
+    return want_both(s, e, l, rt, TY_INT) ? TY_BOOL : TY_NONE;
   case OP_EQ: case OP_NE:
     if (l == TY_NONE || rt == TY_NONE) return TY_NONE;
     if (l != rt) {
@@ -206,7 +212,7 @@ static ir_type check_binary(sema *s, const expr_rules *r, ir_expr *e) {
     }
     return TY_BOOL;
   default:
-    return want(s, e, e->a, l, TY_BOOL) & want(s, e, e->b, rt, TY_BOOL) ? TY_BOOL : TY_NONE;
+    return want_both(s, e, l, rt, TY_BOOL) ? TY_BOOL : TY_NONE;
   }
 }
 

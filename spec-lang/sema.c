@@ -253,6 +253,16 @@ static void check_thread(sema *s, ast_thread *t) {
 
 /* ---------------------------------------------------------------- the system */
 
+/* The first item of the system that lists thread: where a second listing
+ * points (the first may have been refused, so it need not be an instance). */
+static const ast_instance *first_listing(const ast_system *sys, const char *thread) {
+  vec_foreach(&sys->items, i) {
+    const ast_sys_item *it = &sys->items.items[i];
+    if (it->kind == SYS_INSTANCE && strcmp(it->instance->thread, thread) == 0) return it->instance;
+  }
+  return NULL;
+}
+
 static void add_instance(sema *s, ast_instance *in) {
   ast_spec *spec = s->spec;
   in->thread_index = symtab_get(&s->threads, in->thread);
@@ -266,7 +276,7 @@ static void add_instance(sema *s, ast_instance *in) {
   if (old >= 0) {
     diag_error(s->src, in->thread_at, "thread '%s' is listed twice in system '%s'; write %s[N] for several instances", in->thread,
                spec->system->name, in->thread);
-    diag_note(s->src, spec->instances.items[old]->thread_at, "first listed here");
+    diag_note(s->src, first_listing(spec->system, in->thread)->thread_at, "first listed here");
     return;
   }
   bool valid = !in->count || sema_const_int(s, "an instance count", in->count, &in->count_value);

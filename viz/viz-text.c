@@ -76,27 +76,37 @@ bool viz_constantly_false(const ast_spec *spec, const ir_expr *e) {
 
 /* ---------------------------------------------------------------- escaping */
 
-void viz_put_html(strbuf *b, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
+/* Graphviz parses HTML labels as XML, which has no control characters but
+ * tab and line breaks, and no U+FFFE or U+FFFF (UTF-8 EF BF BE/BF; a trace
+ * file may hold them all): those are written as \xNN and U+FFFD. The n
+ * bytes at s. */
+static void put_html_n(strbuf *b, const char *s, size_t n) {
+  for (const char *end = s + n; s < end; s++) {
+    unsigned char c = (unsigned char)*s;
+    switch (c) {
     case '&': sbuf_puts(b, "&amp;"); break;
     case '<': sbuf_puts(b, "&lt;"); break;
     case '>': sbuf_puts(b, "&gt;"); break;
     case '"': sbuf_puts(b, "&quot;"); break;
-    default: sbuf_putc(b, *s); break;
+    default:
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') sbuf_printf(b, "\\x%02x", c);
+      else if (c == 0xef && end - s >= 3 && (unsigned char)s[1] == 0xbf && ((unsigned char)s[2] | 1) == 0xbf) {
+        sbuf_puts(b, "\xef\xbf\xbd");
+        s += 2;
+      } else sbuf_putc(b, *s);
+      break;
     }
   }
 }
 
+void viz_put_html(strbuf *b, const char *s) { put_html_n(b, s, strlen(s)); }
+
 void viz_put_html_lines(strbuf *b, const char *text, const char *br) {
-  for (const char *s = text; *s; s++) {
-    if (*s == '\n') {
-      sbuf_puts(b, br);
-      continue;
-    }
-    char one[2] = {*s, 0};
-    viz_put_html(b, one);
+  for (const char *nl; (nl = strchr(text, '\n')); text = nl + 1) {
+    put_html_n(b, text, (size_t)(nl - text));
+    sbuf_puts(b, br);
   }
+  viz_put_html(b, text);
 }
 
 void viz_put_plain(strbuf *b, const char *s) {

@@ -494,15 +494,11 @@ static bool read_conform_trace(reader *r, json_t *root) {
 
 /* ---------------------------------------------------------------- entry */
 
-static json_t *load_json(reader *r) {
-  FILE *f = fopen(r->path, "rb");
-  if (!f) {
-    fail(r, "cannot open file: %s", strerror(errno));
-    return NULL;
-  }
+/* The JSON object of the trace: read from f, or from text when f is NULL.
+ * NULL after a report. */
+static json_t *load_json(reader *r, FILE *f, const char *text, size_t len) {
   json_error_t err;
-  json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-  fclose(f);
+  json_t *root = f ? json_loadf(f, JSON_REJECT_DUPLICATES, &err) : json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
   if (!root) {
     fail(r, "not valid JSON (line %d, column %d): %s", err.line, err.column, err.text);
     return NULL;
@@ -513,13 +509,14 @@ static json_t *load_json(reader *r) {
   return NULL;
 }
 
-viz_trace *viz_trace_load(diag_sink *sink, const char *file, const ast_spec *spec) {
+/* viz_trace_load and viz_trace_parse: the trace in f, or in text when f is NULL. */
+static viz_trace *read_trace(diag_sink *sink, const char *file, const ast_spec *spec, FILE *f, const char *text, size_t len) {
   reader r = {.sink = sink, .path = file, .spec = spec};
   if (spec->instance_total > MAX_TRACE_INSTANCES) {
     fail(&r, "the system has %" PRId64 " instances; traces of more than %d are not drawn", spec->instance_total, MAX_TRACE_INSTANCES);
     return NULL;
   }
-  json_t *root = load_json(&r);
+  json_t *root = load_json(&r, f, text, len);
   if (!root) return NULL;
   arena *a = arena_new();
   r.t = arena_alloc(a, sizeof *r.t);
@@ -537,6 +534,21 @@ viz_trace *viz_trace_load(diag_sink *sink, const char *file, const ast_spec *spe
   if (ok) return r.t;
   arena_free(a);
   return NULL;
+}
+
+viz_trace *viz_trace_load(diag_sink *sink, const char *file, const ast_spec *spec) {
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    diag_error_at(sink, file, "cannot open file: %s", strerror(errno));
+    return NULL;
+  }
+  viz_trace *t = read_trace(sink, file, spec, f, NULL, 0);
+  fclose(f);
+  return t;
+}
+
+viz_trace *viz_trace_parse(diag_sink *sink, const char *name, const char *text, size_t len, const ast_spec *spec) {
+  return read_trace(sink, name, spec, NULL, text, len);
 }
 
 void viz_trace_free(viz_trace *t) {

@@ -41,6 +41,10 @@ bool viz_format_of_path(const char *path, viz_format *out);
  * reporting "path: error: ..." to sink. Returns owned, free with
  * viz_trace_free. Borrows spec, which must outlive the trace. */
 viz_trace *viz_trace_load(diag_sink *sink, const char *path, const ast_spec *spec);
+/* The same for a trace already in memory: len bytes of text (borrowed, need
+ * not be NUL-terminated), reported as file name. Returns owned, free with
+ * viz_trace_free. */
+viz_trace *viz_trace_parse(diag_sink *sink, const char *name, const char *text, size_t len, const ast_spec *spec);
 /* NULL is fine. */
 void viz_trace_free(viz_trace *t);
 

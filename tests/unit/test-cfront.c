@@ -281,6 +281,38 @@ static void preprocessor_errors_pass_through(void **state) {
   release(l);
 }
 
+static void character_escapes_out_of_range_are_errors(void **state) {
+  (void)state;
+  assert_message("int g;\nvoid f(void) { g = '\\xfffffffffffffffffffff'; }\n", "escape sequence out of range in the character constant");
+  assert_message("int g;\nvoid f(void) { g = '\\777'; }\n", "escape sequence out of range");
+  lowered *l = lower_code(NULL, "int g;\nvoid f(void) { g = '\\xff'; g = L'\\x1234'; }\n", "f");
+  assert_non_null(l->p);
+  release(l);
+}
+
+/* cfe_parse_text: plain text is located in itself; a line marker switches
+ * files and lines, and a system header's tokens are only scanned. */
+static void preprocessed_text_parses_without_cpp(void **state) {
+  (void)state;
+  char *diags = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&diags, &len);
+  diag_sink sink = {.out = mem};
+  const char *plain = "int g;\nvoid f(void) {\n  g = 1 +;\n}\n";
+  assert_null(cfe_parse_text(&sink, "plain.i", plain, strlen(plain)));
+  const char *marked = "# 1 \"<sys>\" 1 3 4\ntypedef int sys_t;\n# 2 \"m.i\" 2\nsys_t g;\nvoid f(void) { g = 2; }\n";
+  cfe_unit *u = cfe_parse_text(&sink, "m.i", marked, strlen(marked));
+  assert_non_null(u);
+  assert_true(cfe_has_function(u, "f"));
+  cfe_free(u);
+  assert_null(cfe_parse_text(&sink, "nul.i", "int g;\0", 7));
+  fclose(mem);
+  assert_non_null(strstr(diags, "plain.i:3:10: error: syntax error"));
+  assert_non_null(strstr(diags, "nul.i:1:7: error: NUL byte in input"));
+  assert_int_equal(sink.errors, 2);
+  free(diags);
+}
+
 int run_cfront_tests(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(statements_are_steps_and_checks_are_not),
@@ -297,6 +329,8 @@ int run_cfront_tests(void) {
     cmocka_unit_test(syntax_errors_are_all_reported),
     cmocka_unit_test(deep_nesting_is_an_error),
     cmocka_unit_test(preprocessor_errors_pass_through),
+    cmocka_unit_test(character_escapes_out_of_range_are_errors),
+    cmocka_unit_test(preprocessed_text_parses_without_cpp),
   };
   return cmocka_run_group_tests_name("cfront", tests, NULL, NULL);
 }

@@ -104,6 +104,25 @@ static void diagnostics_have_location_line_and_caret(void **state) {
   free(out);
 }
 
+static void report_after_cr(diag_source *src) { diag_error(src, (loc){5, 6}, "after"); }
+static void report_past_end(diag_source *src) { diag_error(src, (loc){900, 901}, "past"); }
+
+/* Lines are split at '\n' only: a span after a lone '\r' is shown on its
+ * line (the '\r' as '?'); "\r\n" ends a line; a span past the end is
+ * clipped to it (found by fuzz-cfront: reads past the text). */
+static void excerpts_stay_inside_the_text(void **state) {
+  (void)state;
+  char *out = captured("ab\rcdef\r\nx", report_after_cr);
+  assert_string_equal(out, "t.athread:1:6: error: after\nab?cdef\n     ^\n");
+  free(out);
+  strbuf long_line = {0};
+  for (int i = 0; i < 300; i++) sbuf_putc(&long_line, i == 200 ? '\r' : 'a');
+  out = captured(sbuf_str(&long_line), report_past_end);
+  assert_non_null(strstr(out, "t.athread:1:301: error: past\n...aaa"));
+  free(out);
+  sbuf_free(&long_line);
+}
+
 static void report_many(diag_source *src) {
   for (int i = 0; i < 5; i++) diag_error(src, (loc){0, 1}, "e%d", i);
 }
@@ -150,6 +169,7 @@ int run_core_tests(void) {
     cmocka_unit_test(strbuf_formats),
     cmocka_unit_test(diagnostics_have_location_line_and_caret),
     cmocka_unit_test(error_limit_stops_printing),
+    cmocka_unit_test(excerpts_stay_inside_the_text),
     cmocka_unit_test(line_and_column_of_offsets),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);

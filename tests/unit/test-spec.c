@@ -155,6 +155,22 @@ static void syntax_errors_are_all_reported(void **state) {
   assert_int_equal(errors, 3);
 }
 
+/* Labels end up in XML (the diagrams): UTF-8 text without control characters. */
+static void labels_are_xml_text(void **state) {
+  (void)state;
+  const char *good[] = {"\"a\tb\"", "\"\xc3\xa9t\xc3\xa9\"", "\"\xf0\x9f\x99\x82\""};
+  const char *bad[] = {"\"a\x01\"", "\"\x7f\"", "\"\xc3\"", "\"\xed\xa0\x80\"", "\"\xef\xbf\xbe\"", "\"\xc0\xaf\""};
+  char text[128];
+  for (size_t i = 0; i < sizeof good / sizeof *good + sizeof bad / sizeof *bad; i++) {
+    bool ok = i < sizeof good / sizeof *good;
+    snprintf(text, sizeof text, "shared int g;\nthread A { init state X; X -> X %s : g' == g; }\n", ok ? good[i] : bad[i - sizeof good / sizeof *good]);
+    int errors = 0;
+    ast_spec *spec = load(text, NULL, &errors);
+    assert_int_equal(errors, ok ? 0 : 1);
+    if (spec) unload(spec);
+  }
+}
+
 int run_spec_tests(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(expressions_print_with_fewest_parentheses),
@@ -164,6 +180,7 @@ int run_spec_tests(void) {
     cmocka_unit_test(no_system_means_one_instance_per_thread),
     cmocka_unit_test(names_resolve_to_indices),
     cmocka_unit_test(syntax_errors_are_all_reported),
+    cmocka_unit_test(labels_are_xml_text),
   };
   return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }

@@ -1,0 +1,83 @@
+/* compose/edge-smt.c -- edges and initial shared states as Z3 formulas. */
+#include "edge-smt.h"
+
+#include <stdlib.h>
+
+#include "../core/arena.h"
+#include "../core/vec.h"
+
+Z3_ast esmt_edge(smt *s, const ast_edge *ed, int shared_count, Z3_ast *v, Z3_ast *w, const smt_env *env,
+                 esmt_term term, void *ctx) {
+  bool *changes = xcalloc((size_t)shared_count + 1, sizeof *changes);
+  VEC(Z3_ast) c = {0};
+  if (ed->kind == EDGE_RELATION) {
+    ir_mark_primed(ed->relation, changes);
+    vec_push(NULL, &c, term(ctx, ed->relation, env));
+  } else {
+    if (ed->guard) vec_push(NULL, &c, term(ctx, ed->guard, env));
+    vec_foreach(&ed->assigns, k) {
+      const ast_assign *as = &ed->assigns.items[k];
+      changes[as->var_index] = true;
+      if (as->value) vec_push(NULL, &c, smt_eq(s, w[as->var_index], term(ctx, as->value, env)));
+    }
+  }
+  for (int i = 0; i < shared_count; i++)
+    if (!changes[i]) vec_push(NULL, &c, smt_eq(s, w[i], v[i]));
+  Z3_ast all = smt_and(s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  free(changes);
+  return all;
+}
+
+Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, Z3_ast *v, const smt_env *env, esmt_term term, void *ctx) {
+  VEC(Z3_ast) c = {0};
+  vec_foreach(&spec->shared, i)
+    if (spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(s, v[i], term(ctx, spec->shared.items[i]->init, env)));
+  vec_foreach(&spec->inits, i) vec_push(NULL, &c, term(ctx, spec->inits.items[i], env));
+  Z3_ast all = smt_and(s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
+}
+
+Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at) {
+  VEC(Z3_ast) alt = {0};
+  vec_foreach(&t->states, k)
+    if (t->states.items[k]->initial) vec_push(NULL, &alt, smt_eq(s, at, smt_int(s, (int64_t)k)));
+  Z3_ast any = smt_or(s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
+  VEC(Z3_ast) alt = {0};
+  for (size_t k = 0; k < count; k++) {
+    Z3_ast f = step(ctx, k, v, w);
+    if (sel) {
+      Z3_ast both[2] = {smt_eq(s, sel, smt_int(s, (int64_t)k)), f};
+      f = smt_and(s, 2, both);
+    }
+    vec_push(NULL, &alt, f);
+  }
+  Z3_ast any = smt_or(s, (unsigned)alt.len, alt.items);
+  vec_free(&alt);
+  return any;
+}
+
+/* Whether f is unsatisfiable, by a solver of its own. */
+static bool unsat_alone(smt *s, double deadline, Z3_ast f) {
+  Z3_context c = smt_z3(s);
+  Z3_solver sv = smt_solver(s, deadline, false);
+  Z3_solver_assert(c, sv, f);
+  Z3_lbool r = smt_check(s, sv, deadline);
+  Z3_solver_dec_ref(c, sv);
+  return r == Z3_L_FALSE && !smt_failed(s);
+}
+
+bool esmt_invariant_holds(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x,
+                          Z3_ast inv_y) {
+  Z3_ast initiation[2] = {init_x, smt_not(s, inv_x)};
+  Z3_ast consecution[3] = {inv_x, step_xy, smt_not(s, inv_y)};
+  Z3_ast safety[2] = {inv_x, bad_x};
+  return unsat_alone(s, deadline, smt_and(s, 2, initiation)) && unsat_alone(s, deadline, smt_and(s, 3, consecution)) &&
+         unsat_alone(s, deadline, smt_and(s, 2, safety));
+}

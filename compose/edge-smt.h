@@ -1,0 +1,41 @@
+/* compose/edge-smt.h -- the Z3 formulas of a spec's edges, of its initial
+ * shared state and of a choice among steps, and the re-check of an invariant, for the engines that encode the system in Z3 (symbolic and
+ * --for-all). Every expression goes through the caller's translation, so an
+ * engine can rewrite it first (--for-all reads counts and N symbolically).
+ * Borrows everything; the terms live in the caller's Z3 context. */
+#ifndef ATHREAD_EDGE_SMT_H
+#define ATHREAD_EDGE_SMT_H
+
+#include "../core/smt.h"
+#include "../spec-lang/ast.h"
+
+/* The caller's translation of one expression under env. */
+typedef Z3_ast (*esmt_term)(void *ctx, const ir_expr *x, const smt_env *env);
+
+/* The shared part of edge ed from state v to state w (env reads v, w and the
+ * instance's tid): the relation, or the guard and the assignments, and
+ * w[i] == v[i] for every shared variable i the edge does not change. */
+Z3_ast esmt_edge(smt *s, const ast_edge *ed, int shared_count, Z3_ast *v, Z3_ast *w, const smt_env *env,
+                 esmt_term term, void *ctx);
+
+/* The initializers of the shared variables and the spec's init predicates
+ * over v (env reads v). */
+Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, Z3_ast *v, const smt_env *env, esmt_term term, void *ctx);
+
+/* The control state `at` of an instance of t is one of t's init states. */
+Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at);
+
+/* Step k of the caller's numbered steps, from state v to state w. */
+typedef Z3_ast (*esmt_step)(void *ctx, size_t k, Z3_ast *v, Z3_ast *w);
+
+/* Some step 0..count-1 from v to w; with sel, step k also says sel == k, so
+ * that a model tells which step was taken. */
+Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel);
+
+/* Whether inv is an inductive invariant that excludes bad: init_x implies
+ * inv_x, inv_x and step_xy imply inv_y, and inv_x and bad_x are
+ * contradictory, each shown by a fresh solver (deadline as for smt_solver). */
+bool esmt_invariant_holds(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x,
+                          Z3_ast inv_y);
+
+#endif
