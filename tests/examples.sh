@@ -69,12 +69,30 @@ done
 want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
 got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)
 if [ "$got" = "$want" ]; then pass; else fail "examples/bluetooth/bluetooth-buggy.athread no longer gives the trace in README.md"; fi
-# README blocks shown in full are exactly what the tool prints.
-for cmd in 'bin/athread conform examples/figure2/figure2.athread examples/figure2/figure2-bad.c --no-timing' \
-           'bin/athread compose examples/bluetooth/bluetooth.athread --for-all N --no-timing'; do
-  want=$(awk -v c="\$ $cmd" '$0 == c {on=1; next} on && /^```/ {exit} on' "$root/README.md")
-  got=$(cd "$root" && "$ATHREAD" ${cmd#bin/athread })
-  if [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else fail "README.md's output of '$cmd' differs"; diff <(echo "$want") <(echo "$got") | head; fi
+# Every command block of the README (the tutorial's included) prints exactly what it shows.
+mkdir -p "$SCRATCH/readme" && ln -s "$root/examples" "$SCRATCH/readme/examples"
+out=$(python3 "$TESTS_DIR/readme/blocks.py" "$root/README.md" "$ATHREAD" "$SCRATCH/readme")
+p=$(sed -n 's/^readme: \([0-9]*\) passed.*/\1/p' <<< "$out")
+passed=$((passed + ${p:-0}))
+grep -q '^readme: [0-9]* passed, 0 failed$' <<< "$out" || fail "README.md's command blocks differ from what athread prints: $out"
+# make demo: every run succeeds, each README's conform commands give their promised
+# verdicts in the table, and every system is drawn.
+demo=$SCRATCH/demo
+if table=$(ATHREAD=$ATHREAD DEMO_OUT=$demo "$root/scripts/demo.sh" 2>&1); then pass; else fail "make demo failed"; echo "$table" | tail -n 5; fi
+for readme in "$ex"/*/README.md; do
+  while read -r spec cfile promised; do
+    rows=$(grep -F " conform $spec $cfile " <<< "$table")
+    verdicts=$(sed -n 's/.*  \(conforms\|does not conform\) (.*/\1/p' <<< "$rows" | sort -u | tr '\n' ',')
+    case $promised,$verdicts in
+      "conforms,conforms," | "does not conform,"*"does not conform,"*) pass ;;
+      *) fail "demo: conform $spec $cfile gave '$verdicts', README promises $promised" ;;
+    esac
+  done < <(sed -n 's/^| `athread conform \([^ `]*\) \([^ `]*\)` | \*\*\([a-z ]*\)\*\*.*/\1 \2 \3/p' "$readme")
+done
+for spec in "$ex"/*/*.athread; do
+  name=$(basename "$spec" .athread) dir=$demo/$(basename "$(dirname "$spec")")
+  [ -s "$dir/$name.svg" ] && [ -s "$dir/$name.png" ] && pass || fail "demo drew no diagram of $spec"
+  grep -q " compose $name.athread  *-  *\(safe\|unsafe\)" <<< "$table" && pass || fail "demo: no compose verdict for $spec"
 done
 summary examples
 [ $failed = 0 ]

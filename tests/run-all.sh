@@ -53,6 +53,11 @@ out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
 echo "$out" | tail -n 20
 add_counts "$out"
 
+echo "== fuzz regressions: inputs that once crashed a front end (tests/fuzz-regress)"
+out=$(tests/fuzz-regress/run.sh)
+echo "$out" | tail -n 20
+add_counts "$out"
+
 echo "== composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search"
 out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
 echo "$out" | tail -n 30
@@ -66,6 +71,16 @@ add_counts "$out"
 echo "== compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30
+add_counts "$out"
+
+echo "== headline: concrete Promela models (SPIN) vs athread compose, and bench/headline"
+out=$(tests/headline/run.sh)
+echo "$out"
+add_counts "$out"
+
+echo "== stress: limits, SIGINT, huge inputs, output files"
+out=$(tests/stress/run.sh)
+echo "$out"
 add_counts "$out"
 
 echo "== viz: diagrams, traces, errors (Graphviz)"
