@@ -13,6 +13,7 @@
 #include "../conformance/report.h"
 #include "../core/outfile.h"
 #include "../core/interrupt.h"
+#include "../core/json-text.h"
 #include "../core/smt.h"
 #include "../core/suggest.h"
 #include "cli.h"
@@ -256,7 +257,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("conform"));
-    json_object_set_new(o, "spec", json_string(a->path));
+    json_object_set_new(o, "spec", json_text(a->path));
     json_object_set_new(o, "threads", threads);
     json_object_set_new(o, "not_checked", unchecked);
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/arena.h"
+#include "../core/json-text.h"
 #include "../core/strbuf.h"
 
 static const char *const verdict_names[] = {[VERDICT_SAFE] = "safe", [VERDICT_UNSAFE] = "unsafe", [VERDICT_UNKNOWN] = "unknown"};
@@ -179,7 +180,7 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
                             "depth", (int)r->depth, "bytes_per_state", (json_int_t)(r->states ? r->memory_bytes / r->states : 0),
                             "packed_bytes", (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
   if (c->timing) json_object_set_new(stats, "seconds", json_real(r->seconds));
-  json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", c->spec_path, "system", c->system,
+  json_t *j = json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path), "system", c->system,
                         "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry, "verdict",
                         verdict_names[r->verdict], "statistics", stats);
   if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
@@ -239,7 +240,7 @@ json_t *report_forall_json(const report_context *c, const report_forall *f, cons
                          f->ignored_from_set ? "--set" : "spec");
   if (fr->verdict == VERDICT_SAFE) json_object_set_new(fa, "invariant_atoms", json_integer((json_int_t)fr->certificate_atoms));
   if (fr->verdict == VERDICT_UNSAFE) json_object_set_new(fa, "n", json_integer((json_int_t)fr->n));
-  json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", c->spec_path, "system", c->system,
+  json_t *j = json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", json_text(c->spec_path), "system", c->system,
                         "engine", "for-all", "engine_reason", c->engine_why, "symmetry", 0, "verdict", verdict_names[fr->verdict],
                         "for_all", fa, "statistics", stats);
   if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "trace.h"
+#include "../core/json-text.h"
 
 static const char *verdict_text(conform_verdict v) {
   return v == CONFORM_HOLDS ? "conforms" : v == CONFORM_VIOLATED ? "does not conform" : "unknown";
@@ -171,9 +172,9 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
   if (prog_origin_line(p, s->origin, &file, &line)) {
     strbuf b = {0};
     prog_origin_text(p, s->origin, &b);
-    json_object_set_new(o, "file", json_string(file));
+    json_object_set_new(o, "file", json_text(file));
     json_object_set_new(o, "line", json_integer((json_int_t)line));
-    json_object_set_new(o, "statement", json_string(sbuf_str(&b)));
+    json_object_set_new(o, "statement", json_text(sbuf_str(&b)));
     sbuf_free(&b);
   }
   if (s->branch >= 0) json_object_set_new(o, "condition", json_boolean(s->branch));
@@ -204,7 +205,7 @@ static json_t *counterexample_json(const conform_report *c) {
   json_object_set_new(failure, "kind", json_string(failure_kind(t.failure)));
   json_object_set_new(failure, "step", json_integer((json_int_t)t.steps.len));
   if (t.failure == CHECK_RANGE) json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
-  json_object_set_new(failure, "message", json_string(sbuf_str(&b)));
+  json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);
   sbuf_free(&b);
   trace_free(&t);

@@ -94,6 +94,15 @@ got=$?
 if [ $got = 3 ] && grep -q "unknown" out.stdout || [ $got = 0 ]; then pass; else fail "conform --timeout 0.001: exit $got"; cat out.stdout; fi
 expect_match conform-json 0 '"verdict": "conforms"' -- conform p.athread p.c --json
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["command"] == "conform" and d["not_checked"] == ["B"]' out.all 2>/dev/null; then pass; else fail "conform --json is not the expected object"; fi
+# Text that is not UTF-8 (a path, a C statement) reaches the JSON as U+FFFD, never dropped.
+cp p.athread $'p\xff.athread'
+printf '#include <athread.h>\nint g;\nvoid thread_a(void) { g = \x27\xff\x27; }\n' > latin1.c
+printf 'shared int g;\nthread A implements thread_a { init state S; }\n' > latin1.athread
+expect_match conform-json-not-utf8-statement 1 $'"statement": "g = \'\xef\xbf\xbd\'"' -- conform latin1.athread latin1.c --json
+expect_match conform-json-not-utf8-path 0 $'"spec": "p\xef\xbf\xbd.athread"' -- conform $'p\xff.athread' p.c --json
+expect_match compose-json-not-utf8-path 1 $'"spec": "p\xef\xbf\xbd.athread"' -- compose $'p\xff.athread' --json
+printf '#include <athread.h>\nint g;\n#line 1 "/dev/zero"\nvoid thread_a(void) { g = 1; }\n' > line-device.c
+expect conform-line-marker-device 2 "" "/dev/zero: error: named by a line marker (#line) but not a regular file" -- conform latin1.athread line-device.c
 expect_match conform-emit-c 0 "conforms" -- conform p.athread p.c --emit-c ok-ca.c --emit-smt2 ok-ca.smt2
 "$ATHREAD" conform p.athread bad.c --emit-c bad-ca.c --emit-smt2 bad-ca.smt2 > /dev/null
 for f in ok-ca.c bad-ca.c; do

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/diag.h"
+#include "../../core/json-text.h"
 #include "../../core/strbuf.h"
 #include "../../core/symtab.h"
 #include "../../core/vec.h"
@@ -144,6 +145,26 @@ static void error_limit_stops_printing(void **state) {
   free(out);
 }
 
+/* Bytes that are not UTF-8 become U+FFFD; valid text (up to 4-byte
+ * sequences) is kept as it is; overlong forms and surrogates are not valid. */
+static void json_text_repairs_utf8(void **state) {
+  (void)state;
+  struct { const char *in, *out; } cases[] = {
+      {"plain", "plain"},
+      {"caf\xC3\xA9 \xE2\x80\xA6 \xF0\x9F\x98\x80", "caf\xC3\xA9 \xE2\x80\xA6 \xF0\x9F\x98\x80"},
+      {"x = '\xFF'", "x = '\xEF\xBF\xBD'"},
+      {"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"},             /* overlong '/' */
+      {"\xED\xA0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"}, /* a surrogate */
+      {"end \xE2\x80", "end \xEF\xBF\xBD\xEF\xBF\xBD"},       /* cut short by the end */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    json_t *j = json_text(cases[i].in);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(j), cases[i].out);
+    json_decref(j);
+  }
+}
+
 static void line_and_column_of_offsets(void **state) {
   (void)state;
   diag_sink sink = {.out = stderr};
@@ -171,6 +192,7 @@ int run_core_tests(void) {
     cmocka_unit_test(error_limit_stops_printing),
     cmocka_unit_test(excerpts_stay_inside_the_text),
     cmocka_unit_test(line_and_column_of_offsets),
+    cmocka_unit_test(json_text_repairs_utf8),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
