@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,14 +111,22 @@ bool cfe_preprocess(diag_sink *sink, const char *path, const cfe_options *o, str
 
 /* ---------------------------------------------------------------- line markers */
 
+/* The source of a file a line marker names: cpp read it, or a #line in the
+ * code names it. Only regular files are read: a device (#line 1 "/dev/tty")
+ * could block or never end. */
+static diag_source *marked_file(cfe_unit *u, const char *name) {
+  struct stat st;
+  diag_source *src = NULL;
+  if (stat(name, &st) == 0 && !S_ISREG(st.st_mode)) diag_error_at(u->sink, name, "named by a line marker (#line) but not a regular file");
+  else src = diag_source_load(u->sink, name);
+  return src ? src : diag_source_from_string(u->sink, name, "", 0);
+}
+
 static int file_index(cfe_ctx *ctx, const char *name, bool system) {
   cfe_unit *u = ctx->unit;
   vec_foreach(&u->files, i) if (u->files.items[i].name == name) return (int)i;
   cfe_file f = {.name = name, .system = system || name[0] == '<'};
-  if (!f.system) {
-    f.src = diag_source_load(u->sink, name);
-    if (!f.src) f.src = diag_source_from_string(u->sink, name, "", 0);
-  }
+  if (!f.system) f.src = marked_file(u, name);
   vec_push(u->arena, &u->files, f);
   return (int)u->files.len - 1;
 }
