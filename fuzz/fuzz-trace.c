@@ -22,17 +22,9 @@ static const char spec_text[] =
 static FILE *quiet;   /* the sink's stream, opened once */
 static ast_spec *spec; /* checked once, kept for the whole run */
 
-static void setup(void) {
-  quiet = fopen("/dev/null", "w");
-  static diag_sink sink;
-  sink.out = stderr;
-  spec = spec_parse_source(diag_source_from_string(&sink, "bluetooth.athread", spec_text, strlen(spec_text)));
-  if (sink.errors || !spec_check(spec, NULL)) abort();
-  sink.out = quiet;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (!spec) setup();
+  if (!spec) spec = fuzz_load_spec("bluetooth.athread", spec_text, &quiet);
   diag_sink sink = {.out = quiet, .max_errors = 20};
   viz_trace *t = viz_trace_parse(&sink, "fuzz.json", (const char *)data, size, spec);
   if (!t) return 0;

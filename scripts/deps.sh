@@ -10,7 +10,7 @@ packages=(
   libcmocka-dev           # unit tests
   libjansson-dev          # JSON output and traces
   spin                    # reference model checker for differential tests
-  clang                   # make fuzz-build: libFuzzer harnesses (fuzz/)
+  clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
 )
 
 missing=()

@@ -13,9 +13,8 @@ set -u
 cd "$(dirname "$0")/../.."
 source tests/setup
 regress=tests/fuzz-regress
-# Graphviz's own leaks under make asan-test (see tests/viz/run.sh).
+# Graphviz's own leaks under make valgrind-test (see tests/viz/run.sh).
 [ -n "$VALGRIND" ] && VALGRIND="$VALGRIND --suppressions=$TESTS_DIR/viz/graphviz.supp"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TESTS_DIR/viz/lsan.supp:print_suppressions=0"
 
 # run_case FILE KIND: runs one input, counts the outcome.
 run_case() {

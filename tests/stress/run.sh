@@ -121,7 +121,10 @@ interrupt() {
   local guard=$!
   wait "$pid"
   rc=$?
-  kill "$guard" 2> /dev/null
+  # SIGKILL, not SIGTERM: a subshell that gets SIGTERM before it has reset the
+  # traps it inherited runs this script's EXIT trap (rm -rf $SCRATCH).
+  pkill -KILL -P "$guard" 2> /dev/null
+  kill -KILL "$guard" 2> /dev/null
   wait "$guard" 2> /dev/null
   secs=$(awk "BEGIN { printf \"%.2f\", $EPOCHREALTIME - $t0 }")
   after=$(awk "BEGIN { printf \"%.2f\", $EPOCHREALTIME - $t1 }")

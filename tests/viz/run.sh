@@ -17,7 +17,6 @@ update=0
 [ "${1:-}" = --update ] && update=1
 # Graphviz never frees some of its caches: memory checkers get its suppressions.
 [ -n "$VALGRIND" ] && VALGRIND="$VALGRIND --suppressions=$viz/graphviz.supp"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$viz/lsan.supp:print_suppressions=0"
 cd "$SCRATCH"
 
 # golden NAME ARGS...: `athread viz ARGS` succeeds and prints tests/viz/golden/NAME.dot.
