@@ -63,6 +63,7 @@ static void expr(emitter *em, const ir_expr *e) {
 static const char *check_comment(prog_check k) {
   switch (k) {
   case CHECK_CODE: return "the code's assertion, or some candidate goes wrong";
+  case CHECK_CODE_IN_STEP: return "the code's assertion inside a step (no candidate excuses it)";
   case CHECK_SIMULATED: return "some abstract state simulates the step (F nonempty)";
   case CHECK_RANGE: return "the step keeps a bounded variable in its range";
   case CHECK_EXIT: return "F nonempty at thread exit";

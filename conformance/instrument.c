@@ -206,9 +206,13 @@ static int environment_block(ins *x, int at) {
   return at;
 }
 
-/* assert(phi) of the code becomes assert(!phi ==> some candidate goes wrong). */
-static const ir_expr *code_assertion(ins *x, const ir_expr *phi) {
-  const ir_expr *wrong = some_candidate_wrong(x);
+/* assert(phi) of the code between steps becomes the paper's
+ * assert(!phi ==> some candidate goes wrong): the candidates' assertions are
+ * about the shared values there. Inside a step the values are intermediate,
+ * values that no abstract state is ever asked about, so no candidate can
+ * excuse a failure there: phi itself must hold. */
+static const ir_expr *code_assertion(ins *x, const ir_expr *phi, bool between_steps) {
+  const ir_expr *wrong = between_steps ? some_candidate_wrong(x) : NULL;
   return wrong ? binary(x, OP_IMPLIES, negation(x, phi), wrong) : phi;
 }
 
@@ -223,8 +227,8 @@ static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
   e.step = index;
   e.detail = -1;
   if (ce->action == ACT_ASSERT) {
-    e.check = CHECK_CODE;
-    e.expr = code_assertion(x, ce->expr);
+    e.check = src->boundary ? CHECK_CODE : CHECK_CODE_IN_STEP;
+    e.expr = code_assertion(x, ce->expr, src->boundary);
   }
   prog_add_edge(x->p, e);
 }

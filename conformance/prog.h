@@ -47,7 +47,8 @@ typedef enum prog_action {
 
 /* Why an instrumented assertion exists (ACT_ASSERT edges of C(T, T#)). */
 typedef enum prog_check {
-  CHECK_CODE,          /* a concrete assert(e) of the code */
+  CHECK_CODE,          /* a concrete assert(e) between steps: e, or some candidate goes wrong */
+  CHECK_CODE_IN_STEP,  /* a concrete assert(e) inside a step: e itself (no abstract state is mid-step) */
   CHECK_SIMULATED,     /* F nonempty after a step: some abstract state simulates it */
   CHECK_RANGE,         /* a bounded shared variable keeps its range after a step */
   CHECK_EXIT           /* F nonempty when the thread exits */

@@ -40,11 +40,18 @@ static void candidates_text(const prog *p, const int64_t *now, strbuf *out) {
   sbuf_putc(out, '}');
 }
 
-static void where_text(const prog *p, prog_origin o, strbuf *out) {
+/* "a.c:6", or nothing when o has no source. */
+static void origin_place(const prog *p, prog_origin o, strbuf *out) {
   const char *file;
   size_t line;
-  if (!prog_origin_line(p, o, &file, &line)) return;
-  sbuf_printf(out, "%s:%zu: ", file, line);
+  if (prog_origin_line(p, o, &file, &line)) sbuf_printf(out, "%s:%zu", file, line);
+}
+
+static void where_text(const prog *p, prog_origin o, strbuf *out) {
+  size_t len = out->len;
+  origin_place(p, o, out);
+  if (out->len == len) return;
+  sbuf_puts(out, ": ");
   prog_origin_text(p, o, out);
 }
 
@@ -74,6 +81,14 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     candidates_text(p, t->at_failure, out);
     sbuf_printf(out, " goes wrong");
     break;
+  case CHECK_CODE_IN_STEP: {
+    prog_origin o = p->edges.items[t->failing_edge].origin;
+    prog_origin_text(p, o, out);
+    sbuf_puts(out, " at ");
+    origin_place(p, o, out);
+    sbuf_printf(out, " fails inside step %zu, where no abstract state can go wrong instead", n);
+    break;
+  }
   case CHECK_EXIT:
     sbuf_puts(out, "the thread exits with no candidate state left");
     break;
@@ -81,6 +96,16 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
 }
 
 /* ---------------------------------------------------------------- text */
+
+/* "after:", or "at a.c:6:" for the values where an assert inside step i
+ * failed (text kept in scratch). */
+static const char *after_label(const conform_report *c, const trace *t, size_t i, strbuf *scratch) {
+  if (i + 1 < t->steps.len || t->failure != CHECK_CODE_IN_STEP) return "after:";
+  sbuf_puts(scratch, "at ");
+  origin_place(c->ins, c->ins->edges.items[t->failing_edge].origin, scratch);
+  sbuf_putc(scratch, ':');
+  return sbuf_str(scratch);
+}
 
 static void print_step(FILE *out, const conform_report *c, const trace *t, size_t i) {
   const prog *p = c->ins;
@@ -99,8 +124,10 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
     strbuf locals = {0};
     values_text(p, VAR_LOCAL, s->env, s->after, &locals);
     if (locals.len) sbuf_printf(&b, "%slocals %s", b.len ? "; " : "", sbuf_str(&locals));
+    strbuf label = {0};
+    fprintf(out, "      %-12s %s\n", after_label(c, t, i, &label), sbuf_str(&b));
+    sbuf_free(&label);
     sbuf_free(&locals);
-    fprintf(out, "      after:       %s\n", sbuf_str(&b));
   }
   if (s->simulated) {
     b.len = 0;
@@ -189,7 +216,22 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
 }
 
 static const char *failure_kind(prog_check k) {
-  return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : k == CHECK_CODE ? "assertion" : "exit";
+  if (k == CHECK_CODE || k == CHECK_CODE_IN_STEP) return "assertion";
+  return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : "exit";
+}
+
+/* Where the assert inside a step is: "inside_step", "file", "line", "statement". */
+static void in_step_json(const prog *p, prog_origin o, json_t *failure) {
+  const char *file;
+  size_t line;
+  json_object_set_new(failure, "inside_step", json_true());
+  if (!prog_origin_line(p, o, &file, &line)) return;
+  strbuf b = {0};
+  prog_origin_text(p, o, &b);
+  json_object_set_new(failure, "file", json_text(file));
+  json_object_set_new(failure, "line", json_integer((json_int_t)line));
+  json_object_set_new(failure, "statement", json_text(sbuf_str(&b)));
+  sbuf_free(&b);
 }
 
 static json_t *counterexample_json(const conform_report *c) {
@@ -205,6 +247,7 @@ static json_t *counterexample_json(const conform_report *c) {
   json_object_set_new(failure, "kind", json_string(failure_kind(t.failure)));
   json_object_set_new(failure, "step", json_integer((json_int_t)t.steps.len));
   if (t.failure == CHECK_RANGE) json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
+  if (t.failure == CHECK_CODE_IN_STEP) in_step_json(c->ins, c->ins->edges.items[t.failing_edge].origin, failure);
   json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);
   sbuf_free(&b);

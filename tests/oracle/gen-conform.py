@@ -32,9 +32,9 @@ set every shared variable to any value of its type. For each such choice g:
     bounded variable out of its range in g' -> violation; F' = the states q'
     with an edge q -> q' from F whose relation holds for (g, g'), plus F itself
     when g' == g (the idle step); F' empty -> violation.
-An atomic section is one step; an assert inside it checks the intermediate
-state against F (a failing assert ends the path, as a violation unless some
-candidate in F goes wrong there). Integers are mathematical, / and % truncate
+An atomic section is one step; an assert inside it must hold on the
+intermediate values where it stands (a failing assert there is a violation:
+no abstract state is in the middle of a step, so no candidate excuses it). Integers are mathematical, / and % truncate
 toward zero, a C bool holds 0/1. Cases whose search passes LIMIT states are
 "skip". Python 3 standard library only.
 """
@@ -418,7 +418,7 @@ class Checker:
     def run(self, stmts, g, L, F):
         """Outcomes [(g, L)] of a loop-free statement list run without interruption
         (an atomic section, or one simple statement). Raises Violation for an
-        assert that fails with no candidate in F going wrong."""
+        assert that fails."""
         outs = [(g, L)]
         for s in stmts:
             nxt = []
@@ -445,8 +445,6 @@ class Checker:
         if k == "assert":
             if ev(s[1], g, L):
                 return [(g, L)]
-            if self.some_wrong(F, g):
-                return []
             raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
                             % (show(s[1], [v.name for v in self.vars], False), self.gtext(g), L, self.ftext(F)))
         if k == "if":
@@ -588,7 +586,7 @@ class Replayer:
         if k == "assert":
             if ev(s[1], g, L):
                 return [(g, L)], False
-            return [], not ck.some_wrong(F, g)
+            return [], True
         if k == "if":
             outs, bad = [], False
             c = None if s[1] is None else bool(ev(s[1], g, L))
@@ -604,7 +602,7 @@ class Replayer:
         return ck.run_one(s, g, L, F), False
 
     def step_outcomes(self, node, g, L, F, rep_after, rep_locals, cond):
-        """[(g', L', next node)] and whether an assert inside failed (no candidate wrong)."""
+        """[(g', L', next node)] and whether an assert inside failed."""
         k = node[0]
         if k == "cond":
             c = node[1]
@@ -727,7 +725,7 @@ class Replayer:
                         nxt_configs.add((nxt, tuple(L3[x] for x in self.locals)))
             if last and fkind == "assertion":
                 if bad_somewhere:
-                    return "an assert inside the step at line %s fails, no candidate in %s goes wrong" % (st.get("line"), ck.ftext(F))
+                    return "an assert inside the step at line %s fails" % st.get("line")
                 raise NoReplay(where + ": no assert fails inside this step")
             if not nxt_configs:
                 raise NoReplay(where + ": no run of the statement from environment %s (locals %s) gives after %s, locals %s"
@@ -907,7 +905,8 @@ class Gen:
         out = []
         while budget[0] > 0:
             budget[0] -= 1
-            out.append(self.stmt(budget, depth, locs, ctx))
+            s = self.stmt(budget, depth, locs, ctx)
+            out.extend(s if isinstance(s, list) else [s])
             if ctx != "top" and self.chance(0.5):
                 break
         return out
@@ -922,6 +921,7 @@ class Gen:
             choices += [("if", 12)]
             if ctx not in ("atomic", "helper"):
                 choices += [("while_star", 4), ("atomic", 9)]
+                choices += [("checked_atomic", 9)]
                 if self.ivars():
                     choices += [("detour", 3)]
                 if self.case.counters_left:
@@ -988,11 +988,33 @@ class Gen:
                 body.append(("assert", self.bool_expr(rs, 1)))
             body.append(("set", ("sh", i), ("bin", "-", ("sh", i), ("num", k if self.chance(0.8) else k - 1))))
             return ("atomic", body)
+        if kind == "checked_atomic":
+            return self.checked_atomic(rs)
         if kind == "call":
             return ("call",)
         if kind == "return":
             return ("return",)
         raise ValueError(kind)
+
+    def checked_atomic(self, rs):
+        """An atomic section that writes a shared variable and asserts about the
+        intermediate values before it writes again, often between two awaits
+        (a list of statements): the assert must hold where it stands."""
+        i = self.r.randrange(len(self.case.vars))
+        body = [("set", ("sh", i), self.shared_value(i, rs))]
+        if self.chance(0.3):
+            body.insert(0, ("await", self.likely(lambda: self.bool_expr(rs, 1), 0.5)))
+        v = self.case.vars[i]
+        about_i = ("sh", i) if v.kind == "bool" else ("bin", self.r.choice(["==", "<=", "!="]), ("sh", i), ("num", self.r.randint(0, v.hi)))
+        body.append(("assert", about_i if self.chance(0.6) else self.bool_expr(rs, 1)))
+        if self.chance(0.7):
+            body.append(("set", ("sh", i), self.shared_value(i, rs)))
+        out = [("atomic", body)]
+        if self.chance(0.5):
+            out.insert(0, ("await", self.likely(lambda: self.bool_expr(rs, 1), 0.5)))
+        if self.chance(0.5):
+            out.append(("await", self.likely(lambda: self.bool_expr(rs, 1), 0.5)))
+        return out
 
     def make_code(self):
         c = self.case
@@ -1110,6 +1132,12 @@ class Gen:
             W = self.writes(s, set())
             if s[0] == "assert" and not mentions(s[1], "loc") and self.chance(0.75):
                 sp.asserts[phase] = conj([sp.asserts.get(phase), s[1]])
+            if s[0] == "atomic":
+                # the condition of an assert inside the section, asserted by the state
+                # the section starts from: mid-step it must not excuse the assert
+                inner = [x[1] for x in s[1] if x[0] == "assert" and not mentions(x[1], "loc")]
+                if inner and self.chance(0.7):
+                    sp.asserts[phase] = conj([sp.asserts.get(phase), self.r.choice(inner)])
             if not W:
                 continue
             advance = phase < n - 1 and self.chance(0.7)
