@@ -113,12 +113,68 @@ static void auto_picks_chc_for_loops(void **state) {
   assert_int_equal(check("1", CONFORM_AUTO, 0, NULL), CONFORM_HOLDS);
 }
 
+/* The issue's thread: one atomic step x := 3; assert(x == 1); x := 1, whose
+ * inner locations are not boundaries; the abstract state asserts x == 1. */
+static prog *assert_inside_step(void) {
+  prog *p = prog_new("t");
+  int x = prog_add_var(p, VAR_SHARED, "x", TY_INT);
+  p->vars.items[x].shared_index = 0;
+  int start = prog_add_loc(p, true), set = prog_add_loc(p, false), check = prog_add_loc(p, false);
+  int reset = prog_add_loc(p, false), exit = prog_add_loc(p, true);
+  p->entry = start;
+  p->exit = exit;
+  step(p, start, set, ACT_SKIP, -1, NULL);
+  p->edges.items[step(p, set, check, ACT_ASSIGN, x, num(p, "3"))].starts_step = false;
+  ir_expr *is_one = ir_binary(p->arena, (loc){0, 0}, OP_EQ, prog_var_ref(p, x, (loc){0, 0}), num(p, "1"));
+  is_one->type = TY_BOOL;
+  p->edges.items[step(p, check, reset, ACT_ASSERT, -1, is_one)].starts_step = false;
+  p->edges.items[step(p, reset, exit, ACT_ASSIGN, x, num(p, "1"))].starts_step = false;
+  return p;
+}
+
+static void reads_candidate(const ir_expr *e, void *ctx) {
+  const prog *ins = ((const prog **)ctx)[0];
+  if (e->kind == IR_NAME && e->ref == REF_VAR && ins->vars.items[e->index].kind == VAR_CAND) ((const prog **)ctx)[1] = ins;
+}
+
+/* Issue 23: inside a step no candidate's assertion excuses a failing assert;
+ * no code edge but an assert between steps reads F at all. */
+static void assert_inside_a_step_is_not_excused(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec("shared int[0..3] x = 1;\nthread T { init state S0 assert x == 1; }\n");
+  prog *code = assert_inside_step();
+  prog *ins = ins_build(code, spec, spec->threads.items[0]);
+  int in_step = 0;
+  vec_foreach(&ins->edges, k) {
+    const prog_edge *ed = &ins->edges.items[k];
+    if (ed->role != ROLE_CODE || !ed->expr) continue;
+    const prog *found[2] = {ins, NULL};
+    ir_walk(ed->expr, reads_candidate, found);
+    assert_true(found[1] == NULL || (ed->action == ACT_ASSERT && ed->check == CHECK_CODE));
+    in_step += ed->action == ACT_ASSERT && ed->check == CHECK_CODE_IN_STEP;
+  }
+  assert_int_equal(in_step, 1);
+  conform_result r;
+  conform_check(ins, &(conform_options){.engine = CONFORM_BMC, .bound = 10}, &r);
+  assert_int_equal(r.verdict, CONFORM_VIOLATED);
+  trace t;
+  trace_build(ins, &r, &t);
+  assert_int_equal(t.failure, CHECK_CODE_IN_STEP);
+  assert_int_equal(t.steps.len, 1);
+  trace_free(&t);
+  conform_result_free(&r);
+  prog_free(ins);
+  prog_free(code);
+  free_spec(spec);
+}
+
 int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(thread_a_conforms),
     cmocka_unit_test(minus_one_does_not_conform),
     cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
     cmocka_unit_test(auto_picks_chc_for_loops),
+    cmocka_unit_test(assert_inside_a_step_is_not_excused),
   };
   int failures = cmocka_run_group_tests_name("conform", tests, NULL, NULL);
   smt_shutdown();
