@@ -44,126 +44,13 @@ import random
 import sys
 from collections import deque
 
+import minic
+from minic import Var, conj, ev, mentions, primes_in, show
+
 LIMIT = 200_000
 
 
-# ---------------------------------------------------------------- C arithmetic
-
-def c_div(a, b):
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
-def c_mod(a, b):
-    return a - b * c_div(a, b)
-
-
-# ---------------------------------------------------------------- expressions
-# ('num', v) ('tf', bool) ('sh', i) ('loc', name) ('prime', i) ('not', a)
-# ('bin', op, a, b). The generator keeps them well typed (bool vs int), so an
-# expression over shared variables and numbers prints in both languages.
-
-ARITH = {"+", "-", "*", "/", "%"}
-
-
-def ev(e, g, L=None, g2=None):
-    """The value of e: an int (booleans are 0/1). g, g2: shared values (tuples),
-    L: the locals (a dict)."""
-    k = e[0]
-    if k == "num":
-        return e[1]
-    if k == "tf":
-        return int(e[1])
-    if k == "sh":
-        return g[e[1]]
-    if k == "prime":
-        return g2[e[1]]
-    if k == "loc":
-        return L[e[1]]
-    if k == "not":
-        return int(not ev(e[1], g, L, g2))
-    op, a, b = e[1], ev(e[2], g, L, g2), ev(e[3], g, L, g2)
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op == "/":
-        return c_div(a, b)
-    if op == "%":
-        return c_mod(a, b)
-    if op == "&&":
-        return int(bool(a) and bool(b))
-    if op == "||":
-        return int(bool(a) or bool(b))
-    if op == "==>":
-        return int((not a) or bool(b))
-    if op == "<==>":
-        return int(bool(a) == bool(b))
-    return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
-
-
-def show(e, names, spec):
-    """The text of e in C (spec=False) or in the spec language (spec=True)."""
-    k = e[0]
-    if k == "num":
-        return str(e[1])
-    if k == "tf":
-        return ("true" if e[1] else "false") if spec else str(int(e[1]))
-    if k == "sh":
-        return names[e[1]]
-    if k == "prime":
-        return names[e[1]] + "'"
-    if k == "loc":
-        return e[1]
-    if k == "not":
-        return "!" + paren(e[1], names, spec)
-    return "%s %s %s" % (paren(e[2], names, spec), e[1], paren(e[3], names, spec))
-
-
-def paren(e, names, spec):
-    s = show(e, names, spec)
-    return "(" + s + ")" if e[0] == "bin" else s
-
-
-def mentions(e, kind):
-    if e[0] == kind:
-        return True
-    return any(isinstance(x, tuple) and mentions(x, kind) for x in e[1:])
-
-
-def primes_in(e, out):
-    if e[0] == "prime":
-        out.add(e[1])
-    for x in e[1:]:
-        if isinstance(x, tuple):
-            primes_in(x, out)
-    return out
-
-
-def conj(parts):
-    parts = [p for p in parts if p is not None]
-    if not parts:
-        return ("tf", True)
-    e = parts[0]
-    for p in parts[1:]:
-        e = ("bin", "&&", e, p)
-    return e
-
-
 # ---------------------------------------------------------------- the case
-
-class Var:
-    def __init__(self, name, kind, hi=1, init=None):
-        self.name, self.kind, self.hi, self.init = name, kind, hi, init
-
-    def domain(self):
-        return [0, 1] if self.kind == "bool" else list(range(0, self.hi + 1))
-
-    def in_range(self, v):
-        return 0 <= v <= self.hi  # bools are stored as 0/1, always in range
-
 
 class Edge:
     """Relational (rel) or guarded command (guard, assigns: [(var, expr or None for *)])."""
@@ -191,83 +78,16 @@ class Case:
         self.c_bool = "_Bool"
 
 
-# ---------------------------------------------------------------- statements
-# ('decl', x, E)            int x = E;                       a step
-# ('set', target, E)        target = E;  target ('sh', i) or ('loc', x)
-# ('nondet_mod', x)         x = nondet() % 4;
-# ('nondet_range', x, lo, hi)  x = nondet(); assume(x >= lo && x <= hi);   two steps
-# ('nondet_sh', i)          g = __VERIFIER_nondet_int();  (bool: __VERIFIER_nondet_bool())
-# ('assume', C) ('await', C) ('assert', C)
-# ('if', C or None, then, else)     None is `*`
-# ('while', C or None, body)
-# ('atomic', body)  ('call',)  ('return',)
+# ---------------------------------------------------------------- text
+
+def functions(case):
+    """The C functions of the case: helper() when there is one, then t()."""
+    return ([("helper", case.helper)] if case.helper is not None else []) + [("t", case.body)]
+
 
 def c_text(case, lines=None):
     """The C code; lines (a dict), when given, gets id(statement) -> its line."""
-    if lines is None:
-        lines = {}
-    names = [v.name for v in case.vars]
-    out = ["#include <athread.h>", ""]
-    for v in case.vars:
-        out.append("%s %s;" % ("int" if v.kind == "int" else case.c_bool, v.name))
-    out.append("")
-
-    def cond(c):
-        return "*" if c is None else show(c, names, False)
-
-    def block(stmts, ind):
-        for s in stmts:
-            one(s, ind)
-
-    def one(s, ind):
-        p = "  " * ind
-        k = s[0]
-        lines[id(s)] = len(out) + 1
-        if k == "decl":
-            out.append("%sint %s = %s;" % (p, s[1], show(s[2], names, False)))
-        elif k == "set":
-            out.append("%s%s = %s;" % (p, show(s[1], names, False), show(s[2], names, False)))
-        elif k == "nondet_mod":
-            out.append("%s%s = nondet() %% 4;" % (p, s[1]))
-        elif k == "nondet_range":
-            out.append("%s%s = nondet();" % (p, s[1]))
-            out.append("%sassume(%s >= %d && %s <= %d);" % (p, s[1], s[2], s[1], s[3]))
-        elif k == "nondet_sh":
-            v = case.vars[s[1]]
-            out.append("%s%s = %s();" % (p, v.name, "__VERIFIER_nondet_bool" if v.kind == "bool" else "__VERIFIER_nondet_int"))
-        elif k in ("assume", "await", "assert"):
-            out.append("%s%s(%s);" % (p, k, show(s[1], names, False)))
-        elif k == "if":
-            out.append("%sif (%s) {" % (p, cond(s[1])))
-            block(s[2], ind + 1)
-            if s[3]:
-                out.append("%s} else {" % p)
-                block(s[3], ind + 1)
-            out.append("%s}" % p)
-        elif k == "while":
-            out.append("%swhile (%s) {" % (p, cond(s[1])))
-            block(s[2], ind + 1)
-            out.append("%s}" % p)
-        elif k == "atomic":
-            out.append("%satomic {" % p)
-            block(s[1], ind + 1)
-            out.append("%s}" % p)
-        elif k == "call":
-            out.append("%shelper();" % p)
-        elif k == "return":
-            out.append("%sreturn;" % p)
-        else:
-            raise ValueError(k)
-
-    if case.helper is not None:
-        out.append("void helper(void) {")
-        block(case.helper, 1)
-        out.append("}")
-        out.append("")
-    out.append("void t(void) {")
-    block(case.body, 1)
-    out.append("}")
-    return "\n".join(out) + "\n"
+    return minic.c_text(case.vars, functions(case), case.c_bool, lines)
 
 
 def spec_text(case, seed):
@@ -311,53 +131,14 @@ class Violation(Exception):
 class Checker:
     def __init__(self, case, lines=None):
         self.case = case
-        self.lines = lines or {}        # id(statement) -> line (c_text), for --replay
-        self.node_line = {}             # node -> line
         self.vars = case.vars
         self.spec = case.spec
-        self.loc_index = {x: i for i, x in enumerate(case.locals)}
-        self.nodes = [("exit",)]
-        self.entry = self.compile(case.body, 0)
+        helpers = {"helper": case.helper} if case.helper is not None else {}
+        self.code = minic.Code(case.vars, case.body, helpers, lines)  # lines: id(statement) -> line, for --replay
+        self.nodes, self.entry, self.node_line = self.code.nodes, self.code.entry, self.code.node_line
         self.gs = list(itertools.product(*[v.domain() for v in self.vars]))
         self.wrong_cache = {}
         self.edge_cache = {}
-
-    # ---- control-flow graph: node ids; 0 is the thread's exit
-    def new(self, node):
-        self.nodes.append(node)
-        return len(self.nodes) - 1
-
-    def compile(self, stmts, nxt):
-        for s in reversed(stmts):
-            nxt = self.compile_one(s, nxt)
-        return nxt
-
-    def compile_one(self, s, nxt):
-        n = self.compile_node(s, nxt)
-        line = self.lines.get(id(s))
-        if line is not None and s[0] not in ("call", "return"):
-            self.node_line[n] = line
-            if s[0] == "nondet_range":
-                self.node_line[self.nodes[n][2]] = line + 1
-        return n
-
-    def compile_node(self, s, nxt):
-        k = s[0]
-        if k == "if":
-            return self.new(("cond", s[1], self.compile(s[2], nxt), self.compile(s[3], nxt)))
-        if k == "while":
-            w = self.new(None)
-            self.nodes[w] = ("cond", s[1], self.compile(s[2], w), nxt)
-            return w
-        if k == "call":
-            return self.compile(self.case.helper, nxt)
-        if k == "return":
-            return 0
-        if k == "assert":
-            return self.new(("assert", s[1], nxt))
-        if k == "nondet_range":
-            return self.new(("havoc_local", s[1], self.new(("assume_range", s[1], s[2], s[3], nxt))))
-        return self.new(("step", s, nxt))
 
     # ---- the abstract thread
     def goes_wrong(self, q, g):
@@ -404,60 +185,6 @@ class Checker:
         return frozenset(out)
 
     # ---- concrete steps
-    def store(self, g, L, target, v):
-        """(g, L) after target = v (a C bool stores v != 0)."""
-        if target[0] == "sh":
-            i = target[1]
-            if self.vars[i].kind == "bool":
-                v = int(v != 0)
-            return g[:i] + (v,) + g[i + 1:], L
-        L = dict(L)
-        L[target[1]] = v
-        return g, L
-
-    def run(self, stmts, g, L, F):
-        """Outcomes [(g, L)] of a loop-free statement list run without interruption
-        (an atomic section, or one simple statement). Raises Violation for an
-        assert that fails."""
-        outs = [(g, L)]
-        for s in stmts:
-            nxt = []
-            for g1, L1 in outs:
-                nxt.extend(self.run_one(s, g1, L1, F))
-            outs = nxt
-        return outs
-
-    def run_one(self, s, g, L, F):
-        k = s[0]
-        if k in ("set", "decl"):
-            target = s[1] if k == "set" else ("loc", s[1])
-            return [self.store(g, L, target, ev(s[2], g, L))]
-        if k == "nondet_mod":
-            return [self.store(g, L, ("loc", s[1]), v) for v in range(-3, 4)]
-        if k == "nondet_sh":
-            v = self.vars[s[1]]
-            # any int: the values in range, and one outside it (every value
-            # outside the range is a violation, the next step havocs anyway)
-            vals = [0, 1] if v.kind == "bool" else list(range(0, v.hi + 2))
-            return [self.store(g, L, ("sh", s[1]), x) for x in vals]
-        if k in ("assume", "await"):
-            return [(g, L)] if ev(s[1], g, L) else []
-        if k == "assert":
-            if ev(s[1], g, L):
-                return [(g, L)]
-            raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
-                            % (show(s[1], [v.name for v in self.vars], False), self.gtext(g), L, self.ftext(F)))
-        if k == "if":
-            outs = []
-            if s[1] is None or ev(s[1], g, L):
-                outs += self.run(s[2], g, L, F)
-            if s[1] is None or not ev(s[1], g, L):
-                outs += self.run(s[3], g, L, F)
-            return outs
-        if k == "atomic":
-            return self.run(s[1], g, L, F)
-        raise ValueError("not allowed in an atomic section: %s" % k)
-
     def gtext(self, g):
         return "{" + ", ".join("%s=%d" % (v.name, x) for v, x in zip(self.vars, g)) + "}"
 
@@ -510,23 +237,13 @@ class Checker:
         return "conforms", "", len(seen)
 
     def step(self, node, g, L, F):
-        """[(g', L', next node)] of the step at node from (g, L)."""
-        k = node[0]
-        if k == "cond":
-            c = node[1]
-            outs = []
-            if c is None or ev(c, g, L):
-                outs.append((g, L, node[2]))
-            if c is None or not ev(c, g, L):
-                outs.append((g, L, node[3]))
-            return outs
-        if k == "havoc_local":
-            return [(g, dict(L, **{node[1]: None}), node[2])]
-        if k == "assume_range":
-            return [(g, dict(L, **{node[1]: v}), node[4]) for v in range(node[2], node[3] + 1)]
-        if k == "step":
-            return [(g2, L2, node[2]) for g2, L2 in self.run_one(node[1], g, L, F)]
-        raise ValueError(k)
+        """[(g', L', next node)] of the step at node from (g, L); an assert inside
+        it that fails on the values where it stands is a violation."""
+        try:
+            return self.code.step(node, g, L)
+        except minic.AssertFails as x:
+            raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
+                            % (show(x.stmt[1], [v.name for v in self.vars], False), self.gtext(x.g), x.L, self.ftext(F)))
 
     def path(self, seen, state):
         trail = []
@@ -568,38 +285,12 @@ class Replayer:
             raise NoReplay("%s: expected the values of %s, got %s" % (what, self.names, d))
         return tuple(int(d[n]) for n in self.names)
 
-    # one uninterrupted run of a loop-free statement list: ([(g', L')], violated)
-    def run(self, stmts, g, L, F):
-        outs, bad = [(g, L)], False
-        for s in stmts:
-            nxt = []
-            for g1, L1 in outs:
-                o, b = self.run_one(s, g1, L1, F)
-                nxt.extend(o)
-                bad = bad or b
-            outs = nxt
-        return outs, bad
-
-    def run_one(self, s, g, L, F):
-        ck = self.ck
-        k = s[0]
-        if k == "assert":
-            if ev(s[1], g, L):
-                return [(g, L)], False
-            return [], True
-        if k == "if":
-            outs, bad = [], False
-            c = None if s[1] is None else bool(ev(s[1], g, L))
-            if c is None or c:
-                o, b = self.run(s[2], g, L, F)
-                outs, bad = outs + o, bad or b
-            if c is None or not c:
-                o, b = self.run(s[3], g, L, F)
-                outs, bad = outs + o, bad or b
-            return outs, bad
-        if k == "atomic":
-            return self.run(s[1], g, L, F)
-        return ck.run_one(s, g, L, F), False
+    def run_one(self, s, g, L):
+        """One uninterrupted run of statement s: ([(g', L')], whether an assert
+        inside failed on some path)."""
+        fails = []
+        outs = self.ck.code.run([s], g, L, fails)
+        return outs, bool(fails)
 
     def step_outcomes(self, node, g, L, F, rep_after, rep_locals, cond):
         """[(g', L', next node)] and whether an assert inside failed."""
@@ -630,7 +321,7 @@ class Replayer:
                 if self.case.vars[i].kind == "bool" and v not in (0, 1):
                     return [], False
                 return [(g[:i] + (v,) + g[i + 1:], L, node[2])], False
-            outs, bad = self.run_one(s, g, L, F)
+            outs, bad = self.run_one(s, g, L)
             return [(g2, L2, node[2]) for g2, L2 in outs], bad
         return [], False
 
@@ -793,14 +484,11 @@ INT_NAMES = ["g", "n", "cnt", "lock"]
 STATE_NAMES = ["Idle", "Busy", "Done", "Wait", "Crit", "Go"]
 
 
-class Gen:
+class Gen(minic.ExprGen):
     def __init__(self, seed):
         self.seed = seed
-        self.r = random.Random(seed)
         self.case = Case()
-
-    def chance(self, p):
-        return self.r.random() < p
+        minic.ExprGen.__init__(self, random.Random(seed), self.case.vars)
 
     # ---- shared variables and locals
     def declare(self):
@@ -818,86 +506,6 @@ class Gen:
                     v.init = self.r.randint(0, v.hi)
             c.vars.append(v)
         c.c_bool = self.r.choice(["_Bool", "bool"])
-
-    def ivars(self):
-        return [i for i, v in enumerate(self.case.vars) if v.kind == "int"]
-
-    def bvars(self):
-        return [i for i, v in enumerate(self.case.vars) if v.kind == "bool"]
-
-    # ---- expressions; locs: the locals that may appear
-    def int_expr(self, locs, depth=1):
-        if depth <= 0 or self.chance(0.5):
-            r = self.r.random()
-            if self.ivars() and r < 0.45:
-                return ("sh", self.r.choice(self.ivars()))
-            if locs and r < 0.7:
-                return ("loc", self.r.choice(locs))
-            return ("num", self.r.choice([0, 1, 1, 2, 3]))
-        r = self.r.random()
-        if r < 0.75:
-            return ("bin", self.r.choice(["+", "-", "+", "*"]), self.int_expr(locs, depth - 1), self.int_expr(locs, depth - 1))
-        return ("bin", self.r.choice(["/", "%"]), self.int_expr(locs, depth - 1), ("num", self.r.choice([2, 3])))
-
-    def compare(self, locs):
-        op = self.r.choice(["==", "!=", "<", "<=", ">", ">="])
-        for _ in range(5):  # rather about some variable than constant
-            a = self.int_expr(locs, 1)
-            if mentions(a, "sh") or mentions(a, "loc"):
-                break
-        b = ("num", self.r.randint(0, 3)) if self.chance(0.6) else self.int_expr(locs, 0)
-        return ("bin", op, a, b)
-
-    def bool_expr(self, locs, depth=1):
-        if depth <= 0 or self.chance(0.5):
-            if self.bvars() and self.chance(0.4):
-                v = ("sh", self.r.choice(self.bvars()))
-                return ("not", v) if self.chance(0.4) else v
-            if not self.ivars() and not locs:
-                return ("tf", self.chance(0.5))
-            return self.compare(locs)
-        r = self.r.random()
-        if r < 0.7:
-            return ("bin", self.r.choice(["&&", "||"]), self.bool_expr(locs, depth - 1), self.bool_expr(locs, depth - 1))
-        return ("not", self.bool_expr(locs, depth - 1))
-
-    def likely(self, make, ratio):
-        """An expression from make() that holds in at least ratio of the shared
-        states (tried a few times; expressions over locals are taken as they are)."""
-        gs = list(itertools.product(*[v.domain() for v in self.case.vars]))
-        for _ in range(8):
-            e = make()
-            if mentions(e, "loc") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
-                return e
-        return e
-
-    def local_value(self, locs):
-        """A value for a local: finite because it reads only shared variables and
-        numbers, or is taken % 4."""
-        e = self.int_expr(locs, 1)
-        if mentions(e, "loc"):
-            e = ("bin", "%", e, ("num", 4))
-        return e
-
-    def shared_value(self, i, locs):
-        v = self.case.vars[i]
-        if v.kind == "bool":
-            r = self.r.random()
-            if r < 0.25:
-                return ("not", ("sh", i))
-            if r < 0.45:
-                return ("tf", self.chance(0.5))
-            if r < 0.55:
-                return self.int_expr(locs, 1)  # an int stored in a C bool: v != 0
-            return self.bool_expr(locs, 1)
-        r = self.r.random()
-        if r < 0.35:
-            return ("bin", self.r.choice(["+", "-", "+"]), ("sh", i), ("num", 1))
-        if r < 0.6:
-            return ("num", self.r.randint(0, v.hi))
-        if r < 0.7:
-            return ("bin", "%", self.int_expr(locs, 1), ("num", v.hi + 1))
-        return self.int_expr(locs, 1)
 
     # ---- statements
     def stmts(self, budget, depth, locs, ctx):
@@ -991,7 +599,7 @@ class Gen:
         if kind == "checked_atomic":
             return self.checked_atomic(rs)
         if kind == "call":
-            return ("call",)
+            return ("call", "helper")
         if kind == "return":
             return ("return",)
         raise ValueError(kind)
@@ -1027,8 +635,8 @@ class Gen:
             c.helper = []
             c.helper = self.stmts([self.r.randint(1, 2)], 1, [], "helper")
         body = self.stmts([self.r.randint(1, 8)], 2, locs, "top")
-        if c.helper is not None and not any(s == ("call",) for s in body):
-            body.insert(self.r.randint(0, len(body)), ("call",))
+        if c.helper is not None and not any(s == ("call", "helper") for s in body):
+            body.insert(self.r.randint(0, len(body)), ("call", "helper"))
         c.body = c.decls + body
 
     # ---- the spec
@@ -1056,16 +664,9 @@ class Gen:
                          else ("bin", ">=", ("prime", i), ("num", 0)))
         return Edge(src, dst, rel=conj(parts))
 
-    def is_bool(self, e):
-        if e[0] == "sh":
-            return self.case.vars[e[1]].kind == "bool"
-        return e[0] in ("tf", "not") or e[0] == "bin" and e[1] not in ARITH
-
     def typed(self, i, E):
-        """E as a spec value for variable i: an int stored in a C bool is E != 0."""
-        if self.case.vars[i].kind == "bool" and not self.is_bool(E):
-            return ("bin", "!=", E, ("num", 0))
-        return E
+        """E as a spec value for variable i (an int stored in a C bool is E != 0)."""
+        return minic.stored(self.case.vars, i, E)
 
     def precise_edge(self, src, dst, i, E):
         E = self.typed(i, E)

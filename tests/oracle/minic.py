@@ -1,0 +1,510 @@
+"""tests/oracle/minic.py -- the small C language of the oracles' generated
+programs: expressions, statements, their text in C and in the spec language,
+random expressions, and the concrete meaning of one atomic step (language
+reference, section 7). Shared by gen-conform.py (one thread against its
+abstract thread) and gen-theorem.py (whole programs, every interleaving);
+nothing here comes from athread. Python 3 standard library only.
+
+Expressions are tuples: ('num', v) ('tf', bool) ('sh', i) ('loc', name)
+('prime', i) ('not', a) ('bin', op, a, b). Generated expressions are well typed
+(bool vs int), so one over shared variables and numbers prints in both
+languages. Integers are mathematical; / and % truncate toward zero; a C bool
+holds 0 or 1 (storing v stores v != 0).
+
+Statements:
+  ('decl', x, E)              int x = E;                        a step
+  ('set', target, E)          target = E;  target ('sh', i) or ('loc', x)
+  ('nondet_mod', x)           x = nondet() % 4;
+  ('nondet_range', x, lo, hi) x = nondet(); assume(x >= lo && x <= hi);  two steps
+  ('nondet_sh', i)            g = __VERIFIER_nondet_int();  (bool: __VERIFIER_nondet_bool())
+  ('assume', C) ('await', C) ('assert', C)
+  ('if', C or None, then, else)   None is `*`
+  ('while', C or None, body)
+  ('atomic', body[, form])    one step; form 'block' (atomic { }, the default),
+                              'begin_end' (__VERIFIER_atomic_begin/end()), or
+                              'fn:NAME' (a function __VERIFIER_atomic_NAME, whose
+                              body reads no locals)
+  ('call', NAME)              NAME(); a function of shared statements, inlined
+  ('return',)
+  ('probe', k)                no C text, no step: where an assert may go later
+"""
+import itertools
+
+ARITH = {"+", "-", "*", "/", "%"}
+
+
+# ---------------------------------------------------------------- C arithmetic
+
+def c_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def c_mod(a, b):
+    return a - b * c_div(a, b)
+
+
+# ---------------------------------------------------------------- expressions
+
+def ev(e, g, L=None, g2=None):
+    """The value of e: an int (booleans are 0/1). g, g2: shared values (tuples),
+    L: the locals (a dict). A local that holds None raises TypeError."""
+    k = e[0]
+    if k == "num":
+        return e[1]
+    if k == "tf":
+        return int(e[1])
+    if k == "sh":
+        return g[e[1]]
+    if k == "prime":
+        return g2[e[1]]
+    if k == "loc":
+        return L[e[1]]
+    if k == "not":
+        return int(not ev(e[1], g, L, g2))
+    op, a, b = e[1], ev(e[2], g, L, g2), ev(e[3], g, L, g2)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return c_div(a, b)
+    if op == "%":
+        return c_mod(a, b)
+    if op == "&&":
+        return int(bool(a) and bool(b))
+    if op == "||":
+        return int(bool(a) or bool(b))
+    if op == "==>":
+        return int((not a) or bool(b))
+    if op == "<==>":
+        return int(bool(a) == bool(b))
+    return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
+
+
+def show(e, names, spec):
+    """The text of e in C (spec=False) or in the spec language (spec=True)."""
+    k = e[0]
+    if k == "num":
+        return str(e[1])
+    if k == "tf":
+        return ("true" if e[1] else "false") if spec else str(int(e[1]))
+    if k == "sh":
+        return names[e[1]]
+    if k == "prime":
+        return names[e[1]] + "'"
+    if k == "loc":
+        return e[1]
+    if k == "not":
+        return "!" + paren(e[1], names, spec)
+    return "%s %s %s" % (paren(e[2], names, spec), e[1], paren(e[3], names, spec))
+
+
+def paren(e, names, spec):
+    s = show(e, names, spec)
+    return "(" + s + ")" if e[0] == "bin" else s
+
+
+def mentions(e, kind):
+    if e[0] == kind:
+        return True
+    return any(isinstance(x, tuple) and mentions(x, kind) for x in e[1:])
+
+
+def primes_in(e, out):
+    if e[0] == "prime":
+        out.add(e[1])
+    for x in e[1:]:
+        if isinstance(x, tuple):
+            primes_in(x, out)
+    return out
+
+
+def conj(parts, op="&&"):
+    """The parts joined by op (None parts left out); the empty join is its unit."""
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return ("tf", op == "&&")
+    e = parts[0]
+    for p in parts[1:]:
+        e = ("bin", op, e, p)
+    return e
+
+
+def substitute(e, values):
+    """e with ('sh', i) replaced by values[i]."""
+    if e[0] == "sh":
+        return values[e[1]]
+    if e[0] == "not":
+        return ("not", substitute(e[1], values))
+    if e[0] == "bin":
+        return ("bin", e[1], substitute(e[2], values), substitute(e[3], values))
+    return e
+
+
+class Var:
+    """A shared variable: kind 'bool' or 'int' (range 0..hi); init None: any value."""
+    def __init__(self, name, kind, hi=1, init=None):
+        self.name, self.kind, self.hi, self.init = name, kind, hi, init
+
+    def domain(self):
+        return [0, 1] if self.kind == "bool" else list(range(0, self.hi + 1))
+
+    def in_range(self, v):
+        return 0 <= v <= self.hi  # bools are stored as 0/1, always in range
+
+    def spec_type(self):
+        return "bool" if self.kind == "bool" else "int[0..%d]" % self.hi
+
+    def value_text(self, v):
+        return ("true" if v else "false") if self.kind == "bool" else str(v)
+
+
+def is_bool(e, vars):
+    if e[0] == "sh":
+        return vars[e[1]].kind == "bool"
+    return e[0] in ("tf", "not") or e[0] == "bin" and e[1] not in ARITH
+
+
+def stored(vars, i, E):
+    """E as the value variable i holds after `i = E` in C: an int stored in a
+    C bool is E != 0."""
+    if vars[i].kind == "bool" and not is_bool(E, vars):
+        return ("bin", "!=", E, ("num", 0))
+    return E
+
+
+# ---------------------------------------------------------------- random expressions
+
+class ExprGen:
+    """Random well-typed expressions over the shared variables self.vars
+    (a list of Var), the locals passed in, and small numbers."""
+    def __init__(self, r, vars):
+        self.r, self.vars = r, vars
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def ivars(self):
+        return [i for i, v in enumerate(self.vars) if v.kind == "int"]
+
+    def bvars(self):
+        return [i for i, v in enumerate(self.vars) if v.kind == "bool"]
+
+    def int_expr(self, locs, depth=1):
+        if depth <= 0 or self.chance(0.5):
+            r = self.r.random()
+            if self.ivars() and r < 0.45:
+                return ("sh", self.r.choice(self.ivars()))
+            if locs and r < 0.7:
+                return ("loc", self.r.choice(locs))
+            return ("num", self.r.choice([0, 1, 1, 2, 3]))
+        r = self.r.random()
+        if r < 0.75:
+            return ("bin", self.r.choice(["+", "-", "+", "*"]), self.int_expr(locs, depth - 1), self.int_expr(locs, depth - 1))
+        return ("bin", self.r.choice(["/", "%"]), self.int_expr(locs, depth - 1), ("num", self.r.choice([2, 3])))
+
+    def compare(self, locs):
+        op = self.r.choice(["==", "!=", "<", "<=", ">", ">="])
+        for _ in range(5):  # rather about some variable than constant
+            a = self.int_expr(locs, 1)
+            if mentions(a, "sh") or mentions(a, "loc"):
+                break
+        b = ("num", self.r.randint(0, 3)) if self.chance(0.6) else self.int_expr(locs, 0)
+        return ("bin", op, a, b)
+
+    def bool_expr(self, locs, depth=1):
+        if depth <= 0 or self.chance(0.5):
+            if self.bvars() and self.chance(0.4):
+                v = ("sh", self.r.choice(self.bvars()))
+                return ("not", v) if self.chance(0.4) else v
+            if not self.ivars() and not locs:
+                return ("tf", self.chance(0.5))
+            return self.compare(locs)
+        r = self.r.random()
+        if r < 0.7:
+            return ("bin", self.r.choice(["&&", "||"]), self.bool_expr(locs, depth - 1), self.bool_expr(locs, depth - 1))
+        return ("not", self.bool_expr(locs, depth - 1))
+
+    def likely(self, make, ratio):
+        """An expression from make() that holds in at least ratio of the shared
+        states (tried a few times; expressions over locals are taken as they are)."""
+        gs = list(itertools.product(*[v.domain() for v in self.vars]))
+        for _ in range(8):
+            e = make()
+            if mentions(e, "loc") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
+                return e
+        return e
+
+    def local_value(self, locs):
+        """A value for a local: finite because it reads only shared variables and
+        numbers, or is taken % 4."""
+        e = self.int_expr(locs, 1)
+        if mentions(e, "loc"):
+            e = ("bin", "%", e, ("num", 4))
+        return e
+
+    def shared_value(self, i, locs):
+        v = self.vars[i]
+        if v.kind == "bool":
+            r = self.r.random()
+            if r < 0.25:
+                return ("not", ("sh", i))
+            if r < 0.45:
+                return ("tf", self.chance(0.5))
+            if r < 0.55:
+                return self.int_expr(locs, 1)  # an int stored in a C bool: v != 0
+            return self.bool_expr(locs, 1)
+        r = self.r.random()
+        if r < 0.35:
+            return ("bin", self.r.choice(["+", "-", "+"]), ("sh", i), ("num", 1))
+        if r < 0.6:
+            return ("num", self.r.randint(0, v.hi))
+        if r < 0.7:
+            return ("bin", "%", self.int_expr(locs, 1), ("num", v.hi + 1))
+        return self.int_expr(locs, 1)
+
+
+# ---------------------------------------------------------------- C text
+
+def atomic_form(s):
+    return s[2] if len(s) > 2 else "block"
+
+
+def c_text(vars, functions, c_bool="_Bool", lines=None):
+    """The C file: the globals, then each (name, statements) of functions in
+    order, each __VERIFIER_atomic_ function before its first use. lines (a
+    dict), when given, gets id(statement) -> its line."""
+    if lines is None:
+        lines = {}
+    names = [v.name for v in vars]
+    out = ["#include <athread.h>", ""]
+    for v in vars:
+        out.append("%s %s;" % ("int" if v.kind == "int" else c_bool, v.name))
+    out.append("")
+    printed = set()
+
+    def cond(c):
+        return "*" if c is None else show(c, names, False)
+
+    def block(stmts, ind):
+        for s in stmts:
+            one(s, ind)
+
+    def atomic_functions(stmts):
+        for s in stmts:
+            for x in s[1:]:
+                if isinstance(x, list):
+                    atomic_functions(x)
+            if s[0] == "atomic" and atomic_form(s).startswith("fn:") and atomic_form(s) not in printed:
+                printed.add(atomic_form(s))
+                function("__VERIFIER_atomic_" + atomic_form(s)[3:], s[1])
+
+    def one(s, ind):
+        p = "  " * ind
+        k = s[0]
+        lines[id(s)] = len(out) + 1
+        if k == "decl":
+            out.append("%sint %s = %s;" % (p, s[1], show(s[2], names, False)))
+        elif k == "set":
+            out.append("%s%s = %s;" % (p, show(s[1], names, False), show(s[2], names, False)))
+        elif k == "nondet_mod":
+            out.append("%s%s = nondet() %% 4;" % (p, s[1]))
+        elif k == "nondet_range":
+            out.append("%s%s = nondet();" % (p, s[1]))
+            out.append("%sassume(%s >= %d && %s <= %d);" % (p, s[1], s[2], s[1], s[3]))
+        elif k == "nondet_sh":
+            v = vars[s[1]]
+            out.append("%s%s = %s();" % (p, v.name, "__VERIFIER_nondet_bool" if v.kind == "bool" else "__VERIFIER_nondet_int"))
+        elif k in ("assume", "await", "assert"):
+            out.append("%s%s(%s);" % (p, k, show(s[1], names, False)))
+        elif k == "if":
+            out.append("%sif (%s) {" % (p, cond(s[1])))
+            block(s[2], ind + 1)
+            if s[3]:
+                out.append("%s} else {" % p)
+                block(s[3], ind + 1)
+            out.append("%s}" % p)
+        elif k == "while":
+            out.append("%swhile (%s) {" % (p, cond(s[1])))
+            block(s[2], ind + 1)
+            out.append("%s}" % p)
+        elif k == "atomic":
+            form = atomic_form(s)
+            if form == "block":
+                out.append("%satomic {" % p)
+                block(s[1], ind + 1)
+                out.append("%s}" % p)
+            elif form == "begin_end":
+                out.append("%s__VERIFIER_atomic_begin();" % p)
+                block(s[1], ind)
+                out.append("%s__VERIFIER_atomic_end();" % p)
+            else:
+                out.append("%s__VERIFIER_atomic_%s();" % (p, form[3:]))
+        elif k == "call":
+            out.append("%s%s();" % (p, s[1]))
+        elif k == "return":
+            out.append("%sreturn;" % p)
+        elif k != "probe":
+            raise ValueError(k)
+
+    def function(name, stmts):
+        out.append("void %s(void) {" % name)
+        block(stmts, 1)
+        out.append("}")
+        out.append("")
+
+    for name, stmts in functions:
+        atomic_functions(stmts)
+    for name, stmts in functions:
+        function(name, stmts)
+    return "\n".join(out[:-1]) + "\n"
+
+
+# ---------------------------------------------------------------- concrete steps
+
+class AssertFails(Exception):
+    """An assert inside an atomic step fails: the statement, and the values there."""
+    def __init__(self, stmt, g, L):
+        Exception.__init__(self, "assert fails inside a step")
+        self.stmt, self.g, self.L = stmt, g, L
+
+
+class Code:
+    """One thread function as a control-flow graph whose nodes are steps and
+    checks (node 0 is the thread's exit), and the meaning of each step.
+
+    Nodes: ('exit',) ('cond', C, yes, no) ('assert', C, next) ('probe', k, next)
+    ('step', statement, next) ('havoc_local', x, next) ('assume_range', x, lo, hi, next).
+    Calls are inlined. lines (id(statement) -> line, from c_text) names the
+    line of each node in node_line. probe(k, g, L), when given, is told the
+    values at every probe passed inside a step."""
+    def __init__(self, vars, body, functions=None, lines=None, probe=None):
+        self.vars, self.functions = vars, functions or {}
+        self.lines, self.node_line = lines or {}, {}
+        self.probe = probe
+        self.nodes = [("exit",)]
+        self.entry = self.compile(body, 0, 0)
+
+    def new(self, node):
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def compile(self, stmts, nxt, ret):
+        for s in reversed(stmts):
+            nxt = self.compile_one(s, nxt, ret)
+        return nxt
+
+    def compile_one(self, s, nxt, ret):
+        n = self.compile_node(s, nxt, ret)
+        line = self.lines.get(id(s))
+        if line is not None and s[0] not in ("call", "return", "probe"):
+            self.node_line[n] = line
+            if s[0] == "nondet_range":
+                self.node_line[self.nodes[n][2]] = line + 1
+        return n
+
+    def compile_node(self, s, nxt, ret):
+        k = s[0]
+        if k == "if":
+            return self.new(("cond", s[1], self.compile(s[2], nxt, ret), self.compile(s[3], nxt, ret)))
+        if k == "while":
+            w = self.new(None)
+            self.nodes[w] = ("cond", s[1], self.compile(s[2], w, ret), nxt)
+            return w
+        if k == "call":
+            return self.compile(self.functions[s[1]], nxt, nxt)
+        if k == "return":
+            return ret
+        if k == "assert":
+            return self.new(("assert", s[1], nxt))
+        if k == "probe":
+            return self.new(("probe", s[1], nxt))
+        if k == "nondet_range":
+            return self.new(("havoc_local", s[1], self.new(("assume_range", s[1], s[2], s[3], nxt))))
+        return self.new(("step", s, nxt))
+
+    def store(self, g, L, target, v):
+        """(g, L) after target = v (a C bool stores v != 0)."""
+        if target[0] == "sh":
+            i = target[1]
+            if self.vars[i].kind == "bool":
+                v = int(v != 0)
+            return g[:i] + (v,) + g[i + 1:], L
+        L = dict(L)
+        L[target[1]] = v
+        return g, L
+
+    def run(self, stmts, g, L, fails=None):
+        """Outcomes [(g, L)] of a loop-free statement list run without
+        interruption (an atomic section, or one simple statement). An assert
+        that fails on the values where it stands raises AssertFails, or, when
+        a list fails is given, is appended to it and ends that run alone."""
+        outs = [(g, L)]
+        for s in stmts:
+            nxt = []
+            for g1, L1 in outs:
+                nxt.extend(self.run_one(s, g1, L1, fails))
+            outs = nxt
+        return outs
+
+    def run_one(self, s, g, L, fails=None):
+        k = s[0]
+        if k in ("set", "decl"):
+            target = s[1] if k == "set" else ("loc", s[1])
+            return [self.store(g, L, target, ev(s[2], g, L))]
+        if k == "nondet_mod":
+            return [self.store(g, L, ("loc", s[1]), v) for v in range(-3, 4)]
+        if k == "nondet_sh":
+            v = self.vars[s[1]]
+            # any int: the values in range, and one outside it (in the
+            # generated programs every value outside the range leaves it alike)
+            vals = [0, 1] if v.kind == "bool" else list(range(0, v.hi + 2))
+            return [self.store(g, L, ("sh", s[1]), x) for x in vals]
+        if k in ("assume", "await"):
+            return [(g, L)] if ev(s[1], g, L) else []
+        if k == "assert":
+            if ev(s[1], g, L):
+                return [(g, L)]
+            if fails is None:
+                raise AssertFails(s, g, L)
+            fails.append(AssertFails(s, g, L))
+            return []
+        if k == "probe":
+            if self.probe:
+                self.probe(s[1], g, L)
+            return [(g, L)]
+        if k == "if":
+            outs = []
+            if s[1] is None or ev(s[1], g, L):
+                outs += self.run(s[2], g, L, fails)
+            if s[1] is None or not ev(s[1], g, L):
+                outs += self.run(s[3], g, L, fails)
+            return outs
+        if k == "atomic":
+            return self.run(s[1], g, L, fails)
+        if k == "call":
+            return self.run(self.functions[s[1]], g, L, fails)
+        raise ValueError("not allowed in an atomic section: %s" % k)
+
+    def step(self, node, g, L):
+        """[(g', L', next node)] of the step at node from (g, L); raises
+        AssertFails when an assert inside it fails."""
+        k = node[0]
+        if k == "cond":
+            c = node[1]
+            outs = []
+            if c is None or ev(c, g, L):
+                outs.append((g, L, node[2]))
+            if c is None or not ev(c, g, L):
+                outs.append((g, L, node[3]))
+            return outs
+        if k == "havoc_local":
+            return [(g, dict(L, **{node[1]: None}), node[2])]
+        if k == "assume_range":
+            return [(g, dict(L, **{node[1]: v}), node[4]) for v in range(node[2], node[3] + 1)]
+        if k == "step":
+            return [(g2, L2, node[2]) for g2, L2 in self.run_one(node[1], g, L)]
+        raise ValueError(k)
