@@ -1,0 +1,1093 @@
+#!/usr/bin/env python3
+"""tests/oracle/gen-theorem.py -- the paper's theorem, tested end to end:
+random concurrent C programs with their specs, and every interleaving of the
+concrete threads.
+
+  gen-theorem.py SEED            prints the case: the spec, the C code, the
+                                 oracle's composition verdict and the concrete
+                                 program's verdict (with its trace when unsafe)
+  gen-theorem.py --batch DIR FIRST COUNT
+                                 writes DIR/caseN.athread and DIR/caseN.c for
+                                 the COUNT seeds from FIRST
+  gen-theorem.py --judge DIR FIRST COUNT
+                                 reads athread's exit codes DIR/caseN.conform.rc
+                                 and DIR/caseN.compose.rc and prints one line a
+                                 case (see below), then a summary line
+  gen-theorem.py --keep SEED DIR writes the case as DIR/seedN.athread, .c and
+                                 .expect (the concrete verdict and trace): a
+                                 regression case for theorem.sh
+  gen-theorem.py --stats FIRST COUNT
+                                 the shapes and the oracles' verdicts, no athread
+
+What the user is promised: when every thread conforms to its abstract thread
+(athread conform exits 0) and the abstract system is safe (athread compose
+exits 0), the concrete program is safe. A case is a whole program: 2-3 shared
+variables of small ranges (one of them often a lock), one or two kinds of
+thread with 2-3 instances in all, each a C function with awaits, atomic
+sections in all three forms with asserts inside them, lock-style sections,
+loops with small bounds, branches, helper calls and nondeterminism.
+
+How a case is made: a design program D is generated first, with probes where
+asserts may go, and every interleaving of D is explored (the reference below).
+Each probe becomes an assert whose condition holds at every value the probe
+saw (or, in some cases, fails at one of them), or nothing. The spec is drawn
+from D: per thread, one abstract state for the start and one per statement
+that writes shared variables; an edge from every state that can be the last
+write before that statement; its relation is the statement's meaning (a
+guarded command or a relation, one edge per path through an atomic section),
+a havoc of what it writes, or the pairs of values D was seen to take there;
+state assertions are the values the abstract system (or D) reaches there, or
+none. The code under test is D, or D after one change (an atomic section split
+into its statements, an await dropped, a value or an assert changed, two
+statements swapped, an atomic section written in another form), so that many
+cases are near misses.
+
+The reference shares nothing with athread: an explicit search of every
+interleaving of the concrete threads at the step granularity of the language
+reference (section 7: minic.py's steps; an assert is a check between steps,
+and inside an atomic section it is checked where it stands), from every
+initial state the spec allows. It also searches the abstract system itself.
+A case's line says one of:
+  caseN all-safe: ...        athread says all conform and safe, and the
+                             reference agrees (the concrete program is safe,
+                             and every shared state it reaches between steps
+                             is one the abstract system reaches)
+  caseN VIOLATION: ...       athread says all conform and safe, and the
+                             concrete program is not: the seed, the program
+                             and the concrete trace follow
+  caseN COMPOSE-DIFFERS: ... athread compose and the oracle's search of the
+                             abstract system disagree
+  caseN rejected: ...        some thread does not conform, or the system is
+                             unsafe (and the oracle agrees about the system)
+  caseN unknown/skip: ...    athread said unknown, or the reference passed
+                             its state limit
+Python 3 standard library only.
+"""
+import itertools
+import os
+import random
+import sys
+from collections import deque
+
+import minic
+from minic import Var, conj, ev, mentions, show
+
+LIMIT = 300_000        # states of a search by the reference
+DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
+
+
+# ---------------------------------------------------------------- the case
+
+class Edge:
+    """Guarded command (guard, assigns: [(var, expr or None for *)]) or relation."""
+    def __init__(self, src, dst, guard=None, assigns=None, rel=None):
+        self.src, self.dst, self.guard, self.assigns, self.rel = src, dst, guard, assigns, rel
+
+
+class Thread:
+    """One kind of thread: its C function and its abstract thread."""
+    def __init__(self, name, func, count):
+        self.name, self.func, self.count = name, func, count
+        self.locals = []            # names, in declaration order
+        self.body = []              # statements of the C function
+        self.helpers = {}           # name -> statements (shared variables only)
+        self.states = []            # abstract states (names)
+        self.inits = [0]
+        self.asserts = {}           # state -> expr
+        self.invariant = None
+        self.edges = []
+
+
+class System:
+    def __init__(self):
+        self.vars = []
+        self.threads = []
+        self.init = None            # the system's init predicate, or None
+        self.invariants = []        # (thread index, state, bound): count(T@S) <= bound
+        self.c_bool = "_Bool"
+        self.shape = ""             # how the case was made, for --stats
+
+    def instances(self):
+        return [k for k, t in enumerate(self.threads) for _ in range(t.count)]
+
+    def functions(self):
+        out = []
+        for t in self.threads:
+            out += sorted(t.helpers.items())
+        return out + [(t.func, t.body) for t in self.threads]
+
+    def initial_gs(self):
+        doms = [[v.init] if v.init is not None else v.domain() for v in self.vars]
+        return [g for g in itertools.product(*doms) if self.init is None or ev(self.init, g)]
+
+
+def writes(s, helpers, out):
+    """The shared variables statement s may write."""
+    k = s[0]
+    if k == "set" and s[1][0] == "sh":
+        out.add(s[1][1])
+    elif k == "nondet_sh":
+        out.add(s[1])
+    elif k == "call":
+        for x in helpers[s[1]]:
+            writes(x, helpers, out)
+    for x in s[1:]:
+        if isinstance(x, list):
+            for y in x:
+                writes(y, helpers, out)
+    return out
+
+
+def reads_locals(s):
+    if s[0] in ("decl", "nondet_mod", "nondet_range") or s[0] == "set" and s[1][0] == "loc":
+        return True
+    return any(isinstance(x, tuple) and mentions(x, "loc") for x in s[1:]) or \
+        any(isinstance(x, list) and any(reads_locals(y) for y in x) for x in s[1:])
+
+
+def rebuild(stmts, f):
+    """stmts with every statement s (inner ones first) replaced by the list f(s)."""
+    out = []
+    for s in stmts:
+        if any(isinstance(x, list) for x in s):
+            s = tuple(rebuild(x, f) if isinstance(x, list) else x for x in s)
+        out.extend(f(s))
+    return out
+
+
+# ---------------------------------------------------------------- formulas of value sets
+
+def values_formula(var, i, values):
+    """A formula over variable i that holds exactly for values (a subset of its domain)."""
+    dom = var.domain()
+    vs = sorted(set(values))
+    if vs == dom:
+        return None
+    if not vs:
+        return ("tf", False)
+    x = ("sh", i)
+    if var.kind == "bool":
+        return x if vs == [1] else ("not", x)
+    if len(dom) - len(vs) == 1:
+        return ("bin", "!=", x, ("num", [v for v in dom if v not in vs][0]))
+    if vs == list(range(vs[0], vs[-1] + 1)):
+        lo = None if vs[0] == dom[0] else ("bin", ">=", x, ("num", vs[0]))
+        hi = None if vs[-1] == dom[-1] else ("bin", "<=", x, ("num", vs[-1]))
+        if vs[0] == vs[-1]:
+            return ("bin", "==", x, ("num", vs[0]))
+        return conj([lo, hi])
+    return conj([("bin", "==", x, ("num", v)) for v in vs], "||")
+
+
+def set_formula(vars, S, first=0):
+    """A formula over the variables first.. that holds exactly for the tuples
+    of S (values of those variables), or None when S is all of them."""
+    if first == len(vars):
+        return None
+    S = set(S)
+    groups = {}
+    for g in S:
+        groups.setdefault(g[0], set()).add(g[1:])
+    by_rest = {}
+    for v, rest in groups.items():
+        by_rest.setdefault(frozenset(rest), []).append(v)
+    parts = []
+    for rest, vs in sorted(by_rest.items(), key=lambda kv: sorted(kv[1])):
+        parts.append(conj([values_formula(vars[first], first, vs), set_formula(vars, rest, first + 1)]))
+    if len(parts) == 1:
+        return None if parts[0] == ("tf", True) else parts[0]
+    return conj(parts, "||")
+
+
+def prime(e):
+    if e[0] == "sh":
+        return ("prime", e[1])
+    if e[0] == "not":
+        return ("not", prime(e[1]))
+    if e[0] == "bin":
+        return ("bin", e[1], prime(e[2]), prime(e[3]))
+    return e
+
+
+# ---------------------------------------------------------------- text
+
+def spec_text(sy, seed):
+    names = [v.name for v in sy.vars]
+    out = ["// gen-theorem.py %d" % seed]
+    for v in sy.vars:
+        init = "" if v.init is None else " = " + v.value_text(v.init)
+        out.append("shared %s %s%s;" % (v.spec_type(), v.name, init))
+    for t in sy.threads:
+        out.append("")
+        out.append("thread %s implements %s {" % (t.name, t.func))
+        if t.invariant is not None:
+            out.append("  invariant %s;" % show(t.invariant, names, True))
+        for q, s in enumerate(t.states):
+            a = " assert %s" % show(t.asserts[q], names, True) if q in t.asserts else ""
+            out.append("  %sstate %s%s;" % ("init " if q in t.inits else "", s, a))
+        for e in t.edges:
+            head = "  %s -> %s" % (t.states[e.src], t.states[e.dst])
+            if e.rel is not None:
+                out.append("%s : %s;" % (head, show(e.rel, names, True)))
+                continue
+            if e.guard is not None or not e.assigns:
+                head += " when " + show(e.guard or ("tf", True), names, True)
+            if e.assigns:
+                head += " do " + ", ".join("%s := %s" % (names[i], "*" if x is None else show(x, names, True))
+                                           for i, x in e.assigns)
+            out.append(head + ";")
+        out.append("}")
+    out.append("")
+    out.append("system Sys {")
+    for t in sy.threads:
+        out.append("  %s%s;" % (t.name, "[%d]" % t.count if t.count > 1 else ""))
+    if sy.init is not None:
+        out.append("  init %s;" % show(sy.init, names, True))
+    for k, q, bound in sy.invariants:
+        out.append("  invariant count(%s@%s) <= %d;" % (sy.threads[k].name, sy.threads[k].states[q], bound))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def c_text(sy, lines=None):
+    return minic.c_text(sy.vars, sy.functions(), sy.c_bool, lines)
+
+
+# ---------------------------------------------------------------- the concrete program
+
+class Concrete:
+    """Every interleaving of the system's concrete threads, at the steps of
+    the language reference. A state is (g, ((node, locals), ...)) per instance;
+    asserts and probes are passed between steps (a check, not a step)."""
+    def __init__(self, sy, probe=None, lines=None):
+        self.sy = sy
+        self.codes = [minic.Code(sy.vars, t.body, t.helpers, lines, probe) for t in sy.threads]
+        self.kinds = sy.instances()
+        self.probe = probe
+        self.names = [v.name for v in sy.vars]
+
+    def label(self, i):
+        k = self.kinds[i]
+        t = self.sy.threads[k]
+        return t.name if t.count == 1 else "%s[%d]" % (t.name, 1 + self.kinds[:i].count(k))
+
+    def successors(self, state, on_step=None):
+        """[(instance, node, next state)]; raises Failure."""
+        g, insts = state
+        out = []
+        for i, (pc, Lt) in enumerate(insts):
+            k = self.kinds[i]
+            code, names = self.codes[k], self.sy.threads[k].locals
+            node = code.nodes[pc]
+            if node[0] == "exit":
+                continue
+            L = dict(zip(names, Lt))
+            if node[0] in ("assert", "probe"):
+                if node[0] == "assert" and not ev(node[1], g, L):
+                    raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
+                if node[0] == "probe" and self.probe:
+                    self.probe(node[1], g, L)
+                out.append((i, pc, (g, insts[:i] + ((node[2], Lt),) + insts[i + 1:])))
+                continue
+            try:
+                steps = code.step(node, g, L)
+            except minic.AssertFails as x:
+                raise Failure(i, pc, "assert(%s) fails inside the step, where %s"
+                              % (show(x.stmt[1], self.names, False), self.gtext(x.g)), x.g, x.L)
+            for g2, L2, nxt in steps:
+                if on_step:
+                    on_step(k, pc, g, g2)
+                out.append((i, pc, (g2, insts[:i] + ((nxt, tuple(L2[x] for x in names)),) + insts[i + 1:])))
+        return out
+
+    def gtext(self, g):
+        return "{" + ", ".join("%s=%d" % (n, x) for n, x in zip(self.names, g)) + "}"
+
+    def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None):
+        """("safe" | "unsafe" | "skip", why, trace lines, states). allowed: the
+        shared states the abstract system reaches (None: no such check)."""
+        starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals)) for k in self.kinds))
+                  for g in self.sy.initial_gs()]
+        seen = {s: None for s in starts}
+        queue = deque(starts)
+        while queue:
+            state = queue.popleft()
+            if on_state:
+                on_state(state)
+            if allowed is not None and state[0] not in allowed:
+                return "unsafe", "the shared state %s is not one the abstract system reaches" % self.gtext(state[0]), \
+                    self.trace(seen, state), len(seen)
+            try:
+                succ = self.successors(state, on_step)
+            except Failure as f:
+                return "unsafe", "%s: %s" % (self.where(f.instance, f.node), f.what), self.trace(seen, state), len(seen)
+            for i, pc, s2 in succ:
+                if s2 not in seen:
+                    seen[s2] = (state, i, pc)
+                    if len(seen) > limit:
+                        return "skip", "more than %d states" % limit, [], len(seen)
+                    queue.append(s2)
+        return "safe", "", [], len(seen)
+
+    def where(self, i, pc):
+        line = self.codes[self.kinds[i]].node_line.get(pc)
+        return "%s at line %s" % (self.label(i), line if line is not None else "?")
+
+    def trace(self, seen, state):
+        steps = []
+        while seen[state] is not None:
+            prev, i, pc = seen[state]
+            if self.codes[self.kinds[i]].nodes[pc][0] != "probe":  # no C text
+                steps.append("  %s: %s" % (self.where(i, pc), self.gtext(state[0])))
+            state = prev
+        return ["  start: %s" % self.gtext(state[0])] + steps[::-1]
+
+
+class Failure(Exception):
+    def __init__(self, instance, node, what, g, L):
+        Exception.__init__(self, what)
+        self.instance, self.node, self.what, self.g, self.L = instance, node, what, g, L
+
+
+# ---------------------------------------------------------------- the abstract system
+
+class Abstract:
+    """An explicit search of the abstract system (language reference,
+    sections 3-6): one instance moves along an enabled edge at a time; a
+    bounded variable never leaves its range."""
+    def __init__(self, sy):
+        self.sy = sy
+        self.gs = list(itertools.product(*[v.domain() for v in sy.vars]))
+        self.succ = [[self.edge_successors(e) for e in t.edges] for t in sy.threads]
+        self.out = [[[j for j, e in enumerate(t.edges) if e.src == q] for q in range(len(t.states))] for t in sy.threads]
+
+    def in_type(self, g):
+        return all(v.in_range(x) for v, x in zip(self.sy.vars, g))
+
+    def edge_successors(self, e):
+        succ = {}
+        for g in self.gs:
+            if e.rel is not None:
+                primed = minic.primes_in(e.rel, set())
+                doms = [v.domain() if i in primed else [g[i]] for i, v in enumerate(self.sy.vars)]
+                succ[g] = [g2 for g2 in itertools.product(*doms) if ev(e.rel, g, None, g2)]
+                continue
+            if e.guard is not None and not ev(e.guard, g):
+                succ[g] = []
+                continue
+            doms = [[x] for x in g]
+            for i, x in e.assigns:
+                doms[i] = self.sy.vars[i].domain() if x is None else [ev(x, g)]
+            succ[g] = [g2 for g2 in itertools.product(*doms) if self.in_type(g2)]
+        return succ
+
+    def wrong(self, k, q, g):
+        t = self.sy.threads[k]
+        return (q in t.asserts and not ev(t.asserts[q], g)) or (t.invariant is not None and not ev(t.invariant, g))
+
+    def search(self, limit=LIMIT):
+        """("safe" | "unsafe" | "skip", why, reachable states)."""
+        kinds = self.sy.instances()
+        starts = [(g, qs) for g in self.sy.initial_gs()
+                  for qs in itertools.product(*[self.sy.threads[k].inits for k in kinds])]
+        seen = set(starts)
+        queue = deque(starts)
+        while queue:
+            g, qs = queue.popleft()
+            for i, q in enumerate(qs):
+                if self.wrong(kinds[i], q, g):
+                    return "unsafe", "%s goes wrong in %s" % (self.sy.threads[kinds[i]].name, self.sy.threads[kinds[i]].states[q]), seen
+            for k, q, bound in self.sy.invariants:
+                if sum(1 for i, p in enumerate(qs) if kinds[i] == k and p == q) > bound:
+                    return "unsafe", "a system invariant is false", seen
+            for i, q in enumerate(qs):
+                k = kinds[i]
+                for j in self.out[k][q]:
+                    dst = self.sy.threads[k].edges[j].dst
+                    for g2 in self.succ[k][j][g]:
+                        s2 = (g2, qs[:i] + (dst,) + qs[i + 1:])
+                        if s2 not in seen:
+                            seen.add(s2)
+                            if len(seen) > limit:
+                                return "skip", "more than %d states" % limit, seen
+                            queue.append(s2)
+        return "safe", "", seen
+
+
+# ---------------------------------------------------------------- generation
+
+BOOL_NAMES = ["flag", "ready", "busy", "done"]
+INT_NAMES = ["g", "n", "cnt", "data"]
+THREAD_SHAPES = [[2], [3], [1, 1], [2, 1], [1, 2]]
+
+
+class Gen(minic.ExprGen):
+    def __init__(self, seed):
+        self.seed = seed
+        self.sy = System()
+        minic.ExprGen.__init__(self, random.Random(seed), self.sy.vars)
+        self.probes = {}            # probe -> the locals its assert may read
+        self.atomics = 0
+        self.lock = None            # index of the lock variable, or None
+
+    # ---- shared variables and threads
+    def declare(self):
+        n = self.r.randint(2, 3)
+        bools, ints = self.r.sample(BOOL_NAMES, 3), self.r.sample(INT_NAMES, 3)
+        if self.chance(0.5):
+            self.lock = 0
+            self.sy.vars.append(Var("lock", "bool", init=0) if self.chance(0.6) else Var("lock", "int", 1, init=0))
+        while len(self.sy.vars) < n:
+            if self.chance(0.4):
+                v = Var(bools.pop(), "bool")
+            else:
+                v = Var(ints.pop(), "int", self.r.choice([1, 2, 2, 3]))
+            if self.chance(0.75):
+                v.init = self.r.choice(v.domain())
+            self.sy.vars.append(v)
+        if self.chance(0.1):
+            self.sy.init = self.likely(lambda: self.bool_expr([], 1), 0.5)
+            if not self.sy.initial_gs():
+                self.sy.init = None
+        self.sy.c_bool = self.r.choice(["_Bool", "bool"])
+
+    def in_type(self, gs):
+        """Every shared state of gs lies in the variables' ranges."""
+        return all(v.in_range(x) for g in gs for v, x in zip(self.sy.vars, g))
+
+    def writable(self):
+        return [i for i in range(len(self.sy.vars)) if i != self.lock]
+
+    def nondet_vars(self):
+        return [i for i in self.bvars() if i != self.lock]
+
+    # ---- statements; scope: the locals that may be read, ctx: 'top', 'loop',
+    # 'branch', 'atomic', 'helper'
+    def stmts(self, t, budget, depth, scope, ctx):
+        out = []
+        while budget[0] > 0:
+            budget[0] -= 1
+            s = self.stmt(t, budget, depth, scope, ctx)
+            out.extend(s if isinstance(s, list) else [s])
+            if ctx != "top" and self.chance(0.5):
+                break
+        return out
+
+    def probe(self, scope):
+        k = len(self.probes) + 1
+        self.probes[k] = scope
+        return ("probe", k)
+
+    def set_shared(self, scope):
+        i = self.r.choice(self.writable())
+        return ("set", ("sh", i), self.shared_value(i, scope))
+
+    def stmt(self, t, budget, depth, scope, ctx):
+        inside = ctx == "atomic"
+        choices = [("set_sh", 20), ("probe", 12), ("await", 6)]
+        if scope and ctx != "helper":
+            choices += [("set_loc", 6), ("nondet_mod", 2)]
+            if not inside:
+                choices += [("nondet_range", 2)]
+        if depth > 0:
+            choices += [("if", 7)]
+            if not inside:
+                choices += [("atomic", 12), ("while_star", 1)]
+                if self.lock is not None:
+                    choices += [("lock", 9)]
+                if ctx != "helper":
+                    if len(t.locals) < 4:
+                        choices += [("loop", 4)]
+                    if t.helpers:
+                        choices += [("call", 5)]
+        if not inside and self.nondet_vars():
+            choices += [("nondet_sh", 2)]
+        if ctx in ("top", "loop") and depth < 2:
+            choices += [("return", 1)]
+        total = sum(w for _, w in choices)
+        x = self.r.uniform(0, total)
+        for kind, w in choices:
+            x -= w
+            if x <= 0:
+                break
+        if kind == "set_sh":
+            return self.set_shared(scope)
+        if kind == "probe":
+            return self.probe(scope)
+        if kind == "await":
+            return ("await", self.likely(lambda: self.bool_expr(scope, 1), 0.5))
+        if kind == "set_loc":
+            return ("set", ("loc", self.r.choice(scope)), self.local_value(scope))
+        if kind == "nondet_mod":
+            return ("nondet_mod", self.r.choice(scope))
+        if kind == "nondet_range":
+            lo = self.r.randint(0, 1)
+            return ("nondet_range", self.r.choice(scope), lo, lo + self.r.randint(0, 2))
+        if kind == "nondet_sh":
+            return ("nondet_sh", self.r.choice(self.nondet_vars()))
+        if kind == "if":
+            c = None if self.chance(0.25) else self.bool_expr(scope, 1)
+            then = self.stmts(t, budget, depth - 1, scope, ctx if inside or ctx == "helper" else "branch")
+            els = self.stmts(t, budget, depth - 1, scope, ctx if inside or ctx == "helper" else "branch") if self.chance(0.5) else []
+            return ("if", c, then, els)
+        if kind == "atomic":
+            return self.atomic(t, scope)
+        if kind == "lock":
+            return self.lock_section(t, scope)
+        if kind == "while_star":
+            i = self.r.choice(self.writable())
+            return ("while", None, [("set", ("sh", i), ("num", self.r.choice(self.sy.vars[i].domain())))] if self.chance(0.5) else [self.probe(scope)])
+        if kind == "loop":
+            i = "i%d" % len(t.locals)
+            t.locals.append(i)
+            body = self.stmts(t, budget, depth - 1, scope, "loop")
+            t.body.append(("decl", i, ("num", 0)))
+            return ("while", ("bin", "<", ("loc", i), ("num", self.r.choice([1, 2, 2, 3]))),
+                    body + [("set", ("loc", i), ("bin", "+", ("loc", i), ("num", 1)))])
+        if kind == "call":
+            return ("call", self.r.choice(sorted(t.helpers)))
+        return ("return",)
+
+    def atomic_form(self, function_allowed):
+        r = self.r.random()
+        if r < 0.3 and function_allowed:
+            self.atomics += 1
+            return "fn:step%d" % self.atomics
+        return "begin_end" if r < 0.55 else "block"
+
+    def atomic(self, t, scope):
+        """A section that writes, checks the intermediate values, often writes
+        again; sometimes between awaits."""
+        form = self.atomic_form(True)
+        sc = [] if form.startswith("fn:") else scope  # a function does not see the caller's locals
+        if self.chance(0.6):
+            body = [self.set_shared(sc), self.probe(sc)]
+            if self.chance(0.3):
+                body.insert(0, ("await", self.likely(lambda: self.bool_expr(sc, 1), 0.5)))
+            if self.chance(0.7):
+                body.append(self.set_shared(sc))
+        else:
+            body = self.stmts(t, [self.r.randint(1, 3)], 1, sc, "atomic")
+        out = [("atomic", body, form)]
+        if self.chance(0.3):
+            out.insert(0, ("await", self.likely(lambda: self.bool_expr(scope, 1), 0.5)))
+        if self.chance(0.3):
+            out.append(("await", self.likely(lambda: self.bool_expr(scope, 1), 0.5)))
+        return out
+
+    def lock_section(self, t, scope):
+        lock = self.sy.vars[self.lock]
+        free = ("not", ("sh", self.lock)) if lock.kind == "bool" else ("bin", "==", ("sh", self.lock), ("num", 0))
+        taken, given = (("tf", True), ("tf", False)) if lock.kind == "bool" else (("num", 1), ("num", 0))
+        acquire = ("atomic", [("await", free), ("set", ("sh", self.lock), taken)], self.atomic_form(True))
+        inner = [self.set_shared(scope) if self.chance(0.7) else self.probe(scope) for _ in range(self.r.randint(1, 3))]
+        if self.chance(0.6):
+            inner.insert(self.r.randint(1, len(inner)), self.probe(scope))
+        return [acquire] + inner + [("set", ("sh", self.lock), given)]
+
+    def make_code(self, t):
+        scope = self.r.sample(["x", "y"], self.r.choice([0, 1, 1, 2]))
+        for x in scope:
+            t.locals.append(x)
+            t.body.append(("decl", x, self.local_value([]) if self.chance(0.5) else ("num", 0)))
+        if self.chance(0.35):
+            name = "%s_helper" % t.func
+            t.helpers[name] = []
+            t.helpers[name] = self.stmts(t, [self.r.randint(1, 3)], 1, [], "helper")
+        body = self.stmts(t, [self.r.randint(2, 7)], 2, scope, "top")
+        for name in t.helpers:
+            if not any(s == ("call", name) for s in body):
+                body.insert(self.r.randint(0, len(body)), ("call", name))
+        t.body += body
+
+    def make_threads(self):
+        shape = self.r.choice(THREAD_SHAPES)
+        names = self.r.sample([("T", "t"), ("Worker", "worker"), ("Driver", "driver"), ("Reader", "reader")], len(shape))
+        for (name, func), count in zip(names, shape):
+            t = Thread(name, func, count)
+            self.sy.threads.append(t)
+            self.make_code(t)
+
+    # ---- asserts from what D's probes saw
+    def condition(self, scope, seen, kind):
+        """A condition over the shared variables and scope: kind 'holds' (true
+        at every value seen, as tight as found) or 'fails' (false at some)."""
+        def holds(c):
+            try:
+                return all(ev(c, g, L) for g, L in seen)
+            except TypeError:
+                return False
+        pool = [self.bool_expr(scope, 1) for _ in range(12)]
+        for i, v in enumerate(self.sy.vars):
+            f = values_formula(v, i, [g[i] for g, _ in seen if v.in_range(g[i])])
+            if f is not None:
+                pool.append(f)
+        good = [c for c in pool if holds(c)] if kind == "holds" else [c for c in pool if seen and not holds(c)]
+        if not good:
+            return self.bool_expr(scope, 1)
+        gs = list(itertools.product(*[v.domain() for v in self.sy.vars]))
+
+        def tight(c):
+            if mentions(c, "loc"):
+                return 0
+            return sum(1 for g in gs if not ev(c, g))
+        good.sort(key=tight, reverse=True)
+        return good[0] if self.chance(0.6) else self.r.choice(good)
+
+    def place_asserts(self, seen):
+        """Each probe becomes an assert (about what it saw), or stays a probe
+        (no C text, no step: the nodes keep their numbers)."""
+        failing = self.chance(0.3)
+
+        def f(s):
+            if s[0] != "probe" or self.chance(0.25):
+                return [s]
+            kind = "fails" if failing and self.chance(0.4) else "holds"
+            return [("assert", self.condition(self.probes[s[1]], seen.get(s[1], []), kind))]
+        for t in self.sy.threads:
+            t.body = rebuild(t.body, f)
+            t.helpers = {n: rebuild(b, f) for n, b in t.helpers.items()}
+
+    # ---- the spec, drawn from D
+    def derive(self, t, k, code, seen_at, steps_at):
+        """Abstract states: the start and one per writing statement; edges
+        from every possible last write (a data-flow over code's nodes)."""
+        site = {}                               # node -> id of its writing statement
+        stmt_of = {}
+        for n, node in enumerate(code.nodes):
+            if node[0] == "step" and writes(node[1], t.helpers, set()):
+                site[n] = id(node[1])
+                stmt_of[id(node[1])] = node[1]
+        order = sorted(set(site.values()), key=lambda w: min(n for n, x in site.items() if x == w))
+        index = {w: q + 1 for q, w in enumerate(order)}
+        last = {code.entry: {0}}
+        todo = [code.entry]
+        while todo:
+            n = todo.pop()
+            out = {index[site[n]]} if n in site else last[n]
+            for m in self.next_nodes(code.nodes[n]):
+                if not out <= last.get(m, set()):
+                    last[m] = last.get(m, set()) | out
+                    todo.append(m)
+        t.states = ["Start"] + ["W%d" % code.node_line.get(min(n for n, x in site.items() if x == w), q + 1)
+                                for q, w in enumerate(order)]
+        t.states = unique(t.states)
+        styles = {}
+        for n in sorted(site):
+            w = index[site[n]]
+            s = code.nodes[n][1]
+            if w not in styles:
+                styles[w] = self.relation(s, t, [p for m, x in site.items() if x == site[n] for p in steps_at.get((k, m), ())])
+            for q in sorted(last.get(n, ())):
+                for guard, assigns, rel in styles[w]:
+                    e = Edge(q, w, guard, assigns, rel)
+                    if not any(same_edge(e, x) for x in t.edges):
+                        t.edges.append(e)
+        return last
+
+    @staticmethod
+    def next_nodes(node):
+        if node[0] == "cond":
+            return [node[2], node[3]]
+        if node[0] == "exit":
+            return []
+        return [node[-1]]
+
+    def relation(self, s, t, observed):
+        """[(guard, assigns, rel)]: the edges for writing statement s."""
+        W = sorted(writes(s, t.helpers, set()))
+        style = self.r.choice(["meaning", "meaning", "relation", "havoc", "observed"])
+        paths = None if reads_locals(s) else symbolic(s, self.sy.vars, t.helpers)
+        if style in ("meaning", "relation") and paths is None:
+            style = self.r.choice(["havoc", "observed"])
+        if style == "observed" and not observed:
+            style = "havoc"
+        if style == "havoc":
+            return [(None, [(i, None) for i in W], None)]
+        if style == "observed":
+            by_post = {}
+            for g, g2 in filter(self.in_type, observed):
+                by_post.setdefault(tuple(g2[i] for i in W), set()).add(g)
+            parts = [conj([set_formula(self.sy.vars, pres)] + [prime(values_formula(self.sy.vars[i], i, [v])) for i, v in zip(W, post)])
+                     for post, pres in sorted(by_post.items())]
+            return [(None, None, conj(parts, "||"))]
+        edges = []
+        for guard, values in paths:
+            assigns = [(i, values[i]) for i in W if values[i] != ("sh", i)]
+            if style == "meaning":
+                edges.append((guard, assigns, None))
+                continue
+            parts = [guard] + [("bin", "==", ("prime", i), x) if x is not None else havoc_term(self.sy.vars, i) for i, x in assigns]
+            edges.append((None, None, conj(parts)))
+        return edges
+
+    def assertions(self, t, k, last, seen_at, reach):
+        """State assertions: the values the abstract system reaches there
+        (reach: (k, q) -> shared states), or D's values there, or none."""
+        style = self.r.choice(["abstract", "abstract", "concrete", "none"])
+        if style == "none":
+            return
+        for q in range(len(t.states)):
+            if self.chance(0.15):
+                continue
+            if style == "abstract":
+                S = reach.get((k, q), set())
+            else:
+                S = {g for n, qs in last.items() if q in qs for g in seen_at.get((k, n), ()) if self.in_type((g,))}
+            f = set_formula(self.sy.vars, S) if S else None
+            if f is not None:
+                t.asserts[q] = f
+
+    def strengthen(self, lasts, seen_at, conc):
+        """Conjoins facts to state assertions, one at a time, each kept only
+        while the abstract system stays safe: D's values at the state, or the
+        condition of an assert (over shared variables) made there."""
+        facts = []
+        for k, t in enumerate(self.sy.threads):
+            for n, qs in lasts[k].items():
+                node = conc.codes[k].nodes[n]
+                if node[0] == "assert" and not mentions(node[1], "loc"):
+                    facts += [(k, q, node[1]) for q in qs]
+            for q in range(len(t.states)):
+                S = {g for n, qs in lasts[k].items() if q in qs for g in seen_at.get((k, n), ()) if self.in_type((g,))}
+                f = set_formula(self.sy.vars, S) if S else None
+                if f is not None:
+                    facts.append((k, q, f))
+        self.r.shuffle(facts)
+        for k, q, f in facts[:8]:
+            t = self.sy.threads[k]
+            if not self.chance(0.7) or f == t.asserts.get(q):
+                continue
+            before = t.asserts.get(q)
+            t.asserts[q] = conj([before, f])
+            if Abstract(self.sy).search(DESIGN_LIMIT)[0] != "safe":
+                if before is None:
+                    del t.asserts[q]
+                else:
+                    t.asserts[q] = before
+
+    def boundary_asserts_inside(self, lasts, seen_at, conc):
+        """Some asserts and probes inside atomic sections get a condition that
+        holds between steps there (the assertions of the states the section
+        starts from, or D's values at its start), which the intermediate values
+        may break: a failure there is the concrete program's, whatever the
+        abstract thread's states say."""
+        new = {}
+        for k, t in enumerate(self.sy.threads):
+            for n, node in enumerate(conc.codes[k].nodes):
+                if node[0] != "step" or node[1][0] != "atomic" or n not in lasts[k]:
+                    continue
+                S = {g for g in seen_at.get((k, n), ()) if self.in_type((g,))}
+                facts = [conj([t.asserts.get(q) for q in lasts[k][n]])] + ([set_formula(self.sy.vars, S) or ("tf", True)] if S else [])
+                for x in inner_checks(node[1][1], t.helpers):
+                    if self.chance(0.35):
+                        new[id(x)] = ("assert", self.r.choice(facts))
+        if new:
+            for t in self.sy.threads:
+                t.body = rebuild(t.body, lambda s: [new.get(id(s), s)])
+                t.helpers = {n: rebuild(b, lambda s: [new.get(id(s), s)]) for n, b in t.helpers.items()}
+
+    def generate(self):
+        self.declare()
+        self.make_threads()
+        seen, seen_at, steps_at = self.explore_design()
+        self.place_asserts(seen)
+        lines = {}
+        c_text(self.sy, lines)
+        conc = Concrete(self.sy, lines=lines)
+        lasts = [self.derive(t, k, conc.codes[k], seen_at, steps_at) for k, t in enumerate(self.sy.threads)]
+        reach = {}
+        kinds = self.sy.instances()
+        _, _, states = Abstract(self.sy).search()
+        for g, qs in states:
+            for i, q in enumerate(qs):
+                reach.setdefault((kinds[i], q), set()).add(g)
+        for k, t in enumerate(self.sy.threads):
+            self.assertions(t, k, lasts[k], seen_at, reach)
+        self.strengthen(lasts, seen_at, conc)
+        self.boundary_asserts_inside(lasts, seen_at, conc)
+        if self.chance(0.2):
+            self.count_invariant(states, kinds)
+        self.mutate()
+        return self.sy
+
+    def explore_design(self):
+        """Explores D: what each probe saw, the values at each node, the
+        steps each node took."""
+        seen, seen_at, steps_at = {}, {}, {}
+
+        def probe(k, g, L):
+            seen.setdefault(k, set()).add((g, tuple(sorted(L.items()))))
+
+        conc = Concrete(self.sy, probe=probe)
+
+        def on_state(state):
+            g, insts = state
+            for i, (pc, _) in enumerate(insts):
+                seen_at.setdefault((conc.kinds[i], pc), set()).add(g)
+
+        def on_step(k, pc, g, g2):
+            steps_at.setdefault((k, pc), set()).add((g, g2))
+        verdict, _, _, _ = conc.explore(DESIGN_LIMIT, on_state=on_state, on_step=on_step)
+        self.sy.shape = "design %s" % verdict
+        return {k: [(g, dict(L)) for g, L in v] for k, v in seen.items()}, seen_at, steps_at
+
+    def count_invariant(self, states, kinds):
+        k = self.r.randrange(len(self.sy.threads))
+        t = self.sy.threads[k]
+        if t.count < 2:
+            return
+        q = self.r.randrange(len(t.states))
+        bound = max(sum(1 for i, p in enumerate(qs) if kinds[i] == k and p == q) for _, qs in states)
+        self.sy.invariants.append((k, q, bound))
+
+    # ---- the code under test: D, or D after one change
+    def mutate(self):
+        if not self.chance(0.4):
+            return
+        t = self.r.choice(self.sy.threads)
+        kind = self.r.choice(["split_atomic", "drop_await", "change_value", "change_assert", "swap", "reform"])
+        targets = []
+
+        def find(stmts, where):
+            for j, s in enumerate(stmts):
+                targets.append((stmts, j, where))
+                for x in s[1:]:
+                    if isinstance(x, list):
+                        find(x, where or s[0] == "atomic")
+        find(t.body, False)
+        for b in t.helpers.values():
+            find(b, False)
+        fit = {
+            "split_atomic": lambda s, a: s[0] == "atomic" and len(s[1]) > 1,
+            "drop_await": lambda s, a: s[0] == "await",
+            "change_value": lambda s, a: s[0] == "set" and s[1][0] == "sh" and s[1][1] != self.lock,
+            "change_assert": lambda s, a: s[0] == "assert",
+            "swap": lambda s, a: s[0] != "decl",
+            "reform": lambda s, a: s[0] == "atomic",
+        }[kind]
+        cands = [(l, j, a) for l, j, a in targets if fit(l[j], a)]
+        if not cands:
+            return
+        stmts, j, in_atomic = self.r.choice(cands)
+        s = stmts[j]
+        self.sy.shape += ", mutant " + kind
+        if kind == "split_atomic":
+            stmts[j:j + 1] = s[1]
+        elif kind == "drop_await":
+            del stmts[j]
+        elif kind == "change_value":
+            stmts[j] = ("set", s[1], self.shared_value(s[1][1], []))
+        elif kind == "change_assert":
+            stmts[j] = ("assert", self.bool_expr([], 1))
+        elif kind == "swap" and j + 1 < len(stmts) and stmts[j + 1][0] != "decl":
+            stmts[j], stmts[j + 1] = stmts[j + 1], stmts[j]
+        elif kind == "reform":
+            form = "begin_end" if minic.atomic_form(s) != "begin_end" else "block"
+            stmts[j] = ("atomic", s[1], form)
+
+
+def inner_checks(stmts, helpers):
+    """The asserts and probes of stmts, at any depth."""
+    out = []
+    for s in stmts:
+        if s[0] in ("assert", "probe"):
+            out.append(s)
+        elif s[0] == "call":
+            out += inner_checks(helpers[s[1]], helpers)
+        for x in s[1:]:
+            if isinstance(x, list):
+                out += inner_checks(x, helpers)
+    return out
+
+
+def unique(names):
+    out = []
+    for n in names:
+        while n in out:
+            n += "b"
+        out.append(n)
+    return out
+
+
+def same_edge(a, b):
+    return (a.src, a.dst, a.guard, a.assigns, a.rel) == (b.src, b.dst, b.guard, b.assigns, b.rel)
+
+
+def havoc_term(vars, i):
+    """A relation conjunct that lets variable i take any value of its type."""
+    if vars[i].kind == "bool":
+        return ("bin", "||", ("prime", i), ("not", ("prime", i)))
+    return ("bin", ">=", ("prime", i), ("num", 0))
+
+
+def symbolic(s, vars, helpers):
+    """The paths through a loop-free statement over shared variables only:
+    [(guard or None, values)], values[i] the new value of variable i as an
+    expression over the values before (None: any value); None when s cannot be
+    written so (a nondet value read later)."""
+    paths = [([], tuple(("sh", i) for i in range(len(vars))))]
+
+    def run(stmts, paths):
+        for x in stmts:
+            paths = [p for path in paths for p in one(x, path)]
+        return paths
+
+    def read(e, values):
+        if any(values[i] is None for i in range(len(vars)) if mentions_var(e, i)):
+            raise ValueError("reads a nondet value")
+        return minic.substitute(e, values)
+
+    def one(x, path):
+        guards, values = path
+        k = x[0]
+        if k == "set":
+            i = x[1][1]
+            return [(guards, values[:i] + (minic.stored(vars, i, read(x[2], values)),) + values[i + 1:])]
+        if k == "nondet_sh":
+            return [(guards, values[:x[1]] + (None,) + values[x[1] + 1:])]
+        if k in ("await", "assume"):
+            return [(guards + [read(x[1], values)], values)]
+        if k in ("assert", "probe"):
+            return [path]
+        if k == "if":
+            if x[1] is None:
+                return run(x[2], [path]) + run(x[3], [path])
+            c = read(x[1], values)
+            return run(x[2], [(guards + [c], values)]) + run(x[3], [(guards + [("not", c)], values)])
+        if k == "atomic":
+            return run(x[1], [path])
+        if k == "call":
+            return run(helpers[x[1]], [path])
+        raise ValueError(k)
+    try:
+        return [(conj(gs) if gs else None, values) for gs, values in run([s], paths)]
+    except ValueError:
+        return None
+
+
+def mentions_var(e, i):
+    if e[0] == "sh":
+        return e[1] == i
+    return any(isinstance(x, tuple) and mentions_var(x, i) for x in e[1:])
+
+
+def case_of(seed):
+    return Gen(seed).generate()
+
+
+# ---------------------------------------------------------------- verdicts
+
+def reference(sy, limit=LIMIT):
+    """The oracle's verdicts: (abstract verdict, abstract why, concrete verdict,
+    why, trace lines). The concrete search also checks that every shared state
+    it reaches is one the abstract system reaches, when that one is safe."""
+    a_verdict, a_why, states = Abstract(sy).search(limit)
+    allowed = {g for g, _ in states} if a_verdict == "safe" else None
+    lines = {}
+    c_text(sy, lines)
+    c_verdict, why, trace, _ = Concrete(sy, lines=lines).explore(limit, allowed)
+    return a_verdict, a_why, c_verdict, why, trace
+
+
+def judge(seed, conform_rc, compose_rc):
+    """(status, text) of one case, given athread's exit codes."""
+    sy = case_of(seed)
+    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    athread_safe = {0: "safe", 1: "unsafe"}.get(compose_rc)
+    if conform_rc not in (0, 1) or compose_rc not in (0, 1):
+        if 2 in (conform_rc, compose_rc) or None in (conform_rc, compose_rc):
+            return "ERROR", "athread exit codes conform %s, compose %s (bad input or a crash)" % (conform_rc, compose_rc)
+        return "unknown", "athread said unknown (conform exit %s, compose exit %s)" % (conform_rc, compose_rc)
+    if a_verdict != "skip" and athread_safe != a_verdict:
+        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why)
+    if conform_rc != 0 or compose_rc != 0:
+        return "rejected", "conform exit %d, compose exit %d; the concrete program is %s" % (conform_rc, compose_rc, c_verdict)
+    if c_verdict == "skip":
+        return "skip", "the concrete search passed %d states" % LIMIT
+    if c_verdict == "safe":
+        return "all-safe", "every thread conforms, the system is safe, and so is the concrete program"
+    return "VIOLATION", "\n".join(["every thread conforms and the system is safe, but the concrete program is not: %s" % why,
+                                   "---- seed %d (tests/oracle/gen-theorem.py %d prints it)" % (seed, seed),
+                                   spec_text(sy, seed), c_text(sy), "---- concrete trace:"] + trace)
+
+
+def read_rc(path):
+    try:
+        with open(path) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def judge_batch(directory, first, count):
+    tally = {}
+    for seed in range(first, first + count):
+        base = os.path.join(directory, "case%d" % seed)
+        status, text = judge(seed, read_rc(base + ".conform.rc"), read_rc(base + ".compose.rc"))
+        tally[status] = tally.get(status, 0) + 1
+        print("case%d %s: %s" % (seed, status, text))
+    print("theorem: %d programs: %s" % (count, ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
+    return 0
+
+
+# ---------------------------------------------------------------- command line
+
+def write_case(directory, name, sy, seed):
+    with open(os.path.join(directory, name + ".athread"), "w") as f:
+        f.write(spec_text(sy, seed))
+    with open(os.path.join(directory, name + ".c"), "w") as f:
+        f.write(c_text(sy))
+
+
+def batch(directory, first, count):
+    for seed in range(first, first + count):
+        write_case(directory, "case%d" % seed, case_of(seed), seed)
+    return 0
+
+
+def keep(seed, directory):
+    sy = case_of(seed)
+    write_case(directory, "seed%d" % seed, sy, seed)
+    a_verdict, _, c_verdict, why, trace = reference(sy)
+    with open(os.path.join(directory, "seed%d.expect" % seed), "w") as f:
+        f.write("concrete: %s: %s\n" % (c_verdict, why))
+        f.write("\n".join(trace) + "\n")
+    return 0
+
+
+def stats(first, count):
+    tally = {}
+    for seed in range(first, first + count):
+        sy = case_of(seed)
+        a_verdict, _, c_verdict, _, _ = reference(sy)
+        key = "abstract %s / concrete %s" % (a_verdict, c_verdict)
+        tally[key] = tally.get(key, 0) + 1
+    for k, v in sorted(tally.items()):
+        print("%5d  %s" % (v, k))
+    return 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] in ("--batch", "--judge"):
+        return (batch if argv[1] == "--batch" else judge_batch)(argv[2], int(argv[3]), int(argv[4]))
+    if len(argv) == 4 and argv[1] == "--keep":
+        return keep(int(argv[2]), argv[3])
+    if len(argv) == 4 and argv[1] == "--stats":
+        return stats(int(argv[2]), int(argv[3]))
+    if len(argv) != 2 or not argv[1].isdigit():
+        sys.stderr.write(__doc__)
+        return 2
+    seed = int(argv[1])
+    sy = case_of(seed)
+    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    print(spec_text(sy, seed))
+    print(c_text(sy))
+    print("// %s; abstract system: %s %s; concrete program: %s %s" % (sy.shape, a_verdict, a_why, c_verdict, why))
+    for line in trace:
+        print("//" + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

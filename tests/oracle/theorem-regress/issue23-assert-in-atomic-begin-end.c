@@ -1,0 +1,9 @@
+#include <athread.h>
+int x;
+void t(void) {
+  __VERIFIER_atomic_begin();
+    x = 3;
+    assert(x == 1);
+    x = 1;
+  __VERIFIER_atomic_end();
+}
