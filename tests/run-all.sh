@@ -68,6 +68,11 @@ out=$(tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
+out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30

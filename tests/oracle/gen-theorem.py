@@ -767,25 +767,31 @@ class Gen(minic.ExprGen):
                     t.asserts[q] = before
 
     def boundary_asserts_inside(self, lasts, seen_at, conc):
-        """Some asserts and probes inside atomic sections get a condition that
-        holds between steps there (the assertions of the states the section
-        starts from, or D's values at its start), which the intermediate values
-        may break: a failure there is the concrete program's, whatever the
-        abstract thread's states say."""
+        """Asserts inside atomic sections of a condition that holds between
+        steps there (the assertions of the states the section starts from, or
+        D's values at its start), which the intermediate values may break: some
+        asserts and probes get it, and some shared writes not last in their
+        section are followed by it. A failure there is the concrete program's,
+        whatever the abstract thread's states say (issue 23)."""
         new = {}
         for k, t in enumerate(self.sy.threads):
             for n, node in enumerate(conc.codes[k].nodes):
                 if node[0] != "step" or node[1][0] != "atomic" or n not in lasts[k]:
                     continue
                 S = {g for g in seen_at.get((k, n), ()) if self.in_type((g,))}
-                facts = [conj([t.asserts.get(q) for q in lasts[k][n]])] + ([set_formula(self.sy.vars, S) or ("tf", True)] if S else [])
+                state_fact = conj([t.asserts.get(q) for q in lasts[k][n]])
+                facts = [state_fact] + ([set_formula(self.sy.vars, S) or ("tf", True)] if S else [])
                 for x in inner_checks(node[1][1], t.helpers):
                     if self.chance(0.35):
-                        new[id(x)] = ("assert", self.r.choice(facts))
+                        new[id(x)] = [("assert", self.r.choice(facts))]
+                for x in node[1][1][:-1]:
+                    if x[0] == "set" and x[1][0] == "sh" and state_fact and self.chance(0.5):
+                        new[id(x)] = [x, ("assert", state_fact)]
         if new:
+            self.sy.shape += ", boundary facts in atomic sections"
             for t in self.sy.threads:
-                t.body = rebuild(t.body, lambda s: [new.get(id(s), s)])
-                t.helpers = {n: rebuild(b, lambda s: [new.get(id(s), s)]) for n, b in t.helpers.items()}
+                t.body = rebuild(t.body, lambda s: new.get(id(s), [s]))
+                t.helpers = {n: rebuild(b, lambda s: new.get(id(s), [s])) for n, b in t.helpers.items()}
 
     def generate(self):
         self.declare()
@@ -1060,8 +1066,9 @@ def stats(first, count):
     tally = {}
     for seed in range(first, first + count):
         sy = case_of(seed)
-        a_verdict, _, c_verdict, _, _ = reference(sy)
-        key = "abstract %s / concrete %s" % (a_verdict, c_verdict)
+        a_verdict, _, c_verdict, why, _ = reference(sy)
+        key = "abstract %s / concrete %s%s%s" % (a_verdict, c_verdict, " inside a step" if "inside the step" in why else "",
+                                               " (boundary facts)" if "boundary facts" in sy.shape else "")
         tally[key] = tally.get(key, 0) + 1
     for k, v in sorted(tally.items()):
         print("%5d  %s" % (v, k))
