@@ -76,24 +76,11 @@ static void fault(const product *p, mdl_fault f) {
 
 static int64_t eval(const env *v, const ir_expr *e);
 
+/* Divisors are nonzero constants (sema checks them), so every fault here is
+ * an overflow. */
 static int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
-  int64_t r = 0;
-  bool ovf = false;
-  switch (op) {
-  case OP_ADD: ovf = __builtin_add_overflow(a, b, &r); break;
-  case OP_SUB: ovf = __builtin_sub_overflow(a, b, &r); break;
-  case OP_MUL: ovf = __builtin_mul_overflow(a, b, &r); break;
-  case OP_DIV: ovf = b == -1 ? __builtin_sub_overflow((int64_t)0, a, &r) : (r = a / b, false); break;
-  case OP_MOD: r = b == -1 ? 0 : a % b; break;
-  case OP_LT: return a < b;
-  case OP_LE: return a <= b;
-  case OP_GT: return a > b;
-  case OP_GE: return a >= b;
-  case OP_EQ: case OP_IFF: return a == b;
-  case OP_NE: return a != b;
-  default: break;
-  }
-  if (ovf) fault(v->p, MDL_FAULT_OVERFLOW);
+  int64_t r;
+  if (ir_arith(op, a, b, &r) != IR_FAULT_NONE) fault(v->p, MDL_FAULT_OVERFLOW);
   return r;
 }
 
@@ -125,7 +112,7 @@ static int64_t eval(const env *v, const ir_expr *e) {
   case IR_AT: return v->cur[v->p->threads[e->index].first_slot + eval(v, e->a) - 1] == e->state_index;
   case IR_UNARY: {
     int64_t a = eval(v, e->a);
-    return e->op == OP_NOT ? !a : arith(v, OP_SUB, 0, a);
+    return arith(v, e->op, a, 0);
   }
   case IR_BINARY: return eval_binary(v, e);
   case IR_ITE: return eval(v, e->a) ? eval(v, e->b) : eval(v, e->c);

@@ -228,34 +228,12 @@ static bool const_value(const pml *p, const ir_expr *e, int64_t *out) {
   case IR_BOOL: *out = e->value; return true;
   case IR_INT: *out = e->value; return !e->big;
   case IR_NAME: *out = e->ref == REF_CONST ? p->spec->consts.items[e->index]->value : 0; return e->ref == REF_CONST;
-  case IR_UNARY:
-    if (!const_value(p, e->a, &a) || (e->op == OP_NEG && a == INT64_MIN)) return false;
-    *out = e->op == OP_NOT ? !a : -a;
-    return true;
+  case IR_UNARY: return const_value(p, e->a, &a) && ir_arith(e->op, a, 0, out) == IR_FAULT_NONE;
   case IR_ITE: return const_value(p, e->a, &a) && const_value(p, a ? e->b : e->c, out);
   case IR_BINARY: break;
   default: return false;
   }
-  if (!const_value(p, e->a, &a) || !const_value(p, e->b, &b)) return false;
-  switch (e->op) {
-  case OP_ADD: return !__builtin_add_overflow(a, b, out);
-  case OP_SUB: return !__builtin_sub_overflow(a, b, out);
-  case OP_MUL: return !__builtin_mul_overflow(a, b, out);
-  case OP_DIV: case OP_MOD:
-    if (b == 0 || (b == -1 && a == INT64_MIN)) return false;
-    *out = e->op == OP_DIV ? a / b : a % b;
-    return true;
-  case OP_LT: *out = a < b; return true;
-  case OP_LE: *out = a <= b; return true;
-  case OP_GT: *out = a > b; return true;
-  case OP_GE: *out = a >= b; return true;
-  case OP_EQ: case OP_IFF: *out = a == b; return true;
-  case OP_NE: *out = a != b; return true;
-  case OP_AND: *out = a && b; return true;
-  case OP_OR: *out = a || b; return true;
-  case OP_IMPLIES: *out = !a || b; return true;
-  default: return false;
-  }
+  return const_value(p, e->a, &a) && const_value(p, e->b, &b) && ir_arith(e->op, a, b, out) == IR_FAULT_NONE;
 }
 
 /* Reports every literal and const in e whose value needs more than 32 bits

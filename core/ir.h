@@ -94,6 +94,20 @@ void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out);
 /* Sets primed[i] for every shared variable i that e names primed (x'). */
 void ir_mark_primed(const ir_expr *e, bool *primed);
 
+/* What can go wrong in one operation of athread's integers. */
+typedef enum ir_fault {
+  IR_FAULT_NONE,     /* *out holds the exact result */
+  IR_FAULT_OVERFLOW, /* the result does not fit in 64 bits (INT64_MIN / -1, -INT64_MIN) */
+  IR_FAULT_DIVISION  /* division or remainder by zero */
+} ir_fault;
+
+/* The one definition of athread's arithmetic, for every operator but the
+ * short-circuit ones' evaluation order: a op b on 64-bit integers, with /
+ * and % truncating toward zero as in C, and the exact result whenever it fits
+ * (so x % -1 is 0 for every x). Unary operators read a only (OP_NEG is 0 - a).
+ * Comparisons and logical operators give 0 or 1. On a fault *out is 0. */
+ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out);
+
 /* Calls visit on e and every subexpression, parents first. */
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);
 

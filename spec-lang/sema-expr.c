@@ -273,33 +273,10 @@ static bool overflow(sema *s, const ir_expr *e) {
   return false;
 }
 
+/* A zero divisor is reported by check_divisor. */
 static bool eval_arith(sema *s, const ir_expr *e, int64_t a, int64_t b, int64_t *out) {
-  bool ovf = false;
-  switch (e->op) {
-  case OP_ADD: ovf = __builtin_add_overflow(a, b, out); break;
-  case OP_SUB: ovf = __builtin_sub_overflow(a, b, out); break;
-  case OP_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
-  case OP_DIV: case OP_MOD:
-    if (b == 0) return false; /* reported by check_divisor */
-    if (b == -1) { /* INT64_MIN / -1 overflows; x % -1 is 0 */
-      *out = 0;
-      if (e->op == OP_DIV) ovf = __builtin_sub_overflow((int64_t)0, a, out);
-    } else {
-      *out = e->op == OP_DIV ? a / b : a % b;
-    }
-    break;
-  case OP_LT: *out = a < b; break;
-  case OP_LE: *out = a <= b; break;
-  case OP_GT: *out = a > b; break;
-  case OP_GE: *out = a >= b; break;
-  case OP_EQ: case OP_IFF: *out = a == b; break;
-  case OP_NE: *out = a != b; break;
-  case OP_AND: *out = a && b; break;
-  case OP_OR: *out = a || b; break;
-  case OP_IMPLIES: *out = !a || b; break;
-  default: break;
-  }
-  return ovf ? overflow(s, e) : true;
+  ir_fault f = ir_arith(e->op, a, b, out);
+  return f == IR_FAULT_OVERFLOW ? overflow(s, e) : f == IR_FAULT_NONE;
 }
 
 bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
@@ -309,11 +286,7 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
   case IR_INT: *out = e->value; return e->big ? overflow(s, e) : true;
   case IR_NAME: *out = s->spec->consts.items[e->index]->value; return !s->spec->consts.items[e->index]->failed;
   case IR_UNARY:
-    if (!sema_eval(s, e->a, &a)) return false;
-    if (e->op == OP_NOT) *out = !a;
-    else if (a == INT64_MIN) return overflow(s, e);
-    else *out = -a;
-    return true;
+    return sema_eval(s, e->a, &a) && eval_arith(s, e, a, 0, out);
   case IR_BINARY:
     return sema_eval(s, e->a, &a) && sema_eval(s, e->b, &b) && eval_arith(s, e, a, b, out);
   case IR_ITE:

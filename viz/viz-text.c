@@ -20,22 +20,8 @@ static folded known(int64_t v) { return (folded){.known = true, .value = v}; }
 static const folded unknown = {.known = false, .value = 0};
 
 static folded fold_arith(ir_op op, int64_t a, int64_t b) {
-  int64_t r = 0;
-  switch (op) {
-  case OP_ADD: return __builtin_add_overflow(a, b, &r) ? unknown : known(r);
-  case OP_SUB: return __builtin_sub_overflow(a, b, &r) ? unknown : known(r);
-  case OP_MUL: return __builtin_mul_overflow(a, b, &r) ? unknown : known(r);
-  case OP_DIV: return b == 0 || (a == INT64_MIN && b == -1) ? unknown : known(a / b);
-  case OP_MOD: return b == 0 || (a == INT64_MIN && b == -1) ? unknown : known(a % b);
-  case OP_LT: return known(a < b);
-  case OP_LE: return known(a <= b);
-  case OP_GT: return known(a > b);
-  case OP_GE: return known(a >= b);
-  case OP_EQ: case OP_IFF: return known(a == b);
-  case OP_NE: return known(a != b);
-  case OP_IMPLIES: return known(!a || b);
-  default: return unknown;
-  }
+  int64_t r;
+  return ir_arith(op, a, b, &r) == IR_FAULT_NONE ? known(r) : unknown;
 }
 
 /* && and || are known when one side decides them, even if the other is not. */
@@ -57,8 +43,7 @@ static folded fold(const ast_spec *spec, const ir_expr *e) {
     return known(spec->consts.items[e->index]->value);
   case IR_UNARY: {
     folded a = fold(spec, e->a);
-    if (!a.known || (e->op == OP_NEG && a.value == INT64_MIN)) return unknown;
-    return known(e->op == OP_NOT ? !a.value : -a.value);
+    return a.known ? fold_arith(e->op, a.value, 0) : unknown;
   }
   case IR_BINARY: return fold_binary(spec, e);
   case IR_ITE: {

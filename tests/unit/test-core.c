@@ -1,4 +1,4 @@
-/* tests/unit/test-core.c -- arena, interning, symtab, strbuf, diagnostics. */
+/* tests/unit/test-core.c -- arena, interning, symtab, strbuf, diagnostics, arithmetic. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "../../core/strbuf.h"
 #include "../../core/symtab.h"
 #include "../../core/vec.h"
+#include "../../core/ir.h"
 #include "unit.h"
 
 static void interned_strings_compare_by_pointer(void **state) {
@@ -181,6 +182,41 @@ static void line_and_column_of_offsets(void **state) {
   diag_source_free(src);
 }
 
+/* One operation of ir_arith: its fault and, when there is none, its value. */
+static void check_arith(ir_op op, int64_t a, int64_t b, ir_fault fault, int64_t value) {
+  int64_t out = 42;
+  assert_int_equal(ir_arith(op, a, b, &out), fault);
+  assert_int_equal(out, fault == IR_FAULT_NONE ? value : 0);
+}
+
+static void arithmetic_is_exact_or_faults(void **state) {
+  (void)state;
+  check_arith(OP_DIV, -7, 2, IR_FAULT_NONE, -3);
+  check_arith(OP_MOD, -7, 2, IR_FAULT_NONE, -1);
+  check_arith(OP_MOD, INT64_MIN, -1, IR_FAULT_NONE, 0);
+  check_arith(OP_DIV, INT64_MIN, -1, IR_FAULT_OVERFLOW, 0);
+  check_arith(OP_DIV, INT64_MAX, -1, IR_FAULT_NONE, -INT64_MAX);
+  check_arith(OP_DIV, 1, 0, IR_FAULT_DIVISION, 0);
+  check_arith(OP_MOD, 1, 0, IR_FAULT_DIVISION, 0);
+  check_arith(OP_NEG, INT64_MIN, 0, IR_FAULT_OVERFLOW, 0);
+  check_arith(OP_NEG, 5, 0, IR_FAULT_NONE, -5);
+  check_arith(OP_NOT, 5, 0, IR_FAULT_NONE, 0);
+  check_arith(OP_ADD, INT64_MAX, 1, IR_FAULT_OVERFLOW, 0);
+  check_arith(OP_SUB, INT64_MIN, 1, IR_FAULT_OVERFLOW, 0);
+  check_arith(OP_MUL, INT64_MAX / 2 + 1, 2, IR_FAULT_OVERFLOW, 0);
+  check_arith(OP_MUL, -3, 4, IR_FAULT_NONE, -12);
+  check_arith(OP_LE, 3, 3, IR_FAULT_NONE, 1);
+  check_arith(OP_GT, 3, 3, IR_FAULT_NONE, 0);
+  check_arith(OP_GE, 3, 4, IR_FAULT_NONE, 0);
+  check_arith(OP_LT, 3, 4, IR_FAULT_NONE, 1);
+  check_arith(OP_NE, 3, 4, IR_FAULT_NONE, 1);
+  check_arith(OP_EQ, 4, 4, IR_FAULT_NONE, 1);
+  check_arith(OP_IFF, 0, 0, IR_FAULT_NONE, 1);
+  check_arith(OP_AND, 1, 0, IR_FAULT_NONE, 0);
+  check_arith(OP_OR, 1, 0, IR_FAULT_NONE, 1);
+  check_arith(OP_IMPLIES, 0, 0, IR_FAULT_NONE, 1);
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -193,6 +229,7 @@ int run_core_tests(void) {
     cmocka_unit_test(excerpts_stay_inside_the_text),
     cmocka_unit_test(line_and_column_of_offsets),
     cmocka_unit_test(json_text_repairs_utf8),
+    cmocka_unit_test(arithmetic_is_exact_or_faults),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
