@@ -5,38 +5,23 @@
 
 #include "../core/arena.h"
 #include "../core/vec.h"
+#include "../spec-lang/semantics.h"
 
-Z3_ast esmt_edge(smt *s, const ast_edge *ed, int shared_count, Z3_ast *v, Z3_ast *w, const smt_env *env,
-                 esmt_term term, void *ctx) {
-  bool *changes = xcalloc((size_t)shared_count + 1, sizeof *changes);
-  VEC(Z3_ast) c = {0};
-  if (ed->kind == EDGE_RELATION) {
-    ir_mark_primed(ed->relation, changes);
-    vec_push(NULL, &c, term(ctx, ed->relation, env));
-  } else {
-    if (ed->guard) vec_push(NULL, &c, term(ctx, ed->guard, env));
-    vec_foreach(&ed->assigns, k) {
-      const ast_assign *as = &ed->assigns.items[k];
-      changes[as->var_index] = true;
-      if (as->value) vec_push(NULL, &c, smt_eq(s, w[as->var_index], term(ctx, as->value, env)));
-    }
-  }
-  for (int i = 0; i < shared_count; i++)
-    if (!changes[i]) vec_push(NULL, &c, smt_eq(s, w[i], v[i]));
-  Z3_ast all = smt_and(s, (unsigned)c.len, c.items);
-  vec_free(&c);
-  free(changes);
+/* smt_and of the caller's translations of conj's items. */
+static Z3_ast conjunction(smt *s, const sem_conj *conj, const smt_env *env, esmt_term term, void *ctx) {
+  Z3_ast *c = xcalloc(conj->len + 1, sizeof *c);
+  for (size_t k = 0; k < conj->len; k++) c[k] = term(ctx, conj->items[k], env);
+  Z3_ast all = smt_and(s, (unsigned)conj->len, c);
+  free(c);
   return all;
 }
 
-Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, Z3_ast *v, const smt_env *env, esmt_term term, void *ctx) {
-  VEC(Z3_ast) c = {0};
-  vec_foreach(&spec->shared, i)
-    if (spec->shared.items[i]->init) vec_push(NULL, &c, smt_eq(s, v[i], term(ctx, spec->shared.items[i]->init, env)));
-  vec_foreach(&spec->inits, i) vec_push(NULL, &c, term(ctx, spec->inits.items[i], env));
-  Z3_ast all = smt_and(s, (unsigned)c.len, c.items);
-  vec_free(&c);
-  return all;
+Z3_ast esmt_edge(smt *s, const ast_edge *ed, const smt_env *env, esmt_term term, void *ctx) {
+  return conjunction(s, sem_edge(ed), env, term, ctx);
+}
+
+Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, const smt_env *env, esmt_term term, void *ctx) {
+  return conjunction(s, sem_initial(spec), env, term, ctx);
 }
 
 Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at) {

@@ -12,15 +12,12 @@
 /* The caller's translation of one expression under env. */
 typedef Z3_ast (*esmt_term)(void *ctx, const ir_expr *x, const smt_env *env);
 
-/* The shared part of edge ed from state v to state w (env reads v, w and the
- * instance's tid): the relation, or the guard and the assignments, and
- * w[i] == v[i] for every shared variable i the edge does not change. */
-Z3_ast esmt_edge(smt *s, const ast_edge *ed, int shared_count, Z3_ast *v, Z3_ast *w, const smt_env *env,
-                 esmt_term term, void *ctx);
+/* The shared part of edge ed (sem_edge: its relation with the frame rule)
+ * from env's cur to env's next, for the instance of env's tid. */
+Z3_ast esmt_edge(smt *s, const ast_edge *ed, const smt_env *env, esmt_term term, void *ctx);
 
-/* The initializers of the shared variables and the spec's init predicates
- * over v (env reads v). */
-Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, Z3_ast *v, const smt_env *env, esmt_term term, void *ctx);
+/* The initial shared states (sem_initial) over env's cur. */
+Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, const smt_env *env, esmt_term term, void *ctx);
 
 /* The control state `at` of an instance of t is one of t's init states. */
 Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at);

@@ -497,7 +497,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
   VEC(Z3_ast) c = {0};
   vec_push(NULL, &c, domains(e, v));
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, v, &env, term_of, e));
+  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, &env, term_of, e));
   for (size_t i = (size_t)e->shared_count; i < e->width; i++) {
     const fa_slot *sl = &e->slots[i];
     if (sl->kind == FA_PARAM) continue;
@@ -517,7 +517,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
 /* The shared part of an edge, with the frame rule. */
 static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
   smt_env env = env_of(e, v, w, tid);
-  return esmt_edge(e->s, ed, e->shared_count, v, w, &env, term_of, e);
+  return esmt_edge(e->s, ed, &env, term_of, e);
 }
 
 /* Adds w[i] == v[i] + delta. */

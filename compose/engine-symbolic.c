@@ -108,7 +108,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
   VEC(Z3_ast) c = {0};
   vec_push(NULL, &c, domains(e, v));
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, v, &env, plain_term, e->s));
+  vec_push(NULL, &c, esmt_shared_init(e->s, e->spec, &env, plain_term, e->s));
   for (size_t i = (size_t)e->shared_count; i < e->width; i++)
     vec_push(NULL, &c, esmt_initial_state(e->s, e->spec->threads.items[mdl_slot_at(e->m, i)->thread], v[i]));
   Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
@@ -121,7 +121,7 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
 /* The shared part of an edge, with the frame rule. */
 static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w, Z3_ast tid) {
   smt_env env = env_of(e, v, w, tid);
-  return esmt_edge(e->s, ed, e->shared_count, v, w, &env, plain_term, e->s);
+  return esmt_edge(e->s, ed, &env, plain_term, e->s);
 }
 
 static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {

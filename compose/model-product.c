@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model-impl.h"
+#include "../spec-lang/semantics.h"
 
 /* ---------------------------------------------------------------- compiled form */
 
@@ -407,25 +408,12 @@ static bool product_initial_holds(const mdl *m, const int64_t *state) {
   return true;
 }
 
-/* The shared part of a step: the relation, or the guard and assignments. */
-static bool edge_holds(const product *p, const ast_edge *e, const env *v) {
-  bool *may_change = xcalloc((size_t)p->shared_count + 1, sizeof *may_change);
-  bool ok = true;
-  if (e->kind == EDGE_RELATION) {
-    ir_mark_primed(e->relation, may_change);
-    ok = eval(v, e->relation);
-  } else {
-    ok = !e->guard || eval(v, e->guard);
-    vec_foreach(&e->assigns, k) {
-      const ast_assign *as = &e->assigns.items[k];
-      may_change[as->var_index] = true;
-      if (as->value && v->nxt[as->var_index] != eval(v, as->value)) ok = false;
-    }
-  }
-  for (int i = 0; i < p->shared_count; i++)
-    if (!may_change[i] && v->nxt[i] != v->cur[i]) ok = false;
-  free(may_change);
-  return ok;
+/* The shared part of a step: the edge's meaning, frame rule included. */
+static bool edge_holds(const ast_edge *e, const env *v) {
+  const sem_conj *meaning = sem_edge(e);
+  for (size_t k = 0; k < meaning->len; k++)
+    if (!eval(v, meaning->items[k])) return false;
+  return true;
 }
 
 static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
@@ -438,7 +426,7 @@ static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step 
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
     if (slot != (size_t)step->slot && src[slot] != dst[slot]) return false;
   env v = {p, src, dst, t->first_tid + step->slot - t->first_slot};
-  return edge_holds(p, e, &v);
+  return edge_holds(e, &v);
 }
 
 /* ---------------------------------------------------------------- descriptions */

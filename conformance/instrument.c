@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../spec-lang/semantics.h"
+
 typedef struct ins {
   prog *p;                  /* the program being built */
   const prog *code;         /* the concrete thread */
@@ -88,27 +90,10 @@ static const ir_expr *lift(ins *x, const ir_expr *e, bool relation) {
   }
 }
 
-/* g_i == u_i */
-static const ir_expr *unchanged(ins *x, int i) { return binary(x, OP_EQ, var(x, i), var(x, x->old_base + i)); }
-
-/* The edge's relation over (u, g) with the frame rule. */
-static const ir_expr *edge_relation(ins *x, const ast_edge *ed) {
-  bool *changes = xcalloc((size_t)x->shared_count + 1, sizeof *changes);
+/* A step's meaning (an edge's sem_edge, or sem_idle) over (u, g). */
+static const ir_expr *lifted(ins *x, const sem_conj *meaning) {
   const ir_expr *all = NULL;
-  if (ed->kind == EDGE_RELATION) {
-    ir_mark_primed(ed->relation, changes);
-    all = lift(x, ed->relation, true);
-  } else {
-    if (ed->guard) all = lift(x, ed->guard, true);
-    vec_foreach(&ed->assigns, k) {
-      const ast_assign *as = &ed->assigns.items[k];
-      changes[as->var_index] = true;
-      if (as->value) all = join(x, OP_AND, all, binary(x, OP_EQ, var(x, as->var_index), lift(x, as->value, true)));
-    }
-  }
-  for (int i = 0; i < x->shared_count; i++)
-    if (!changes[i]) all = join(x, OP_AND, all, unchanged(x, i));
-  free(changes);
+  for (size_t k = 0; k < meaning->len; k++) all = join(x, OP_AND, all, lift(x, meaning->items[k], true));
   return finish(x, OP_AND, all);
 }
 
@@ -149,7 +134,7 @@ static const ir_expr *candidate_update(ins *x, int target, const ir_expr *idle) 
   vec_foreach(&x->thread->edges, k) {
     const ast_edge *ed = x->thread->edges.items[k];
     if (ed->to_index != target) continue;
-    any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + ed->from_index), edge_relation(x, ed)));
+    any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + ed->from_index), lifted(x, sem_edge(ed))));
   }
   return any;
 }
@@ -186,9 +171,7 @@ static int post_block(ins *x, int target) {
     const ir_expr *in = binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)), binary(x, OP_LE, var(x, i), number(x, g->hi)));
     check(x, &at, in, ROLE_UPDATE, CHECK_RANGE, i);
   }
-  const ir_expr *idle = NULL;
-  for (int i = 0; i < x->shared_count; i++) idle = join(x, OP_AND, idle, unchanged(x, i));
-  idle = finish(x, OP_AND, idle);
+  const ir_expr *idle = lifted(x, sem_idle(x->spec));
   vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->next_base + (int)q, candidate_update(x, (int)q, idle), ROLE_UPDATE);
   vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, var(x, x->next_base + (int)q), ROLE_UPDATE);
   check(x, &at, candidates_nonempty(x), ROLE_UPDATE, CHECK_SIMULATED, -1);

@@ -81,6 +81,7 @@ typedef struct ast_edge {
   VEC(ast_assign) assigns; /* EDGE_COMMAND: the assignments in order */
   int from_index, to_index; /* sema: state indices, -1 if unresolved */
   int index;              /* sema: position in thread->edges */
+  const struct sem_conj *meaning; /* semantics.h: sem_edge() */
 } ast_edge;
 
 typedef enum ast_item_kind { ITEM_INVARIANT, ITEM_STATES, ITEM_EDGE } ast_item_kind;
@@ -163,6 +164,8 @@ typedef struct ast_spec {
   VEC(ir_expr *) inits;       /* sema: system init predicates */
   VEC(ir_expr *) properties;  /* sema: system invariants */
   int64_t instance_total;     /* sema: total number of instances (largest tid) */
+  const struct sem_conj *initial; /* semantics.h: sem_initial() */
+  const struct sem_conj *idle;    /* semantics.h: sem_idle() */
 } ast_spec;
 
 /* Appends a location-free S-expression of the whole spec's syntax; two specs

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sema.h"
+#include "semantics.h"
 
 /* ---------------------------------------------------------------- consts and shared */
 
@@ -379,5 +380,7 @@ bool spec_check(ast_spec *spec, const spec_options *opts) {
   symtab_free(&s.globals);
   symtab_free(&s.threads);
   symtab_free(&s.instances);
-  return spec->src->sink->errors == before;
+  if (spec->src->sink->errors != before) return false;
+  sem_build(spec);
+  return true;
 }
