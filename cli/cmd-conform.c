@@ -139,7 +139,7 @@ static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const 
   vec_foreach(&spec->threads, i) function[i] = spec->threads.items[i]->impl;
   bool ok = true;
   vec_foreach(&a->bindings, k) {
-    const ast_thread *t = spec_find_thread(spec, a->bindings.items[k].thread);
+    const ast_thread *t = ast_find_thread(spec, a->bindings.items[k].thread);
     if (t) {
       function[t->index] = a->bindings.items[k].function;
       continue;

@@ -66,7 +66,7 @@ static const char *base_name(const char *path) {
 
 /* The thread --thread names, or NULL after a report. */
 static const ast_thread *chosen_thread(const ast_spec *spec, const viz_args *a) {
-  const ast_thread *t = spec_find_thread(spec, a->thread);
+  const ast_thread *t = ast_find_thread(spec, a->thread);
   if (t) return t;
   const char **names = xcalloc(spec->threads.len + 1, sizeof *names);
   vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;

@@ -281,10 +281,3 @@ void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
   free(s.batch.data);
   vec_free(&s.hashes);
 }
-
-void compose_result_free(compose_result *r) {
-  free(r->trace_states);
-  free(r->trace);
-  r->trace_states = NULL;
-  r->trace = NULL;
-}

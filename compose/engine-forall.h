@@ -12,7 +12,7 @@
 #define ATHREAD_ENGINE_FORALL_H
 
 #include "../spec-lang/spec.h"
-#include "engine-explicit.h"
+#include "result.h"
 
 typedef struct forall_options {
   const char *param;  /* the const that counts the symmetric instances */

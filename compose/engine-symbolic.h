@@ -12,7 +12,7 @@
 #define ATHREAD_ENGINE_SYMBOLIC_H
 
 #include "../spec-lang/spec.h"
-#include "engine-explicit.h"
+#include "result.h"
 #include "model.h"
 
 typedef struct symbolic_options {

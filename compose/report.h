@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "engine-explicit.h"
+#include "result.h"
 #include "engine-forall.h"
 #include "model.h"
 

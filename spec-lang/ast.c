@@ -267,3 +267,15 @@ void ast_dump(strbuf *out, const ast_spec *spec) {
     }
   }
 }
+
+ast_thread *ast_find_thread(const ast_spec *spec, const char *name) {
+  vec_foreach(&spec->threads, i)
+    if (strcmp(spec->threads.items[i]->name, name) == 0) return spec->threads.items[i];
+  return NULL;
+}
+
+ast_state *ast_find_state(const ast_thread *thread, const char *name) {
+  vec_foreach(&thread->states, i)
+    if (strcmp(thread->states.items[i]->name, name) == 0) return thread->states.items[i];
+  return NULL;
+}

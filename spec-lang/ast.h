@@ -168,6 +168,11 @@ typedef struct ast_spec {
   const struct sem_conj *idle;    /* semantics.h: sem_idle() */
 } ast_spec;
 
+/* Looks a thread up by name (interned or not); NULL if absent. Borrowed. */
+ast_thread *ast_find_thread(const ast_spec *spec, const char *name);
+/* Looks a state up by name within a thread; NULL if absent. Borrowed. */
+ast_state *ast_find_state(const ast_thread *thread, const char *name);
+
 /* Appends a location-free S-expression of the whole spec's syntax; two specs
  * have the same AST exactly when their dumps are equal. */
 void ast_dump(strbuf *out, const ast_spec *spec);

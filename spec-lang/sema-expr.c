@@ -123,7 +123,7 @@ static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_exp
     return NULL;
   }
   ast_thread *thread = s->spec->threads.items[t];
-  ast_state *st = spec_find_state(thread, e->state_name);
+  ast_state *st = ast_find_state(thread, e->state_name);
   if (!st) {
     sema_hint_state(hint, thread, e->state_name);
     diag_error(s->src, e->state_at, "thread '%s' has no state '%s'%s", e->text, e->state_name, hint);

@@ -1,8 +1,6 @@
 /* spec-lang/spec.c -- the front end's entry points: read, parse, check. */
 #include "spec.h"
 
-#include <string.h>
-
 #include "spec-parser.h"
 #include "spec-lexer.h"
 
@@ -39,16 +37,4 @@ void spec_free(ast_spec *spec) {
   if (!spec) return;
   diag_source_free(spec->src);
   arena_free(spec->arena);
-}
-
-ast_thread *spec_find_thread(const ast_spec *spec, const char *name) {
-  vec_foreach(&spec->threads, i)
-    if (strcmp(spec->threads.items[i]->name, name) == 0) return spec->threads.items[i];
-  return NULL;
-}
-
-ast_state *spec_find_state(const ast_thread *thread, const char *name) {
-  vec_foreach(&thread->states, i)
-    if (strcmp(thread->states.items[i]->name, name) == 0) return thread->states.items[i];
-  return NULL;
 }

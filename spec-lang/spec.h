@@ -40,9 +40,4 @@ ast_spec *spec_load(diag_sink *sink, const char *path, const spec_options *opts)
 /* Frees the spec, its arena and its source. NULL is fine. */
 void spec_free(ast_spec *spec);
 
-/* Looks a thread up by name (interned or not); NULL if absent. Borrowed. */
-ast_thread *spec_find_thread(const ast_spec *spec, const char *name);
-/* Looks a state up by name within a thread; NULL if absent. Borrowed. */
-ast_state *spec_find_state(const ast_thread *thread, const char *name);
-
 #endif

@@ -46,18 +46,6 @@ static const attr_default defaults[] = {
   {AGEDGE, "label", ""},            {AGEDGE, "tooltip", ""},        {AGEDGE, "style", ""},
 };
 
-void *viz_set(void *obj, const char *name, const char *value) {
-  agsafeset(obj, (char *)name, (char *)value, "");
-  return obj;
-}
-
-void viz_set_html(void *obj, const char *html) {
-  Agraph_t *g = agraphof(obj);
-  char *h = agstrdup_html(g, (char *)html);
-  agsafeset(obj, "label", h, "");
-  agstrfree(g, h);
-}
-
 /* ---------------------------------------------------------------- the overlay */
 
 /* What the counterexample says about one thread. */
@@ -405,11 +393,6 @@ static void add_thread(builder *b, const ast_thread *t, size_t color) {
 }
 
 /* ---------------------------------------------------------------- the graph */
-
-bool viz_draws(const viz_options *o, const ast_thread *t) {
-  if (o->only) return o->only == t;
-  return !o->trace || o->trace->kind != VIZ_TRACE_CONFORM || o->trace->conform[t->index];
-}
 
 Agraph_t *viz_build(const ast_spec *spec, const viz_options *o, Agdisc_t *disc) {
   const char *name = spec->system ? spec->system->name : "athread";

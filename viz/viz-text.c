@@ -1,6 +1,7 @@
 /* viz/viz-text.c -- the text on a diagram: expressions in the spec's syntax,
  * wrapped or shortened, escaped for Graphviz's plain and HTML-like labels,
- * and the test for an assertion that is constantly false. */
+ * the test for an assertion that is constantly false, setting attributes, and
+ * which threads a diagram draws. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,4 +196,23 @@ void viz_put_words(strbuf *b, const char *text, size_t width) {
     s += n;
     while (*s == ' ') s++;
   }
+}
+
+/* ---------------------------------------------------------------- attributes and what is drawn */
+
+void *viz_set(void *obj, const char *name, const char *value) {
+  agsafeset(obj, (char *)name, (char *)value, "");
+  return obj;
+}
+
+void viz_set_html(void *obj, const char *html) {
+  Agraph_t *g = agraphof(obj);
+  char *h = agstrdup_html(g, (char *)html);
+  agsafeset(obj, "label", h, "");
+  agstrfree(g, h);
+}
+
+bool viz_draws(const viz_options *o, const ast_thread *t) {
+  if (o->only) return o->only == t;
+  return !o->trace || o->trace->kind != VIZ_TRACE_CONFORM || o->trace->conform[t->index];
 }

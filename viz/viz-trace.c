@@ -97,7 +97,7 @@ static bool read_instances(reader *r, json_t *instances) {
     const ast_thread *t = NULL;
     int64_t slot = instance_or_fail(r, name, &t);
     if (slot < 0) return false;
-    const ast_state *s = json_is_string(value) ? spec_find_state(t, json_string_value(value)) : NULL;
+    const ast_state *s = json_is_string(value) ? ast_find_state(t, json_string_value(value)) : NULL;
     if (!s) return fail(r, "the initial state of %s is not a state of thread %s", name, t->name);
     if (!s->initial) return fail(r, "%s starts in %s, which is not an init state of %s", name, s->name, t->name);
     r->state[slot] = s->index;
@@ -272,7 +272,7 @@ static const char *read_candidates(reader *r, json_t *names, const ast_thread *t
   size_t k;
   json_t *name;
   json_array_foreach(names, k, name) {
-    const ast_state *s = json_is_string(name) ? spec_find_state(t, json_string_value(name)) : NULL;
+    const ast_state *s = json_is_string(name) ? ast_find_state(t, json_string_value(name)) : NULL;
     if (!s) {
       if (json_is_string(name)) fail(r, "'%s' in %s is not a state of thread %s", json_string_value(name), what, t->name);
       else fail(r, "%s is not an array of state names", what);
@@ -435,7 +435,7 @@ static bool read_verdict(reader *r, json_t *entry, bool *seen, strbuf *verdicts)
   const char *name = string_member(r, entry, "thread", "an entry of \"threads\"");
   const char *verdict = name ? string_member(r, entry, "verdict", "an entry of \"threads\"") : NULL;
   if (!verdict) return false;
-  const ast_thread *t = spec_find_thread(r->spec, name);
+  const ast_thread *t = ast_find_thread(r->spec, name);
   if (!t) return fail(r, "'%s' is not a thread of the spec (was the trace written for another spec?)", name);
   if (seen[t->index]) return fail(r, "thread %s is checked twice", name);
   seen[t->index] = true;
@@ -464,7 +464,7 @@ static bool read_not_checked(reader *r, json_t *names, strbuf *verdicts) {
   json_array_foreach(names, k, name) {
     const char *s = json_string_value(name);
     if (!s) return fail(r, "\"not_checked\" is not an array of thread names");
-    if (!spec_find_thread(r->spec, s)) return fail(r, "'%s' in \"not_checked\" is not a thread of the spec", s);
+    if (!ast_find_thread(r->spec, s)) return fail(r, "'%s' in \"not_checked\" is not a thread of the spec", s);
     sbuf_printf(verdicts, "%s%s", k ? ", " : (verdicts->len ? "; not checked: " : "not checked: "), s);
   }
   return true;
