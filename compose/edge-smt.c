@@ -47,22 +47,3 @@ Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v
   vec_free(&alt);
   return any;
 }
-
-/* Whether f is unsatisfiable, by a solver of its own. */
-static bool unsat_alone(smt *s, double deadline, Z3_ast f) {
-  Z3_context c = smt_z3(s);
-  Z3_solver sv = smt_solver(s, deadline, false);
-  Z3_solver_assert(c, sv, f);
-  Z3_lbool r = smt_check(s, sv, deadline);
-  Z3_solver_dec_ref(c, sv);
-  return r == Z3_L_FALSE && !smt_failed(s);
-}
-
-bool esmt_invariant_holds(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x,
-                          Z3_ast inv_y) {
-  Z3_ast initiation[2] = {init_x, smt_not(s, inv_x)};
-  Z3_ast consecution[3] = {inv_x, step_xy, smt_not(s, inv_y)};
-  Z3_ast safety[2] = {inv_x, bad_x};
-  return unsat_alone(s, deadline, smt_and(s, 2, initiation)) && unsat_alone(s, deadline, smt_and(s, 3, consecution)) &&
-         unsat_alone(s, deadline, smt_and(s, 2, safety));
-}

@@ -1,7 +1,8 @@
 /* compose/edge-smt.h -- the Z3 formulas of a spec's edges, of its initial
- * shared state and of a choice among steps, and the re-check of an invariant, for the engines that encode the system in Z3 (symbolic and
- * --for-all). Every expression goes through the caller's translation, so an
- * engine can rewrite it first (--for-all reads counts and N symbolically).
+ * shared state and of a choice among steps, for the engines that encode the
+ * system in Z3 (symbolic and --for-all). Every expression goes through the
+ * caller's translation, so an engine can rewrite it first (--for-all reads
+ * counts and N symbolically).
  * Borrows everything; the terms live in the caller's Z3 context. */
 #ifndef ATHREAD_EDGE_SMT_H
 #define ATHREAD_EDGE_SMT_H
@@ -28,11 +29,5 @@ typedef Z3_ast (*esmt_step)(void *ctx, size_t k, Z3_ast *v, Z3_ast *w);
 /* Some step 0..count-1 from v to w; with sel, step k also says sel == k, so
  * that a model tells which step was taken. */
 Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel);
-
-/* Whether inv is an inductive invariant that excludes bad: init_x implies
- * inv_x, inv_x and step_xy imply inv_y, and inv_x and bad_x are
- * contradictory, each shown by a fresh solver (deadline as for smt_solver). */
-bool esmt_invariant_holds(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x,
-                          Z3_ast inv_y);
 
 #endif

@@ -28,6 +28,7 @@
 #include "../core/arena.h"
 #include "../core/interrupt.h"
 #include "../core/outfile.h"
+#include "../core/smt-drive.h"
 #include "../core/smt.h"
 #include "../core/strbuf.h"
 #include "edge-smt.h"
@@ -599,45 +600,50 @@ static bool timed_out(const encoder *e) { return e->deadline > 0 && smt_now() >=
 
 /* ---------------------------------------------------------------- BMC */
 
+/* The unrolling for smt_bmc: frames[k] is the state at depth k. */
+typedef struct unrolling {
+  encoder *e;
+  Z3_ast **frames;  /* bound + 2 entries */
+  forall_result *r; /* receives N and the depth */
+} unrolling;
+
+static bool extend(void *ctx, Z3_solver s, unsigned k) {
+  unrolling *u = ctx;
+  char name[32];
+  snprintf(name, sizeof name, "%u", k);
+  u->frames[k] = state_vars(u->e, name);
+  Z3_ast f = k == 0 ? initial(u->e, u->frames[0]) : transition(u->e, u->frames[k - 1], u->frames[k], NULL);
+  Z3_solver_assert(smt_z3(u->e->s), s, f);
+  return true;
+}
+
+static Z3_ast bad_at(void *ctx, unsigned k) {
+  unrolling *u = ctx;
+  return bad(u->e, u->frames[k]);
+}
+
+/* Records N and asks for a smaller one: the last model before unsat has the least. */
+static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
+  unrolling *u = ctx;
+  (void)k;
+  Z3_ast n = param_of(u->e, u->frames[0]);
+  if (!smt_model_value(u->e->s, m, n, &u->r->n)) return SMT_BMC_FAILED;
+  Z3_solver_assert(smt_z3(u->e->s), s, smt_le(u->e->s, n, smt_int(u->e->s, u->r->n - 1)));
+  return SMT_BMC_AGAIN;
+}
+
 /* Shortest counterexample up to bound steps, then the smallest N with one of
  * that length: 1 found (r->n, r->depth), 0 none, -1 unknown. */
 static int bmc(encoder *e, unsigned bound, forall_result *r) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
-  Z3_ast **frames = xcalloc(bound + 2, sizeof *frames);
-  char name[32];
-  frames[0] = state_vars(e, "0");
-  Z3_solver_assert(c, s, initial(e, frames[0]));
-  int found = 0;
-  for (unsigned k = 0; k <= bound && found == 0; k++) {
-    if (k > 0 && (timed_out(e) || interrupt_requested())) {
-      found = -1; /* building a step of a big system can take long: stop between steps */
-      break;
-    }
-    if (k > 0) {
-      snprintf(name, sizeof name, "%u", k);
-      frames[k] = state_vars(e, name);
-      Z3_solver_assert(c, s, transition(e, frames[k - 1], frames[k], NULL));
-    }
-    Z3_solver_push(c, s);
-    Z3_solver_assert(c, s, bad(e, frames[k]));
-    r->depth = k;
-    for (Z3_lbool res = smt_check(e->s, s, e->deadline); found >= 0; res = smt_check(e->s, s, e->deadline)) {
-      if (smt_failed(e->s)) res = Z3_L_UNDEF;
-      if (res == Z3_L_UNDEF && found == 0) found = -1;
-      if (res != Z3_L_TRUE) break; /* unsat (or undef) after a model: r->n is the least */
-      Z3_model model = Z3_solver_get_model(c, s);
-      Z3_model_inc_ref(c, model);
-      found = smt_model_value(e->s, model, param_of(e, frames[0]), &r->n) ? 1 : -1;
-      Z3_model_dec_ref(c, model);
-      if (found == 1) Z3_solver_assert(c, s, smt_le(e->s, param_of(e, frames[0]), smt_int(e->s, r->n - 1)));
-    }
-    Z3_solver_pop(c, s, 1);
-  }
-  for (unsigned k = 0; k <= bound + 1; k++) free(frames[k]);
-  free(frames);
-  Z3_solver_dec_ref(c, s);
-  return found;
+  unrolling u = {e, xcalloc(bound + 2, sizeof *u.frames), r};
+  smt_bmc_steps steps = {extend, bad_at, reached, &u};
+  char reason[160];
+  unsigned depth = 0;
+  int result = smt_bmc(e->s, bound, e->deadline, &steps, &depth, reason, sizeof reason);
+  r->depth = depth;
+  for (unsigned k = 0; k <= bound + 1; k++) free(u.frames[k]);
+  free(u.frames);
+  return result;
 }
 
 /* ---------------------------------------------------------------- Spacer
@@ -785,7 +791,7 @@ done:
 /* The three implications of an inductive invariant, each by a fresh solver,
  * on the monolithic encoding. */
 static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
-  return esmt_invariant_holds(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
+  return smt_recheck(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
 }
 
 /* Atomic formulas of a Boolean term (the certificate's size). */
@@ -827,6 +833,31 @@ static void dump_horn(Z3_context c, Z3_solver s) {
   sbuf_free(&text);
 }
 
+/* What smt_spacer's acceptance reads: the predicates over x and y. */
+typedef struct spacer_proof {
+  encoder *e;
+  const horn *h;
+  Z3_ast *x, *y;
+  forall_result *r; /* receives the certificate */
+} spacer_proof;
+
+/* The certificate: the domains (with the affine invariants) and the lemmas,
+ * re-checked without the hints. */
+static bool accept(void *ctx, Z3_model model) {
+  spacer_proof *p = ctx;
+  encoder *e = p->e;
+  Z3_ast ix = invariant_of(e, p->h, model, p->x), iy = invariant_of(e, p->h, model, p->y);
+  if (ix && iy) {
+    Z3_ast hx[2] = {domains(e, p->x), ix}, hy[2] = {domains(e, p->y), iy};
+    ix = smt_and(e->s, 2, hx);
+    iy = smt_and(e->s, 2, hy);
+  }
+  e->hints_on = false; /* the re-check must not assume them */
+  if (!ix || !iy || !invariant_rechecked(e, ix, iy, p->x, p->y)) return false;
+  certify(e, ix, p->x, p->r);
+  return true;
+}
+
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
 static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size) {
   Z3_context c = smt_z3(e->s);
@@ -845,32 +876,8 @@ static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size
   Z3_solver s = smt_solver(e->s, e->deadline, true);
   add_clauses(e, &h, s, x, y);
   dump_horn(c, s);
-  Z3_lbool res = smt_check(e->s, s, e->deadline);
-  int outcome = -1;
-  if (smt_failed(e->s)) {
-    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
-  } else if (res == Z3_L_FALSE) {
-    outcome = 0;
-  } else if (res == Z3_L_UNDEF) {
-    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, s));
-  } else {
-    Z3_model model = Z3_solver_get_model(c, s);
-    Z3_model_inc_ref(c, model);
-    Z3_ast ix = invariant_of(e, &h, model, x), iy = invariant_of(e, &h, model, y);
-    Z3_model_dec_ref(c, model);
-    if (ix && iy) { /* the certificate: domains (with the affine invariants) and the lemmas */
-      Z3_ast hx[2] = {domains(e, x), ix}, hy[2] = {domains(e, y), iy};
-      ix = smt_and(e->s, 2, hx);
-      iy = smt_and(e->s, 2, hy);
-    }
-    e->hints_on = false; /* the re-check must not assume them */
-    if (ix && iy && invariant_rechecked(e, ix, iy, x, y)) {
-      certify(e, ix, x, r);
-      outcome = 1;
-    } else {
-      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
-    }
-  }
+  spacer_proof p = {e, &h, x, y, r};
+  int outcome = smt_spacer(e->s, s, e->deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(c, s);
   for (size_t where = 0; where < h.locations; where++) Z3_dec_ref(c, Z3_func_decl_to_ast(c, h.preds[where]));
   free(h.preds);

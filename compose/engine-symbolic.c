@@ -14,6 +14,7 @@
 
 #include "../core/arena.h"
 #include "../core/interrupt.h"
+#include "../core/smt-drive.h"
 #include "../core/smt.h"
 #include "../core/strbuf.h"
 #include "edge-smt.h"
@@ -191,49 +192,56 @@ static void read_trace(encoder *e, Z3_model model, Z3_ast **frames, Z3_ast *sel,
   }
 }
 
+/* The unrolling for smt_bmc: frames[k] is the state at depth k, sel[k] the
+ * choice of the step from it. */
+typedef struct unrolling {
+  encoder *e;
+  Z3_ast **frames;   /* bound + 2 entries */
+  Z3_ast *sel;       /* bound + 2 entries */
+  compose_result *r; /* receives the trace */
+} unrolling;
+
+static bool extend(void *ctx, Z3_solver s, unsigned k) {
+  unrolling *u = ctx;
+  char name[32];
+  if (k > 0) {
+    snprintf(name, sizeof name, "step@%u", k - 1);
+    u->sel[k - 1] = smt_var(u->e->s, name, false);
+  }
+  snprintf(name, sizeof name, "%u", k);
+  u->frames[k] = state_vars(u->e, name);
+  if (k == 0) {
+    Z3_solver_assert(smt_z3(u->e->s), s, initial(u->e, u->frames[0]));
+    return true;
+  }
+  Z3_solver_assert(smt_z3(u->e->s), s, transition(u->e, u->frames[k - 1], u->frames[k], u->sel[k - 1]));
+  return true;
+}
+
+static Z3_ast bad_at(void *ctx, unsigned k) {
+  unrolling *u = ctx;
+  return bad(u->e, u->frames[k]);
+}
+
+static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
+  (void)s;
+  unrolling *u = ctx;
+  read_trace(u->e, m, u->frames, u->sel, k, u->r);
+  return SMT_BMC_DONE;
+}
+
 /* Shortest counterexample up to bound steps: 1 found (in r), 0 none, -1 unknown. */
 static int bmc(encoder *e, unsigned bound, compose_result *r) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
-  Z3_ast **frames = xcalloc(bound + 2, sizeof *frames);
-  Z3_ast *sel = xcalloc(bound + 2, sizeof *sel);
-  char name[32];
-  frames[0] = state_vars(e, "0");
-  Z3_solver_assert(c, s, initial(e, frames[0]));
-  int found = 0;
-  for (unsigned k = 0; k <= bound && found == 0; k++) {
-    if (k > 0 && ((e->deadline > 0 && smt_now() >= e->deadline) || interrupt_requested())) {
-      found = -1; /* building a step of a big system can take long: stop between steps */
-      break;
-    }
-    if (k > 0) {
-      snprintf(name, sizeof name, "step@%u", k - 1);
-      sel[k - 1] = smt_var(e->s, name, false);
-      snprintf(name, sizeof name, "%u", k);
-      frames[k] = state_vars(e, name);
-      Z3_solver_assert(c, s, transition(e, frames[k - 1], frames[k], sel[k - 1]));
-    }
-    Z3_solver_push(c, s);
-    Z3_solver_assert(c, s, bad(e, frames[k]));
-    Z3_lbool res = smt_check(e->s, s, e->deadline);
-    if (smt_failed(e->s)) res = Z3_L_UNDEF;
-    if (res == Z3_L_TRUE) {
-      Z3_model model = Z3_solver_get_model(c, s);
-      Z3_model_inc_ref(c, model);
-      read_trace(e, model, frames, sel, k, r);
-      Z3_model_dec_ref(c, model);
-      found = 1;
-    } else if (res == Z3_L_UNDEF) {
-      found = -1;
-    }
-    r->depth = k;
-    Z3_solver_pop(c, s, 1);
-  }
-  for (unsigned k = 0; k <= bound + 1; k++) free(frames[k]);
-  free(frames);
-  free(sel);
-  Z3_solver_dec_ref(c, s);
-  return found;
+  unrolling u = {e, xcalloc(bound + 2, sizeof *u.frames), xcalloc(bound + 2, sizeof *u.sel), r};
+  smt_bmc_steps steps = {extend, bad_at, reached, &u};
+  char reason[160];
+  unsigned depth = 0;
+  int result = smt_bmc(e->s, bound, e->deadline, &steps, &depth, reason, sizeof reason);
+  r->depth = depth;
+  for (unsigned k = 0; k <= bound + 1; k++) free(u.frames[k]);
+  free(u.frames);
+  free(u.sel);
+  return result;
 }
 
 /* ---------------------------------------------------------------- Spacer */
@@ -264,7 +272,24 @@ static Z3_ast invariant_of(encoder *e, Z3_model model, Z3_func_decl inv, Z3_ast 
 
 /* The three implications of an inductive invariant, each by a fresh solver. */
 static bool invariant_rechecked(encoder *e, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y) {
-  return esmt_invariant_holds(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
+  return smt_recheck(e->s, e->deadline, initial(e, x), transition(e, x, y, NULL), bad(e, x), inv_x, inv_y);
+}
+
+/* What smt_spacer's acceptance reads: Inv over x and y, and the certificate. */
+typedef struct spacer_proof {
+  encoder *e;
+  Z3_func_decl inv;
+  Z3_ast *x, *y;
+  char **certificate;
+} spacer_proof;
+
+static bool accept(void *ctx, Z3_model model) {
+  spacer_proof *p = ctx;
+  Z3_ast ix = invariant_of(p->e, model, p->inv, p->x), iy = invariant_of(p->e, model, p->inv, p->y);
+  if (!ix || !iy || !invariant_rechecked(p->e, ix, iy, p->x, p->y)) return false;
+  Z3_context c = smt_z3(p->e->s);
+  *p->certificate = xstrdup(Z3_ast_to_string(c, smt_keep(p->e->s, Z3_simplify(c, ix))));
+  return true;
 }
 
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
@@ -283,26 +308,8 @@ static int spacer(encoder *e, char **certificate, char *reason, size_t reason_si
   Z3_solver_assert(c, s, forall(e, x, NULL, smt_implies(e->s, initial(e, x), inv_x)));
   Z3_solver_assert(c, s, forall(e, x, y, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
   Z3_solver_assert(c, s, forall(e, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
-  Z3_lbool res = smt_check(e->s, s, e->deadline);
-  int outcome = -1;
-  if (smt_failed(e->s)) {
-    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
-  } else if (res == Z3_L_FALSE) {
-    outcome = 0;
-  } else if (res == Z3_L_UNDEF) {
-    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, s));
-  } else {
-    Z3_model model = Z3_solver_get_model(c, s);
-    Z3_model_inc_ref(c, model);
-    Z3_ast ix = invariant_of(e, model, inv, x), iy = invariant_of(e, model, inv, y);
-    Z3_model_dec_ref(c, model);
-    if (ix && iy && invariant_rechecked(e, ix, iy, x, y)) {
-      *certificate = xstrdup(Z3_ast_to_string(c, smt_keep(e->s, Z3_simplify(c, ix))));
-      outcome = 1;
-    } else {
-      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
-    }
-  }
+  spacer_proof p = {e, inv, x, y, certificate};
+  int outcome = smt_spacer(e->s, s, e->deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(c, s);
   Z3_dec_ref(c, Z3_func_decl_to_ast(c, inv));
   free(sorts);

@@ -6,16 +6,17 @@
  * k+1, the segment taken sel_k.
  */
 #include "engines.h"
-#include "../core/interrupt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/smt-drive.h"
+
 typedef struct bmc {
   enc *e;
   Z3_context c;
-  Z3_solver s;
+  conform_result *r;    /* receives the trace */
   VEC(Z3_ast *) frames; /* X_k */
   enc_terms pcs;        /* pc_k */
   enc_terms sels;       /* sel_k; the last is the failing segment */
@@ -120,26 +121,18 @@ static void read_trace(bmc *b, Z3_model m, unsigned depth, conform_result *r) {
 
 /* ---------------------------------------------------------------- search */
 
-static Z3_lbool check_with_errors(bmc *b, unsigned k, double deadline) {
-  Z3_solver_push(b->c, b->s);
-  Z3_solver_assert(b->c, b->s, some_segment(b, k, true));
-  Z3_params p = Z3_mk_params(b->c);
-  Z3_params_inc_ref(b->c, p);
-  if (deadline > 0) {
-    double left = deadline - smt_now();
-    Z3_params_set_uint(b->c, p, Z3_mk_string_symbol(b->c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+/* The initial cut point (k = 0), or the step from depth k - 1 to k; false
+ * when no path is that long. */
+static bool extend(void *ctx, Z3_solver s, unsigned k) {
+  bmc *b = ctx;
+  if (k == 0) {
+    b->reach[b->e->cut_of[b->e->p->entry]] = true;
+    Z3_solver_assert(b->c, s, is(b, frame(b, 0), b->e->cut_of[b->e->p->entry]));
+    return true;
   }
-  Z3_solver_set_params(b->c, b->s, p);
-  Z3_params_dec_ref(b->c, p);
-  Z3_lbool res = smt_check(b->e->s, b->s, deadline);
-  return smt_failed(b->e->s) ? Z3_L_UNDEF : res;
-}
-
-/* Adds the step from depth k - 1 to k; false when no path is that long. */
-static bool advance(bmc *b, unsigned k) {
   frame(b, k);
   memset(b->next, 0, b->e->cuts.len * sizeof *b->next);
-  Z3_solver_assert(b->c, b->s, some_segment(b, k - 1, false));
+  Z3_solver_assert(b->c, s, some_segment(b, k - 1, false));
   bool *t = b->reach;
   b->reach = b->next;
   b->next = t;
@@ -148,40 +141,27 @@ static bool advance(bmc *b, unsigned k) {
   return false;
 }
 
+/* A failing segment from depth k. */
+static Z3_ast fails_at(void *ctx, unsigned k) { return some_segment(ctx, k, true); }
+
+static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
+  bmc *b = ctx;
+  (void)s;
+  read_trace(b, m, k, b->r);
+  return SMT_BMC_DONE;
+}
+
 int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
-  bmc b = {.e = e, .c = smt_z3(e->s), .s = smt_solver(e->s, deadline, false)};
+  bmc b = {.e = e, .c = smt_z3(e->s), .r = r};
   b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
   b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
-  b.reach[e->cut_of[e->p->entry]] = true;
-  Z3_solver_assert(b.c, b.s, is(&b, frame(&b, 0), e->cut_of[e->p->entry]));
-  int found = 0;
-  for (unsigned k = 0; k <= bound && found == 0; k++) {
-    if (k > 0 && ((deadline > 0 && smt_now() >= deadline) || interrupt_requested())) {
-      snprintf(r->reason, sizeof r->reason, "%s", interrupt_requested() ? INTERRUPT_REASON : "timeout");
-      found = -1; /* building a step of a long function takes time: stop between steps */
-      break;
-    }
-    if (k > 0 && !advance(&b, k)) break;
-    Z3_lbool res = check_with_errors(&b, k, deadline);
-    r->depth = k;
-    if (res == Z3_L_TRUE) {
-      Z3_model m = Z3_solver_get_model(b.c, b.s);
-      Z3_model_inc_ref(b.c, m);
-      read_trace(&b, m, k, r);
-      Z3_model_dec_ref(b.c, m);
-      found = 1;
-    } else if (res == Z3_L_UNDEF) {
-      snprintf(r->reason, sizeof r->reason, "%s", smt_failed(e->s) ? smt_error(e->s) : "timeout");
-      found = -1;
-    }
-    Z3_solver_pop(b.c, b.s, 1);
-  }
+  smt_bmc_steps steps = {extend, fails_at, reached, &b};
+  int found = smt_bmc(e->s, bound, deadline, &steps, &r->depth, r->reason, sizeof r->reason);
   free(b.reach);
   free(b.next);
   vec_foreach(&b.frames, k) free(b.frames.items[k]);
   vec_free(&b.frames);
   vec_free(&b.pcs);
   vec_free(&b.sels);
-  Z3_solver_dec_ref(b.c, b.s);
   return found;
 }

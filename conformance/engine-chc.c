@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/smt-drive.h"
+
 typedef struct chc {
   enc *e;
   Z3_context c;
@@ -115,12 +117,7 @@ static bool read_interpretations(chc *h, Z3_model m) {
 static bool rechecked(chc *h, double deadline) {
   h->use_interp = true;
   bool ok = true;
-  for (size_t j = 0; j <= h->e->clauses.len && ok; j++) {
-    Z3_solver s = smt_solver(h->e->s, deadline, false);
-    Z3_solver_assert(h->c, s, smt_not(h->e->s, clause(h, j)));
-    ok = smt_check(h->e->s, s, deadline) == Z3_L_FALSE;
-    Z3_solver_dec_ref(h->c, s);
-  }
+  for (size_t j = 0; j <= h->e->clauses.len && ok; j++) ok = smt_unsat(h->e->s, deadline, smt_not(h->e->s, clause(h, j)));
   h->use_interp = false;
   return ok;
 }
@@ -168,31 +165,27 @@ static void release(chc *h) {
   free(h->interp);
 }
 
+/* What smt_spacer's acceptance reads and writes. */
+typedef struct chc_proof {
+  chc *h;
+  double deadline;
+  char **certificate; /* NULL: not wanted */
+} chc_proof;
+
+static bool accept(void *ctx, Z3_model m) {
+  chc_proof *p = ctx;
+  if (!read_interpretations(p->h, m) || !rechecked(p->h, p->deadline)) return false;
+  if (p->certificate) *p->certificate = certificate_text(p->h);
+  return true;
+}
+
 int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size) {
   chc h = {.e = e, .c = smt_z3(e->s)};
   declare_predicates(&h);
   Z3_solver s = smt_solver(e->s, deadline, true);
   assert_clauses(&h, s);
-  Z3_lbool res = smt_check(e->s, s, deadline);
-  int outcome = -1;
-  if (smt_failed(e->s)) {
-    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(e->s));
-  } else if (res == Z3_L_FALSE) {
-    outcome = 0;
-  } else if (res == Z3_L_UNDEF) {
-    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(h.c, s));
-  } else {
-    Z3_model m = Z3_solver_get_model(h.c, s);
-    Z3_model_inc_ref(h.c, m);
-    bool read = read_interpretations(&h, m);
-    Z3_model_dec_ref(h.c, m);
-    if (read && rechecked(&h, deadline)) {
-      outcome = 1;
-      if (certificate) *certificate = certificate_text(&h);
-    } else {
-      snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
-    }
-  }
+  chc_proof p = {&h, deadline, certificate};
+  int outcome = smt_spacer(e->s, s, deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(h.c, s);
   release(&h);
   return outcome;

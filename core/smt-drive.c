@@ -1,0 +1,110 @@
+/* core/smt-drive.c -- BMC, Spacer and the invariant re-check, once. */
+#include "smt-drive.h"
+
+#include <stdio.h>
+
+#include "interrupt.h"
+
+/* Gives the solver the time left until deadline: one solver serves every
+ * depth, and its creation-time limit would let a late check run past it. */
+static void limit_to(smt *s, Z3_solver sv, double deadline) {
+  if (deadline <= 0) return;
+  Z3_context c = smt_z3(s);
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  double left = deadline - smt_now();
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+  Z3_solver_set_params(c, sv, p);
+  Z3_params_dec_ref(c, p);
+}
+
+static int stopped(smt *s, const char *why, char *reason, size_t reason_size) {
+  snprintf(reason, reason_size, "%s", smt_failed(s) ? smt_error(s) : why);
+  return -1;
+}
+
+/* Checks for a bad state at depth k: 1, 0 or -1 as smt_bmc. */
+static int check_depth(smt *s, Z3_solver sv, double deadline, const smt_bmc_steps *steps, unsigned k) {
+  Z3_context c = smt_z3(s);
+  int found = 0;
+  Z3_solver_push(c, sv);
+  Z3_solver_assert(c, sv, steps->bad(steps->ctx, k));
+  for (;;) {
+    limit_to(s, sv, deadline);
+    Z3_lbool res = smt_check(s, sv, deadline);
+    if (smt_failed(s) || res == Z3_L_UNDEF) {
+      found = found == 1 ? 1 : -1; /* no answer after a recorded path: that path stands */
+      break;
+    }
+    if (res == Z3_L_FALSE) break;
+    Z3_model m = Z3_solver_get_model(c, sv);
+    Z3_model_inc_ref(c, m);
+    smt_bmc_answer a = steps->found(steps->ctx, sv, m, k);
+    Z3_model_dec_ref(c, m);
+    found = a == SMT_BMC_FAILED ? -1 : 1;
+    if (a != SMT_BMC_AGAIN) break;
+  }
+  Z3_solver_pop(c, sv, 1);
+  return found;
+}
+
+int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps, unsigned *depth, char *reason,
+            size_t reason_size) {
+  Z3_solver sv = smt_solver(s, deadline, false);
+  int found = 0;
+  for (unsigned k = 0; k <= bound && found == 0; k++) {
+    if (k > 0 && interrupt_requested()) {
+      found = stopped(s, INTERRUPT_REASON, reason, reason_size);
+      break;
+    }
+    if (k > 0 && deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK) {
+      found = stopped(s, "timeout", reason, reason_size);
+      break;
+    }
+    if (!steps->extend(steps->ctx, sv, k)) break;
+    *depth = k;
+    found = check_depth(s, sv, deadline, steps, k);
+    if (found < 0) stopped(s, interrupt_requested() ? INTERRUPT_REASON : "timeout", reason, reason_size);
+  }
+  Z3_solver_dec_ref(smt_z3(s), sv);
+  return found;
+}
+
+int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,
+               size_t reason_size) {
+  Z3_context c = smt_z3(s);
+  Z3_lbool res = smt_check(s, horn, deadline);
+  if (smt_failed(s)) {
+    snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(s));
+    return -1;
+  }
+  if (res == Z3_L_FALSE) return 0;
+  if (res == Z3_L_UNDEF) {
+    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, horn));
+    return -1;
+  }
+  Z3_model m = Z3_solver_get_model(c, horn);
+  Z3_model_inc_ref(c, m);
+  bool accepted = accept(ctx, m);
+  Z3_model_dec_ref(c, m);
+  if (accepted) return 1;
+  snprintf(reason, reason_size, "the invariant Spacer found did not pass the independent re-check");
+  return -1;
+}
+
+bool smt_unsat(smt *s, double deadline, Z3_ast f) {
+  Z3_context c = smt_z3(s);
+  Z3_solver sv = smt_solver(s, deadline, false);
+  Z3_solver_assert(c, sv, f);
+  Z3_lbool r = smt_check(s, sv, deadline);
+  Z3_solver_dec_ref(c, sv);
+  return r == Z3_L_FALSE && !smt_failed(s);
+}
+
+bool smt_recheck(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x, Z3_ast inv_y) {
+  Z3_ast initiation[2] = {init_x, smt_not(s, inv_x)};
+  Z3_ast consecution[3] = {inv_x, step_xy, smt_not(s, inv_y)};
+  Z3_ast safety[2] = {inv_x, bad_x};
+  return smt_unsat(s, deadline, smt_and(s, 2, initiation)) && smt_unsat(s, deadline, smt_and(s, 3, consecution)) &&
+         smt_unsat(s, deadline, smt_and(s, 2, safety));
+}

@@ -1,0 +1,63 @@
+/* core/smt-drive.h -- the solver driving every Z3 engine shares: bounded
+ * model checking one depth at a time, a Spacer run with its outcome and
+ * reason, and the independent re-check of an inductive invariant.
+ *
+ * The engines keep their encodings (the composition's states, the counter
+ * abstraction, the segments of C(T, T#)) and hand them to these drivers
+ * through callbacks. Borrows everything; terms live in the caller's smt.
+ */
+#ifndef ATHREAD_SMT_DRIVE_H
+#define ATHREAD_SMT_DRIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "smt.h"
+
+/* What a caller's BMC callback says about a path that reaches a bad state. */
+typedef enum smt_bmc_answer {
+  SMT_BMC_DONE,    /* recorded: the search ends with a counterexample */
+  SMT_BMC_AGAIN,   /* recorded, and something stronger was asserted: check again at this depth */
+  SMT_BMC_FAILED   /* the model could not be read: the search ends in unknown */
+} smt_bmc_answer;
+
+/* A caller's unrolling. extend asserts on s the initial states (k = 0) or
+ * one more step, from depth k - 1 to k; it returns false when no path is that
+ * long. bad is "a bad state at depth k". found reads a model of such a path. */
+typedef struct smt_bmc_steps {
+  bool (*extend)(void *ctx, Z3_solver s, unsigned k);
+  Z3_ast (*bad)(void *ctx, unsigned k);
+  smt_bmc_answer (*found)(void *ctx, Z3_solver s, Z3_model m, unsigned k);
+  void *ctx;
+} smt_bmc_steps;
+
+/* Looks for the shortest path to a bad state, depth 0 to bound, on a fresh
+ * solver (deadline as for smt_solver). Returns 1 when found reported one, 0
+ * when there is none within bound (or no path is longer), -1 when the
+ * search stopped (reason: "timeout", INTERRUPT_REASON or Z3's error). *depth
+ * is the last depth checked. Time limits and interrupts are also honoured
+ * between steps, since building a step of a big system can take long. */
+int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps, unsigned *depth, char *reason,
+            size_t reason_size);
+
+/* Reads and re-checks the invariant in Spacer's model: true when it passed. */
+typedef bool (*smt_accept)(void *ctx, Z3_model m);
+
+/* Runs Spacer on horn, a solver from smt_solver(s, deadline, true) holding
+ * the caller's clauses. Returns 1 when it found an invariant that accept
+ * took, 0 when the clauses have no solution (a counterexample exists), -1
+ * otherwise with the reason (Z3's error, Spacer's reason for unknown, or an
+ * invariant that failed the re-check). */
+int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,
+               size_t reason_size);
+
+/* Whether f is unsatisfiable, shown by a fresh solver (deadline as for
+ * smt_solver); false when Z3 failed or gave no answer. */
+bool smt_unsat(smt *s, double deadline, Z3_ast f);
+
+/* Whether inv is an inductive invariant that excludes bad: init_x implies
+ * inv_x, inv_x and step_xy imply inv_y, and inv_x and bad_x are
+ * contradictory, each shown by a fresh solver (deadline as for smt_solver). */
+bool smt_recheck(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast bad_x, Z3_ast inv_x, Z3_ast inv_y);
+
+#endif
