@@ -94,21 +94,15 @@ typedef struct plan {
   mdl *m;               /* explicit: the enumerating model; symbolic: the checker */
 } plan;
 
-/* Builds the explicit model with its errors captured (auto mode): on failure
- * the first error line becomes the reason the symbolic engine runs. */
+/* Builds the explicit model quietly (auto mode): on failure its first error
+ * becomes the reason the symbolic engine runs. */
 static mdl *try_explicit(ast_spec *spec, bool symmetry, char *why, size_t size) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
-  diag_sink quiet = {.out = mem};
+  diag_sink quiet = {0};
   diag_sink *loud = spec->src->sink;
   spec->src->sink = &quiet;
   mdl *m = product_build(spec, symmetry);
   spec->src->sink = loud;
-  fclose(mem);
-  const char *msg = text ? strstr(text, "error: ") : NULL;
-  snprintf(why, size, "the explicit engine cannot run: %.*s", msg ? (int)strcspn(msg + 7, "\n;") : 0, msg ? msg + 7 : "");
-  free(text);
+  snprintf(why, size, "the explicit engine cannot run: %.*s", (int)strcspn(quiet.first_error, ";"), quiet.first_error);
   return m;
 }
 

@@ -155,8 +155,18 @@ static void print_excerpt(const diag_source *src, loc at) {
   fputc('\n', out);
 }
 
+/* Keeps the first error's message for callers that give it in their own words. */
+static void remember(diag_sink *sink, const char *fmt, va_list ap) {
+  if (sink->errors != 1) return;
+  va_list copy;
+  va_copy(copy, ap);
+  vsnprintf(sink->first_error, sizeof sink->first_error, fmt, copy);
+  va_end(copy);
+}
+
 static void report(const diag_source *src, loc at, const char *kind, const char *fmt, va_list ap) {
   diag_sink *sink = src->sink;
+  if (!sink->out) return;
   if (at.start > src->len) at.start = at.end = (uint32_t)src->len; /* a span past the end: at the end */
   size_t line, col;
   diag_line_col(src, at.start, &line, &col);
@@ -169,17 +179,17 @@ static void report(const diag_source *src, loc at, const char *kind, const char 
 /* True when the error limit has been reached; says so once. */
 static bool over_limit(diag_sink *sink) {
   if (!sink->max_errors || sink->errors < sink->max_errors) return false;
-  if (sink->errors == sink->max_errors) fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
+  if (sink->errors == sink->max_errors && sink->out) fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
   return true;
 }
 
 void diag_error(const diag_source *src, loc at, const char *fmt, ...) {
   bool silent = over_limit(src->sink);
   src->sink->errors++;
-  if (silent) return;
   va_list ap;
   va_start(ap, fmt);
-  report(src, at, "error", fmt, ap);
+  remember(src->sink, fmt, ap);
+  if (!silent) report(src, at, "error", fmt, ap);
   va_end(ap);
 }
 
@@ -203,8 +213,11 @@ void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) {
   sink->errors++;
   va_list ap;
   va_start(ap, fmt);
-  fprintf(sink->out, "%s: error: ", where);
-  vfprintf(sink->out, fmt, ap);
-  fputc('\n', sink->out);
+  remember(sink, fmt, ap);
+  if (sink->out) {
+    fprintf(sink->out, "%s: error: ", where);
+    vfprintf(sink->out, fmt, ap);
+    fputc('\n', sink->out);
+  }
   va_end(ap);
 }
