@@ -23,14 +23,23 @@ ast_spec *spec_parse_source(diag_source *src) {
   return spec;
 }
 
-ast_spec *spec_load(diag_sink *sink, const char *path, const spec_options *opts) {
-  diag_source *src = diag_source_load(sink, path);
-  if (!src) return NULL;
+/* Parses and checks src (owned); NULL after reporting any error. */
+static ast_spec *load_source(diag_sink *sink, diag_source *src, const spec_options *opts) {
   int before = sink->errors;
   ast_spec *spec = spec_parse_source(src);
   if (sink->errors == before && spec_check(spec, opts)) return spec;
   spec_free(spec);
   return NULL;
+}
+
+ast_spec *spec_load(diag_sink *sink, const char *path, const spec_options *opts) {
+  diag_source *src = diag_source_load(sink, path);
+  return src ? load_source(sink, src, opts) : NULL;
+}
+
+ast_spec *spec_reload(const ast_spec *spec, const spec_options *opts) {
+  const diag_source *src = spec->src;
+  return load_source(src->sink, diag_source_from_string(src->sink, src->name, src->text, src->len), opts);
 }
 
 void spec_free(ast_spec *spec) {

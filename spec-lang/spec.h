@@ -37,6 +37,11 @@ bool spec_check(ast_spec *spec, const spec_options *opts);
  * Returns owned, free with spec_free. */
 ast_spec *spec_load(diag_sink *sink, const char *path, const spec_options *opts);
 
+/* The text spec was parsed from, parsed and checked again under opts (other
+ * --set values), reporting through the same sink. NULL after reporting any
+ * error. Returns owned, free with spec_free. */
+ast_spec *spec_reload(const ast_spec *spec, const spec_options *opts);
+
 /* Frees the spec, its arena and its source. NULL is fine. */
 void spec_free(ast_spec *spec);
 

@@ -1,0 +1,110 @@
+/* compose/run.c -- the engine policy and the --for-all re-run. */
+#include "run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/arena.h"
+#include "engine-symbolic.h"
+#include "model-product.h"
+
+/* Builds the explicit model quietly (auto mode): on failure its first error
+ * becomes the reason the symbolic engine runs. */
+static mdl *try_explicit(ast_spec *spec, bool symmetry, char *why, size_t size) {
+  diag_sink quiet = {0};
+  diag_sink *loud = spec->src->sink;
+  spec->src->sink = &quiet;
+  mdl *m = product_build(spec, symmetry);
+  spec->src->sink = loud;
+  snprintf(why, size, "the explicit engine cannot run: %.*s", (int)strcspn(quiet.first_error, ";"), quiet.first_error);
+  return m;
+}
+
+/* Builds the model of the engine that runs; false after reporting why none can. */
+static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run_result *out) {
+  if (strcmp(rq->engine, "explicit") == 0) {
+    snprintf(out->why, sizeof out->why, "chosen with --engine");
+    return (out->m = product_build(spec, rq->symmetry)) != NULL;
+  }
+  if (strcmp(rq->engine, "auto") == 0 && (out->m = try_explicit(spec, rq->symmetry, out->why, sizeof out->why))) {
+    snprintf(out->why, sizeof out->why, "every choice is finite");
+    return true;
+  }
+  if (strcmp(rq->engine, "symbolic") == 0) snprintf(out->why, sizeof out->why, "chosen with --engine");
+  out->symbolic = true;
+  return (out->m = product_build_checker(spec)) != NULL;
+}
+
+static void run_engine(const compose_request *rq, const ast_spec *spec, compose_run_result *out) {
+  if (out->symbolic) {
+    symbolic_options so = {.timeout = rq->limits.timeout, .bmc_bound = rq->bound};
+    symbolic_run(spec, out->m, &so, &out->r, &out->certificate);
+  } else {
+    explicit_run(out->m, &rq->limits, &out->r);
+  }
+}
+
+/* The request's overrides with param set to n (replacing any --set of it). */
+static spec_options with_param(const spec_options *given, const char *param, int64_t n) {
+  spec_options o = *given;
+  o.overrides = xcalloc(given->override_count + 1, sizeof *o.overrides);
+  o.override_count = 0;
+  for (size_t i = 0; i < given->override_count; i++)
+    if (strcmp(given->overrides[i].name, param) != 0)
+      o.overrides[o.override_count++] = (spec_override){.name = given->overrides[i].name, .value = given->overrides[i].value};
+  o.overrides[o.override_count++] = (spec_override){.name = param, .value = n};
+  return o;
+}
+
+/* The concrete run for a counterexample of the counter system with N = fr.n:
+ * the usual engines on the spec checked again with N = n, within the time
+ * left. When it does not reproduce the violation, the verdict becomes unknown
+ * with the reason. */
+static void rerun_concrete(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
+  forall_result *fr = &out->fr;
+  spec_options o = with_param(rq->spec_options, rq->for_all, fr->n);
+  out->concrete = spec_reload(spec, &o);
+  free(o.overrides);
+  compose_request b = *rq;
+  if (rq->limits.timeout > 0) b.limits.timeout = rq->limits.timeout > fr->seconds + 0.01 ? rq->limits.timeout - fr->seconds : 0.01;
+  if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(&b, out->concrete, out);
+  if (out->concrete && out->m && out->r.verdict == VERDICT_UNSAFE) return;
+  bool internal = !out->concrete || !out->m || out->r.verdict == VERDICT_SAFE;
+  const char *what = !out->concrete || !out->m ? "does not load" : out->r.verdict == VERDICT_SAFE ? "is safe (an internal error)" : out->r.unknown_reason;
+  snprintf(fr->unknown_reason, sizeof fr->unknown_reason,
+           "the counter system has a counterexample with %s = %" PRId64 ", but the concrete system with %s = %" PRId64 " %.80s",
+           rq->for_all, fr->n, rq->for_all, fr->n, what);
+  fr->verdict = VERDICT_UNKNOWN;
+  out->failure = internal ? COMPOSE_RERUN_INTERNAL : COMPOSE_RERUN_UNKNOWN;
+}
+
+/* --for-all N: the counter system for every N >= 1, then, when it is unsafe,
+ * the concrete trace for the N that BMC found. */
+static void run_for_all(ast_spec *spec, const compose_request *rq, compose_run_result *out) {
+  if (!forall_applicable(spec, rq->for_all)) {
+    out->failure = COMPOSE_BAD_INPUT;
+    return;
+  }
+  forall_options o = {.param = rq->for_all, .timeout = rq->limits.timeout, .bmc_bound = rq->bound};
+  forall_run(spec, &o, &out->fr);
+  out->for_all_ran = true;
+  if (out->fr.verdict == VERDICT_UNSAFE) rerun_concrete(spec, rq, out);
+}
+
+void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *out) {
+  memset(out, 0, sizeof *out);
+  if (rq->for_all) run_for_all(spec, rq, out);
+  else if (!choose_engine(rq, spec, out)) out->failure = COMPOSE_BAD_INPUT;
+  else run_engine(rq, spec, out);
+}
+
+void compose_run_free(compose_run_result *out) {
+  compose_result_free(&out->r);
+  free(out->certificate);
+  mdl_free(out->m);
+  spec_free(out->concrete);
+  if (out->for_all_ran) forall_result_free(&out->fr);
+  memset(out, 0, sizeof *out);
+}

@@ -1,0 +1,51 @@
+/* compose/run.h -- `athread compose` as one call: the engine policy (auto
+ * takes the explicit engine when every choice is finite, else the symbolic
+ * one), and --for-all N with the concrete re-run at the N of its
+ * counterexample. The CLI parses the options, calls compose_run and prints.
+ *
+ * Borrows the spec and the request; the run owns its model, results and the
+ * re-run's spec (free with compose_run_free).
+ */
+#ifndef ATHREAD_COMPOSE_RUN_H
+#define ATHREAD_COMPOSE_RUN_H
+
+#include <stdbool.h>
+
+#include "../spec-lang/spec.h"
+#include "engine-explicit.h"
+#include "engine-forall.h"
+#include "result.h"
+
+typedef struct compose_request {
+  const char *engine;              /* "auto", "explicit" or "symbolic" */
+  bool symmetry;                   /* symmetry reduction in the explicit engine */
+  explicit_options limits;         /* states, time (every engine), memory, progress */
+  unsigned bound;                  /* deepest symbolic counterexample; 0 = the engine's default */
+  const char *for_all;             /* --for-all: the const N, or NULL */
+  const spec_options *spec_options; /* what the spec was loaded with (the re-run changes N only) */
+} compose_request;
+
+typedef enum compose_failure {
+  COMPOSE_RAN,          /* a verdict (of the model, or of --for-all) */
+  COMPOSE_BAD_INPUT,    /* the model or --for-all cannot apply: reported through the spec's sink */
+  COMPOSE_RERUN_UNKNOWN, /* --for-all unsafe, but the concrete re-run found no violation in time */
+  COMPOSE_RERUN_INTERNAL /* --for-all unsafe, but the re-run does not load or is safe: a bug */
+} compose_failure;
+
+typedef struct compose_run_result {
+  compose_failure failure; /* whether there is a verdict */
+  bool symbolic;           /* the (re-)run used the symbolic engine, else the explicit one */
+  char why[240];           /* why that engine */
+  mdl *m;                  /* the model that ran, or NULL */
+  compose_result r;        /* its verdict (for --for-all: the concrete re-run's) */
+  char *certificate;       /* symbolic safe: the inductive invariant, or NULL */
+  bool for_all_ran;        /* fr holds the --for-all verdict */
+  forall_result fr;        /* --for-all: the verdict for every N */
+  ast_spec *concrete;      /* --for-all unsafe: the spec loaded with that N */
+} compose_run_result;
+
+/* Runs the check the request asks for on spec; fills out. */
+void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *out);
+void compose_run_free(compose_run_result *out);
+
+#endif
