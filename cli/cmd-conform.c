@@ -1,18 +1,13 @@
-/* cli/cmd-conform.c -- `athread conform`: load the spec and the C files,
- * lower each implemented thread, build C(T, T#), prove it, print verdicts.
- * Every input error is reported before any verdict is printed. */
+/* cli/cmd-conform.c -- `athread conform`: parse the options, load the spec,
+ * say which function implements each thread, call conform_run, print the
+ * verdicts. Every input error is reported before any verdict is printed. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../conformance/cfront.h"
-#include "../conformance/conform.h"
-#include "../conformance/emit-c.h"
-#include "../conformance/instrument.h"
 #include "../conformance/report.h"
-#include "../core/outfile.h"
-#include "../core/interrupt.h"
+#include "../conformance/run.h"
 #include "../core/json-text.h"
 #include "../core/smt.h"
 #include "../core/suggest.h"
@@ -37,17 +32,6 @@ typedef struct conform_args {
   char **files;               /* the C files */
   int file_count;             /* how many */
 } conform_args;
-
-/* One thread to check. */
-typedef struct job {
-  const ast_thread *thread;
-  const char *function;
-  prog *code;   /* the lowered C function */
-  prog *ins;    /* C(T, T#) */
-  conform_result r;
-} job;
-
-typedef VEC(job) job_list;
 
 /* ---------------------------------------------------------------- options */
 
@@ -171,79 +155,22 @@ static const char *include_dir(void) {
   return xstrdup(ATHREAD_INCLUDE_DIR);
 }
 
-/* Lowers every implemented thread; false after an input error. */
-static bool lower_all(const conform_args *a, const ast_spec *spec, cfe_unit *u, const char **function, job_list *jobs) {
-  bool ok = true;
-  vec_foreach(&spec->threads, i) {
-    if (!function[i]) continue;
-    const ast_thread *t = spec->threads.items[i];
-    if (!cfe_has_function(u, function[i])) {
-      diag_sink sink = cli_stderr_sink();
-      if (t->impl && function[i] == t->impl) diag_error(spec->src, t->impl_at, "no function '%s' in the C files given", function[i]);
-      else diag_error_at(&sink, "athread", "--thread %s=%s: no function '%s' in the C files given", t->name, function[i], function[i]);
-      ok = false;
-      continue;
-    }
-    prog *code = cfe_lower(u, spec, function[i]);
-    if (!code) {
-      ok = false;
-      continue;
-    }
-    job j = {.thread = t, .function = function[i], .code = code};
-    vec_push(NULL, jobs, j);
-  }
-  (void)a;
-  return ok;
-}
-
-/* ---------------------------------------------------------------- emitting */
-
-/* path, or with several threads path with ".THREAD" before its extension. */
-static char *emit_path(const char *path, const char *thread, bool several) {
-  if (!several) return xstrdup(path);
-  const char *dot = strrchr(path, '.');
-  const char *slash = strrchr(path, '/');
-  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *out = xmalloc(strlen(path) + strlen(thread) + 2);
-  sprintf(out, "%.*s.%s%s", (int)stem, path, thread, path + stem);
-  return out;
-}
-
-static bool emit_one(const char *path, const char *thread, bool several, char *text) {
-  diag_sink sink = cli_stderr_sink();
-  char *where = emit_path(path, thread, several);
-  bool ok = outfile_write(&sink, where, text, strlen(text));
-  free(where);
-  free(text);
-  return ok;
-}
-
-static bool emit_all(const conform_args *a, const ast_spec *spec, job_list *jobs) {
-  bool several = jobs->len > 1, ok = true;
-  vec_foreach(jobs, i) {
-    job *j = &jobs->items[i];
-    if (a->emit_c) ok = emit_one(a->emit_c, j->thread->name, several, emit_c_program(j->ins, spec, j->thread)) && ok;
-    if (a->emit_smt2) ok = emit_one(a->emit_smt2, j->thread->name, several, conform_smt2(j->ins)) && ok;
-  }
-  return ok;
-}
-
 /* ---------------------------------------------------------------- checking */
 
-static int exit_code(const job_list *jobs) {
+static int exit_code(const conform_run_result *run) {
   int code = EXIT_HOLDS;
-  vec_foreach(jobs, i) {
-    conform_verdict v = jobs->items[i].r.verdict;
+  vec_foreach(&run->jobs, i) {
+    conform_verdict v = run->jobs.items[i].r.verdict;
     if (v == CONFORM_VIOLATED) return EXIT_VIOLATION;
     if (v == CONFORM_UNKNOWN) code = EXIT_UNKNOWN;
   }
   return code;
 }
 
-static void print_results(const conform_args *a, const ast_spec *spec, const char **function, job_list *jobs) {
+static void print_results(const conform_args *a, const ast_spec *spec, const char **function, const conform_run_result *run) {
   json_t *threads = json_array(), *unchecked = json_array();
-  vec_foreach(jobs, i) {
-    job *j = &jobs->items[i];
+  vec_foreach(&run->jobs, i) {
+    const conform_job *j = &run->jobs.items[i];
     conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .timing = a->timing};
     if (a->json) json_array_append_new(threads, report_conform_json(&c));
     else report_conform_text(stdout, &c);
@@ -269,43 +196,28 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
   }
 }
 
-static int check_all(const conform_args *a, const ast_spec *spec, const char **function, job_list *jobs) {
-  vec_foreach(jobs, i) jobs->items[i].ins = ins_build(jobs->items[i].code, spec, jobs->items[i].thread);
-  if (!emit_all(a, spec, jobs)) return EXIT_BAD_INPUT;
-  interrupt_install(); /* from here on Ctrl-C ends the proofs with verdict unknown */
-  conform_options o = a->check;
-  o.deadline = a->timeout > 0 ? smt_now() + a->timeout : 0;
-  vec_foreach(jobs, i) conform_check(jobs->items[i].ins, &o, &jobs->items[i].r);
-  print_results(a, spec, function, jobs);
-  return exit_code(jobs);
-}
-
 static bool any_binding(const ast_spec *spec, const char **function) {
   vec_foreach(&spec->threads, i) if (function[i]) return true;
   return false;
 }
 
-/* Loads, lowers and checks; returns the exit code. */
+/* Checks every implemented thread; returns the exit code. */
 static int conform(const conform_args *a, const ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
-  job_list jobs = {0};
-  cfe_unit *u = NULL;
   const char *include = include_dir();
-  cfe_options co = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include};
+  conform_request rq = {.files = (const char *const *)a->files, .file_count = (size_t)a->file_count,
+                        .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include},
+                        .function = function, .emit_c = a->emit_c, .emit_smt2 = a->emit_smt2, .check = a->check, .timeout = a->timeout};
   diag_sink sink = cli_stderr_sink();
-  int code = -1;
+  conform_run_result run = {0};
+  int code = EXIT_BAD_INPUT;
   if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
   else if (!any_binding(spec, function)) code = cli_usage_error("conform", "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
-  else if (!(u = cfe_parse(&sink, (const char *const *)a->files, (size_t)a->file_count, &co))) code = EXIT_BAD_INPUT;
-  else if (!lower_all(a, spec, u, function, &jobs)) code = EXIT_BAD_INPUT;
-  if (code < 0) code = cli_finish(check_all(a, spec, function, &jobs));
-  vec_foreach(&jobs, i) {
-    conform_result_free(&jobs.items[i].r);
-    prog_free(jobs.items[i].ins);
-    prog_free(jobs.items[i].code);
+  else if (conform_run(&sink, spec, &rq, &run)) {
+    print_results(a, spec, function, &run);
+    code = cli_finish(exit_code(&run));
   }
-  vec_free(&jobs);
-  cfe_free(u);
+  conform_run_free(&run);
   free((void *)include);
   free(function);
   return code;

@@ -1,0 +1,88 @@
+/* conformance/run.c -- the conform pipeline: parse, lower, instrument, emit, check. */
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/interrupt.h"
+#include "../core/outfile.h"
+#include "../core/smt.h"
+#include "emit-c.h"
+#include "instrument.h"
+
+/* Lowers every implemented thread into out; false after an input error. */
+static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const conform_request *rq, conform_run_result *out) {
+  bool ok = true;
+  vec_foreach(&spec->threads, i) {
+    const char *function = rq->function[i];
+    if (!function) continue;
+    const ast_thread *t = spec->threads.items[i];
+    if (!cfe_has_function(u, function)) {
+      if (t->impl && function == t->impl) diag_error(spec->src, t->impl_at, "no function '%s' in the C files given", function);
+      else diag_error_at(sink, "athread", "--thread %s=%s: no function '%s' in the C files given", t->name, function, function);
+      ok = false;
+      continue;
+    }
+    prog *code = cfe_lower(u, spec, function);
+    if (!code) {
+      ok = false;
+      continue;
+    }
+    conform_job j = {.thread = t, .function = function, .code = code};
+    vec_push(NULL, &out->jobs, j);
+  }
+  return ok;
+}
+
+/* path, or with several threads path with ".THREAD" before its extension. */
+static char *emit_path(const char *path, const char *thread, bool several) {
+  if (!several) return xstrdup(path);
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *out = xmalloc(strlen(path) + strlen(thread) + 2);
+  sprintf(out, "%.*s.%s%s", (int)stem, path, thread, path + stem);
+  return out;
+}
+
+static bool emit_one(diag_sink *sink, const char *path, const char *thread, bool several, char *text) {
+  char *where = emit_path(path, thread, several);
+  bool ok = outfile_write(sink, where, text, strlen(text));
+  free(where);
+  free(text);
+  return ok;
+}
+
+static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out) {
+  bool several = out->jobs.len > 1, ok = true;
+  vec_foreach(&out->jobs, i) {
+    conform_job *j = &out->jobs.items[i];
+    if (rq->emit_c) ok = emit_one(sink, rq->emit_c, j->thread->name, several, emit_c_program(j->ins, spec, j->thread)) && ok;
+    if (rq->emit_smt2) ok = emit_one(sink, rq->emit_smt2, j->thread->name, several, conform_smt2(j->ins)) && ok;
+  }
+  return ok;
+}
+
+bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out) {
+  memset(out, 0, sizeof *out);
+  out->unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
+  if (!out->unit || !lower_all(sink, spec, out->unit, rq, out)) return false;
+  vec_foreach(&out->jobs, i) out->jobs.items[i].ins = ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread);
+  if (!emit_all(sink, spec, rq, out)) return false;
+  interrupt_install(); /* from here on Ctrl-C ends the proofs with verdict unknown */
+  conform_options o = rq->check;
+  o.deadline = rq->timeout > 0 ? smt_now() + rq->timeout : 0;
+  vec_foreach(&out->jobs, i) conform_check(out->jobs.items[i].ins, &o, &out->jobs.items[i].r);
+  return true;
+}
+
+void conform_run_free(conform_run_result *out) {
+  vec_foreach(&out->jobs, i) {
+    conform_result_free(&out->jobs.items[i].r);
+    prog_free(out->jobs.items[i].ins);
+    prog_free(out->jobs.items[i].code);
+  }
+  vec_free(&out->jobs);
+  cfe_free(out->unit);
+}

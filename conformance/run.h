@@ -1,0 +1,49 @@
+/* conformance/run.h -- `athread conform` as one call: parse the C files,
+ * lower each implemented thread's function, build C(T, T#), write the
+ * programs asked for (--emit-c, --emit-smt2), and check each thread. The CLI
+ * resolves which function implements which thread, calls conform_run and
+ * prints.
+ *
+ * Borrows the spec and the request; the run owns its programs and results
+ * (free with conform_run_free). Input errors are reported through sink.
+ */
+#ifndef ATHREAD_CONFORM_RUN_H
+#define ATHREAD_CONFORM_RUN_H
+
+#include <stdbool.h>
+
+#include "../core/vec.h"
+#include "cfront.h"
+#include "conform.h"
+
+typedef struct conform_request {
+  const char *const *files;  /* the C files */
+  size_t file_count;         /* how many */
+  cfe_options cpp;           /* preprocessor flags and athread.h's directory */
+  const char **function;     /* per thread of the spec: its C function, or NULL (not checked) */
+  const char *emit_c;        /* write each C(T, T#) as C here, or NULL */
+  const char *emit_smt2;     /* write each as SMT-LIB Horn clauses here, or NULL */
+  conform_options check;     /* engine, bound, certificate (deadline: set from timeout) */
+  double timeout;            /* seconds for all the proofs together; 0 = none */
+} conform_request;
+
+/* One thread checked. */
+typedef struct conform_job {
+  const ast_thread *thread; /* T# */
+  const char *function;     /* its C function */
+  prog *code;               /* the lowered function */
+  prog *ins;                /* C(T, T#) */
+  conform_result r;         /* the verdict */
+} conform_job;
+
+typedef struct conform_run_result {
+  VEC(conform_job) jobs; /* the implemented threads, in the spec's order */
+  cfe_unit *unit;        /* the parsed C, which the programs' source locations point into */
+} conform_run_result;
+
+/* Runs the pipeline; false after reporting an input error (nothing is
+ * checked then, and no output file is left behind). */
+bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out);
+void conform_run_free(conform_run_result *out);
+
+#endif
