@@ -32,6 +32,7 @@
 #include "../core/smt.h"
 #include "../core/strbuf.h"
 #include "edge-smt.h"
+#include "forall-hull.h"
 
 typedef enum slot_kind { FA_SHARED, FA_INSTANCE, FA_COUNTER, FA_PARAM } slot_kind;
 
@@ -184,17 +185,17 @@ static Z3_ast tid_of(encoder *e, Z3_ast *v, size_t slot) {
 static Z3_ast ge(encoder *e, Z3_ast a, int64_t k) { return smt_le(e->s, smt_int(e->s, k), a); }
 
 /* ---------------------------------------------------------------- affine invariants
- * Spacer finds disjunctive lemmas quickly but rarely the affine equalities
- * that tie a shared counter to the thread counters (pendingIO is 1 plus the
- * number of workers holding a reference). So before the proof: sample
- * reachable states by BMC until their affine hull is stable, keep the hull's
- * equations that are inductive together (Houdini), and give them to Spacer
- * as a known invariant. The proof's certificate includes them, and the
- * re-check runs without them. */
+ * (forall-hull.c): guessed before the proof, given to Spacer, left out of
+ * the re-check. */
+
+static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel);
+static Z3_ast initial(encoder *e, Z3_ast *v);
+static Z3_ast domains(encoder *e, Z3_ast *v);
 
 /* The integer features of a state: shared ints, shared bools as 0/1, one
  * indicator per state of each explicit instance, the counters, N. Owned array. */
-static Z3_ast *features(encoder *e, Z3_ast *v) {
+static Z3_ast *features(void *ctx, Z3_ast *v) {
+  encoder *e = ctx;
   Z3_ast *f = xcalloc(e->feature_count + 1, sizeof *f), one = smt_int(e->s, 1), zero = smt_int(e->s, 0);
   size_t n = 0;
   for (size_t i = 0; i < e->width; i++) {
@@ -207,126 +208,9 @@ static Z3_ast *features(encoder *e, Z3_ast *v) {
   return f;
 }
 
-/* sum a_i f_i == b for one row. */
-static Z3_ast equation(encoder *e, const int64_t *row, Z3_ast *f) {
-  Z3_context c = smt_z3(e->s);
-  term_list terms = {0};
-  for (size_t i = 0; i < e->feature_count; i++) {
-    if (row[i] == 0) continue;
-    Z3_ast prod[2] = {smt_int(e->s, row[i]), f[i]};
-    vec_push(NULL, &terms, row[i] == 1 ? f[i] : smt_keep(e->s, Z3_mk_mul(c, 2, prod)));
-  }
-  Z3_ast eq = smt_eq(e->s, smt_add(e->s, (unsigned)terms.len, terms.items), smt_int(e->s, row[e->feature_count]));
-  vec_free(&terms);
-  return eq;
-}
-
-static Z3_ast hints(encoder *e, Z3_ast *v) {
-  Z3_ast *f = features(e, v);
-  term_list all = {0};
-  for (size_t k = 0; k < e->hint_count; k++) vec_push(NULL, &all, equation(e, &e->hint_rows[k * (e->feature_count + 1)], f));
-  Z3_ast conj = smt_and(e->s, (unsigned)all.len, all.items);
-  vec_free(&all);
-  free(f);
-  return conj;
-}
-
-static int64_t gcd64(int64_t a, int64_t b) {
-  a = a < 0 ? -a : a;
-  b = b < 0 ? -b : b;
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-#define HULL_LIMIT ((int64_t)1 << 30) /* larger entries: give up (no hints) */
-
-static bool reduce_row(int64_t *row, size_t n) {
-  int64_t g = 0;
-  for (size_t i = 0; i < n; i++) g = gcd64(g, row[i]);
-  for (size_t i = 0; g > 1 && i < n; i++) row[i] /= g;
-  for (size_t i = 0; i < n; i++)
-    if (row[i] > HULL_LIMIT || row[i] < -HULL_LIMIT) return false;
-  return true;
-}
-
-/* The equations a.f = b that every sample satisfies (a basis, one row of
- * cols = dims + 1 entries each, the constant last), into *out (owned).
- * Returns the number of rows, or (size_t)-1 when numbers grow too large. */
-static size_t null_space(const int64_t *samples, size_t count, size_t dims, int64_t **out) {
-  size_t cols = dims + 1;
-  int64_t *m = xcalloc(count * cols + 1, sizeof *m);
-  for (size_t r = 0; r < count; r++) {
-    memcpy(&m[r * cols], &samples[r * dims], dims * sizeof *m);
-    m[r * cols + dims] = -1; /* a.f - b = 0 */
-  }
-  size_t *pivot = xcalloc(cols + 1, sizeof *pivot), rank = 0;
-  bool ok = true;
-  for (size_t col = 0; col < cols && rank < count && ok; col++) {
-    size_t r = rank;
-    while (r < count && m[r * cols + col] == 0) r++;
-    if (r == count) continue;
-    for (size_t j = 0; j < cols; j++) {
-      int64_t t = m[r * cols + j];
-      m[r * cols + j] = m[rank * cols + j];
-      m[rank * cols + j] = t;
-    }
-    int64_t *p = &m[rank * cols];
-    if (p[col] < 0)
-      for (size_t j = 0; j < cols; j++) p[j] = -p[j];
-    for (size_t i = 0; i < count && ok; i++) {
-      int64_t *q = &m[i * cols], a = p[col], b = q[col];
-      if (i == rank || b == 0) continue;
-      for (size_t j = 0; j < cols; j++) q[j] = a * q[j] - b * p[j];
-      ok = reduce_row(q, cols);
-    }
-    pivot[rank++] = col;
-  }
-  size_t n = 0;
-  *out = xcalloc((cols - rank) * cols + 1, sizeof **out);
-  for (size_t free_col = 0, k = 0; free_col < cols && ok; free_col++) {
-    if (k < rank && pivot[k] == free_col) {
-      k++;
-      continue;
-    }
-    int64_t l = 1; /* lcm of the pivots */
-    for (size_t i = 0; i < rank && ok; i++) {
-      int64_t pv = m[i * cols + pivot[i]];
-      l = l / gcd64(l, pv) * pv;
-      ok = l < HULL_LIMIT;
-    }
-    int64_t *z = &(*out)[n * cols];
-    z[free_col] = l;
-    for (size_t i = 0; i < rank && ok; i++) z[pivot[i]] = -m[i * cols + free_col] * (l / m[i * cols + pivot[i]]);
-    ok = ok && reduce_row(z, cols); /* a.f - b = 0 with b = z[dims] */
-    n++;
-  }
-  free(m);
-  free(pivot);
-  return ok ? n : (size_t)-1;
-}
-
-/* Some equation of rows false at some frame. */
-static Z3_ast outside(encoder *e, const int64_t *rows, size_t n, Z3_ast **fs, unsigned frames) {
-  term_list alt = {0};
-  for (unsigned j = 0; j <= frames; j++)
-    for (size_t k = 0; k < n; k++) vec_push(NULL, &alt, smt_not(e->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
-  Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
-  vec_free(&alt);
-  return any;
-}
-
-static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel);
-static Z3_ast initial(encoder *e, Z3_ast *v);
-static Z3_ast *state_vars(encoder *e, const char *suffix);
-static bool timed_out(const encoder *e);
-static Z3_ast domains(encoder *e, Z3_ast *v);
-
 /* A step or no step (so that the unrolling never deadlocks). */
-static Z3_ast step_or_stay(encoder *e, Z3_ast *v, Z3_ast *w) {
+static Z3_ast step_or_stay(void *ctx, Z3_ast *v, Z3_ast *w) {
+  encoder *e = ctx;
   term_list same = {0};
   for (size_t i = 0; i < e->width; i++) vec_push(NULL, &same, smt_eq(e->s, w[i], v[i]));
   Z3_ast alt[2] = {transition(e, v, w, NULL), smt_and(e->s, (unsigned)same.len, same.items)};
@@ -334,97 +218,19 @@ static Z3_ast step_or_stay(encoder *e, Z3_ast *v, Z3_ast *w) {
   return smt_or(e->s, 2, alt);
 }
 
-/* The affine hull of sampled reachable states, depth by depth up to depth
- * steps: a basis of its equations (rows, owned; *count of them), or NULL
- * when no sample was found or the numbers grew too large. The hull is that of
- * every state within depth steps unless the time budget ran out first; either
- * way Houdini (find_hints) keeps only equations that are invariant. */
-static int64_t *sample_hull(encoder *e, unsigned depth, double budget, size_t *count) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
-  Z3_ast **frames = xcalloc(depth + 1, sizeof *frames), **fs = xcalloc(depth + 1, sizeof *fs);
-  char name[32];
-  size_t dims = e->feature_count, n = 0;
-  VEC(int64_t) samples = {0};
-  int64_t *basis = NULL;
-  bool broken = false;
-  double stop = smt_now() + budget;
-  unsigned stable = 0; /* depths in a row that did not change the hull */
-  bool done = false;
-  for (unsigned j = 0; j <= depth && !broken && !done && stable < 2; j++) {
-    snprintf(name, sizeof name, "h%u", j);
-    frames[j] = state_vars(e, name);
-    fs[j] = features(e, frames[j]);
-    Z3_solver_assert(c, s, j ? step_or_stay(e, frames[j - 1], frames[j]) : initial(e, frames[0]));
-    size_t before = n;
-    for (unsigned round = 0; round <= dims + 1 && !broken && !done; round++) {
-      double left = stop - smt_now();
-      if (left <= 0.01 || timed_out(e)) {
-        done = true;
-        break;
-      }
-      Z3_params p = Z3_mk_params(c); /* each query within the sampling budget */
-      Z3_params_inc_ref(c, p);
-      Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), (unsigned)(left * 1000));
-      Z3_solver_set_params(c, s, p);
-      Z3_params_dec_ref(c, p);
-      Z3_solver_push(c, s);
-      if (basis) Z3_solver_assert(c, s, outside(e, basis, n, &fs[j], 0));
-      Z3_lbool r = Z3_solver_check(c, s);
-      if (r == Z3_L_TRUE) {
-        Z3_model model = Z3_solver_get_model(c, s);
-        Z3_model_inc_ref(c, model);
-        for (unsigned k = 0; k <= j; k++)
-          for (size_t i = 0; i < dims; i++) {
-            int64_t x = 0;
-            broken |= !smt_model_value(e->s, model, fs[k][i], &x);
-            vec_push(NULL, &samples, x);
-          }
-        Z3_model_dec_ref(c, model);
-      }
-      Z3_solver_pop(c, s, 1);
-      broken |= smt_failed(e->s);
-      done |= r == Z3_L_UNDEF;
-      if (r != Z3_L_TRUE || broken) break;
-      free(basis);
-      n = null_space(samples.items, samples.len / dims, dims, &basis);
-      broken |= n == (size_t)-1;
-      done |= n == 0; /* no equation left */
-    }
-    stable = n == before && j > 0 ? stable + 1 : 0;
-  }
-  for (unsigned j = 0; j <= depth; j++) {
-    free(frames[j]);
-    free(fs[j]);
-  }
-  free(frames);
-  free(fs);
-  vec_free(&samples);
-  Z3_solver_dec_ref(c, s);
-  if (broken && basis) {
-    free(basis);
-    basis = NULL;
-  }
-  *count = basis ? n : 0;
-  return basis;
+static Z3_ast *state_of(void *e, const char *suffix) { return state_vars(e, suffix); }
+static Z3_ast initial_of(void *e, Z3_ast *v) { return initial(e, v); }
+static Z3_ast domain_of(void *e, Z3_ast *v) { return domains(e, v); }
+static Z3_ast step_of(void *e, Z3_ast *v, Z3_ast *w) { return transition(e, v, w, NULL); }
+
+static hull_system hull_view(encoder *e) {
+  return (hull_system){.s = e->s, .feature_count = e->feature_count, .deadline = e->deadline, .ctx = e, .state = state_of,
+                       .features = features, .initial = initial_of, .domain = domain_of, .step = step_of,
+                       .step_or_stay = step_or_stay};
 }
 
-/* Drops the rows that are false in w (moving the others up). */
-static size_t keep_true(encoder *e, Z3_model model, Z3_ast *w, int64_t *rows, size_t n) {
-  Z3_ast *f = features(e, w);
-  size_t kept = 0, cols = e->feature_count + 1;
-  for (size_t k = 0; k < n; k++) {
-    int64_t holds = 0;
-    if (!smt_model_value(e->s, model, equation(e, &rows[k * cols], f), &holds) || !holds) continue;
-    memmove(&rows[kept * cols], &rows[k * cols], cols * sizeof *rows);
-    kept++;
-  }
-  free(f);
-  return kept;
-}
-
-/* Houdini: the largest subset of the candidate rows that holds initially and
- * is inductive; sets e->hint_rows and e->hint_count. */
+/* The affine invariants (e->hint_rows), sampled within a quarter of the time
+ * left (at most 2 s) over at most 2 * states + 4 steps (at most 40). */
 static void find_hints(encoder *e) {
   e->feature_count = 0;
   for (size_t i = 0; i < e->width; i++)
@@ -432,36 +238,9 @@ static void find_hints(encoder *e) {
   size_t states = 0;
   vec_foreach(&e->spec->threads, t) states += e->spec->threads.items[t]->states.len;
   unsigned depth = (unsigned)(2 * states + 4 < 40 ? 2 * states + 4 : 40);
-  size_t n = 0;
   double budget = e->deadline > 0 && (e->deadline - smt_now()) / 4 < 2.0 ? (e->deadline - smt_now()) / 4 : 2.0;
-  int64_t *rows = sample_hull(e, depth, budget, &n);
-  Z3_context c = smt_z3(e->s);
-  Z3_ast *x = state_vars(e, "hx"), *y = state_vars(e, "hy");
-  for (bool changed = rows != NULL; changed && n > 0 && !timed_out(e);) {
-    e->hint_rows = rows;
-    e->hint_count = n;
-    Z3_solver s = smt_solver(e->s, e->deadline, false);
-    Z3_solver_assert(c, s, hints(e, x));
-    Z3_solver_assert(c, s, domains(e, x));
-    Z3_solver_assert(c, s, transition(e, x, y, NULL));
-    Z3_solver_assert(c, s, smt_not(e->s, hints(e, y)));
-    Z3_lbool r = smt_check(e->s, s, e->deadline);
-    changed = r == Z3_L_TRUE;
-    if (r == Z3_L_TRUE) {
-      Z3_model model = Z3_solver_get_model(c, s);
-      Z3_model_inc_ref(c, model);
-      n = keep_true(e, model, y, rows, n);
-      Z3_model_dec_ref(c, model);
-    } else if (r != Z3_L_FALSE || smt_failed(e->s)) {
-      n = 0;
-    }
-    Z3_solver_dec_ref(c, s);
-  }
-  if (timed_out(e)) n = 0;
-  e->hint_rows = rows;
-  e->hint_count = rows ? n : 0;
-  free(x);
-  free(y);
+  hull_system h = hull_view(e);
+  e->hint_rows = hull_invariants(&h, depth, budget, &e->hint_count);
 }
 
 /* Ranges, control states, counters >= 0 summing to N per counted thread, N >= 1
@@ -488,7 +267,10 @@ static Z3_ast domains(encoder *e, Z3_ast *v) {
     vec_push(NULL, &c, smt_le(e->s, v[i], smt_int(e->s, (int64_t)e->spec->threads.items[e->slots[i].thread]->states.len - 1)));
   }
   vec_push(NULL, &c, ge(e, param_of(e, v), 1));
-  if (e->hints_on) vec_push(NULL, &c, hints(e, v));
+  if (e->hints_on) {
+    hull_system h = hull_view(e);
+    vec_push(NULL, &c, hull_equations(&h, e->hint_rows, e->hint_count, v));
+  }
   Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
   vec_free(&c);
   return all;
