@@ -84,22 +84,27 @@ static int write_trace(const char *path, json_t *j) {
   return ok ? -1 : EXIT_BAD_INPUT;
 }
 
+/* Writes the report j (taken) to --trace-out when unsafe and, with --json, to
+ * stdout; returns the exit code of the verdict. */
+static int emit(const compose_args *a, json_t *j, verdict v) {
+  int code = v == VERDICT_SAFE ? EXIT_HOLDS : v == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
+  if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
+  if (a->json) {
+    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+  }
+  json_decref(j);
+  return code;
+}
+
 /* Prints the verdict of a model run; returns the exit code. */
 static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run) {
   const compose_result *r = &run->r;
   report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)",
                       .engine = run->symbolic ? "symbolic" : "explicit", .symmetry = a->symmetry && !run->symbolic, .timing = a->timing,
                       .engine_why = run->why, .certificate = a->certificate ? run->certificate : NULL};
-  json_t *j = report_json(&c, run->m, r);
-  int code = r->verdict == VERDICT_SAFE ? EXIT_HOLDS : r->verdict == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
-  if (a->trace_out && r->verdict == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
-  if (a->json) {
-    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
-  } else {
-    report_text(stdout, &c, run->m, r);
-  }
-  json_decref(j);
+  int code = emit(a, report_json(&c, run->m, r), r->verdict);
+  if (!a->json) report_text(stdout, &c, run->m, r);
   return code;
 }
 
@@ -118,16 +123,8 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
   report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)", .engine = "for-all",
                       .engine_why = why, .timing = a->timing, .certificate = a->certificate ? fr->certificate : NULL};
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
-  json_t *j = report_forall_json(&c, &f, m, &run->r);
-  int code = fr->verdict == VERDICT_SAFE ? EXIT_HOLDS : fr->verdict == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
-  if (a->trace_out && fr->verdict == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
-  if (a->json) {
-    json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
-  } else {
-    report_forall_text(stdout, &c, &f, m, &run->r);
-  }
-  json_decref(j);
+  int code = emit(a, report_forall_json(&c, &f, m, &run->r), fr->verdict);
+  if (!a->json) report_forall_text(stdout, &c, &f, m, &run->r);
   if (run->failure == COMPOSE_RERUN_INTERNAL) return EXIT_INTERNAL;
   return run->failure == COMPOSE_RERUN_UNKNOWN ? EXIT_UNKNOWN : code;
 }
