@@ -145,8 +145,7 @@ static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) { return choice_
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel to its
  * choice number (so a model tells which step was taken). */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  Z3_ast parts[2] = {esmt_some_step(e->s, e->choice_count, choice_k, e, v, w, sel), domains(e, w)};
-  return smt_and(e->s, 2, parts);
+  return esmt_transition(e->s, e->choice_count, choice_k, e, v, w, sel, domains(e, w));
 }
 
 /* Some instance goes wrong, or a system invariant is false. */
