@@ -1,0 +1,78 @@
+/* compose/promela-impl.h -- what the Promela exporter's two files share:
+ * the exporter's state (pml), the plan of each step, and the helpers each
+ * file uses of the other. Private to promela.c and promela-plan.c. */
+#ifndef ATHREAD_PROMELA_IMPL_H
+#define ATHREAD_PROMELA_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/arena.h"
+#include "../core/symtab.h"
+#include "../core/vec.h"
+#include "promela.h"
+
+typedef enum bind_kind { BIND_NONE, BIND_SUBST, BIND_TEMP } bind_kind;
+
+/* How x' reads inside the step being written. */
+typedef struct bind {
+  bind_kind kind;      /* not primed here / replaced by an expression / a temporary */
+  const ir_expr *expr; /* BIND_SUBST: x's next value, over the pre-state */
+} bind;
+
+typedef struct assign_plan {
+  int var;              /* index in spec->shared */
+  const ir_expr *value; /* over the pre-state; NULL: any value of the type */
+} assign_plan;
+
+
+/* One atomic step: an edge, or one top-level disjunct of a relational edge. */
+typedef struct step {
+  const ast_edge *edge;        /* the edge it takes */
+  int part, parts;             /* disjunct part of parts, or 0 of 0 when not split */
+  ir_expr_list guard;             /* conditions on the pre-state (besides pc == from) */
+  VEC(assign_plan) assigns;    /* parallel assignments from the pre-state; choices have value NULL */
+  VEC(int) chosen;             /* temporaries that range over their variable's type */
+  VEC(assign_plan) computed;   /* temporaries computed once the chosen ones are set */
+  ir_expr_list checks;            /* conditions over the temporaries */
+  bind *binds;                 /* per shared variable: how x' reads */
+  bool via_temps;              /* assigns go through temporaries (a value reads an earlier target) */
+} step;
+
+typedef VEC(step *) step_list;
+
+typedef struct pml {
+  const ast_spec *spec;   /* borrowed */
+  const diag_source *src; /* spec->src, for messages */
+  strbuf *out;            /* the model being written */
+  arena *arena;           /* owns names and plans */
+  symtab taken;           /* every Promela name in use (interned in arena) */
+  bool ok;                /* nothing reported */
+  const char **konst;     /* per const: its macro, NULL if its value needs more than 32 bits */
+  const char **var;       /* per shared variable: its global */
+  const char **temp;      /* per shared variable: its temporary, NULL until a step needs it */
+  const char **proc;      /* per thread: its proctype */
+  const char ***state;    /* per thread, per state: its constant */
+  bool use_mtype;         /* states are mtype symbols (else #defines) */
+  const char *pc;         /* the array of instance states */
+  const char *check;      /* the inline that asserts every property */
+  step_list *steps;       /* per thread: its steps, in edge order */
+  bool **temps_of;        /* per thread, per shared variable: its proctype declares the temporary */
+  int64_t tid;            /* what tid reads as: an instance number, or 0 for the parameter tid */
+  const bind *binds;      /* how primes read in the expression being written, or NULL */
+  const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
+} pml;
+
+static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->spec->shared.items[i]; }
+
+/* The temporary of shared variable var, declared by thread's proctype. */
+const char *pml_temp_of(pml *p, int thread, int var);
+/* Reports every literal and const in e whose value needs more than 32 bits. */
+void pml_check_numbers(pml *p, const ir_expr *e);
+
+/* Plans the steps of every thread (promela-plan.c): p->steps. */
+void pml_plan_threads(pml *p);
+/* True when step s computes every value it writes (no choice): a d_step. */
+bool pml_is_deterministic(const step *s);
+
+#endif
