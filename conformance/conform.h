@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "prog.h"
+#include "result.h"
 
-typedef enum conform_verdict { CONFORM_HOLDS, CONFORM_VIOLATED, CONFORM_UNKNOWN } conform_verdict;
 typedef enum conform_engine { CONFORM_AUTO, CONFORM_CHC, CONFORM_BMC } conform_engine;
 
 typedef struct conform_options {
@@ -26,23 +26,8 @@ typedef struct conform_options {
   bool certificate;      /* keep Spacer's invariant as text */
 } conform_options;
 
-typedef struct conform_result {
-  conform_verdict verdict;  /* the answer */
-  const char *engine;       /* "chc" or "bmc": what decided */
-  char why[160];            /* why that engine ran */
-  char reason[256];         /* unknown: the limit or failure */
-  char *certificate;        /* chc, holds, asked for: the invariant per cut point (owned) */
-  size_t trace_len;         /* violated: edges of C(T, T#) along the counterexample */
-  int *trace_edges;         /* their indices (owned) */
-  int64_t *trace_values;    /* (trace_len + 1) x vars: values at the start, then after each edge (owned) */
-  unsigned depth;           /* segments explored by bmc */
-  size_t cut_count;         /* cut points (predicates) */
-  size_t segment_count;     /* segments (clauses) */
-  double seconds;           /* wall time of the check */
-} conform_result;
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);
-void conform_result_free(conform_result *r);
 /* The Horn clauses of ins in SMT-LIB 2 (logic HORN: sat means conforms).
  * Returns owned, free with free(). */
 char *conform_smt2(const prog *ins);

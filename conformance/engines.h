@@ -6,8 +6,8 @@
 #ifndef ATHREAD_ENGINES_H
 #define ATHREAD_ENGINES_H
 
-#include "conform.h"
 #include "encode.h"
+#include "result.h"
 
 /* Spacer on the Horn clauses; with certificate, *certificate gets the
  * invariant text (owned). */
