@@ -50,7 +50,7 @@ typedef struct pml {
   bool ok;                /* nothing reported */
   const char **konst;     /* per const: its macro, NULL if its value needs more than 32 bits */
   const char **var;       /* per shared variable: its global */
-  const char **temp;      /* per shared variable: its temporary, NULL until a step needs it */
+  const char **temp;      /* per shared variable: its temporary, NULL when no step needs it */
   const char **proc;      /* per thread: its proctype */
   const char ***state;    /* per thread, per state: its constant */
   bool use_mtype;         /* states are mtype symbols (else #defines) */
@@ -65,12 +65,13 @@ typedef struct pml {
 
 static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->spec->shared.items[i]; }
 
-/* The temporary of shared variable var, declared by thread's proctype. */
-const char *pml_temp_of(pml *p, int thread, int var);
+static inline bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
 /* Reports every literal and const in e whose value needs more than 32 bits. */
 void pml_check_numbers(pml *p, const ir_expr *e);
 
-/* Plans the steps of every thread (promela-plan.c): p->steps. */
+/* Plans the steps of every thread: p->steps, and p->temps_of for the
+ * temporaries they use (promela.c names them). */
 void pml_plan_threads(pml *p);
 /* True when step s computes every value it writes (no choice): a d_step. */
 bool pml_is_deterministic(const step *s);

@@ -6,8 +6,28 @@
  * target. */
 #include "promela-impl.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Reports every literal and const in e whose value needs more than 32 bits
+ * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
+void pml_check_numbers(pml *p, const ir_expr *e) {
+  if (!e) return;
+  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
+    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
+    p->ok = false;
+  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
+    const ast_const *c = p->spec->consts.items[e->index];
+    diag_error(p->src, e->at, "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
+               c->name, c->value);
+    p->ok = false;
+  }
+  if (e->kind == IR_AT) return;
+  pml_check_numbers(p, e->a);
+  pml_check_numbers(p, e->b);
+  pml_check_numbers(p, e->c);
+}
 
 /* ---------------------------------------------------------------- planning: helpers */
 
@@ -252,9 +272,9 @@ static void order_assigns(pml *p, step *s) {
 static void plan_temps(pml *p, int thread, step *s) {
   order_assigns(p, s);
   vec_foreach(&s->assigns, i)
-    if (s->via_temps && s->assigns.items[i].value) pml_temp_of(p, thread, s->assigns.items[i].var);
-  vec_foreach(&s->chosen, i) pml_temp_of(p, thread, s->chosen.items[i]);
-  vec_foreach(&s->computed, i) pml_temp_of(p, thread, s->computed.items[i].var);
+    if (s->via_temps && s->assigns.items[i].value) p->temps_of[thread][s->assigns.items[i].var] = true;
+  vec_foreach(&s->chosen, i) p->temps_of[thread][s->chosen.items[i]] = true;
+  vec_foreach(&s->computed, i) p->temps_of[thread][s->computed.items[i].var] = true;
 }
 
 static void check_thread_numbers(pml *p, const ast_thread *t) {

@@ -30,8 +30,6 @@
 /* SPIN runs at most 255 processes: init and one per instance. */
 #define MAX_INSTANCES 254
 
-static bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
-
 static const ast_instance *instance_of(const ast_spec *spec, int thread) {
   vec_foreach(&spec->instances, i)
     if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
@@ -125,11 +123,11 @@ static void name_everything(pml *p) {
   p->check = fresh_name(p, "check");
 }
 
-/* The temporary holding x's next value, named on first use. */
-const char *pml_temp_of(pml *p, int thread, int var) {
-  if (!p->temp[var]) p->temp[var] = fresh_name(p, arena_printf(p->arena, "%s_next", p->var[var]));
-  p->temps_of[thread][var] = true;
-  return p->temp[var];
+/* Names the temporaries that the planned steps use (x_next for x). */
+static void name_temps(pml *p) {
+  vec_foreach(&p->spec->shared, v)
+    vec_foreach(&p->spec->threads, t)
+      if (p->temps_of[t][v] && !p->temp[v]) p->temp[v] = fresh_name(p, arena_printf(p->arena, "%s_next", p->var[v]));
 }
 
 /* ---------------------------------------------------------------- output helpers */
@@ -179,25 +177,6 @@ static bool const_value(const pml *p, const ir_expr *e, int64_t *out) {
   default: return false;
   }
   return const_value(p, e->a, &a) && const_value(p, e->b, &b) && ir_arith(e->op, a, b, out) == IR_FAULT_NONE;
-}
-
-/* Reports every literal and const in e whose value needs more than 32 bits
- * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
-void pml_check_numbers(pml *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
-    p->ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->src, e->at, "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
-               c->name, c->value);
-    p->ok = false;
-  }
-  if (e->kind == IR_AT) return;
-  pml_check_numbers(p, e->a);
-  pml_check_numbers(p, e->b);
-  pml_check_numbers(p, e->c);
 }
 
 /* ---------------------------------------------------------------- expressions */
@@ -787,6 +766,7 @@ static void emit_model(pml *p, const char *pml_name) {
   vec_foreach(&spec->inits, i) pml_check_numbers(p, spec->inits.items[i]);
   vec_foreach(&spec->properties, i) pml_check_numbers(p, spec->properties.items[i]);
   pml_plan_threads(p);
+  name_temps(p);
   emit_states(p);
   emit_instances(p);
   emit_check(p);
