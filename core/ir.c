@@ -225,38 +225,3 @@ void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx
   ir_walk(e->b, visit, ctx);
   ir_walk(e->c, visit, ctx);
 }
-
-/* / and % by -1 are computed as 0 - a and 0: the only quotient that can
- * overflow is INT64_MIN / -1, and C leaves INT64_MIN % -1 undefined. */
-static ir_fault divide(ir_op op, int64_t a, int64_t b, int64_t *out) {
-  if (b == 0) return IR_FAULT_DIVISION;
-  if (b == -1) return op == OP_MOD || !__builtin_sub_overflow((int64_t)0, a, out) ? IR_FAULT_NONE : IR_FAULT_OVERFLOW;
-  *out = op == OP_DIV ? a / b : a % b;
-  return IR_FAULT_NONE;
-}
-
-static ir_fault overflowed(bool ovf) { return ovf ? IR_FAULT_OVERFLOW : IR_FAULT_NONE; }
-
-ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
-  ir_fault f = IR_FAULT_NONE;
-  *out = 0;
-  switch (op) {
-  case OP_NOT: *out = !a; break;
-  case OP_NEG: f = overflowed(__builtin_sub_overflow((int64_t)0, a, out)); break;
-  case OP_ADD: f = overflowed(__builtin_add_overflow(a, b, out)); break;
-  case OP_SUB: f = overflowed(__builtin_sub_overflow(a, b, out)); break;
-  case OP_MUL: f = overflowed(__builtin_mul_overflow(a, b, out)); break;
-  case OP_DIV: case OP_MOD: f = divide(op, a, b, out); break;
-  case OP_LT: *out = a < b; break;
-  case OP_LE: *out = a <= b; break;
-  case OP_GT: *out = a > b; break;
-  case OP_GE: *out = a >= b; break;
-  case OP_EQ: case OP_IFF: *out = a == b; break;
-  case OP_NE: *out = a != b; break;
-  case OP_AND: *out = a && b; break;
-  case OP_OR: *out = a || b; break;
-  case OP_IMPLIES: *out = !a || b; break;
-  }
-  if (f != IR_FAULT_NONE) *out = 0;
-  return f;
-}

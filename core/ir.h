@@ -101,12 +101,46 @@ typedef enum ir_fault {
   IR_FAULT_DIVISION  /* division or remainder by zero */
 } ir_fault;
 
+/* / and % by -1 are computed as 0 - a and 0: the only quotient that can
+ * overflow is INT64_MIN / -1, and C leaves INT64_MIN % -1 undefined. */
+static inline ir_fault ir_divide(ir_op op, int64_t a, int64_t b, int64_t *out) {
+  if (b == 0) return IR_FAULT_DIVISION;
+  if (b == -1) return op == OP_MOD || !__builtin_sub_overflow((int64_t)0, a, out) ? IR_FAULT_NONE : IR_FAULT_OVERFLOW;
+  *out = op == OP_DIV ? a / b : a % b;
+  return IR_FAULT_NONE;
+}
+
+static inline ir_fault ir_overflow_fault(bool ovf) { return ovf ? IR_FAULT_OVERFLOW : IR_FAULT_NONE; }
+
 /* The one definition of athread's arithmetic, for every operator but the
  * short-circuit ones' evaluation order: a op b on 64-bit integers, with /
  * and % truncating toward zero as in C, and the exact result whenever it fits
  * (so x % -1 is 0 for every x). Unary operators read a only (OP_NEG is 0 - a).
- * Comparisons and logical operators give 0 or 1. On a fault *out is 0. */
-ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out);
+ * Comparisons and logical operators give 0 or 1. On a fault *out is 0.
+ * Inline: the explicit engine evaluates it for every successor. */
+static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
+  ir_fault f = IR_FAULT_NONE;
+  *out = 0;
+  switch (op) {
+  case OP_NOT: *out = !a; break;
+  case OP_NEG: f = ir_overflow_fault(__builtin_sub_overflow((int64_t)0, a, out)); break;
+  case OP_ADD: f = ir_overflow_fault(__builtin_add_overflow(a, b, out)); break;
+  case OP_SUB: f = ir_overflow_fault(__builtin_sub_overflow(a, b, out)); break;
+  case OP_MUL: f = ir_overflow_fault(__builtin_mul_overflow(a, b, out)); break;
+  case OP_DIV: case OP_MOD: f = ir_divide(op, a, b, out); break;
+  case OP_LT: *out = a < b; break;
+  case OP_LE: *out = a <= b; break;
+  case OP_GT: *out = a > b; break;
+  case OP_GE: *out = a >= b; break;
+  case OP_EQ: case OP_IFF: *out = a == b; break;
+  case OP_NE: *out = a != b; break;
+  case OP_AND: *out = a && b; break;
+  case OP_OR: *out = a || b; break;
+  case OP_IMPLIES: *out = !a || b; break;
+  }
+  if (f != IR_FAULT_NONE) *out = 0;
+  return f;
+}
 
 /* Calls visit on e and every subexpression, parents first. */
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);
