@@ -79,8 +79,8 @@ static int64_t eval(const env *v, const ir_expr *e);
 
 /* Divisors are nonzero constants (sema checks them), so every fault here is
  * an overflow. */
-static int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
-  int64_t r;
+static inline int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
+  int64_t r = 0;
   if (ir_arith(op, a, b, &r) != IR_FAULT_NONE) fault(v->p, MDL_FAULT_OVERFLOW);
   return r;
 }

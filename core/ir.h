@@ -101,16 +101,16 @@ typedef enum ir_fault {
   IR_FAULT_DIVISION  /* division or remainder by zero */
 } ir_fault;
 
-/* / and % by -1 are computed as 0 - a and 0: the only quotient that can
- * overflow is INT64_MIN / -1, and C leaves INT64_MIN % -1 undefined. */
+/* / and % of ir_arith. By -1 they are computed as 0 - a and 0: the only
+ * quotient that can overflow is INT64_MIN / -1, and C leaves INT64_MIN % -1
+ * undefined. */
 static inline ir_fault ir_divide(ir_op op, int64_t a, int64_t b, int64_t *out) {
+  *out = 0;
   if (b == 0) return IR_FAULT_DIVISION;
-  if (b == -1) return op == OP_MOD || !__builtin_sub_overflow((int64_t)0, a, out) ? IR_FAULT_NONE : IR_FAULT_OVERFLOW;
-  *out = op == OP_DIV ? a / b : a % b;
+  if (b != -1) *out = op == OP_DIV ? a / b : a % b;
+  else if (op == OP_DIV && __builtin_sub_overflow((int64_t)0, a, out)) return *out = 0, IR_FAULT_OVERFLOW;
   return IR_FAULT_NONE;
 }
-
-static inline ir_fault ir_overflow_fault(bool ovf) { return ovf ? IR_FAULT_OVERFLOW : IR_FAULT_NONE; }
 
 /* The one definition of athread's arithmetic, for every operator but the
  * short-circuit ones' evaluation order: a op b on 64-bit integers, with /
@@ -119,15 +119,14 @@ static inline ir_fault ir_overflow_fault(bool ovf) { return ovf ? IR_FAULT_OVERF
  * Comparisons and logical operators give 0 or 1. On a fault *out is 0.
  * Inline: the explicit engine evaluates it for every successor. */
 static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
-  ir_fault f = IR_FAULT_NONE;
-  *out = 0;
+  bool ovf = false;
   switch (op) {
   case OP_NOT: *out = !a; break;
-  case OP_NEG: f = ir_overflow_fault(__builtin_sub_overflow((int64_t)0, a, out)); break;
-  case OP_ADD: f = ir_overflow_fault(__builtin_add_overflow(a, b, out)); break;
-  case OP_SUB: f = ir_overflow_fault(__builtin_sub_overflow(a, b, out)); break;
-  case OP_MUL: f = ir_overflow_fault(__builtin_mul_overflow(a, b, out)); break;
-  case OP_DIV: case OP_MOD: f = ir_divide(op, a, b, out); break;
+  case OP_NEG: ovf = __builtin_sub_overflow((int64_t)0, a, out); break;
+  case OP_ADD: ovf = __builtin_add_overflow(a, b, out); break;
+  case OP_SUB: ovf = __builtin_sub_overflow(a, b, out); break;
+  case OP_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
+  case OP_DIV: case OP_MOD: return ir_divide(op, a, b, out);
   case OP_LT: *out = a < b; break;
   case OP_LE: *out = a <= b; break;
   case OP_GT: *out = a > b; break;
@@ -138,8 +137,9 @@ static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
   case OP_OR: *out = a || b; break;
   case OP_IMPLIES: *out = !a || b; break;
   }
-  if (f != IR_FAULT_NONE) *out = 0;
-  return f;
+  if (!ovf) return IR_FAULT_NONE;
+  *out = 0;
+  return IR_FAULT_OVERFLOW;
 }
 
 /* Calls visit on e and every subexpression, parents first. */

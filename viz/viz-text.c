@@ -21,7 +21,7 @@ static folded known(int64_t v) { return (folded){.known = true, .value = v}; }
 static const folded unknown = {.known = false, .value = 0};
 
 static folded fold_arith(ir_op op, int64_t a, int64_t b) {
-  int64_t r;
+  int64_t r = 0;
   return ir_arith(op, a, b, &r) == IR_FAULT_NONE ? known(r) : unknown;
 }
 
