@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../spec-lang/fmt.h"
+#include "../../spec-lang/semantics.h"
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
@@ -148,6 +149,41 @@ static void names_resolve_to_indices(void **state) {
   unload(spec);
 }
 
+/* The conjuncts of c, printed and joined by " ; ". */
+static char *printed_conj(const sem_conj *c) {
+  strbuf out = {0};
+  for (size_t k = 0; k < c->len; k++) {
+    if (k) sbuf_puts(&out, " ; ");
+    ir_print(&out, c->items[k]);
+  }
+  return sbuf_take(&out);
+}
+
+static void check_conj(const sem_conj *c, const char *expected) {
+  char *text = printed_conj(c);
+  assert_string_equal(text, expected);
+  free(text);
+}
+
+static void edges_mean_their_relation_with_the_frame_rule(void **state) {
+  (void)state;
+  ast_spec *spec = load("shared int[0..3] x = 1; shared bool b; shared int y;\n"
+                        "thread T { init state S; state R;\n"
+                        "  S -> R when x < 3 do x := x + 1, b := *;\n"
+                        "  R -> S : y' == y + x && b';\n"
+                        "  R -> R when true; }\n"
+                        "system Sys { T; init y > 0; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  const ast_thread *t = spec->threads.items[0];
+  check_conj(sem_edge(t->edges.items[0]), "x < 3 ; x' == x + 1 ; y' == y");
+  check_conj(sem_edge(t->edges.items[1]), "y' == y + x && b' ; x' == x");
+  check_conj(sem_edge(t->edges.items[2]), "true ; x' == x ; b' == b ; y' == y");
+  check_conj(sem_idle(spec), "x' == x ; b' == b ; y' == y");
+  check_conj(sem_initial(spec), "x == 1 ; y > 0");
+  unload(spec);
+}
+
 static void syntax_errors_are_all_reported(void **state) {
   (void)state;
   int errors = 0;
@@ -179,6 +215,7 @@ int run_spec_tests(void) {
     cmocka_unit_test(instances_get_tids_in_system_order),
     cmocka_unit_test(no_system_means_one_instance_per_thread),
     cmocka_unit_test(names_resolve_to_indices),
+    cmocka_unit_test(edges_mean_their_relation_with_the_frame_rule),
     cmocka_unit_test(syntax_errors_are_all_reported),
     cmocka_unit_test(labels_are_xml_text),
   };
