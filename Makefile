@@ -3,6 +3,7 @@
 #   make test         install missing packages, build, run the whole suite
 #   make asan-test    the whole suite again with AddressSanitizer + UBSan
 #   make demo         run athread on every example
+#   make format       lay out the C sources with clang-format (.clang-format)
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -41,7 +42,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/tests/unit-tests
 ROUNDTRIP_BIN = $(BUILD)/tests/roundtrip
 
-.PHONY: all deps test check asan-test valgrind-test demo install clean
+.PHONY: all deps test check asan-test valgrind-test demo install clean format
 all: $(ATHREAD)
 
 $(ATHREAD): $(CLI_OBJ) $(LIB)
@@ -112,6 +113,11 @@ asan-test: deps
 valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
 	  ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
+
+FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
+
+format:
+	clang-format -i $(FORMAT_SRC)
 
 demo: deps
 	@$(MAKE) --no-print-directory $(ATHREAD)

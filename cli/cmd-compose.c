@@ -14,18 +14,18 @@
 #include "cli.h"
 
 typedef struct compose_args {
-  spec_options spec;          /* --set overrides */
-  const char *engine;         /* auto, explicit or symbolic */
-  const char *trace_out;      /* --trace-out FILE */
-  bool json;                  /* --json */
-  bool symmetry;              /* off with --no-symmetry */
-  bool progress;              /* --progress (always on a terminal) */
-  bool timing;                /* off with --no-timing: output depends on nothing but the input */
-  const char *for_all;        /* --for-all N: the const, or NULL */
-  bool certificate;           /* --certificate: print the inductive invariant */
-  unsigned bound;             /* --bound K: deepest symbolic counterexample */
-  explicit_options limits;    /* --max-states, --timeout, --max-memory */
-  const char *path;           /* the spec */
+  spec_options spec;       /* --set overrides */
+  const char *engine;      /* auto, explicit or symbolic */
+  const char *trace_out;   /* --trace-out FILE */
+  bool json;               /* --json */
+  bool symmetry;           /* off with --no-symmetry */
+  bool progress;           /* --progress (always on a terminal) */
+  bool timing;             /* off with --no-timing: output depends on nothing but the input */
+  const char *for_all;     /* --for-all N: the const, or NULL */
+  bool certificate;        /* --certificate: print the inductive invariant */
+  unsigned bound;          /* --bound K: deepest symbolic counterexample */
+  explicit_options limits; /* --max-states, --timeout, --max-memory */
+  const char *path;        /* the spec */
 } compose_args;
 
 /* Applies one option; returns -1 to go on, else an exit code. */
@@ -39,16 +39,28 @@ static int compose_option(int c, compose_args *a, char **argv) {
     return -1;
   case 'e': a->engine = optarg; return -1;
   case 'F': a->for_all = optarg; return -1;
-  case 'm': if (!cli_parse_number("--max-states", optarg, &x)) return EXIT_BAD_INPUT; a->limits.max_states = (uint64_t)x; return -1;
-  case 't': if (!cli_parse_number("--timeout", optarg, &x)) return EXIT_BAD_INPUT; a->limits.timeout = x; return -1;
-  case 'M': if (!cli_parse_number("--max-memory", optarg, &x)) return EXIT_BAD_INPUT; a->limits.max_memory = (uint64_t)(x * 1048576.0); return -1;
+  case 'm':
+    if (!cli_parse_number("--max-states", optarg, &x)) return EXIT_BAD_INPUT;
+    a->limits.max_states = (uint64_t)x;
+    return -1;
+  case 't':
+    if (!cli_parse_number("--timeout", optarg, &x)) return EXIT_BAD_INPUT;
+    a->limits.timeout = x;
+    return -1;
+  case 'M':
+    if (!cli_parse_number("--max-memory", optarg, &x)) return EXIT_BAD_INPUT;
+    a->limits.max_memory = (uint64_t)(x * 1048576.0);
+    return -1;
   case 'o': a->trace_out = optarg; return -1;
   case 'j': a->json = true; return -1;
   case 'n': a->symmetry = false; return -1;
   case 'p': a->progress = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->certificate = true; return -1;
-  case 'b': if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT; a->bound = (unsigned)x; return -1;
+  case 'b':
+    if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
+    a->bound = (unsigned)x;
+    return -1;
   case 'h': cli_usage(stdout, "compose"); return cli_finish(EXIT_HOLDS);
   default: return cli_bad_option("compose", argv);
   }
@@ -56,14 +68,21 @@ static int compose_option(int c, compose_args *a, char **argv) {
 
 static int compose_options(int argc, char **argv, compose_args *a) {
   static const struct option longopts[] = {
-    {"set", required_argument, NULL, 's'},        {"engine", required_argument, NULL, 'e'},
-    {"for-all", required_argument, NULL, 'F'},    {"max-states", required_argument, NULL, 'm'},
-    {"timeout", required_argument, NULL, 't'},    {"max-memory", required_argument, NULL, 'M'},
-    {"trace-out", required_argument, NULL, 'o'},  {"json", no_argument, NULL, 'j'},
-    {"no-symmetry", no_argument, NULL, 'n'},      {"progress", no_argument, NULL, 'p'},
-    {"no-timing", no_argument, NULL, 'T'},        {"certificate", no_argument, NULL, 'c'},
-    {"bound", required_argument, NULL, 'b'},
-    {"help", no_argument, NULL, 'h'},             {NULL, 0, NULL, 0},
+      {"set", required_argument, NULL, 's'},
+      {"engine", required_argument, NULL, 'e'},
+      {"for-all", required_argument, NULL, 'F'},
+      {"max-states", required_argument, NULL, 'm'},
+      {"timeout", required_argument, NULL, 't'},
+      {"max-memory", required_argument, NULL, 'M'},
+      {"trace-out", required_argument, NULL, 'o'},
+      {"json", no_argument, NULL, 'j'},
+      {"no-symmetry", no_argument, NULL, 'n'},
+      {"progress", no_argument, NULL, 'p'},
+      {"no-timing", no_argument, NULL, 'T'},
+      {"certificate", no_argument, NULL, 'c'},
+      {"bound", required_argument, NULL, 'b'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   int c, code;
   opterr = 0;
@@ -100,9 +119,13 @@ static int emit(const compose_args *a, json_t *j, verdict v) {
 /* Prints the verdict of a model run; returns the exit code. */
 static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run) {
   const compose_result *r = &run->r;
-  report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = run->symbolic ? "symbolic" : "explicit", .symmetry = a->symmetry && !run->symbolic, .timing = a->timing,
-                      .engine_why = run->why, .certificate = a->certificate ? run->certificate : NULL};
+  report_context c = {.spec_path = a->path,
+                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                      .engine = run->symbolic ? "symbolic" : "explicit",
+                      .symmetry = a->symmetry && !run->symbolic,
+                      .timing = a->timing,
+                      .engine_why = run->why,
+                      .certificate = a->certificate ? run->certificate : NULL};
   int code = emit(a, report_json(&c, run->m, r), r->verdict);
   if (!a->json) report_text(stdout, &c, run->m, r);
   return code;
@@ -115,13 +138,21 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
   const ast_const *n = NULL;
   vec_foreach(&spec->consts, i)
     if (strcmp(spec->consts.items[i]->name, a->for_all) == 0) n = spec->consts.items[i];
-  report_forall f = {.param = a->for_all, .ignored_value = n->value, .ignored_from_set = n->overridden, .result = fr,
-                     .concrete_engine = run->symbolic ? "symbolic" : "explicit", .concrete_why = run->why,
+  report_forall f = {.param = a->for_all,
+                     .ignored_value = n->value,
+                     .ignored_from_set = n->overridden,
+                     .result = fr,
+                     .concrete_engine = run->symbolic ? "symbolic" : "explicit",
+                     .concrete_why = run->why,
                      .concrete_symmetry = a->symmetry && !run->symbolic};
   char why[200];
   snprintf(why, sizeof why, "--for-all %s: counter abstraction of %s", a->for_all, fr->counted);
-  report_context c = {.spec_path = a->path, .system = spec->system ? spec->system->name : "(one instance of each thread)", .engine = "for-all",
-                      .engine_why = why, .timing = a->timing, .certificate = a->certificate ? fr->certificate : NULL};
+  report_context c = {.spec_path = a->path,
+                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                      .engine = "for-all",
+                      .engine_why = why,
+                      .timing = a->timing,
+                      .certificate = a->certificate ? fr->certificate : NULL};
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
   int code = emit(a, report_forall_json(&c, &f, m, &run->r), fr->verdict);
   if (!a->json) report_forall_text(stdout, &c, &f, m, &run->r);
@@ -130,13 +161,18 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
 }
 
 static int run(const compose_args *a, ast_spec *spec) {
-  compose_request rq = {.engine = a->engine, .symmetry = a->symmetry, .limits = a->limits, .bound = a->bound,
-                        .for_all = a->for_all, .spec_options = &a->spec};
+  compose_request rq = {.engine = a->engine,
+                        .symmetry = a->symmetry,
+                        .limits = a->limits,
+                        .bound = a->bound,
+                        .for_all = a->for_all,
+                        .spec_options = &a->spec};
   rq.limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
   compose_run_result run;
   compose_run(spec, &rq, &run);
   int code = EXIT_BAD_INPUT;
-  if (run.failure != COMPOSE_BAD_INPUT) code = cli_finish(a->for_all ? report_for_all(a, spec, &run) : report_run(a, spec, &run));
+  if (run.failure != COMPOSE_BAD_INPUT)
+    code = cli_finish(a->for_all ? report_for_all(a, spec, &run) : report_run(a, spec, &run));
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
   return code;

@@ -19,18 +19,18 @@ typedef struct binding {
 } binding;
 
 typedef struct conform_args {
-  spec_options spec;          /* --set overrides */
-  VEC(binding) bindings;      /* --thread T=func */
-  VEC(const char *) cpp;      /* -I, -D, -U flags for cpp */
-  conform_options check;      /* engine, bound, deadline, certificate */
-  const char *emit_c;         /* --emit-c OUT.c */
-  const char *emit_smt2;      /* --emit-smt2 OUT.smt2 */
-  double timeout;             /* --timeout SEC, 0 for none */
-  bool json;                  /* --json */
-  bool timing;                /* off with --no-timing */
-  const char *path;           /* the spec */
-  char **files;               /* the C files */
-  int file_count;             /* how many */
+  spec_options spec;     /* --set overrides */
+  VEC(binding) bindings; /* --thread T=func */
+  VEC(const char *) cpp; /* -I, -D, -U flags for cpp */
+  conform_options check; /* engine, bound, deadline, certificate */
+  const char *emit_c;    /* --emit-c OUT.c */
+  const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
+  double timeout;        /* --timeout SEC, 0 for none */
+  bool json;             /* --json */
+  bool timing;           /* off with --no-timing */
+  const char *path;      /* the spec */
+  char **files;          /* the C files */
+  int file_count;        /* how many */
 } conform_args;
 
 /* ---------------------------------------------------------------- options */
@@ -69,7 +69,9 @@ static int conform_option(int c, conform_args *a, char **argv) {
     a->spec.override_count++;
     return -1;
   case 'r': return parse_binding(optarg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
-  case 'e': return parse_engine(optarg, &a->check.engine) ? -1 : cli_usage_error("conform", "--engine must be auto, chc or bmc");
+  case 'e':
+    return parse_engine(optarg, &a->check.engine) ? -1
+                                                  : cli_usage_error("conform", "--engine must be auto, chc or bmc");
   case 'b':
     if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
@@ -80,7 +82,9 @@ static int conform_option(int c, conform_args *a, char **argv) {
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
-  case 'I': case 'D': case 'U': cpp_flag(a, (char)c, optarg); return -1;
+  case 'I':
+  case 'D':
+  case 'U': cpp_flag(a, (char)c, optarg); return -1;
   case 'h': cli_usage(stdout, "conform"); return cli_finish(EXIT_HOLDS);
   default: return cli_bad_option("conform", argv);
   }
@@ -88,19 +92,26 @@ static int conform_option(int c, conform_args *a, char **argv) {
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   static const struct option longopts[] = {
-    {"set", required_argument, NULL, 's'},       {"thread", required_argument, NULL, 'r'},
-    {"engine", required_argument, NULL, 'e'},    {"bound", required_argument, NULL, 'b'},
-    {"timeout", required_argument, NULL, 't'},   {"emit-c", required_argument, NULL, 'C'},
-    {"emit-smt2", required_argument, NULL, 'S'}, {"json", no_argument, NULL, 'j'},
-    {"no-timing", no_argument, NULL, 'T'},       {"certificate", no_argument, NULL, 'c'},
-    {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+      {"set", required_argument, NULL, 's'},
+      {"thread", required_argument, NULL, 'r'},
+      {"engine", required_argument, NULL, 'e'},
+      {"bound", required_argument, NULL, 'b'},
+      {"timeout", required_argument, NULL, 't'},
+      {"emit-c", required_argument, NULL, 'C'},
+      {"emit-smt2", required_argument, NULL, 'S'},
+      {"json", no_argument, NULL, 'j'},
+      {"no-timing", no_argument, NULL, 'T'},
+      {"certificate", no_argument, NULL, 'c'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   int c, code;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "hI:D:U:", longopts, NULL)) != -1)
     if ((code = conform_option(c, a, argv)) >= 0) return code;
   if (optind > argc - 2) return cli_usage_error("conform", "expected a specification and at least one C file");
-  if (a->check.bound && a->check.engine == CONFORM_CHC) return cli_usage_error("conform", "--bound applies to --engine bmc");
+  if (a->check.bound && a->check.engine == CONFORM_CHC)
+    return cli_usage_error("conform", "--bound applies to --engine bmc");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -129,8 +140,8 @@ static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const 
       continue;
     }
     const char *s = thread_names_suggestion(spec, a->bindings.items[k].thread);
-    diag_error_at(&sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s", a->bindings.items[k].thread, a->path,
-                  s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+    diag_error_at(&sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s",
+                  a->bindings.items[k].thread, a->path, s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
     ok = false;
   }
   return ok;
@@ -167,7 +178,8 @@ static int exit_code(const conform_run_result *run) {
   return code;
 }
 
-static void print_results(const conform_args *a, const ast_spec *spec, const char **function, const conform_run_result *run) {
+static void print_results(const conform_args *a, const ast_spec *spec, const char **function,
+                          const conform_run_result *run) {
   json_t *threads = json_array(), *unchecked = json_array();
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
@@ -178,8 +190,9 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
   vec_foreach(&spec->threads, i) {
     if (function[i]) continue;
     if (a->json) json_array_append_new(unchecked, json_string(spec->threads.items[i]->name));
-    else printf("thread %s: not checked (no implementation: add 'implements' or --thread %s=FUNCTION)\n", spec->threads.items[i]->name,
-                spec->threads.items[i]->name);
+    else
+      printf("thread %s: not checked (no implementation: add 'implements' or --thread %s=FUNCTION)\n",
+             spec->threads.items[i]->name, spec->threads.items[i]->name);
   }
   if (a->json) {
     json_t *o = json_object();
@@ -197,7 +210,8 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
 }
 
 static bool any_binding(const ast_spec *spec, const char **function) {
-  vec_foreach(&spec->threads, i) if (function[i]) return true;
+  vec_foreach(&spec->threads, i)
+    if (function[i]) return true;
   return false;
 }
 
@@ -205,14 +219,21 @@ static bool any_binding(const ast_spec *spec, const char **function) {
 static int conform(const conform_args *a, const ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
   const char *include = include_dir();
-  conform_request rq = {.files = (const char *const *)a->files, .file_count = (size_t)a->file_count,
+  conform_request rq = {.files = (const char *const *)a->files,
+                        .file_count = (size_t)a->file_count,
                         .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include},
-                        .function = function, .emit_c = a->emit_c, .emit_smt2 = a->emit_smt2, .check = a->check, .timeout = a->timeout};
+                        .function = function,
+                        .emit_c = a->emit_c,
+                        .emit_smt2 = a->emit_smt2,
+                        .check = a->check,
+                        .timeout = a->timeout};
   diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
   if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
-  else if (!any_binding(spec, function)) code = cli_usage_error("conform", "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
+  else if (!any_binding(spec, function))
+    code = cli_usage_error(
+        "conform", "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
   else if (conform_run(&sink, spec, &rq, &run)) {
     print_results(a, spec, function, &run);
     code = cli_finish(exit_code(&run));

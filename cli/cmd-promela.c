@@ -17,10 +17,10 @@ typedef struct promela_args {
 /* Parses the options into a; returns -1 to go on, else an exit code. */
 static int promela_options(int argc, char **argv, promela_args *a) {
   static const struct option longopts[] = {
-    {"set", required_argument, NULL, 's'},
-    {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+      {"set", required_argument, NULL, 's'},
+      {"output", required_argument, NULL, 'o'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   diag_sink sink = cli_stderr_sink();
   int c;

@@ -73,10 +73,10 @@ int cli_bad_option(const char *command, char **argv) {
 /* Parses lint's options into opts; returns -1 to go on, else an exit code. */
 static int lint_options(int argc, char **argv, spec_options *opts) {
   static const struct option longopts[] = {
-    {"set", required_argument, NULL, 's'},
-    {"no-warnings", no_argument, NULL, 'w'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+      {"set", required_argument, NULL, 's'},
+      {"no-warnings", no_argument, NULL, 'w'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   diag_sink sink = cli_stderr_sink();
   int c;
@@ -135,10 +135,10 @@ static int format_file(const char *path, fmt_mode mode) {
 
 int cmd_fmt(int argc, char **argv) {
   static const struct option longopts[] = {
-    {"in-place", no_argument, NULL, 'i'},
-    {"check", no_argument, NULL, 'c'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+      {"in-place", no_argument, NULL, 'i'},
+      {"check", no_argument, NULL, 'c'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   fmt_mode mode = FMT_PRINT;
   int c;

@@ -40,10 +40,13 @@ static int viz_option(int c, viz_args *a, char **argv) {
 
 static int viz_options_parse(int argc, char **argv, viz_args *a) {
   static const struct option longopts[] = {
-    {"set", required_argument, NULL, 's'},   {"output", required_argument, NULL, 'o'},
-    {"thread", required_argument, NULL, 't'}, {"trace", required_argument, NULL, 'T'},
-    {"idle", no_argument, NULL, 'i'},        {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+      {"set", required_argument, NULL, 's'},
+      {"output", required_argument, NULL, 'o'},
+      {"thread", required_argument, NULL, 't'},
+      {"trace", required_argument, NULL, 'T'},
+      {"idle", no_argument, NULL, 'i'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   int c, code;
   opterr = 0;
@@ -52,7 +55,8 @@ static int viz_options_parse(int argc, char **argv, viz_args *a) {
   if (optind != argc - 1) return cli_usage_error("viz", "expected exactly one specification");
   if (a->output && !viz_format_of_path(a->output, &a->format)) {
     char msg[200];
-    snprintf(msg, sizeof msg, "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf", a->output);
+    snprintf(msg, sizeof msg,
+             "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf", a->output);
     return cli_usage_error("viz", msg);
   }
   a->spec = argv[optind];
@@ -72,8 +76,8 @@ static const ast_thread *chosen_thread(const ast_spec *spec, const viz_args *a) 
   vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
   const char *near = suggest_name(a->thread, names, spec->threads.len);
   diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "--thread %s: %s declares no thread '%s'%s%s%s", a->thread, base_name(a->spec), a->thread,
-                near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  diag_error_at(&sink, "athread", "--thread %s: %s declares no thread '%s'%s%s%s", a->thread, base_name(a->spec),
+                a->thread, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   free(names);
   return NULL;
 }

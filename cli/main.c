@@ -7,17 +7,13 @@
 #include "cli.h"
 
 typedef struct command {
-  const char *name;            /* as typed */
-  int (*run)(int, char **);    /* its function */
+  const char *name;         /* as typed */
+  int (*run)(int, char **); /* its function */
 } command;
 
 static const command commands[] = {
-  {"lint", cmd_lint},
-  {"fmt", cmd_fmt},
-  {"conform", cmd_conform},
-  {"compose", cmd_compose},
-  {"viz", cmd_viz},
-  {"promela", cmd_promela},
+    {"lint", cmd_lint},       {"fmt", cmd_fmt}, {"conform", cmd_conform},
+    {"compose", cmd_compose}, {"viz", cmd_viz}, {"promela", cmd_promela},
 };
 
 static const command *find_command(const char *name) {

@@ -8,6 +8,7 @@ typedef struct usage {
   const char *text;    /* printed as is */
 } usage;
 
+/* clang-format off */
 static const usage usages[] = {
   {NULL,
    "usage: athread COMMAND [OPTIONS] ARGS...\n"
@@ -131,6 +132,7 @@ static const usage usages[] = {
    "Exit codes: 0 written, 2 bad input or usage, or a spec that has no exact Promela\n"
    "counterpart (an unbounded int whose next or initial value is not determined).\n"},
 };
+/* clang-format on */
 
 void cli_usage(FILE *out, const char *command) {
   for (size_t i = 0; i < sizeof usages / sizeof *usages; i++) {

@@ -48,7 +48,8 @@ Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v
   return any;
 }
 
-Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel, Z3_ast domains_w) {
+Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel,
+                       Z3_ast domains_w) {
   Z3_ast parts[2] = {esmt_some_step(s, count, step, ctx, v, w, sel), domains_w};
   return smt_and(s, 2, parts);
 }

@@ -31,6 +31,7 @@ typedef Z3_ast (*esmt_step)(void *ctx, size_t k, Z3_ast *v, Z3_ast *w);
 Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel);
 
 /* T(v, w): some step (esmt_some_step, sel as there) and w within the domains. */
-Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel, Z3_ast domains_w);
+Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel,
+                       Z3_ast domains_w);
 
 #endif

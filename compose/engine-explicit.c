@@ -33,23 +33,23 @@ typedef struct frontier {
 } frontier;
 
 typedef struct search {
-  const mdl *m;               /* the model */
-  const explicit_options *o;  /* limits and progress */
+  const mdl *m;              /* the model */
+  const explicit_options *o; /* limits and progress */
   compose_result *r;         /* what we report */
-  store st;                   /* visited states */
-  frontier now, next;         /* the level being expanded, the one being found */
-  uint32_t depth;             /* depth of the level being expanded */
-  int64_t *cur;               /* the state being expanded */
-  int64_t *canon;             /* scratch: a successor, canonicalized */
-  uint8_t *packed;            /* scratch: a packed state */
-  frontier batch;             /* packed successors of the state being expanded */
-  VEC(uint64_t) hashes;       /* their hashes, prefetched */
-  uint8_t *bad;               /* a state that goes wrong (packed), or NULL */
-  uint32_t bad_depth;         /* its depth */
-  bool stop;                  /* a limit or a violation ends the search */
-  uint64_t expanded;          /* states whose successors were generated */
-  double start, last_report;  /* clock readings */
-  uint64_t memory_cap;        /* bytes */
+  store st;                  /* visited states */
+  frontier now, next;        /* the level being expanded, the one being found */
+  uint32_t depth;            /* depth of the level being expanded */
+  int64_t *cur;              /* the state being expanded */
+  int64_t *canon;            /* scratch: a successor, canonicalized */
+  uint8_t *packed;           /* scratch: a packed state */
+  frontier batch;            /* packed successors of the state being expanded */
+  VEC(uint64_t) hashes;      /* their hashes, prefetched */
+  uint8_t *bad;              /* a state that goes wrong (packed), or NULL */
+  uint32_t bad_depth;        /* its depth */
+  bool stop;                 /* a limit or a violation ends the search */
+  uint64_t expanded;         /* states whose successors were generated */
+  double start, last_report; /* clock readings */
+  uint64_t memory_cap;       /* bytes */
 } search;
 
 static double now(void) {
@@ -144,8 +144,8 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
 
 static void report_progress(search *s, double t) {
   double rate = (double)s->st.count / (t - s->start > 1e-9 ? t - s->start : 1e-9);
-  fprintf(s->o->progress, "compose: %zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB\n", s->st.count,
-          s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
+  fprintf(s->o->progress, "compose: %zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB\n",
+          s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
   fflush(s->o->progress);
   s->last_report = t;
 }
@@ -161,7 +161,8 @@ static void check_clock(search *s) {
 
 static void check_limits(search *s) {
   if (mdl_fault_seen(s->m) == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
-  if (s->o->max_states && s->st.count >= s->o->max_states) give_up(s, "%s", "the state limit (--max-states) was reached");
+  if (s->o->max_states && s->st.count >= s->o->max_states)
+    give_up(s, "%s", "the state limit (--max-states) was reached");
   if (s->expanded % CHECK_EVERY == 0) check_clock(s);
 }
 
@@ -188,11 +189,11 @@ static void explore(search *s) {
 /* ---------------------------------------------------------------- counterexamples */
 
 typedef struct finder {
-  search *s;              /* the search */
-  const uint8_t *target;  /* packed canonical state to reach */
-  bool found;             /* a successor matched */
-  mdl_step step;          /* the step that reached it */
-  int64_t *dst;           /* that successor, concrete (or NULL) */
+  search *s;             /* the search */
+  const uint8_t *target; /* packed canonical state to reach */
+  bool found;            /* a successor matched */
+  mdl_step step;         /* the step that reached it */
+  int64_t *dst;          /* that successor, concrete (or NULL) */
 } finder;
 
 static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst) {

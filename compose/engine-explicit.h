@@ -15,10 +15,10 @@
 #include "result.h"
 
 typedef struct explicit_options {
-  uint64_t max_states;  /* stop after storing this many states; 0 = no limit */
-  double timeout;       /* seconds; 0 = no limit */
-  uint64_t max_memory;  /* bytes for the state store; 0 = 80% of available memory */
-  FILE *progress;       /* where to report every 2 s, or NULL */
+  uint64_t max_states; /* stop after storing this many states; 0 = no limit */
+  double timeout;      /* seconds; 0 = no limit */
+  uint64_t max_memory; /* bytes for the state store; 0 = 80% of available memory */
+  FILE *progress;      /* where to report every 2 s, or NULL */
 } explicit_options;
 
 /* Searches the model; fills r. */

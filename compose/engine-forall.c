@@ -47,33 +47,33 @@ typedef struct fa_slot {
 } fa_slot;
 
 typedef struct choice {
-  int slot; /* FA_INSTANCE: the instance's slot; -1 for a counted step */
+  int slot;   /* FA_INSTANCE: the instance's slot; -1 for a counted step */
   int thread; /* its thread */
-  int edge; /* the thread's edge */
+  int edge;   /* the thread's edge */
 } choice;
 
 typedef VEC(Z3_ast) term_list;
 
 typedef struct encoder {
-  smt *s;                  /* Z3 */
-  const ast_spec *spec;    /* the system */
-  arena *arena;            /* rewritten expressions */
-  int param;               /* const index of N */
-  bool *depends;           /* per const: its value depends on N (not fixed by --set) */
-  bool *counted;           /* per thread: has N instances */
-  int *first_slot;         /* per thread: first instance slot or first counter slot */
-  fa_slot *slots;          /* the state layout */
-  size_t width;            /* entries in slots; the last one is N */
-  int shared_count;        /* slots [0, shared_count) are shared variables */
-  int64_t *consts;         /* per const: its value (for consts independent of N) */
-  choice *choices;         /* every step */
-  size_t choice_count;     /* entries in choices */
-  Z3_ast *vars;            /* the state the count/at callbacks read */
-  int64_t *hint_rows;      /* affine invariants: per row, a coefficient per feature and the constant */
-  size_t hint_count;       /* rows in hint_rows */
-  size_t feature_count;    /* features of a state (see features()) */
-  bool hints_on;           /* domains() includes the affine invariants */
-  double deadline;         /* CLOCK_MONOTONIC seconds, 0 = none */
+  smt *s;               /* Z3 */
+  const ast_spec *spec; /* the system */
+  arena *arena;         /* rewritten expressions */
+  int param;            /* const index of N */
+  bool *depends;        /* per const: its value depends on N (not fixed by --set) */
+  bool *counted;        /* per thread: has N instances */
+  int *first_slot;      /* per thread: first instance slot or first counter slot */
+  fa_slot *slots;       /* the state layout */
+  size_t width;         /* entries in slots; the last one is N */
+  int shared_count;     /* slots [0, shared_count) are shared variables */
+  int64_t *consts;      /* per const: its value (for consts independent of N) */
+  choice *choices;      /* every step */
+  size_t choice_count;  /* entries in choices */
+  Z3_ast *vars;         /* the state the count/at callbacks read */
+  int64_t *hint_rows;   /* affine invariants: per row, a coefficient per feature and the constant */
+  size_t hint_count;    /* rows in hint_rows */
+  size_t feature_count; /* features of a state (see features()) */
+  bool hints_on;        /* domains() includes the affine invariants */
+  double deadline;      /* CLOCK_MONOTONIC seconds, 0 = none */
 } encoder;
 
 /* ---------------------------------------------------------------- N in expressions */
@@ -86,7 +86,8 @@ typedef struct mention {
 
 static void mention_visit(const ir_expr *x, void *ctx) {
   mention *m = ctx;
-  if (x->kind == IR_NAME && x->ref == REF_CONST && (x->index == m->param || (m->depends && m->depends[x->index]))) m->found = true;
+  if (x->kind == IR_NAME && x->ref == REF_CONST && (x->index == m->param || (m->depends && m->depends[x->index])))
+    m->found = true;
 }
 
 static bool mentions(int param, const bool *depends, const ir_expr *x) {
@@ -165,8 +166,14 @@ static Z3_ast at_cb(void *ctx, int thread, int64_t index, int state) {
 
 static smt_env env_of(encoder *e, Z3_ast *cur, Z3_ast *next, Z3_ast tid) {
   e->vars = cur;
-  return (smt_env){.cur = cur, .next = next, .vars = &cur[e->width - 1], .tid = tid, .consts = e->consts,
-                   .count = count_cb, .at = at_cb, .ctx = e};
+  return (smt_env){.cur = cur,
+                   .next = next,
+                   .vars = &cur[e->width - 1],
+                   .tid = tid,
+                   .consts = e->consts,
+                   .count = count_cb,
+                   .at = at_cb,
+                   .ctx = e};
 }
 
 static Z3_ast term(encoder *e, const ir_expr *x, const smt_env *env) { return smt_expr(e->s, symbolic(e, x), env); }
@@ -203,7 +210,8 @@ static Z3_ast *features(void *ctx, Z3_ast *v) {
     if (sl->is_bool) f[n++] = smt_ite(e->s, v[i], one, zero);
     else if (sl->kind != FA_INSTANCE) f[n++] = v[i];
     else
-      vec_foreach(&e->spec->threads.items[sl->thread]->states, k) f[n++] = smt_ite(e->s, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), one, zero);
+      vec_foreach(&e->spec->threads.items[sl->thread]->states, k)
+        f[n++] = smt_ite(e->s, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), one, zero);
   }
   return f;
 }
@@ -224,8 +232,15 @@ static Z3_ast domain_of(void *e, Z3_ast *v) { return domains(e, v); }
 static Z3_ast step_of(void *e, Z3_ast *v, Z3_ast *w) { return transition(e, v, w, NULL); }
 
 static hull_system hull_view(encoder *e) {
-  return (hull_system){.s = e->s, .feature_count = e->feature_count, .deadline = e->deadline, .ctx = e, .state = state_of,
-                       .features = features, .initial = initial_of, .domain = domain_of, .step = step_of,
+  return (hull_system){.s = e->s,
+                       .feature_count = e->feature_count,
+                       .deadline = e->deadline,
+                       .ctx = e,
+                       .state = state_of,
+                       .features = features,
+                       .initial = initial_of,
+                       .domain = domain_of,
+                       .step = step_of,
                        .step_or_stay = step_or_stay};
 }
 
@@ -264,7 +279,8 @@ static Z3_ast domains(encoder *e, Z3_ast *v) {
   for (size_t i = 0; i < e->width; i++) {
     if (e->slots[i].kind != FA_INSTANCE) continue;
     vec_push(NULL, &c, ge(e, v[i], 0));
-    vec_push(NULL, &c, smt_le(e->s, v[i], smt_int(e->s, (int64_t)e->spec->threads.items[e->slots[i].thread]->states.len - 1)));
+    vec_push(NULL, &c,
+             smt_le(e->s, v[i], smt_int(e->s, (int64_t)e->spec->threads.items[e->slots[i].thread]->states.len - 1)));
   }
   vec_push(NULL, &c, ge(e, param_of(e, v), 1));
   if (e->hints_on) {
@@ -285,7 +301,8 @@ static Z3_ast initial(encoder *e, Z3_ast *v) {
     const fa_slot *sl = &e->slots[i];
     if (sl->kind == FA_PARAM) continue;
     if (sl->kind == FA_COUNTER) { /* the counters of init states sum to N (domains); the others are 0 */
-      if (!e->spec->threads.items[sl->thread]->states.items[sl->state]->initial) vec_push(NULL, &c, smt_eq(e->s, v[i], smt_int(e->s, 0)));
+      if (!e->spec->threads.items[sl->thread]->states.items[sl->state]->initial)
+        vec_push(NULL, &c, smt_eq(e->s, v[i], smt_int(e->s, 0)));
       continue;
     }
     vec_push(NULL, &c, esmt_initial_state(e->s, e->spec->threads.items[sl->thread], v[i]));
@@ -334,7 +351,9 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
 }
 
 /* choice_formula of choice k as an esmt_step. */
-static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) { return choice_formula(e, &((encoder *)e)->choices[k], v, w); }
+static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) {
+  return choice_formula(e, &((encoder *)e)->choices[k], v, w);
+}
 
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel. */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
@@ -438,15 +457,17 @@ static int bmc(encoder *e, unsigned bound, forall_result *r) {
 #define MAX_LOCATIONS 256
 
 typedef struct horn {
-  size_t *split;          /* the explicit slots that index the predicates */
-  size_t split_count;     /* entries in split */
-  size_t locations;       /* predicates: the product of their state counts */
-  size_t *rest;           /* the other slots: the predicates' arguments */
-  size_t rest_count;      /* entries in rest */
-  Z3_func_decl *preds;    /* per location */
+  size_t *split;       /* the explicit slots that index the predicates */
+  size_t split_count;  /* entries in split */
+  size_t locations;    /* predicates: the product of their state counts */
+  size_t *rest;        /* the other slots: the predicates' arguments */
+  size_t rest_count;   /* entries in rest */
+  Z3_func_decl *preds; /* per location */
 } horn;
 
-static int64_t states_of(const encoder *e, size_t slot) { return (int64_t)e->spec->threads.items[e->slots[slot].thread]->states.len; }
+static int64_t states_of(const encoder *e, size_t slot) {
+  return (int64_t)e->spec->threads.items[e->slots[slot].thread]->states.len;
+}
 
 static void horn_layout(encoder *e, horn *h) {
   h->split = xcalloc(e->width + 1, sizeof *h->split);
@@ -651,7 +672,8 @@ static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size
   char name[32];
   for (size_t where = 0; where < h.locations; where++) {
     snprintf(name, sizeof name, "Inv%zu", where);
-    h.preds[where] = Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), (unsigned)h.rest_count, sorts, Z3_mk_bool_sort(c));
+    h.preds[where] =
+        Z3_mk_func_decl(c, Z3_mk_string_symbol(c, name), (unsigned)h.rest_count, sorts, Z3_mk_bool_sort(c));
     Z3_inc_ref(c, Z3_func_decl_to_ast(c, h.preds[where]));
   }
   Z3_solver s = smt_solver(e->s, e->deadline, true);
@@ -695,7 +717,8 @@ static void problem_visit(const ir_expr *x, void *ctx) {
   problems *p = ctx;
   const char *n = p->spec->consts.items[p->param]->name;
   if (x->kind == IR_AT && p->counted[x->index]) {
-    diag_error(p->spec->src, x->at, "--for-all %s needs a symmetric thread, but this names an instance of '%s' by index", n, x->text);
+    diag_error(p->spec->src, x->at,
+               "--for-all %s needs a symmetric thread, but this names an instance of '%s' by index", n, x->text);
     p->ok = false;
   } else if (x->kind == IR_AT && mentions(p->param, p->depends, x->a)) {
     diag_error(p->spec->src, x->at, "--for-all %s: an instance index cannot depend on %s", n, n);
@@ -714,7 +737,8 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
   diag_sink *sink = spec->src->sink;
   int param = const_index(spec, name);
   if (param < 0) {
-    diag_error_at(sink, spec->src->name, "--for-all %s: the spec has no const named '%s' (write 'const %s = 2;' and %s[%s] in the system)",
+    diag_error_at(sink, spec->src->name,
+                  "--for-all %s: the spec has no const named '%s' (write 'const %s = 2;' and %s[%s] in the system)",
                   name, name, name, "T", name);
     return false;
   }
@@ -724,8 +748,9 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
     const ast_instance *in = spec->instances.items[i];
     if (counts_exactly(in, param)) counted[in->thread_index] = true;
     else if (mentions(param, depends, in->count)) {
-      diag_error(spec->src, in->count->at, "--for-all %s: the instance count of '%s' depends on %s but is not %s itself", name, in->thread,
-                 name, name);
+      diag_error(spec->src, in->count->at,
+                 "--for-all %s: the instance count of '%s' depends on %s but is not %s itself", name, in->thread, name,
+                 name);
       p.ok = false;
     }
   }
@@ -734,13 +759,15 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
     const ast_thread *th = spec->threads.items[t];
     any |= counted[t];
     if (counted[t] && th->uses_tid) {
-      diag_error(spec->src, th->name_at, "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
+      diag_error(spec->src, th->name_at,
+                 "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
                  th->name, name);
       p.ok = false;
     }
   }
   if (!any && p.ok) {
-    diag_error_at(sink, spec->src->name, "--for-all %s: no thread of the system has %s instances (write T[%s] in the system)", name, name,
+    diag_error_at(sink, spec->src->name,
+                  "--for-all %s: no thread of the system has %s instances (write T[%s] in the system)", name, name,
                   name);
     p.ok = false;
   }
@@ -765,8 +792,11 @@ static void layout(encoder *e, const char *param_name) {
     cap += counts_exactly(in, e->param) ? spec->threads.items[in->thread_index]->states.len : (size_t)in->count_value;
   }
   e->slots = xcalloc(cap, sizeof *e->slots);
-  vec_foreach(&spec->shared, i) add_slot(e, (fa_slot){.kind = FA_SHARED, .name = xstrdup(spec->shared.items[i]->name),
-                                                      .is_bool = spec->shared.items[i]->type.kind == TYPE_BOOL, .thread = -1});
+  vec_foreach(&spec->shared, i)
+    add_slot(e, (fa_slot){.kind = FA_SHARED,
+                          .name = xstrdup(spec->shared.items[i]->name),
+                          .is_bool = spec->shared.items[i]->type.kind == TYPE_BOOL,
+                          .thread = -1});
   e->shared_count = (int)spec->shared.len;
   int64_t tid = 1, tid_n = 0;
   vec_foreach(&spec->instances, i) {
@@ -789,7 +819,8 @@ static void layout(encoder *e, const char *param_name) {
         sbuf_printf(&b, "%s[%" PRId64 "]", t->name, k + 1);
         name = sbuf_take(&b);
       }
-      add_slot(e, (fa_slot){.kind = FA_INSTANCE, .name = name, .thread = t->index, .tid_base = tid + k, .tid_per_n = tid_n});
+      add_slot(
+          e, (fa_slot){.kind = FA_INSTANCE, .name = name, .thread = t->index, .tid_base = tid + k, .tid_per_n = tid_n});
     }
     tid += in->count_value;
   }
@@ -810,7 +841,8 @@ static void build_choices(encoder *e) {
       vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){-1, t->index, (int)j};
       continue;
     }
-    for (size_t s = (size_t)e->first_slot[t->index]; s < e->width && e->slots[s].kind == FA_INSTANCE && e->slots[s].thread == t->index; s++)
+    for (size_t s = (size_t)e->first_slot[t->index];
+         s < e->width && e->slots[s].kind == FA_INSTANCE && e->slots[s].thread == t->index; s++)
       vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){(int)s, t->index, (int)j};
   }
 }
@@ -868,7 +900,8 @@ void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r)
                timed_out(&e) ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
   }
   smt_watch_stop(w);
-  if (r->verdict == VERDICT_UNKNOWN && interrupt_requested()) snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", INTERRUPT_REASON);
+  if (r->verdict == VERDICT_UNKNOWN && interrupt_requested())
+    snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", INTERRUPT_REASON);
   r->seconds = smt_now() - start;
   for (size_t i = 0; i < e.width; i++) free(e.slots[i].name);
   free(e.slots);

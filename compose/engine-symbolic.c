@@ -20,21 +20,21 @@
 #include "edge-smt.h"
 
 typedef struct choice {
-  int slot;  /* the instance */
-  int edge;  /* its thread's edge */
+  int slot; /* the instance */
+  int edge; /* its thread's edge */
 } choice;
 
 typedef struct encoder {
-  smt *s;                  /* Z3 */
-  const ast_spec *spec;    /* the system */
-  const mdl *m;            /* slot layout and descriptions */
-  size_t width;            /* slots */
-  int shared_count;        /* slots [0, shared_count) are shared variables */
-  int64_t *consts;         /* per const: its value */
-  choice *choices;         /* every (instance, edge) */
-  size_t choice_count;     /* entries in choices */
-  Z3_ast *vars;            /* the state the count/at callbacks read */
-  double deadline;         /* CLOCK_MONOTONIC seconds, 0 = none */
+  smt *s;               /* Z3 */
+  const ast_spec *spec; /* the system */
+  const mdl *m;         /* slot layout and descriptions */
+  size_t width;         /* slots */
+  int shared_count;     /* slots [0, shared_count) are shared variables */
+  int64_t *consts;      /* per const: its value */
+  choice *choices;      /* every (instance, edge) */
+  size_t choice_count;  /* entries in choices */
+  Z3_ast *vars;         /* the state the count/at callbacks read */
+  double deadline;      /* CLOCK_MONOTONIC seconds, 0 = none */
 } encoder;
 
 /* ---------------------------------------------------------------- states */
@@ -140,7 +140,9 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
 }
 
 /* choice_formula of choice k as an esmt_step. */
-static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) { return choice_formula(e, &((encoder *)e)->choices[k], v, w); }
+static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) {
+  return choice_formula(e, &((encoder *)e)->choices[k], v, w);
+}
 
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel to its
  * choice number (so a model tells which step was taken). */
@@ -162,14 +164,16 @@ static Z3_ast bad(encoder *e, Z3_ast *v) {
       VEC(Z3_ast) ok = {0};
       vec_foreach(&inv, j) vec_push(NULL, &ok, inv.items[j]);
       if (st->assertion) vec_push(NULL, &ok, smt_expr(e->s, st->assertion, &env));
-      Z3_ast wrong[2] = {smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
+      Z3_ast wrong[2] = {smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)),
+                         smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
       vec_push(NULL, &alt, smt_and(e->s, 2, wrong));
       vec_free(&ok);
     }
     vec_free(&inv);
   }
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_foreach(&e->spec->properties, k) vec_push(NULL, &alt, smt_not(e->s, smt_expr(e->s, e->spec->properties.items[k], &env)));
+  vec_foreach(&e->spec->properties, k)
+    vec_push(NULL, &alt, smt_not(e->s, smt_expr(e->s, e->spec->properties.items[k], &env)));
   Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
   vec_free(&alt);
   return any;
@@ -183,7 +187,8 @@ static void read_trace(encoder *e, Z3_model model, Z3_ast **frames, Z3_ast *sel,
   r->trace_states = xcalloc((k + 1) * e->width, sizeof *r->trace_states);
   r->trace = xcalloc(k + 1, sizeof *r->trace);
   for (unsigned j = 0; j <= k; j++)
-    for (size_t i = 0; i < e->width; i++) smt_model_value(e->s, model, frames[j][i], &r->trace_states[j * e->width + i]);
+    for (size_t i = 0; i < e->width; i++)
+      smt_model_value(e->s, model, frames[j][i], &r->trace_states[j * e->width + i]);
   for (unsigned j = 0; j < k; j++) {
     int64_t n = 0;
     smt_model_value(e->s, model, sel[j], &n);
@@ -344,7 +349,8 @@ static void give_unknown(compose_result *r, const char *reason) {
   snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", reason);
 }
 
-void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o, compose_result *r, char **certificate) {
+void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o, compose_result *r,
+                  char **certificate) {
   memset(r, 0, sizeof *r);
   *certificate = NULL;
   double start = smt_now();
@@ -363,12 +369,15 @@ void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o,
     int found = bmc(&e, bound, r);
     if (found == 1 && replays(m, r)) r->verdict = VERDICT_UNSAFE;
     else if (found == 1) give_unknown(r, "the counterexample Z3 found did not replay on the model (an internal error)");
-    else if (found == 0 && proof == 0) give_unknown(r, "Spacer proved the system unsafe, but no counterexample was found within the BMC bound");
+    else if (found == 0 && proof == 0)
+      give_unknown(r, "Spacer proved the system unsafe, but no counterexample was found within the BMC bound");
     else if (found == 0) {
       r->verdict = VERDICT_UNKNOWN;
       snprintf(r->unknown_reason, sizeof r->unknown_reason, "%.100s; no counterexample within %u steps", reason, bound);
-    }
-    else give_unknown(r, e.deadline > 0 && smt_now() >= e.deadline - SMT_CHECK_SLACK ? "the time limit (--timeout) was reached" : "Z3 gave up during bounded model checking");
+    } else
+      give_unknown(r, e.deadline > 0 && smt_now() >= e.deadline - SMT_CHECK_SLACK
+                          ? "the time limit (--timeout) was reached"
+                          : "Z3 gave up during bounded model checking");
   }
   smt_watch_stop(w);
   if (r->verdict == VERDICT_UNKNOWN && interrupt_requested()) give_unknown(r, INTERRUPT_REASON);

@@ -16,8 +16,8 @@
 #include "model.h"
 
 typedef struct symbolic_options {
-  double timeout;       /* seconds for the whole run; 0 = none */
-  unsigned bmc_bound;   /* deepest counterexample searched for; 0 = 100 */
+  double timeout;     /* seconds for the whole run; 0 = none */
+  unsigned bmc_bound; /* deepest counterexample searched for; 0 = 100 */
 } symbolic_options;
 
 /* Fills r like the explicit engine does (trace in the model's slot layout).

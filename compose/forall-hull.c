@@ -127,7 +127,8 @@ static size_t null_space(const int64_t *samples, size_t count, size_t dims, int6
 static Z3_ast outside(const hull_system *e, const int64_t *rows, size_t n, Z3_ast **fs, unsigned frames) {
   term_list alt = {0};
   for (unsigned j = 0; j <= frames; j++)
-    for (size_t k = 0; k < n; k++) vec_push(NULL, &alt, smt_not(e->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
+    for (size_t k = 0; k < n; k++)
+      vec_push(NULL, &alt, smt_not(e->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
   Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
   vec_free(&alt);
   return any;

@@ -15,15 +15,15 @@
 #include "../core/smt.h"
 
 typedef struct hull_system {
-  smt *s;               /* Z3 */
-  size_t feature_count; /* integer features of a state */
-  double deadline;      /* CLOCK_MONOTONIC seconds, 0 = none */
-  void *ctx;            /* passed to every callback */
-  Z3_ast *(*state)(void *ctx, const char *suffix);        /* fresh constants of one state (owned array) */
-  Z3_ast *(*features)(void *ctx, Z3_ast *v);              /* the features of state v (owned array) */
-  Z3_ast (*initial)(void *ctx, Z3_ast *v);                /* v is initial */
-  Z3_ast (*domain)(void *ctx, Z3_ast *v);                 /* v is within the types */
-  Z3_ast (*step)(void *ctx, Z3_ast *v, Z3_ast *w);        /* one step from v to w */
+  smt *s;                                                  /* Z3 */
+  size_t feature_count;                                    /* integer features of a state */
+  double deadline;                                         /* CLOCK_MONOTONIC seconds, 0 = none */
+  void *ctx;                                               /* passed to every callback */
+  Z3_ast *(*state)(void *ctx, const char *suffix);         /* fresh constants of one state (owned array) */
+  Z3_ast *(*features)(void *ctx, Z3_ast *v);               /* the features of state v (owned array) */
+  Z3_ast (*initial)(void *ctx, Z3_ast *v);                 /* v is initial */
+  Z3_ast (*domain)(void *ctx, Z3_ast *v);                  /* v is within the types */
+  Z3_ast (*step)(void *ctx, Z3_ast *v, Z3_ast *w);         /* one step from v to w */
   Z3_ast (*step_or_stay)(void *ctx, Z3_ast *v, Z3_ast *w); /* a step, or w == v */
 } hull_system;
 

@@ -50,14 +50,14 @@ typedef struct cthread {
 } cthread;
 
 typedef struct product {
-  struct mdl base;        /* must come first */
-  const ast_spec *spec;   /* borrowed */
-  arena *arena;           /* compiled plans and names */
-  int shared_count;       /* slots [0, shared_count) are shared variables */
-  cthread *threads;       /* per thread of the spec */
-  int *slot_thread;       /* per instance slot (minus shared_count): thread index */
-  plans init;             /* initial shared states */
-  int64_t *init_values;   /* initializer values (unknown slots are overwritten) */
+  struct mdl base;      /* must come first */
+  const ast_spec *spec; /* borrowed */
+  arena *arena;         /* compiled plans and names */
+  int shared_count;     /* slots [0, shared_count) are shared variables */
+  cthread *threads;     /* per thread of the spec */
+  int *slot_thread;     /* per instance slot (minus shared_count): thread index */
+  plans init;           /* initial shared states */
+  int64_t *init_values; /* initializer values (unknown slots are overwritten) */
 } product;
 
 /* The evaluation environment of one expression. */
@@ -104,7 +104,8 @@ static int64_t count_in_state(const env *v, int thread, int state) {
 
 static int64_t eval(const env *v, const ir_expr *e) {
   switch (e->kind) {
-  case IR_BOOL: case IR_INT: return e->value;
+  case IR_BOOL:
+  case IR_INT: return e->value;
   case IR_NAME:
     if (e->ref == REF_CONST) return v->p->spec->consts.items[e->index]->value;
     return e->primed ? v->nxt[e->index] : v->cur[e->index];
@@ -141,7 +142,6 @@ static bool computable(const unknowns *u, const ir_expr *e) {
   if (is_unknown_ref(u, e)) return u->fixed[e->index];
   return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
 }
-
 
 /* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
 static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
@@ -210,9 +210,9 @@ static int plan_formula(product *p, unknowns *u, const ir_expr *f, plans *out) {
 /* ---------------------------------------------------------------- running plans */
 
 typedef struct solver {
-  const plans *ps;       /* the formula's plans */
-  env v;                 /* cur = the source, nxt = the candidate */
-  int64_t *cand;         /* the candidate state, written in place */
+  const plans *ps;                        /* the formula's plans */
+  env v;                                  /* cur = the source, nxt = the candidate */
+  int64_t *cand;                          /* the candidate state, written in place */
   void (*emit)(void *ctx, int64_t *cand); /* called per solution */
   void *ctx;
 } solver;
@@ -255,9 +255,9 @@ static void solve(solver *sv) {
 /* ---------------------------------------------------------------- initial states */
 
 typedef struct init_walk {
-  const product *p;   /* the model */
-  mdl_state_fn fn;    /* the engine's callback */
-  void *ctx;          /* its context */
+  const product *p; /* the model */
+  mdl_state_fn fn;  /* the engine's callback */
+  void *ctx;        /* its context */
 } init_walk;
 
 /* Every choice of an init state per instance, for one shared state. */
@@ -275,7 +275,9 @@ static void choose_init_states(const init_walk *w, int64_t *state, size_t slot) 
   }
 }
 
-static void emit_initial(void *ctx, int64_t *cand) { choose_init_states(ctx, cand, (size_t)((init_walk *)ctx)->p->shared_count); }
+static void emit_initial(void *ctx, int64_t *cand) {
+  choose_init_states(ctx, cand, (size_t)((init_walk *)ctx)->p->shared_count);
+}
 
 static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx) {
   const product *p = (const product *)m;
@@ -290,11 +292,11 @@ static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx) {
 /* ---------------------------------------------------------------- successors */
 
 typedef struct step_walk {
-  const product *p;   /* the model */
-  mdl_step step;      /* the step being taken */
-  int to;             /* its target state */
-  mdl_next_fn fn;     /* the engine's callback */
-  void *ctx;          /* its context */
+  const product *p; /* the model */
+  mdl_step step;    /* the step being taken */
+  int to;           /* its target state */
+  mdl_next_fn fn;   /* the engine's callback */
+  void *ctx;        /* its context */
 } step_walk;
 
 static void emit_successor(void *ctx, int64_t *cand) {
@@ -418,7 +420,8 @@ static bool edge_holds(const ast_edge *e, const env *v) {
 
 static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   const product *p = (const product *)m;
-  if (step->slot < p->shared_count || (size_t)step->slot >= m->width || !domains_hold(p, src) || !domains_hold(p, dst)) return false;
+  if (step->slot < p->shared_count || (size_t)step->slot >= m->width || !domains_hold(p, src) || !domains_hold(p, dst))
+    return false;
   const cthread *t = &p->threads[p->slot_thread[step->slot - p->shared_count]];
   if (step->edge < 0 || (size_t)step->edge >= t->thread->edges.len) return false;
   const ast_edge *e = t->thread->edges.items[step->edge];
@@ -443,7 +446,8 @@ static void product_describe_step(const mdl *m, const mdl_step *step, strbuf *ou
 
 static void product_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
   const mdl_slot *s = &m->slots[slot];
-  if (s->kind == SLOT_INSTANCE) sbuf_puts(out, thread_of_slot((const product *)m, (int)slot)->states.items[value]->name);
+  if (s->kind == SLOT_INSTANCE)
+    sbuf_puts(out, thread_of_slot((const product *)m, (int)slot)->states.items[value]->name);
   else if (s->is_bool) sbuf_puts(out, value ? "true" : "false");
   else sbuf_printf(out, "%" PRId64, value);
 }
@@ -458,7 +462,8 @@ static void product_describe_violation(const mdl *m, const mdl_violation *why, s
   }
   const char *state = thread_of_slot(p, why->slot)->states.items[why->state]->name;
   if (why->kind == MDL_ASSERTION && why->failed->kind == IR_BOOL) {
-    sbuf_printf(out, "%s reached state %s, which asserts false (it must never be reached)", m->slots[why->slot].name, state);
+    sbuf_printf(out, "%s reached state %s, which asserts false (it must never be reached)", m->slots[why->slot].name,
+                state);
     return;
   }
   sbuf_printf(out, "%s goes wrong in state %s: ", m->slots[why->slot].name, state);
@@ -491,13 +496,12 @@ static void product_destroy(mdl *m) {
 }
 
 static const mdl_ops product_ops = {
-  product_initial, product_next_all, product_check, product_initial_holds, product_step_holds, product_describe_step,
-  product_describe_value, product_describe_violation, product_destroy,
+    product_initial,        product_next_all,           product_check,
+    product_initial_holds,  product_step_holds,         product_describe_step,
+    product_describe_value, product_describe_violation, product_destroy,
 };
 
-static bool enumerable(const mdl_slot *s) {
-  return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES;
-}
+static bool enumerable(const mdl_slot *s) { return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES; }
 
 static void shared_slot(product *p, const ast_shared *v, mdl_slot *s) {
   *s = (mdl_slot){.kind = SLOT_SHARED, .name = v->name, .thread = -1};
@@ -521,8 +525,12 @@ static void instance_slots(product *p, const ast_instance *in, size_t first) {
   for (int64_t k = 0; k < in->count_value; k++) {
     mdl_slot *s = &p->base.slots[first + (size_t)k];
     const char *name = in->count_value == 1 ? t->name : arena_printf(p->arena, "%s[%" PRId64 "]", t->name, k + 1);
-    *s = (mdl_slot){.kind = SLOT_INSTANCE, .name = name, .bounded = true, .lo = 0,
-                    .hi = (int64_t)t->states.len - 1, .thread = in->thread_index};
+    *s = (mdl_slot){.kind = SLOT_INSTANCE,
+                    .name = name,
+                    .bounded = true,
+                    .lo = 0,
+                    .hi = (int64_t)t->states.len - 1,
+                    .thread = in->thread_index};
     p->slot_thread[first + (size_t)k - (size_t)p->shared_count] = in->thread_index;
   }
 }
@@ -533,7 +541,9 @@ static bool check_choices(const product *p, const ir_expr *where, const plans *p
       const plan_step *st = &ps->items[k].steps[i];
       const mdl_slot *s = &p->base.slots[st->slot];
       if (st->def || enumerable(s)) continue;
-      diag_error(p->spec->src, where->at, "the explicit engine would enumerate %" PRIu64 " values of '%s' here; use a smaller range or --engine symbolic",
+      diag_error(p->spec->src, where->at,
+                 "the explicit engine would enumerate %" PRIu64
+                 " values of '%s' here; use a smaller range or --engine symbolic",
                  (uint64_t)s->hi - (uint64_t)s->lo + 1, s->name);
       return false;
     }
@@ -550,7 +560,8 @@ static bool compile_relation(product *p, cedge *ce) {
   free(fixed);
   if (bad >= 0) {
     diag_error(p->spec->src, ce->edge->relation->at,
-               "this relation does not fix the value of %s' by an equation, and '%s' is an unbounded int, so the explicit engine cannot enumerate it; give '%s' a range (int[lo..hi]) or use --engine symbolic",
+               "this relation does not fix the value of %s' by an equation, and '%s' is an unbounded int, so the "
+               "explicit engine cannot enumerate it; give '%s' a range (int[lo..hi]) or use --engine symbolic",
                p->base.slots[bad].name, p->base.slots[bad].name, p->base.slots[bad].name);
     return false;
   }
@@ -564,10 +575,13 @@ static bool compile_command(product *p, cedge *ce) {
     const mdl_slot *s = &p->base.slots[as->var_index];
     if (as->value || enumerable(s)) continue;
     if (!s->bounded)
-      diag_error(p->spec->src, as->var_at, "'%s := *' chooses among all integers, which the explicit engine cannot enumerate; give '%s' a range (int[lo..hi]) or use --engine symbolic",
+      diag_error(p->spec->src, as->var_at,
+                 "'%s := *' chooses among all integers, which the explicit engine cannot enumerate; give '%s' a range "
+                 "(int[lo..hi]) or use --engine symbolic",
                  as->var, as->var);
     else
-      diag_error(p->spec->src, as->var_at, "'%s := *' chooses among %" PRIu64 " values; use a smaller range or --engine symbolic", as->var,
+      diag_error(p->spec->src, as->var_at,
+                 "'%s := *' chooses among %" PRIu64 " values; use a smaller range or --engine symbolic", as->var,
                  (uint64_t)s->hi - (uint64_t)s->lo + 1);
     return false;
   }
@@ -596,7 +610,8 @@ static bool compile_thread(product *p, int index) {
 static bool compile_init(product *p) {
   const ast_spec *spec = p->spec;
   ir_expr *f = ir_bool(p->arena, (loc){0, 0}, true);
-  vec_foreach(&spec->inits, i) f = i ? ir_binary(p->arena, spec->inits.items[i]->at, OP_AND, f, spec->inits.items[i]) : spec->inits.items[i];
+  vec_foreach(&spec->inits, i)
+    f = i ? ir_binary(p->arena, spec->inits.items[i]->at, OP_AND, f, spec->inits.items[i]) : spec->inits.items[i];
   bool *open = xcalloc((size_t)p->shared_count + 1, sizeof *open);
   bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
   vec_foreach(&spec->shared, i) open[i] = !spec->shared.items[i]->init;
@@ -606,7 +621,9 @@ static bool compile_init(product *p) {
   free(fixed);
   if (bad >= 0) {
     const ast_shared *v = spec->shared.items[bad];
-    diag_error(spec->src, v->name_at, "'%s' is an unbounded int with no initializer and no init predicate '%s == ...', so the explicit engine cannot enumerate its initial values; give it an initializer or a range, or use --engine symbolic",
+    diag_error(spec->src, v->name_at,
+               "'%s' is an unbounded int with no initializer and no init predicate '%s == ...', so the explicit engine "
+               "cannot enumerate its initial values; give it an initializer or a range, or use --engine symbolic",
                v->name, v->name);
     return false;
   }
@@ -628,7 +645,8 @@ static void declare_symmetry(product *p) {
 static product *new_product(const ast_spec *spec) {
   size_t width = spec->shared.len + (size_t)spec->instance_total;
   if (width > MAX_SLOTS) {
-    diag_error_at(spec->src->sink, spec->src->name, "the system has %zu instances and variables; athread handles at most %d", width, MAX_SLOTS);
+    diag_error_at(spec->src->sink, spec->src->name,
+                  "the system has %zu instances and variables; athread handles at most %d", width, MAX_SLOTS);
     return NULL;
   }
   if (!literals_fit(spec)) return NULL;
@@ -680,6 +698,8 @@ static void find_big_literal(ir_expr *e, void *ctx) {
 static bool literals_fit(const ast_spec *spec) {
   const ir_expr *big = NULL;
   ast_foreach_expr(spec, find_big_literal, &big);
-  if (big) diag_error(spec->src, big->at, "this literal does not fit in 64 bits, the integers of the explicit engine; use --engine symbolic");
+  if (big)
+    diag_error(spec->src, big->at,
+               "this literal does not fit in 64 bits, the integers of the explicit engine; use --engine symbolic");
   return !big;
 }

@@ -41,9 +41,13 @@ void mdl_canonicalize(const mdl *m, int64_t *state) {
 
 void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out) { m->ops->describe_step(m, step, out); }
 
-void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) { m->ops->describe_value(m, slot, value, out); }
+void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
+  m->ops->describe_value(m, slot, value, out);
+}
 
-void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) { m->ops->describe_violation(m, why, out); }
+void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) {
+  m->ops->describe_violation(m, why, out);
+}
 
 void mdl_free(mdl *m) {
   if (m) m->ops->destroy(m);

@@ -49,10 +49,10 @@ typedef enum mdl_verdict_kind { MDL_OK, MDL_ASSERTION, MDL_INVARIANT, MDL_PROPER
 
 /* Why a state goes wrong. */
 typedef struct mdl_violation {
-  mdl_verdict_kind kind;  /* MDL_OK when it does not */
-  int slot;               /* MDL_ASSERTION, MDL_INVARIANT: the instance */
-  int state;              /* MDL_ASSERTION, MDL_INVARIANT: its control state */
-  const ir_expr *failed;  /* the assertion, thread invariant or system invariant */
+  mdl_verdict_kind kind; /* MDL_OK when it does not */
+  int slot;              /* MDL_ASSERTION, MDL_INVARIANT: the instance */
+  int state;             /* MDL_ASSERTION, MDL_INVARIANT: its control state */
+  const ir_expr *failed; /* the assertion, thread invariant or system invariant */
 } mdl_violation;
 
 typedef void (*mdl_state_fn)(void *ctx, const int64_t *state);

@@ -25,41 +25,40 @@ typedef struct assign_plan {
   const ir_expr *value; /* over the pre-state; NULL: any value of the type */
 } assign_plan;
 
-
 /* One atomic step: an edge, or one top-level disjunct of a relational edge. */
 typedef struct step {
-  const ast_edge *edge;        /* the edge it takes */
-  int part, parts;             /* disjunct part of parts, or 0 of 0 when not split */
-  ir_expr_list guard;             /* conditions on the pre-state (besides pc == from) */
-  VEC(assign_plan) assigns;    /* parallel assignments from the pre-state; choices have value NULL */
-  VEC(int) chosen;             /* temporaries that range over their variable's type */
-  VEC(assign_plan) computed;   /* temporaries computed once the chosen ones are set */
-  ir_expr_list checks;            /* conditions over the temporaries */
-  bind *binds;                 /* per shared variable: how x' reads */
-  bool via_temps;              /* assigns go through temporaries (a value reads an earlier target) */
+  const ast_edge *edge;      /* the edge it takes */
+  int part, parts;           /* disjunct part of parts, or 0 of 0 when not split */
+  ir_expr_list guard;        /* conditions on the pre-state (besides pc == from) */
+  VEC(assign_plan) assigns;  /* parallel assignments from the pre-state; choices have value NULL */
+  VEC(int) chosen;           /* temporaries that range over their variable's type */
+  VEC(assign_plan) computed; /* temporaries computed once the chosen ones are set */
+  ir_expr_list checks;       /* conditions over the temporaries */
+  bind *binds;               /* per shared variable: how x' reads */
+  bool via_temps;            /* assigns go through temporaries (a value reads an earlier target) */
 } step;
 
 typedef VEC(step *) step_list;
 
 typedef struct pml {
-  const ast_spec *spec;   /* borrowed */
-  const diag_source *src; /* spec->src, for messages */
-  strbuf *out;            /* the model being written */
-  arena *arena;           /* owns names and plans */
-  symtab taken;           /* every Promela name in use (interned in arena) */
-  bool ok;                /* nothing reported */
-  const char **konst;     /* per const: its macro, NULL if its value needs more than 32 bits */
-  const char **var;       /* per shared variable: its global */
-  const char **temp;      /* per shared variable: its temporary, NULL when no step needs it */
-  const char **proc;      /* per thread: its proctype */
-  const char ***state;    /* per thread, per state: its constant */
-  bool use_mtype;         /* states are mtype symbols (else #defines) */
-  const char *pc;         /* the array of instance states */
-  const char *check;      /* the inline that asserts every property */
-  step_list *steps;       /* per thread: its steps, in edge order */
-  bool **temps_of;        /* per thread, per shared variable: its proctype declares the temporary */
-  int64_t tid;            /* what tid reads as: an instance number, or 0 for the parameter tid */
-  const bind *binds;      /* how primes read in the expression being written, or NULL */
+  const ast_spec *spec;                  /* borrowed */
+  const diag_source *src;                /* spec->src, for messages */
+  strbuf *out;                           /* the model being written */
+  arena *arena;                          /* owns names and plans */
+  symtab taken;                          /* every Promela name in use (interned in arena) */
+  bool ok;                               /* nothing reported */
+  const char **konst;                    /* per const: its macro, NULL if its value needs more than 32 bits */
+  const char **var;                      /* per shared variable: its global */
+  const char **temp;                     /* per shared variable: its temporary, NULL when no step needs it */
+  const char **proc;                     /* per thread: its proctype */
+  const char ***state;                   /* per thread, per state: its constant */
+  bool use_mtype;                        /* states are mtype symbols (else #defines) */
+  const char *pc;                        /* the array of instance states */
+  const char *check;                     /* the inline that asserts every property */
+  step_list *steps;                      /* per thread: its steps, in edge order */
+  bool **temps_of;                       /* per thread, per shared variable: its proctype declares the temporary */
+  int64_t tid;                           /* what tid reads as: an instance number, or 0 for the parameter tid */
+  const bind *binds;                     /* how primes read in the expression being written, or NULL */
   const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
 } pml;
 

@@ -19,7 +19,8 @@ void pml_check_numbers(pml *p, const ir_expr *e) {
     p->ok = false;
   } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
     const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->src, e->at, "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
+    diag_error(p->src, e->at,
+               "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
                c->name, c->value);
     p->ok = false;
   }
@@ -85,7 +86,8 @@ bool pml_is_deterministic(const step *s) {
 /* Binds, for each unbound primed variable in order, the first unused
  * conjunct x' == v whose v only reads primes bound already (temps: also
  * temporaries); repeats until nothing changes. */
-static void bind_definitions(pml *p, step *s, const ir_expr **cs, size_t n, bool *used, const bool *primed, bool temps) {
+static void bind_definitions(pml *p, step *s, const ir_expr **cs, size_t n, bool *used, const bool *primed,
+                             bool temps) {
   for (bool changed = true; changed;) {
     changed = false;
     vec_foreach(&p->spec->shared, v) {
@@ -230,8 +232,8 @@ static void plan_command(pml *p, int thread, const ast_edge *e) {
     const ast_assign *as = &e->assigns.items[i];
     if (!as->value && pml_shared_var(p, as->var_index)->type.kind == TYPE_INT) {
       diag_error(p->src, as->var_at,
-                 "cannot export to Promela: '%s := *' chooses among infinitely many values of unbounded int '%s'", as->var,
-                 as->var);
+                 "cannot export to Promela: '%s := *' chooses among infinitely many values of unbounded int '%s'",
+                 as->var, as->var);
       p->ok = false;
     }
     vec_push(p->arena, &s->assigns, ((assign_plan){as->var_index, as->value}));

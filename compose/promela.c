@@ -41,6 +41,7 @@ static const ast_instance *instance_of(const ast_spec *spec, int thread) {
 /* Promela and C keywords, macros that gcc predefines, and names that pan.c
  * defines as macros or uses for its own state: a global of that name would
  * not compile, so it is renamed. */
+/* clang-format off */
 static const char *const reserved[] = {
   /* Promela */
   "active", "assert", "atomic", "bit", "bool", "break", "byte", "chan", "d_step", "D_proctype", "do", "else",
@@ -66,6 +67,7 @@ static const char *const reserved[] = {
   "maxseq1", "minseq0", "minseq1", "mix", "onstack_now", "onstack_put", "onstack_zap", "pptr", "pthread_equal",
   "q_sz", "qptr", "rand", "rot", "uchar", "uint", "ulong", "ushort", "wasnew", "trpt", "depth", "this",
 };
+/* clang-format on */
 
 static void reserve_all(pml *p) {
   for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
@@ -189,11 +191,18 @@ static int prec(const pml *p, const ir_expr *e) {
   case IR_UNARY: return PR_UNARY;
   case IR_BINARY:
     switch (e->op) {
-    case OP_OR: case OP_IMPLIES: return PR_OR;
+    case OP_OR:
+    case OP_IMPLIES: return PR_OR;
     case OP_AND: return PR_AND;
-    case OP_EQ: case OP_NE: case OP_IFF: return PR_EQ;
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return PR_REL;
-    case OP_ADD: case OP_SUB: return PR_ADD;
+    case OP_EQ:
+    case OP_NE:
+    case OP_IFF: return PR_EQ;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE: return PR_REL;
+    case OP_ADD:
+    case OP_SUB: return PR_ADD;
     default: return PR_MUL;
     }
   case IR_AT: return PR_EQ;
@@ -385,18 +394,20 @@ static void emit_shared(pml *p, int i) {
   bool has_value = v->init && const_value(p, v->init, &value);
   bool from_init = !v->init && v->type.kind == TYPE_INT && init_value(p, i, &value);
   if (v->type.kind == TYPE_RANGE && (!fits32(v->type.lo_value) || !fits32(v->type.hi_value))) {
-    diag_error(p->src, v->type.at, "cannot export to Promela: the range of '%s' does not fit in Promela's 32-bit int", v->name);
+    diag_error(p->src, v->type.at, "cannot export to Promela: the range of '%s' does not fit in Promela's 32-bit int",
+               v->name);
     p->ok = false;
   } else if (v->type.kind == TYPE_INT && !v->init && !from_init) {
-    diag_error(p->src, v->name_at,
-               "cannot export to Promela: unbounded int '%s' has no initial value to start from; give it an initializer or "
-               "a system init predicate '%s == CONST'",
-               v->name, v->name);
+    diag_error(
+        p->src, v->name_at,
+        "cannot export to Promela: unbounded int '%s' has no initial value to start from; give it an initializer or "
+        "a system init predicate '%s == CONST'",
+        v->name, v->name);
     p->ok = false;
   } else if ((has_value || from_init) && !fits32(value)) {
     diag_error(p->src, v->init ? v->init->at : v->name_at,
-               "cannot export to Promela: the initial value %" PRId64 " of '%s' does not fit in Promela's 32-bit int", value,
-               v->name);
+               "cannot export to Promela: the initial value %" PRId64 " of '%s' does not fit in Promela's 32-bit int",
+               value, v->name);
     p->ok = false;
   }
   sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->var[i]);
@@ -457,8 +468,8 @@ static void emit_instances(pml *p) {
     const ast_instance *in = spec->instances.items[i];
     if (in->count_value == 1) line(p, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
     else
-      line(p, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid, in->first_tid + in->count_value - 1,
-           in->thread, in->count_value);
+      line(p, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid,
+           in->first_tid + in->count_value - 1, in->thread, in->count_value);
   }
   line(p, 0, " */");
   line(p, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p), p->pc,
@@ -590,7 +601,8 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
     const assign_plan *a = &s->assigns.items[i];
     bool keeps = a->value && a->value->kind == IR_NAME && !a->value->primed && a->value->ref == REF_SHARED &&
                  a->value->index == a->var; /* x' == x */
-    if (a->value && !(keeps && !s->via_temps)) emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
+    if (a->value && !(keeps && !s->via_temps))
+      emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
   }
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
@@ -598,7 +610,8 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
     if (!a->value) emit_choice(p, n, p->var[a->var], a->var);
   }
   vec_foreach(&s->chosen, i) line(p, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
-  vec_foreach(&s->computed, i) line(p, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
+  vec_foreach(&s->computed, i)
+    line(p, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
   line(p, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
   line(p, n, "%s();", p->check);
 }

@@ -9,7 +9,8 @@
 #include "../core/json-text.h"
 #include "../core/strbuf.h"
 
-static const char *const verdict_names[] = {[VERDICT_SAFE] = "safe", [VERDICT_UNSAFE] = "unsafe", [VERDICT_UNKNOWN] = "unknown"};
+static const char *const verdict_names[] = {
+    [VERDICT_SAFE] = "safe", [VERDICT_UNSAFE] = "unsafe", [VERDICT_UNKNOWN] = "unknown"};
 
 static bool is_shared(const mdl *m, size_t slot) { return mdl_slot_at(m, slot)->kind == SLOT_SHARED; }
 
@@ -55,9 +56,11 @@ static void print_trace(FILE *out, const mdl *m, const compose_result *r) {
   strbuf line = {0};
   for (size_t k = 0; k <= r->trace_steps; k++) {
     const int64_t *state = r->trace_states + k * w;
-    if (k == 0) sbuf_printf(&line, "  %3d  %-*s  ", 0, (int)(who_width + (who_width ? 2 : 0) + edge_width), "initial state");
-    else sbuf_printf(&line, "  %3zu  %-*s  %-*s  ", k, (int)who_width, mdl_slot_at(m, (size_t)r->trace[k - 1].slot)->name,
-                     (int)edge_width, sbuf_str(&edges[k - 1]));
+    if (k == 0)
+      sbuf_printf(&line, "  %3d  %-*s  ", 0, (int)(who_width + (who_width ? 2 : 0) + edge_width), "initial state");
+    else
+      sbuf_printf(&line, "  %3zu  %-*s  %-*s  ", k, (int)who_width, mdl_slot_at(m, (size_t)r->trace[k - 1].slot)->name,
+                  (int)edge_width, sbuf_str(&edges[k - 1]));
     shared_values(&line, m, state, k ? state - w : NULL);
     fprintf(out, "%s\n", sbuf_str(&line));
     sbuf_free(&line);
@@ -87,8 +90,10 @@ static void describe_symmetry(strbuf *b, const mdl *m, bool on) {
 
 /* How the symbolic engine reached its verdict. */
 static void symbolic_summary(FILE *out, const report_context *c, const compose_result *r) {
-  if (r->verdict == VERDICT_SAFE) fprintf(out, "proved by Spacer (IC3/PDR); the inductive invariant passed three independent Z3 checks");
-  else if (r->verdict == VERDICT_UNSAFE) fprintf(out, "shortest counterexample by bounded model checking, replayed on the model");
+  if (r->verdict == VERDICT_SAFE)
+    fprintf(out, "proved by Spacer (IC3/PDR); the inductive invariant passed three independent Z3 checks");
+  else if (r->verdict == VERDICT_UNSAFE)
+    fprintf(out, "shortest counterexample by bounded model checking, replayed on the model");
   else fprintf(out, "bounded model checking reached depth %u", r->depth);
   if (c->timing) fprintf(out, ", %.3f s", r->seconds);
   fputc('\n', out);
@@ -109,9 +114,11 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
     symbolic_summary(out, c, r);
   } else {
     fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u", r->states, r->transitions, r->depth);
-    if (c->timing) fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
-    fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n", r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0,
-            r->state_bytes, (double)r->memory_bytes / 1048576.0);
+    if (c->timing)
+      fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
+    fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n",
+            r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0, r->state_bytes,
+            (double)r->memory_bytes / 1048576.0);
   }
   if (r->states == 0 && strcmp(c->engine, "explicit") == 0)
     fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
@@ -149,10 +156,11 @@ static json_t *step_json(const mdl *m, const compose_result *r, size_t k) {
     if (is_shared(m, i) && before[i] != after[i]) json_array_append_new(changed, json_string(mdl_slot_at(m, i)->name));
   const char *who = mdl_slot_at(m, (size_t)st->slot)->name;
   const char *bracket = strchr(who, '[');
-  json_t *j = json_pack("{s:I, s:s, s:s#, s:o, s:o, s:i, s:s, s:o, s:o}", "step", (json_int_t)(k + 1), "instance", who, "thread", who,
-                        (int)(bracket ? (size_t)(bracket - who) : strlen(who)), "from", value_json(m, (size_t)st->slot, before[st->slot]), "to",
-                        value_json(m, (size_t)st->slot, after[st->slot]), "edge", st->edge, "edge_text", sbuf_str(&edge), "state",
-                        state_json(m, after), "changed", changed);
+  json_t *j = json_pack("{s:I, s:s, s:s#, s:o, s:o, s:i, s:s, s:o, s:o}", "step", (json_int_t)(k + 1), "instance", who,
+                        "thread", who, (int)(bracket ? (size_t)(bracket - who) : strlen(who)), "from",
+                        value_json(m, (size_t)st->slot, before[st->slot]), "to",
+                        value_json(m, (size_t)st->slot, after[st->slot]), "edge", st->edge, "edge_text",
+                        sbuf_str(&edge), "state", state_json(m, after), "changed", changed);
   sbuf_free(&edge);
   return j;
 }
@@ -162,27 +170,32 @@ static json_t *trace_json(const mdl *m, const compose_result *r) {
   for (size_t k = 0; k < r->trace_steps; k++) json_array_append_new(steps, step_json(m, r, k));
   strbuf why = {0};
   mdl_describe_violation(m, &r->violation, &why);
-  static const char *const kinds[] = {[MDL_OK] = "none", [MDL_ASSERTION] = "assertion", [MDL_INVARIANT] = "thread invariant",
+  static const char *const kinds[] = {[MDL_OK] = "none",
+                                      [MDL_ASSERTION] = "assertion",
+                                      [MDL_INVARIANT] = "thread invariant",
                                       [MDL_PROPERTY] = "system invariant"};
   strbuf expr = {0};
   if (r->violation.failed) ir_print(&expr, r->violation.failed);
-  json_t *violation = json_pack("{s:s, s:s, s:s}", "kind", kinds[r->violation.kind], "expression", sbuf_str(&expr), "message",
-                                sbuf_str(&why));
+  json_t *violation = json_pack("{s:s, s:s, s:s}", "kind", kinds[r->violation.kind], "expression", sbuf_str(&expr),
+                                "message", sbuf_str(&why));
   if (r->violation.slot >= 0)
     json_object_set_new(violation, "instance", json_string(mdl_slot_at(m, (size_t)r->violation.slot)->name));
   sbuf_free(&why);
   sbuf_free(&expr);
-  return json_pack("{s:o, s:o, s:o}", "initial", state_json(m, r->trace_states), "steps", steps, "violation", violation);
+  return json_pack("{s:o, s:o, s:o}", "initial", state_json(m, r->trace_states), "steps", steps, "violation",
+                   violation);
 }
 
 json_t *report_json(const report_context *c, const mdl *m, const compose_result *r) {
-  json_t *stats = json_pack("{s:I, s:I, s:i, s:I, s:I, s:I}", "states", (json_int_t)r->states, "transitions", (json_int_t)r->transitions,
-                            "depth", (int)r->depth, "bytes_per_state", (json_int_t)(r->states ? r->memory_bytes / r->states : 0),
-                            "packed_bytes", (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
+  json_t *stats = json_pack("{s:I, s:I, s:i, s:I, s:I, s:I}", "states", (json_int_t)r->states, "transitions",
+                            (json_int_t)r->transitions, "depth", (int)r->depth, "bytes_per_state",
+                            (json_int_t)(r->states ? r->memory_bytes / r->states : 0), "packed_bytes",
+                            (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
   if (c->timing) json_object_set_new(stats, "seconds", json_real(r->seconds));
-  json_t *j = json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path), "system", c->system,
-                        "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry, "verdict",
-                        verdict_names[r->verdict], "statistics", stats);
+  json_t *j =
+      json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path),
+                "system", c->system, "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry,
+                "verdict", verdict_names[r->verdict], "statistics", stats);
   if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
   if (c->certificate) json_object_set_new(j, "certificate", json_string(c->certificate));
   if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(m, r));
@@ -197,22 +210,27 @@ static void forall_lines(FILE *out, const report_forall *f) {
   if (fr->explicit_instances[0]) fprintf(out, "; explicit: %s", fr->explicit_instances);
   fputc('\n', out);
   fprintf(out, "note: %s = %" PRId64 " %s is not used: %s every %s >= 1\n", f->param, f->ignored_value,
-          f->ignored_from_set ? "from --set" : "in the spec", fr->verdict == VERDICT_SAFE ? "the proof covers" : "the search covers", f->param);
+          f->ignored_from_set ? "from --set" : "in the spec",
+          fr->verdict == VERDICT_SAFE ? "the proof covers" : "the search covers", f->param);
 }
 
-void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m, const compose_result *r) {
+void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m,
+                        const compose_result *r) {
   const forall_result *fr = f->result;
   char time[32] = "";
   if (c->timing) snprintf(time, sizeof time, ", %.3f s", fr->seconds);
   if (fr->verdict == VERDICT_SAFE) {
-    fprintf(out, "system %s: safe for every %s >= 1 (for-all, counter abstraction, Spacer%s)\n", c->system, f->param, time);
+    fprintf(out, "system %s: safe for every %s >= 1 (for-all, counter abstraction, Spacer%s)\n", c->system, f->param,
+            time);
     forall_lines(out, f);
-    fprintf(out, "the inductive invariant over the counters passed three independent Z3 checks (%zu atoms)\n", fr->certificate_atoms);
+    fprintf(out, "the inductive invariant over the counters passed three independent Z3 checks (%zu atoms)\n",
+            fr->certificate_atoms);
     if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
     return;
   }
   if (fr->verdict == VERDICT_UNKNOWN) {
-    fprintf(out, "system %s: unknown for %s >= 1: %s (for-all, counter abstraction%s)\n", c->system, f->param, fr->unknown_reason, time);
+    fprintf(out, "system %s: unknown for %s >= 1: %s (for-all, counter abstraction%s)\n", c->system, f->param,
+            fr->unknown_reason, time);
     forall_lines(out, f);
     return;
   }
@@ -221,13 +239,15 @@ void report_forall_text(FILE *out, const report_context *c, const report_forall 
   fprintf(out, "system %s: unsafe for %s = %" PRId64 ": %s\n", c->system, f->param, fr->n, sbuf_str(&why));
   sbuf_free(&why);
   print_trace(out, m, r);
-  fprintf(out, "found by bounded model checking of the counter system: depth %u, the smallest %s with a counterexample that short%s\n",
+  fprintf(out,
+          "found by bounded model checking of the counter system: depth %u, the smallest %s with a counterexample that "
+          "short%s\n",
           fr->depth, f->param, time);
   forall_lines(out, f);
   strbuf sym = {0};
   describe_symmetry(&sym, m, f->concrete_symmetry);
-  fprintf(out, "trace by engine %s with %s = %" PRId64 " (%s), symmetry %s\n", f->concrete_engine, f->param, fr->n, f->concrete_why,
-          sbuf_str(&sym));
+  fprintf(out, "trace by engine %s with %s = %" PRId64 " (%s), symmetry %s\n", f->concrete_engine, f->param, fr->n,
+          f->concrete_why, sbuf_str(&sym));
   sbuf_free(&sym);
 }
 
@@ -235,20 +255,26 @@ json_t *report_forall_json(const report_context *c, const report_forall *f, cons
   const forall_result *fr = f->result;
   json_t *stats = json_pack("{s:i}", "depth", (int)fr->depth);
   if (c->timing) json_object_set_new(stats, "seconds", json_real(fr->seconds));
-  json_t *fa = json_pack("{s:s, s:i, s:s, s:s, s:I, s:s}", "parameter", f->param, "lower_bound", 1, "counted", fr->counted, "explicit",
-                         fr->explicit_instances, "ignored_value", (json_int_t)f->ignored_value, "ignored_from",
-                         f->ignored_from_set ? "--set" : "spec");
-  if (fr->verdict == VERDICT_SAFE) json_object_set_new(fa, "invariant_atoms", json_integer((json_int_t)fr->certificate_atoms));
+  json_t *fa = json_pack("{s:s, s:i, s:s, s:s, s:I, s:s}", "parameter", f->param, "lower_bound", 1, "counted",
+                         fr->counted, "explicit", fr->explicit_instances, "ignored_value", (json_int_t)f->ignored_value,
+                         "ignored_from", f->ignored_from_set ? "--set" : "spec");
+  if (fr->verdict == VERDICT_SAFE)
+    json_object_set_new(fa, "invariant_atoms", json_integer((json_int_t)fr->certificate_atoms));
   if (fr->verdict == VERDICT_UNSAFE) json_object_set_new(fa, "n", json_integer((json_int_t)fr->n));
-  json_t *j = json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", json_text(c->spec_path), "system", c->system,
-                        "engine", "for-all", "engine_reason", c->engine_why, "symmetry", 0, "verdict", verdict_names[fr->verdict],
-                        "for_all", fa, "statistics", stats);
+  json_t *j =
+      json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", json_text(c->spec_path),
+                "system", c->system, "engine", "for-all", "engine_reason", c->engine_why, "symmetry", 0, "verdict",
+                verdict_names[fr->verdict], "for_all", fa, "statistics", stats);
   if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));
   if (c->certificate && fr->verdict == VERDICT_SAFE) json_object_set_new(j, "certificate", json_string(c->certificate));
   if (fr->verdict != VERDICT_UNSAFE) return j;
   json_object_set_new(j, "trace", trace_json(m, r));
-  json_t *concrete = report_json(&(report_context){.spec_path = c->spec_path, .system = c->system, .engine = f->concrete_engine,
-                                                   .engine_why = f->concrete_why, .symmetry = f->concrete_symmetry, .timing = c->timing},
+  json_t *concrete = report_json(&(report_context){.spec_path = c->spec_path,
+                                                   .system = c->system,
+                                                   .engine = f->concrete_engine,
+                                                   .engine_why = f->concrete_why,
+                                                   .symmetry = f->concrete_symmetry,
+                                                   .timing = c->timing},
                                  m, r);
   json_object_del(concrete, "trace");
   json_object_set_new(j, "concrete", concrete);

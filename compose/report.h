@@ -31,16 +31,17 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
  * is unsafe, the concrete re-run with N set to the value in the
  * counterexample (its model and result; NULL otherwise). */
 typedef struct report_forall {
-  const char *param;            /* the const N */
-  int64_t ignored_value;        /* N's value in the spec (or from --set), which the proof does not use */
-  bool ignored_from_set;        /* that value came from --set */
-  const forall_result *result;  /* the verdict for every N */
-  const char *concrete_engine;  /* unsafe: the engine of the re-run ("explicit"), or NULL */
-  const char *concrete_why;     /* why that engine ran */
-  bool concrete_symmetry;       /* symmetry reduction was on in the re-run */
+  const char *param;           /* the const N */
+  int64_t ignored_value;       /* N's value in the spec (or from --set), which the proof does not use */
+  bool ignored_from_set;       /* that value came from --set */
+  const forall_result *result; /* the verdict for every N */
+  const char *concrete_engine; /* unsafe: the engine of the re-run ("explicit"), or NULL */
+  const char *concrete_why;    /* why that engine ran */
+  bool concrete_symmetry;      /* symmetry reduction was on in the re-run */
 } report_forall;
 
-void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m, const compose_result *r);
+void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m,
+                        const compose_result *r);
 json_t *report_forall_json(const report_context *c, const report_forall *f, const mdl *m, const compose_result *r);
 
 #endif

@@ -53,7 +53,8 @@ static spec_options with_param(const spec_options *given, const char *param, int
   o.override_count = 0;
   for (size_t i = 0; i < given->override_count; i++)
     if (strcmp(given->overrides[i].name, param) != 0)
-      o.overrides[o.override_count++] = (spec_override){.name = given->overrides[i].name, .value = given->overrides[i].value};
+      o.overrides[o.override_count++] =
+          (spec_override){.name = given->overrides[i].name, .value = given->overrides[i].value};
   o.overrides[o.override_count++] = (spec_override){.name = param, .value = n};
   return o;
 }
@@ -68,13 +69,17 @@ static void rerun_concrete(const ast_spec *spec, const compose_request *rq, comp
   out->concrete = spec_reload(spec, &o);
   free(o.overrides);
   compose_request b = *rq;
-  if (rq->limits.timeout > 0) b.limits.timeout = rq->limits.timeout > fr->seconds + 0.01 ? rq->limits.timeout - fr->seconds : 0.01;
+  if (rq->limits.timeout > 0)
+    b.limits.timeout = rq->limits.timeout > fr->seconds + 0.01 ? rq->limits.timeout - fr->seconds : 0.01;
   if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(&b, out->concrete, out);
   if (out->concrete && out->m && out->r.verdict == VERDICT_UNSAFE) return;
   bool internal = !out->concrete || !out->m || out->r.verdict == VERDICT_SAFE;
-  const char *what = !out->concrete || !out->m ? "does not load" : out->r.verdict == VERDICT_SAFE ? "is safe (an internal error)" : out->r.unknown_reason;
+  const char *what = !out->concrete || !out->m        ? "does not load"
+                     : out->r.verdict == VERDICT_SAFE ? "is safe (an internal error)"
+                                                      : out->r.unknown_reason;
   snprintf(fr->unknown_reason, sizeof fr->unknown_reason,
-           "the counter system has a counterexample with %s = %" PRId64 ", but the concrete system with %s = %" PRId64 " %.80s",
+           "the counter system has a counterexample with %s = %" PRId64 ", but the concrete system with %s = %" PRId64
+           " %.80s",
            rq->for_all, fr->n, rq->for_all, fr->n, what);
   fr->verdict = VERDICT_UNKNOWN;
   out->failure = internal ? COMPOSE_RERUN_INTERNAL : COMPOSE_RERUN_UNKNOWN;

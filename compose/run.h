@@ -17,17 +17,17 @@
 #include "result.h"
 
 typedef struct compose_request {
-  const char *engine;              /* "auto", "explicit" or "symbolic" */
-  bool symmetry;                   /* symmetry reduction in the explicit engine */
-  explicit_options limits;         /* states, time (every engine), memory, progress */
-  unsigned bound;                  /* deepest symbolic counterexample; 0 = the engine's default */
-  const char *for_all;             /* --for-all: the const N, or NULL */
+  const char *engine;               /* "auto", "explicit" or "symbolic" */
+  bool symmetry;                    /* symmetry reduction in the explicit engine */
+  explicit_options limits;          /* states, time (every engine), memory, progress */
+  unsigned bound;                   /* deepest symbolic counterexample; 0 = the engine's default */
+  const char *for_all;              /* --for-all: the const N, or NULL */
   const spec_options *spec_options; /* what the spec was loaded with (the re-run changes N only) */
 } compose_request;
 
 typedef enum compose_failure {
-  COMPOSE_RAN,          /* a verdict (of the model, or of --for-all) */
-  COMPOSE_BAD_INPUT,    /* the model or --for-all cannot apply: reported through the spec's sink */
+  COMPOSE_RAN,           /* a verdict (of the model, or of --for-all) */
+  COMPOSE_BAD_INPUT,     /* the model or --for-all cannot apply: reported through the spec's sink */
   COMPOSE_RERUN_UNKNOWN, /* --for-all unsafe, but the concrete re-run found no violation in time */
   COMPOSE_RERUN_INTERNAL /* --for-all unsafe, but the re-run does not load or is safe: a bug */
 } compose_failure;

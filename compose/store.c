@@ -98,7 +98,8 @@ bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
   bit_reader r = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
-    uint64_t v = l->bits[i] <= 32 ? read_bits(&r, l->bits[i]) : read_bits(&r, 32) | read_bits(&r, l->bits[i] - 32u) << 32;
+    uint64_t v =
+        l->bits[i] <= 32 ? read_bits(&r, l->bits[i]) : read_bits(&r, 32) | read_bits(&r, l->bits[i] - 32u) << 32;
     state[i] = (int64_t)(v + (uint64_t)l->offset[i]);
   }
 }
@@ -190,7 +191,9 @@ static void grow(store *s) {
   free(old);
 }
 
-bool store_add(store *s, const uint8_t *packed, uint32_t depth) { return store_add_hashed(s, packed, store_hash(s, packed), depth); }
+bool store_add(store *s, const uint8_t *packed, uint32_t depth) {
+  return store_add_hashed(s, packed, store_hash(s, packed), depth);
+}
 
 bool store_add_hashed(store *s, const uint8_t *packed, uint64_t hash, uint32_t depth) {
   uint8_t *e = probe_hashed(s, packed, hash);

@@ -57,16 +57,15 @@ cfe_specs cfe_specs_empty(void) {
   return s;
 }
 
-static void specs_extend(cfe_specs *s, cfe_pos at) {
-  s->at = s->at.file < 0 ? at : cfe_span(s->at, at);
-}
+static void specs_extend(cfe_specs *s, cfe_pos at) { s->at = s->at.file < 0 ? at : cfe_span(s->at, at); }
 
 void cfe_specs_word(cfe_ctx *ctx, cfe_specs *s, const char *word, cfe_pos at) {
   specs_extend(s, at);
   s->words++;
   if (strcmp(word, "void") == 0) s->is_void = true;
   else if (strcmp(word, "_Bool") == 0) s->is_bool = true;
-  else if (s->bad.kind != CT_BAD && (strcmp(word, "float") == 0 || strcmp(word, "double") == 0 || strcmp(word, "_Complex") == 0))
+  else if (s->bad.kind != CT_BAD &&
+           (strcmp(word, "float") == 0 || strcmp(word, "double") == 0 || strcmp(word, "_Complex") == 0))
     s->bad = cfe_type_bad(ctx, at, "unsupported floating-point type '%s'", word);
 }
 
@@ -178,7 +177,8 @@ cfe_stmt *cfe_declaration(cfe_ctx *ctx, const cfe_specs *s, cfe_decls *decls, cf
     cfe_decl *d = decls->items[i];
     apply_specs(ctx, s, d);
     if (s->storage != SC_TYPEDEF || !d->name) continue;
-    cfe_entity e = {.kind = ENT_TYPEDEF, .type = d->is_function ? cfe_type_bad(ctx, d->name_at, "unsupported function type") : d->type};
+    cfe_entity e = {.kind = ENT_TYPEDEF,
+                    .type = d->is_function ? cfe_type_bad(ctx, d->name_at, "unsupported function type") : d->type};
     cfe_define(ctx->unit, d->name, e, true);
   }
   return st;
@@ -321,7 +321,8 @@ cfe_expr *cfe_call(cfe_ctx *ctx, cfe_pos at, cfe_expr *callee, cfe_exprs *args) 
   e->name = callee->name;
   e->name_at = callee->at;
   if (args) e->args = *args;
-  vec_foreach(&e->args, i) if (e->args.items[i]->depth >= e->depth) e->depth = e->args.items[i]->depth + 1;
+  vec_foreach(&e->args, i)
+    if (e->args.items[i]->depth >= e->depth) e->depth = e->args.items[i]->depth + 1;
   return e;
 }
 
@@ -448,7 +449,8 @@ static bool eval_binary(const cfe_unit *u, const cfe_expr *e, int64_t a, int64_t
   case CO_ADD: ovf = __builtin_add_overflow(a, b, out); break;
   case CO_SUB: ovf = __builtin_sub_overflow(a, b, out); break;
   case CO_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
-  case CO_DIV: case CO_MOD:
+  case CO_DIV:
+  case CO_MOD:
     if (b == 0) {
       cfe_error(u, e->b->at, "division by zero in a constant expression");
       return false;
@@ -464,9 +466,7 @@ static bool eval_binary(const cfe_unit *u, const cfe_expr *e, int64_t a, int64_t
   case CO_NE: *out = a != b; break;
   case CO_AND: *out = a && b; break;
   case CO_OR: *out = a || b; break;
-  default:
-    cfe_error(u, e->at, "unsupported operator in a constant expression");
-    return false;
+  default: cfe_error(u, e->at, "unsupported operator in a constant expression"); return false;
   }
   if (ovf) cfe_error(u, e->at, "this constant expression overflows 64 bits");
   return !ovf;
@@ -499,12 +499,9 @@ static bool eval(const cfe_unit *u, const cfe_expr *e, int64_t *out) {
     }
     *out = e->op == CO_NEG ? -a : e->op == CO_NOT ? !a : a;
     return true;
-  case CE_BINARY:
-    return eval(u, e->a, &a) && eval(u, e->b, &b) && eval_binary(u, e, a, b, out);
-  case CE_COND:
-    return eval(u, e->a, &a) && eval(u, a ? e->b : e->c, out);
-  default:
-    break;
+  case CE_BINARY: return eval(u, e->a, &a) && eval(u, e->b, &b) && eval_binary(u, e, a, b, out);
+  case CE_COND: return eval(u, e->a, &a) && eval(u, a ? e->b : e->c, out);
+  default: break;
   }
   cfe_error(u, e->at, "this is not an integer constant expression");
   return false;

@@ -46,13 +46,13 @@ typedef enum cfe_storage { SC_NONE, SC_TYPEDEF, SC_EXTERN, SC_STATIC, SC_OTHER }
 
 /* Declaration specifiers as they accumulate. */
 typedef struct cfe_specs {
-  int words;           /* type keywords seen */
+  int words;             /* type keywords seen */
   bool is_void, is_bool; /* saw void / _Bool */
-  bool has_type;       /* a typedef name, struct, union or enum was seen */
-  cfe_type type;       /* the typedef's (or struct's, enum's) type when has_type */
-  cfe_type bad;        /* first unsupported keyword (float, _Complex ...): kind CT_BAD, else CT_INT */
-  cfe_storage storage; /* storage class */
-  cfe_pos at;          /* span of the specifiers */
+  bool has_type;         /* a typedef name, struct, union or enum was seen */
+  cfe_type type;         /* the typedef's (or struct's, enum's) type when has_type */
+  cfe_type bad;          /* first unsupported keyword (float, _Complex ...): kind CT_BAD, else CT_INT */
+  cfe_storage storage;   /* storage class */
+  cfe_pos at;            /* span of the specifiers */
 } cfe_specs;
 
 /* ---------------------------------------------------------------- expressions */
@@ -72,32 +72,52 @@ typedef enum cfe_expr_kind {
 } cfe_expr_kind;
 
 typedef enum cfe_op {
-  CO_ADD, CO_SUB, CO_MUL, CO_DIV, CO_MOD,
-  CO_LT, CO_LE, CO_GT, CO_GE, CO_EQ, CO_NE, CO_AND, CO_OR,
-  CO_NOT, CO_NEG, CO_PLUS,
-  CO_BITAND, CO_BITOR, CO_XOR, CO_SHL, CO_SHR, CO_BITNOT, /* bitwise: unsupported */
-  CO_ADDR, CO_DEREF, CO_COMMA,                            /* unsupported */
-  CO_ASSIGN                                               /* plain '=' */
+  CO_ADD,
+  CO_SUB,
+  CO_MUL,
+  CO_DIV,
+  CO_MOD,
+  CO_LT,
+  CO_LE,
+  CO_GT,
+  CO_GE,
+  CO_EQ,
+  CO_NE,
+  CO_AND,
+  CO_OR,
+  CO_NOT,
+  CO_NEG,
+  CO_PLUS,
+  CO_BITAND,
+  CO_BITOR,
+  CO_XOR,
+  CO_SHL,
+  CO_SHR,
+  CO_BITNOT, /* bitwise: unsupported */
+  CO_ADDR,
+  CO_DEREF,
+  CO_COMMA, /* unsupported */
+  CO_ASSIGN /* plain '=' */
 } cfe_op;
 
 typedef struct cfe_expr cfe_expr;
 typedef VEC(cfe_expr *) cfe_exprs;
 
 struct cfe_expr {
-  cfe_expr_kind kind; /* which node */
-  cfe_op op;          /* CE_UNARY, CE_BINARY, CE_ASSIGN */
-  cfe_pos at;         /* the whole expression */
+  cfe_expr_kind kind;  /* which node */
+  cfe_op op;           /* CE_UNARY, CE_BINARY, CE_ASSIGN */
+  cfe_pos at;          /* the whole expression */
   cfe_expr *a, *b, *c; /* operands */
-  int64_t value;      /* CE_INT */
-  bool big;           /* CE_INT: does not fit in 63 bits */
-  const char *name;   /* CE_NAME, CE_CALL: interned */
-  cfe_pos name_at;    /* CE_CALL: the callee's name */
-  cfe_exprs args;     /* CE_CALL */
-  cfe_type type;      /* CE_CAST */
-  int delta;          /* CE_INCDEC: +1 or -1 */
-  bool post;          /* CE_INCDEC: written after the operand */
-  const char *what;   /* CE_BAD: the whole message */
-  uint32_t depth;     /* nesting levels, 1 for a leaf */
+  int64_t value;       /* CE_INT */
+  bool big;            /* CE_INT: does not fit in 63 bits */
+  const char *name;    /* CE_NAME, CE_CALL: interned */
+  cfe_pos name_at;     /* CE_CALL: the callee's name */
+  cfe_exprs args;      /* CE_CALL */
+  cfe_type type;       /* CE_CAST */
+  int delta;           /* CE_INCDEC: +1 or -1 */
+  bool post;           /* CE_INCDEC: written after the operand */
+  const char *what;    /* CE_BAD: the whole message */
+  uint32_t depth;      /* nesting levels, 1 for a leaf */
 };
 
 /* ---------------------------------------------------------------- declarations */
@@ -107,34 +127,44 @@ typedef VEC(cfe_decl *) cfe_decls;
 
 /* A declarator while it is built: the name and what surrounds it. */
 typedef struct cfe_declarator {
-  const char *name;  /* interned; NULL for an abstract declarator */
-  cfe_pos name_at;   /* its span */
-  cfe_pos at;        /* the whole declarator */
-  const char *bad;   /* first unsupported derivation ("pointer", "array") or NULL */
-  cfe_pos bad_at;    /* where it is */
-  bool is_function;  /* name(params) */
-  cfe_decls params;  /* the parameters */
-  bool variadic;     /* params end in "..." */
+  const char *name; /* interned; NULL for an abstract declarator */
+  cfe_pos name_at;  /* its span */
+  cfe_pos at;       /* the whole declarator */
+  const char *bad;  /* first unsupported derivation ("pointer", "array") or NULL */
+  cfe_pos bad_at;   /* where it is */
+  bool is_function; /* name(params) */
+  cfe_decls params; /* the parameters */
+  bool variadic;    /* params end in "..." */
 } cfe_declarator;
 
 struct cfe_decl {
-  const char *name;   /* interned; NULL for an unnamed parameter */
-  cfe_pos name_at;    /* the name */
-  cfe_pos at;         /* declarator and initializer (the statement when alone) */
-  cfe_type type;      /* the variable's type, or a function's result type */
-  cfe_storage storage; /* storage class */
-  cfe_expr *init;     /* the initializer, or NULL */
-  bool is_function;   /* a function declarator */
-  cfe_decls params;   /* is_function: the parameters */
-  bool variadic;      /* is_function: ends in "..." */
+  const char *name;           /* interned; NULL for an unnamed parameter */
+  cfe_pos name_at;            /* the name */
+  cfe_pos at;                 /* declarator and initializer (the statement when alone) */
+  cfe_type type;              /* the variable's type, or a function's result type */
+  cfe_storage storage;        /* storage class */
+  cfe_expr *init;             /* the initializer, or NULL */
+  bool is_function;           /* a function declarator */
+  cfe_decls params;           /* is_function: the parameters */
+  bool variadic;              /* is_function: ends in "..." */
   cfe_declarator *declarator; /* what it was built from */
 };
 
 /* ---------------------------------------------------------------- statements */
 
 typedef enum cfe_stmt_kind {
-  CS_EXPR, CS_DECL, CS_BLOCK, CS_IF, CS_WHILE, CS_DO, CS_FOR,
-  CS_BREAK, CS_CONTINUE, CS_RETURN, CS_ATOMIC, CS_EMPTY,
+  CS_EXPR,
+  CS_DECL,
+  CS_BLOCK,
+  CS_IF,
+  CS_WHILE,
+  CS_DO,
+  CS_FOR,
+  CS_BREAK,
+  CS_CONTINUE,
+  CS_RETURN,
+  CS_ATOMIC,
+  CS_EMPTY,
   CS_BAD /* outside the subset: what */
 } cfe_stmt_kind;
 
@@ -157,10 +187,10 @@ struct cfe_stmt {
 /* ---------------------------------------------------------------- the unit */
 
 typedef struct cfe_func {
-  const char *name;  /* interned */
-  cfe_pos name_at;   /* the name in its first declaration */
-  cfe_decl *decl;    /* the declaration with the body (or the first) */
-  cfe_stmt *body;    /* NULL when declared only */
+  const char *name;     /* interned */
+  cfe_pos name_at;      /* the name in its first declaration */
+  cfe_decl *decl;       /* the declaration with the body (or the first) */
+  cfe_stmt *body;       /* NULL when declared only */
   cfe_pos body_name_at; /* the name where the body is */
 } cfe_func;
 
@@ -181,20 +211,20 @@ typedef struct cfe_entity {
 } cfe_entity;
 
 typedef struct cfe_file {
-  const char *name;  /* as the preprocessor wrote it, interned */
-  diag_source *src;  /* the text (owned), NULL for a system header or <built-in> */
-  bool system;       /* a system header: its tokens are not parsed */
-  uint32_t cursor;   /* lexer: offset of the next unmatched source byte */
+  const char *name; /* as the preprocessor wrote it, interned */
+  diag_source *src; /* the text (owned), NULL for a system header or <built-in> */
+  bool system;      /* a system header: its tokens are not parsed */
+  uint32_t cursor;  /* lexer: offset of the next unmatched source byte */
 } cfe_file;
 
 struct cfe_unit {
-  arena *arena;            /* owns every node and string */
-  diag_sink *sink;         /* borrowed */
-  VEC(cfe_file) files;     /* every file seen */
-  symtab names;            /* interned name -> index into entities */
+  arena *arena;             /* owns every node and string */
+  diag_sink *sink;          /* borrowed */
+  VEC(cfe_file) files;      /* every file seen */
+  symtab names;             /* interned name -> index into entities */
   VEC(cfe_entity) entities; /* what each file-scope name means */
-  VEC(cfe_decl *) globals; /* global variables, first declaration each */
-  VEC(cfe_func *) funcs;   /* functions */
+  VEC(cfe_decl *) globals;  /* global variables, first declaration each */
+  VEC(cfe_func *) funcs;    /* functions */
 };
 
 /* ---------------------------------------------------------------- one parse */
@@ -202,25 +232,25 @@ struct cfe_unit {
 #define CFE_MAX_BRACES 16
 
 typedef struct cfe_ctx {
-  cfe_unit *unit;       /* what the parse adds to */
-  int file;             /* lexer: the file the preprocessor is in */
-  size_t line;          /* lexer: the line of that file */
-  bool system;          /* lexer: in a system header (tokens are scanned, not parsed) */
-  bool in_macro;        /* lexer: the tokens come from the expansion at macro_at */
-  cfe_pos macro_at;     /* lexer: the macro name being expanded */
-  cfe_pos last, prev;   /* lexer: the token just returned and the one before */
-  int64_t enum_next;    /* parser: value of the next enum constant without '=' */
+  cfe_unit *unit;     /* what the parse adds to */
+  int file;           /* lexer: the file the preprocessor is in */
+  size_t line;        /* lexer: the line of that file */
+  bool system;        /* lexer: in a system header (tokens are scanned, not parsed) */
+  bool in_macro;      /* lexer: the tokens come from the expansion at macro_at */
+  cfe_pos macro_at;   /* lexer: the macro name being expanded */
+  cfe_pos last, prev; /* lexer: the token just returned and the one before */
+  int64_t enum_next;  /* parser: value of the next enum constant without '=' */
   /* the scan of system headers for typedef and declared names */
-  int sys_braces, sys_parens; /* nesting */
-  bool sys_typedef;     /* the current declaration is a typedef */
-  bool sys_scalar;      /* every word of it so far is an integer type word */
-  bool sys_bool;        /* it names _Bool */
-  int sys_words;        /* integer type words in it so far */
-  const char *sys_ident; /* the identifier just scanned, or NULL */
-  bool sys_after_star;  /* the token before sys_ident was '*' */
-  bool sys_prev_scalar; /* sys_ident is an integer type's name */
+  int sys_braces, sys_parens;          /* nesting */
+  bool sys_typedef;                    /* the current declaration is a typedef */
+  bool sys_scalar;                     /* every word of it so far is an integer type word */
+  bool sys_bool;                       /* it names _Bool */
+  int sys_words;                       /* integer type words in it so far */
+  const char *sys_ident;               /* the identifier just scanned, or NULL */
+  bool sys_after_star;                 /* the token before sys_ident was '*' */
+  bool sys_prev_scalar;                /* sys_ident is an integer type's name */
   cfe_pos open_braces[CFE_MAX_BRACES]; /* '{' not yet closed, innermost last */
-  int open_brace_count; /* entries (deeper ones are not kept) */
+  int open_brace_count;                /* entries (deeper ones are not kept) */
 } cfe_ctx;
 
 /* Reports an error (or a note) at pos of the unit's files. */
@@ -288,7 +318,8 @@ void cfe_args_add(cfe_ctx *ctx, cfe_exprs *args, cfe_expr *e);
 cfe_expr *cfe_cast(cfe_ctx *ctx, cfe_pos at, cfe_type type, cfe_expr *a);
 cfe_expr *cfe_star(cfe_ctx *ctx, cfe_pos at);
 /* An unsupported expression; sub is an operand whose depth counts, or NULL. */
-cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 cfe_stmt *cfe_stmt_new(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at);
 cfe_stmt *cfe_expr_stmt(cfe_ctx *ctx, cfe_expr *e, cfe_pos at);
@@ -324,23 +355,30 @@ typedef struct cfe_frame {
 } cfe_frame;
 
 typedef struct cfe_lowering {
-  cfe_unit *u;              /* borrowed */
-  const ast_spec *spec;     /* borrowed */
-  prog *p;                  /* the program being built */
-  cfe_frame *frame;         /* the innermost function */
-  VEC(cfe_binding) names;   /* local names in scope, innermost last (heap) */
-  VEC(cfe_jumps) loops;      /* enclosing loops, innermost last (heap) */
+  cfe_unit *u;                 /* borrowed */
+  const ast_spec *spec;        /* borrowed */
+  prog *p;                     /* the program being built */
+  cfe_frame *frame;            /* the innermost function */
+  VEC(cfe_binding) names;      /* local names in scope, innermost last (heap) */
+  VEC(cfe_jumps) loops;        /* enclosing loops, innermost last (heap) */
   VEC(const cfe_func *) calls; /* the functions being inlined, outermost first (heap) */
-  VEC(int) temps;           /* nondet temporaries the current statement havocs first (heap) */
-  int *file_map;            /* unit file -> index in p->files, -1 until used (heap) */
-  int *globals;             /* unit global -> shared variable; -2 unchecked, -1 failed (heap) */
-  int atomic;               /* depth of atomic sections around the current code */
-  int nesting;              /* depth of statements around the current one */
-  bool too_big;             /* the edge limit was hit (reported once) */
+  VEC(int) temps;              /* nondet temporaries the current statement havocs first (heap) */
+  int *file_map;               /* unit file -> index in p->files, -1 until used (heap) */
+  int *globals;                /* unit global -> shared variable; -2 unchecked, -1 failed (heap) */
+  int atomic;                  /* depth of atomic sections around the current code */
+  int nesting;                 /* depth of statements around the current one */
+  bool too_big;                /* the edge limit was hit (reported once) */
 } cfe_lowering;
 
 typedef enum cfe_builtin {
-  B_NONE, B_ASSERT, B_ASSUME, B_NONDET, B_NONDET_BOOL, B_NONDET_BAD, B_ATOMIC_BEGIN, B_ATOMIC_END
+  B_NONE,
+  B_ASSERT,
+  B_ASSUME,
+  B_NONDET,
+  B_NONDET_BOOL,
+  B_NONDET_BAD,
+  B_ATOMIC_BEGIN,
+  B_ATOMIC_END
 } cfe_builtin;
 
 /* What a called name means as a verification builtin. */

@@ -103,7 +103,8 @@ bool cfe_preprocess(diag_sink *sink, const char *path, const cfe_options *o, str
   fputs(sbuf_str(&err), sink->out);
   bool ok = pid > 0 && fits && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (pid <= 0) diag_error_at(sink, path, "cannot run the preprocessor 'cpp': %s", strerror(spawn_errno));
-  else if (!fits) diag_error_at(sink, path, "the preprocessed file is too large (the limit is %u bytes)", CPP_MAX_OUTPUT);
+  else if (!fits)
+    diag_error_at(sink, path, "the preprocessed file is too large (the limit is %u bytes)", CPP_MAX_OUTPUT);
   else if (!ok) sink->errors++;
   sbuf_free(&err);
   return ok;
@@ -117,14 +118,16 @@ bool cfe_preprocess(diag_sink *sink, const char *path, const cfe_options *o, str
 static diag_source *marked_file(cfe_unit *u, const char *name) {
   struct stat st;
   diag_source *src = NULL;
-  if (stat(name, &st) == 0 && !S_ISREG(st.st_mode)) diag_error_at(u->sink, name, "named by a line marker (#line) but not a regular file");
+  if (stat(name, &st) == 0 && !S_ISREG(st.st_mode))
+    diag_error_at(u->sink, name, "named by a line marker (#line) but not a regular file");
   else src = diag_source_load(u->sink, name);
   return src ? src : diag_source_from_string(u->sink, name, "", 0);
 }
 
 static int file_index(cfe_ctx *ctx, const char *name, bool system) {
   cfe_unit *u = ctx->unit;
-  vec_foreach(&u->files, i) if (u->files.items[i].name == name) return (int)i;
+  vec_foreach(&u->files, i)
+    if (u->files.items[i].name == name) return (int)i;
   cfe_file f = {.name = name, .system = system || name[0] == '<'};
   if (!f.system) f.src = marked_file(u, name);
   vec_push(u->arena, &u->files, f);
@@ -157,7 +160,8 @@ void cfe_directive(cfe_ctx *ctx, const char *line, size_t len) {
   const char *name = p < end && *p == '"' ? marker_name(ctx, &p, end) : NULL;
   bool flag[5] = {false};
   for (const char *s = p; s + 1 < end; s++)
-    if (s[0] == ' ' && s[1] >= '1' && s[1] <= '4' && (s + 2 == end || s[2] == ' ' || s[2] == '\n')) flag[s[1] - '0'] = true;
+    if (s[0] == ' ' && s[1] >= '1' && s[1] <= '4' && (s + 2 == end || s[2] == ' ' || s[2] == '\n'))
+      flag[s[1] - '0'] = true;
   if (name) ctx->file = file_index(ctx, name, flag[3]);
   if (name && flag[1]) ctx->unit->files.items[ctx->file].cursor = 0; /* entering it (again) */
   ctx->line = number;
@@ -167,7 +171,9 @@ void cfe_directive(cfe_ctx *ctx, const char *line, size_t len) {
 
 /* ---------------------------------------------------------------- mapping tokens back */
 
-static bool ident_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static bool ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 /* The first byte at or after i that is not white space, a comment or a
  * backslash-newline. */
@@ -224,7 +230,8 @@ cfe_pos cfe_map_token(cfe_ctx *ctx, const char *text, size_t len) {
   if (ctx->file < 0) return (cfe_pos){-1, {0, 0}};
   cfe_file *f = &ctx->unit->files.items[ctx->file];
   const diag_source *src = f->src;
-  uint32_t line_start = ctx->line >= 1 && ctx->line <= src->line_count ? src->line_starts[ctx->line - 1] : (uint32_t)src->len;
+  uint32_t line_start =
+      ctx->line >= 1 && ctx->line <= src->line_count ? src->line_starts[ctx->line - 1] : (uint32_t)src->len;
   if (f->cursor < line_start) {
     f->cursor = line_start;
     ctx->in_macro = false;

@@ -12,13 +12,22 @@
 /* ---------------------------------------------------------------- builtins and variables */
 
 cfe_builtin cfe_builtin_of(const char *name) {
-  static const struct { const char *name; cfe_builtin kind; } table[] = {
-    {"assert", B_ASSERT}, {"assume", B_ASSUME}, {"__VERIFIER_assume", B_ASSUME}, {"await", B_ASSUME},
-    {"nondet", B_NONDET}, {"__VERIFIER_atomic_begin", B_ATOMIC_BEGIN}, {"__VERIFIER_atomic_end", B_ATOMIC_END},
+  static const struct {
+    const char *name;
+    cfe_builtin kind;
+  } table[] = {
+      {"assert", B_ASSERT},
+      {"assume", B_ASSUME},
+      {"__VERIFIER_assume", B_ASSUME},
+      {"await", B_ASSUME},
+      {"nondet", B_NONDET},
+      {"__VERIFIER_atomic_begin", B_ATOMIC_BEGIN},
+      {"__VERIFIER_atomic_end", B_ATOMIC_END},
   };
-  static const char *const scalars[] = {"int", "uint", "long", "ulong", "short", "ushort", "char", "uchar",
-                                        "unsigned", "longlong", "ulonglong", "size_t", "u8", "u16", "u32", "u64",
-                                        "s8", "s16", "s32", "s64", "int8", "int16", "int32", "int64", "loff_t"};
+  static const char *const scalars[] = {"int",   "uint",     "long",     "ulong",     "short",  "ushort", "char",
+                                        "uchar", "unsigned", "longlong", "ulonglong", "size_t", "u8",     "u16",
+                                        "u32",   "u64",      "s8",       "s16",       "s32",    "s64",    "int8",
+                                        "int16", "int32",    "int64",    "loff_t"};
   for (size_t i = 0; i < sizeof table / sizeof *table; i++)
     if (strcmp(name, table[i].name) == 0) return table[i].kind;
   const char *prefix = "__VERIFIER_nondet_";
@@ -89,7 +98,8 @@ ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
 /* ---------------------------------------------------------------- names */
 
 static const ast_shared *spec_shared(const cfe_lowering *L, const char *name) {
-  vec_foreach(&L->spec->shared, i) if (strcmp(L->spec->shared.items[i]->name, name) == 0) return L->spec->shared.items[i];
+  vec_foreach(&L->spec->shared, i)
+    if (strcmp(L->spec->shared.items[i]->name, name) == 0) return L->spec->shared.items[i];
   return NULL;
 }
 
@@ -186,7 +196,8 @@ static bool constant(const cfe_lowering *L, const cfe_expr *e) {
     const cfe_entity *x = cfe_lookup(L->u, e->name);
     return local_var(L, e->name) < 0 && x && x->kind == ENT_ENUM;
   }
-  case CE_UNARY: case CE_CAST: return constant(L, e->a);
+  case CE_UNARY:
+  case CE_CAST: return constant(L, e->a);
   case CE_BINARY: return constant(L, e->a) && constant(L, e->b);
   case CE_COND: return constant(L, e->a) && constant(L, e->b) && constant(L, e->c);
   default: return false;
@@ -207,11 +218,12 @@ static ir_expr *divisor(cfe_lowering *L, const cfe_expr *e) {
 }
 
 static const char *const c_op_text[] = {
-  [CO_BITAND] = "&", [CO_BITOR] = "|", [CO_XOR] = "^", [CO_SHL] = "<<", [CO_SHR] = ">>", [CO_BITNOT] = "~",
+    [CO_BITAND] = "&", [CO_BITOR] = "|", [CO_XOR] = "^", [CO_SHL] = "<<", [CO_SHR] = ">>", [CO_BITNOT] = "~",
 };
 
 static ir_expr *arith(cfe_lowering *L, cfe_pos at, cfe_op op, ir_expr *a, const cfe_expr *rhs) {
-  static const ir_op ops[] = {[CO_ADD] = OP_ADD, [CO_SUB] = OP_SUB, [CO_MUL] = OP_MUL, [CO_DIV] = OP_DIV, [CO_MOD] = OP_MOD};
+  static const ir_op ops[] = {
+      [CO_ADD] = OP_ADD, [CO_SUB] = OP_SUB, [CO_MUL] = OP_MUL, [CO_DIV] = OP_DIV, [CO_MOD] = OP_MOD};
   ir_expr *b = op == CO_DIV || op == CO_MOD ? divisor(L, rhs) : cfe_lower_int(L, rhs);
   if (!b) return placeholder(L, at);
   return typed(ir_binary(PA, at.at, ops[op], to_int(L, a), b), TY_INT);
@@ -225,8 +237,8 @@ ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_
 }
 
 static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
-  static const ir_op rel[] = {[CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ,
-                              [CO_NE] = OP_NE, [CO_AND] = OP_AND, [CO_OR] = OP_OR};
+  static const ir_op rel[] = {[CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT,   [CO_GE] = OP_GE,
+                              [CO_EQ] = OP_EQ, [CO_NE] = OP_NE, [CO_AND] = OP_AND, [CO_OR] = OP_OR};
   if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
   if (e->op == CO_AND || e->op == CO_OR)
     return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_bool(L, e->a), cfe_lower_bool(L, e->b)), TY_BOOL);
@@ -235,7 +247,9 @@ static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
   cfe_lower_value(L, e->a);
   cfe_lower_value(L, e->b);
   if (e->op == CO_COMMA) cfe_error(L->u, e->at, "unsupported comma operator");
-  else cfe_error(L->u, e->at, "unsupported %s operator '%s'", e->op == CO_SHL || e->op == CO_SHR ? "shift" : "bitwise", c_op_text[e->op]);
+  else
+    cfe_error(L->u, e->at, "unsupported %s operator '%s'", e->op == CO_SHL || e->op == CO_SHR ? "shift" : "bitwise",
+              c_op_text[e->op]);
   return placeholder(L, e->at);
 }
 
@@ -244,7 +258,8 @@ static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
   if (e->op == CO_NEG) return typed(ir_unary(PA, e->at.at, OP_NEG, cfe_lower_int(L, e->a)), TY_INT);
   if (e->op == CO_PLUS) return cfe_lower_int(L, e->a);
   if (e->op == CO_BITNOT) cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
-  else if (e->op == CO_ADDR) cfe_error(L->u, e->at, "unsupported address-of operator '&' (pointers are not in the subset)");
+  else if (e->op == CO_ADDR)
+    cfe_error(L->u, e->at, "unsupported address-of operator '&' (pointers are not in the subset)");
   else cfe_error(L->u, e->at, "unsupported pointer dereference '*' (pointers are not in the subset)");
   return placeholder(L, e->at);
 }
@@ -282,8 +297,10 @@ static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
   } else if (b != B_NONE) {
     cfe_error(L->u, e->at, "'%s' can only be used as a statement of its own", e->name);
   } else if (cfe_callee(L, e)) {
-    cfe_error(L->u, e->at, "unsupported call to '%s' inside an expression (calls may only be statements "
-              "'f(...);', 'x = f(...);', 'T x = f(...);' or 'return f(...);')", e->name);
+    cfe_error(L->u, e->at,
+              "unsupported call to '%s' inside an expression (calls may only be statements "
+              "'f(...);', 'x = f(...);', 'T x = f(...);' or 'return f(...);')",
+              e->name);
   }
   return placeholder(L, e->at);
 }
@@ -299,15 +316,16 @@ static ir_expr *value(cfe_lowering *L, const cfe_expr *e) {
   case CE_COND: return conditional(L, e);
   case CE_CAST: return cast(L, e);
   case CE_CALL: return call_value(L, e);
-  case CE_ASSIGN: case CE_INCDEC:
-    cfe_error(L->u, e->at, "unsupported assignment inside an expression (assignments, '++' and '--' must be statements of their own)");
+  case CE_ASSIGN:
+  case CE_INCDEC:
+    cfe_error(
+        L->u, e->at,
+        "unsupported assignment inside an expression (assignments, '++' and '--' must be statements of their own)");
     return placeholder(L, e->at);
   case CE_STAR:
     cfe_error(L->u, e->at, "'*' is a nondeterministic choice only as a whole condition: if (*), while (*)");
     return placeholder(L, e->at);
-  case CE_BAD:
-    cfe_error(L->u, e->at, "%s", e->what);
-    return placeholder(L, e->at);
+  case CE_BAD: cfe_error(L->u, e->at, "%s", e->what); return placeholder(L, e->at);
   }
   return placeholder(L, e->at);
 }
@@ -323,7 +341,8 @@ static bool too_deep(cfe_lowering *L, const cfe_expr *e) {
  * replaced, so that only the innermost offender is reported). */
 static ir_expr *within_limit(cfe_lowering *L, const cfe_expr *e, ir_expr *r) {
   if (r->depth <= IR_MAX_DEPTH) return r;
-  cfe_error(L->u, e->at, "this expression is nested %u levels deep once converted; the limit is %d", r->depth, IR_MAX_DEPTH);
+  cfe_error(L->u, e->at, "this expression is nested %u levels deep once converted; the limit is %d", r->depth,
+            IR_MAX_DEPTH);
   return r->type == TY_BOOL ? to_bool(L, placeholder(L, e->at)) : placeholder(L, e->at);
 }
 

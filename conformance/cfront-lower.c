@@ -35,7 +35,8 @@ static prog_origin origin(cfe_lowering *L, cfe_pos at) {
 /* A step edge starts a step exactly when it leaves a boundary. */
 static void edge(cfe_lowering *L, int from, int to, prog_action act, int var, const ir_expr *e, bool step, cfe_pos at) {
   if (L->too_big) return;
-  prog_edge x = {.from = from, .to = to, .action = act, .var = var, .expr = e, .check = CHECK_CODE, .step = -1, .detail = -1};
+  prog_edge x = {
+      .from = from, .to = to, .action = act, .var = var, .expr = e, .check = CHECK_CODE, .step = -1, .detail = -1};
   x.starts_step = step && L->p->locs.items[from].boundary;
   x.origin = origin(L, at);
   prog_add_edge(L->p, x);
@@ -142,8 +143,8 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
     cfe_error(L->u, call->name_at, "unsupported call to variadic function '%s'", f->name);
     ok = false;
   } else if (call->args.len != param_count(f)) {
-    cfe_error(L->u, call->at, "'%s' takes %zu argument%s but %zu %s given", f->name, param_count(f), param_count(f) == 1 ? "" : "s",
-              call->args.len, call->args.len == 1 ? "was" : "were");
+    cfe_error(L->u, call->at, "'%s' takes %zu argument%s but %zu %s given", f->name, param_count(f),
+              param_count(f) == 1 ? "" : "s", call->args.len, call->args.len == 1 ? "was" : "were");
     ok = false;
   }
   for (size_t i = 0; i < param_count(f); i++) {
@@ -215,7 +216,8 @@ static int call_into(cfe_lowering *L, int var, const cfe_expr *e, cfe_pos at, in
   if (atomic) cur = atomic_enter(L, cur, e->at);
   int ret;
   cur = call(L, e, cur, &ret, var >= 0);
-  if (ret >= 0 && var >= 0) cur = step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, prog_var_ref(L->p, ret, e->at.at)), at);
+  if (ret >= 0 && var >= 0)
+    cur = step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, prog_var_ref(L->p, ret, e->at.at)), at);
   if (atomic) cur = atomic_leave(L, cur, e->at);
   return cur;
 }
@@ -276,21 +278,16 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_builtin b = cfe_builtin_of(e->name);
   ir_expr *c;
   switch (b) {
-  case B_ASSERT:
-    c = builtin_condition(L, e);
-    return c ? plain(L, cur, ACT_ASSERT, -1, c, at) : cur;
-  case B_ASSUME:
-    c = builtin_condition(L, e);
-    return c ? step(L, cur, ACT_ASSUME, -1, c, at) : cur;
-  case B_ATOMIC_BEGIN: case B_ATOMIC_END:
-    cfe_error(L->u, e->at, "'%s()' must be a statement of a block, with '__VERIFIER_atomic_%s()' later in the same block",
-              e->name, b == B_ATOMIC_BEGIN ? "end" : "begin");
+  case B_ASSERT: c = builtin_condition(L, e); return c ? plain(L, cur, ACT_ASSERT, -1, c, at) : cur;
+  case B_ASSUME: c = builtin_condition(L, e); return c ? step(L, cur, ACT_ASSUME, -1, c, at) : cur;
+  case B_ATOMIC_BEGIN:
+  case B_ATOMIC_END:
+    cfe_error(L->u, e->at,
+              "'%s()' must be a statement of a block, with '__VERIFIER_atomic_%s()' later in the same block", e->name,
+              b == B_ATOMIC_BEGIN ? "end" : "begin");
     return cur;
-  case B_NONE:
-    return call_into(L, -1, e, at, cur);
-  default:
-    cfe_lower_value(L, e);
-    return step(L, cur, ACT_SKIP, -1, NULL, at);
+  case B_NONE: return call_into(L, -1, e, at, cur);
+  default: cfe_lower_value(L, e); return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
 }
 
@@ -450,8 +447,10 @@ static int items(cfe_lowering *L, const cfe_stmts *v, size_t from, size_t to, in
     }
     size_t end = b == B_ATOMIC_BEGIN ? matching_end(v, i, to) : to;
     if (end == to) {
-      cfe_error(L->u, s->at, b == B_ATOMIC_BEGIN ? "'__VERIFIER_atomic_begin()' without a matching '__VERIFIER_atomic_end()' in the same block"
-                                                  : "'__VERIFIER_atomic_end()' without a '__VERIFIER_atomic_begin()' before it in the same block");
+      cfe_error(L->u, s->at,
+                b == B_ATOMIC_BEGIN
+                    ? "'__VERIFIER_atomic_begin()' without a matching '__VERIFIER_atomic_end()' in the same block"
+                    : "'__VERIFIER_atomic_end()' without a '__VERIFIER_atomic_begin()' before it in the same block");
       continue;
     }
     if (s->expr->args.len > 0) cfe_error(L->u, s->at, "'__VERIFIER_atomic_begin' takes no arguments");
@@ -481,11 +480,10 @@ static int dispatch(cfe_lowering *L, const cfe_stmt *s, int cur) {
   case CS_WHILE: return while_stmt(L, s, cur);
   case CS_DO: return do_stmt(L, s, cur);
   case CS_FOR: return for_stmt(L, s, cur);
-  case CS_BREAK: case CS_CONTINUE: return loop_jump(L, s, cur);
+  case CS_BREAK:
+  case CS_CONTINUE: return loop_jump(L, s, cur);
   case CS_RETURN: return return_stmt(L, s, cur);
-  case CS_ATOMIC:
-    cur = atomic_enter(L, cur, s->at);
-    return atomic_leave(L, stmt(L, s->body, cur), s->at);
+  case CS_ATOMIC: cur = atomic_enter(L, cur, s->at); return atomic_leave(L, stmt(L, s->body, cur), s->at);
   case CS_EMPTY: return cur;
   case CS_BAD: cfe_error(L->u, s->at, "%s", s->what); return cur;
   }
@@ -534,7 +532,8 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
 }
 
 static const cfe_func *find_function(const cfe_unit *u, const char *name) {
-  vec_foreach(&u->funcs, i) if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
+  vec_foreach(&u->funcs, i)
+    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
   return NULL;
 }
 

@@ -16,7 +16,8 @@
  * own words before cpp would); false when it cannot be read. */
 static bool load_main_file(cfe_unit *u, const char *path) {
   const char *name = arena_intern_cstr(u->arena, path);
-  vec_foreach(&u->files, i) if (u->files.items[i].name == name) return u->files.items[i].src != NULL;
+  vec_foreach(&u->files, i)
+    if (u->files.items[i].name == name) return u->files.items[i].src != NULL;
   diag_source *src = diag_source_load(u->sink, path);
   if (!src) return false;
   cfe_file f = {.name = name, .src = src};
@@ -27,7 +28,8 @@ static bool load_main_file(cfe_unit *u, const char *path) {
 /* Parses preprocessed text; its tokens belong to file (line 1) until the
  * first line marker, or to no file when file is -1. */
 static void parse_text(cfe_unit *u, const char *text, size_t len, int file) {
-  cfe_ctx ctx = {.unit = u, .file = file, .line = file >= 0, .last = {file, {0, 0}}, .prev = {file, {0, 0}}, .sys_scalar = true};
+  cfe_ctx ctx = {
+      .unit = u, .file = file, .line = file >= 0, .last = {file, {0, 0}}, .prev = {file, {0, 0}}, .sys_scalar = true};
   vec_foreach(&u->files, i) u->files.items[i].cursor = 0;
   yyscan_t scanner;
   cfe_yylex_init_extra(&ctx, &scanner);
@@ -70,7 +72,9 @@ cfe_unit *cfe_parse_text(diag_sink *sink, const char *name, const char *text, si
   cfe_file f = {.name = arena_intern_cstr(u->arena, name), .src = src};
   vec_push(u->arena, &u->files, f);
   const char *nul = memchr(src->text, '\0', src->len);
-  if (nul) diag_error(src, (loc){(uint32_t)(nul - src->text), (uint32_t)(nul - src->text) + 1}, "NUL byte in input (is this a binary file?)");
+  if (nul)
+    diag_error(src, (loc){(uint32_t)(nul - src->text), (uint32_t)(nul - src->text) + 1},
+               "NUL byte in input (is this a binary file?)");
   else parse_text(u, src->text, src->len, 0);
   return unit_result(u, before);
 }
@@ -83,6 +87,7 @@ void cfe_free(cfe_unit *u) {
 }
 
 bool cfe_has_function(const cfe_unit *u, const char *name) {
-  vec_foreach(&u->funcs, i) if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return true;
+  vec_foreach(&u->funcs, i)
+    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return true;
   return false;
 }

@@ -19,7 +19,7 @@
 typedef struct cfe_options {
   const char *const *cpp_flags; /* user -I/-D/-U flags passed through to cpp, borrowed */
   size_t cpp_flag_count;
-  const char *include_dir;      /* the toolkit's include/ directory (put first on the include path) */
+  const char *include_dir; /* the toolkit's include/ directory (put first on the include path) */
 } cfe_options;
 
 typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag_sources of every file seen */

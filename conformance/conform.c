@@ -49,9 +49,11 @@ static void run_bmc(enc *e, const conform_options *o, long longest, conform_resu
   else {
     set_verdict(r, -1);
     if (found == 0 && longest < 0)
-      snprintf(r->reason, sizeof r->reason, "no violation within %u segments (the code has a loop; use --engine chc for a proof)", bound);
+      snprintf(r->reason, sizeof r->reason,
+               "no violation within %u segments (the code has a loop; use --engine chc for a proof)", bound);
     else if (found == 0)
-      snprintf(r->reason, sizeof r->reason, "no violation within %u segments (the longest path has %ld)", bound, longest);
+      snprintf(r->reason, sizeof r->reason, "no violation within %u segments (the longest path has %ld)", bound,
+               longest);
   }
 }
 
@@ -84,7 +86,9 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   conform_engine engine = o->engine;
   if (engine == CONFORM_AUTO) {
     engine = longest >= 0 ? CONFORM_BMC : CONFORM_CHC;
-    snprintf(r->why, sizeof r->why, "%s", longest >= 0 ? "no loops: a bounded search covers every path" : "the code has loops: Spacer finds the invariant");
+    snprintf(r->why, sizeof r->why, "%s",
+             longest >= 0 ? "no loops: a bounded search covers every path"
+                          : "the code has loops: Spacer finds the invariant");
   } else {
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
@@ -95,7 +99,8 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));
   }
   smt_watch_stop(w);
-  if (r->verdict == CONFORM_UNKNOWN && interrupt_requested()) snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
+  if (r->verdict == CONFORM_UNKNOWN && interrupt_requested())
+    snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
   else if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)
     snprintf(r->reason, sizeof r->reason, "the time limit (--timeout) was reached");
   enc_free(e);

@@ -26,7 +26,6 @@ typedef struct conform_options {
   bool certificate;      /* keep Spacer's invariant as text */
 } conform_options;
 
-
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);
 /* The Horn clauses of ins in SMT-LIB 2 (logic HORN: sat means conforms).
  * Returns owned, free with free(). */

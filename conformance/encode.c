@@ -45,7 +45,8 @@ static void find_relevant(enc *e, bool all) {
     return;
   }
   vec_foreach(&p->edges, k)
-    if (p->edges.items[k].action == ACT_ASSUME || p->edges.items[k].action == ACT_ASSERT) ir_walk(p->edges.items[k].expr, mark_use, e->relevant);
+    if (p->edges.items[k].action == ACT_ASSUME || p->edges.items[k].action == ACT_ASSERT)
+      ir_walk(p->edges.items[k].expr, mark_use, e->relevant);
   for (bool grew = true; grew;) {
     grew = false;
     vec_foreach(&p->edges, k) {
@@ -93,7 +94,8 @@ static void find_liveness(enc *e) {
   while (liveness_pass(e, live, scratch)) continue;
   free(scratch);
   e->live = xcalloc(e->cuts.len * e->var_count + 1, sizeof *e->live);
-  vec_foreach(&e->cuts, c) memcpy(e->live + c * e->var_count, live + (size_t)e->cuts.items[c] * e->var_count, e->var_count * sizeof *live);
+  vec_foreach(&e->cuts, c)
+    memcpy(e->live + c * e->var_count, live + (size_t)e->cuts.items[c] * e->var_count, e->var_count * sizeof *live);
   free(live);
 }
 
@@ -218,7 +220,8 @@ static void apply_edge(enc *e, int ed, bool fails, Z3_ast *cur, const char *suff
   }
 }
 
-Z3_ast enc_segment_formula(enc *e, size_t j, const Z3_ast *x, Z3_ast *y, const char *suffix, enc_terms *fresh, enc_terms *after) {
+Z3_ast enc_segment_formula(enc *e, size_t j, const Z3_ast *x, Z3_ast *y, const char *suffix, enc_terms *fresh,
+                           enc_terms *after) {
   const enc_segment *sg = &e->segments.items[j];
   memcpy(y, x, e->var_count * sizeof *y);
   enc_terms c = {0};

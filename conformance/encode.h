@@ -18,9 +18,9 @@
 #include "prog.h"
 
 typedef struct enc_segment {
-  int from;        /* cut index where it starts */
-  int to;          /* cut index where it ends, or -1: it ends in a failing assertion */
-  VEC(int) edges;  /* the program's edges along it; for an error the last one is the assertion */
+  int from;       /* cut index where it starts */
+  int to;         /* cut index where it ends, or -1: it ends in a failing assertion */
+  VEC(int) edges; /* the program's edges along it; for an error the last one is the assertion */
 } enc_segment;
 
 typedef VEC(Z3_ast) enc_terms;
@@ -28,10 +28,10 @@ typedef VEC(Z3_ast) enc_terms;
 /* A clause of the proof encoding: P_from(x) and formula imply P_to(y), or
  * false when to is -1. x are the constants enc_var(v, NULL). */
 typedef struct enc_clause {
-  int from, to;     /* cut indices; to = -1: a failing assertion */
-  Z3_ast formula;   /* the path's constraints */
-  Z3_ast *y;        /* V terms: the values at the end (to >= 0) */
-  enc_terms fresh;  /* the havoc constants along the path */
+  int from, to;    /* cut indices; to = -1: a failing assertion */
+  Z3_ast formula;  /* the path's constraints */
+  Z3_ast *y;       /* V terms: the values at the end (to >= 0) */
+  enc_terms fresh; /* the havoc constants along the path */
 } enc_clause;
 
 typedef struct enc {
@@ -60,6 +60,7 @@ Z3_ast enc_var(enc *e, int v, const char *suffix);
  * the values at its end (V terms), adds every fresh constant (havoc) to
  * fresh, and when after is not NULL appends V terms per edge (the values
  * after it). suffix tells the fresh constants of different copies apart. */
-Z3_ast enc_segment_formula(enc *e, size_t j, const Z3_ast *x, Z3_ast *y, const char *suffix, enc_terms *fresh, enc_terms *after);
+Z3_ast enc_segment_formula(enc *e, size_t j, const Z3_ast *x, Z3_ast *y, const char *suffix, enc_terms *fresh,
+                           enc_terms *after);
 
 #endif

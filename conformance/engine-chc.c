@@ -117,7 +117,8 @@ static bool read_interpretations(chc *h, Z3_model m) {
 static bool rechecked(chc *h, double deadline) {
   h->use_interp = true;
   bool ok = true;
-  for (size_t j = 0; j <= h->e->clauses.len && ok; j++) ok = smt_unsat(h->e->s, deadline, smt_not(h->e->s, clause(h, j)));
+  for (size_t j = 0; j <= h->e->clauses.len && ok; j++)
+    ok = smt_unsat(h->e->s, deadline, smt_not(h->e->s, clause(h, j)));
   h->use_interp = false;
   return ok;
 }
@@ -144,10 +145,12 @@ static void describe_cut(const chc *h, int k, strbuf *out) {
 static char *certificate_text(chc *h) {
   strbuf out = {0};
   Z3_ast *x = xcalloc(h->e->var_count + 1, sizeof *x), *args = xcalloc(h->e->var_count + 1, sizeof *args);
-  for (size_t v = 0; v < h->e->var_count; v++) x[v] = smt_var(h->e->s, h->e->p->vars.items[v].name, h->e->p->vars.items[v].type == TY_BOOL);
+  for (size_t v = 0; v < h->e->var_count; v++)
+    x[v] = smt_var(h->e->s, h->e->p->vars.items[v].name, h->e->p->vars.items[v].type == TY_BOOL);
   vec_foreach(&h->e->cuts, k) {
     unsigned n = live_args(h, (int)k, x, args);
-    Z3_ast inv = smt_keep(h->e->s, Z3_simplify(h->c, smt_keep(h->e->s, Z3_substitute_vars(h->c, h->interp[k], n, args))));
+    Z3_ast inv =
+        smt_keep(h->e->s, Z3_simplify(h->c, smt_keep(h->e->s, Z3_substitute_vars(h->c, h->interp[k], n, args))));
     if (Z3_is_eq_ast(h->c, inv, smt_bool(h->e->s, true))) continue;
     describe_cut(h, (int)k, &out);
     sbuf_printf(&out, ": %s\n", Z3_ast_to_string(h->c, inv));

@@ -13,17 +13,17 @@
 #include "../spec-lang/semantics.h"
 
 typedef struct ins {
-  prog *p;                  /* the program being built */
-  const prog *code;         /* the concrete thread */
-  const ast_spec *spec;     /* for consts and shared declarations */
-  const ast_thread *thread; /* T# */
-  int shared_count;         /* S */
-  int old_base;             /* u_i = old_base + i */
-  int cand_base;            /* F_q = cand_base + q */
-  int next_base;            /* next F_q = next_base + q */
-  int tid;                  /* the tid variable, or -1 */
-  int *image;               /* per concrete location: its copy */
-  int *post;                /* per concrete boundary: the F update leading to it, or -1 */
+  prog *p;                   /* the program being built */
+  const prog *code;          /* the concrete thread */
+  const ast_spec *spec;      /* for consts and shared declarations */
+  const ast_thread *thread;  /* T# */
+  int shared_count;          /* S */
+  int old_base;              /* u_i = old_base + i */
+  int cand_base;             /* F_q = cand_base + q */
+  int next_base;             /* next F_q = next_base + q */
+  int tid;                   /* the tid variable, or -1 */
+  int *image;                /* per concrete location: its copy */
+  int *post;                 /* per concrete boundary: the F update leading to it, or -1 */
   const ir_expr **assertion; /* per state: A_q over g, or NULL */
 } ins;
 
@@ -110,7 +110,8 @@ static const ir_expr *state_assertion(ins *x, int q) {
 static const ir_expr *candidates_ok(ins *x) {
   const ir_expr *all = NULL;
   vec_foreach(&x->thread->states, q)
-    if (x->assertion[q]) all = join(x, OP_AND, all, binary(x, OP_IMPLIES, var(x, x->cand_base + (int)q), x->assertion[q]));
+    if (x->assertion[q])
+      all = join(x, OP_AND, all, binary(x, OP_IMPLIES, var(x, x->cand_base + (int)q), x->assertion[q]));
   return finish(x, OP_AND, all);
 }
 
@@ -118,7 +119,8 @@ static const ir_expr *candidates_ok(ins *x) {
 static const ir_expr *some_candidate_wrong(ins *x) {
   const ir_expr *any = NULL;
   vec_foreach(&x->thread->states, q)
-    if (x->assertion[q]) any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + (int)q), negation(x, x->assertion[q])));
+    if (x->assertion[q])
+      any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + (int)q), negation(x, x->assertion[q])));
   return any;
 }
 
@@ -142,7 +144,15 @@ static const ir_expr *candidate_update(ins *x, int target, const ir_expr *idle) 
 /* ---------------------------------------------------------------- edges */
 
 static int edge(ins *x, int from, int to, prog_action a, int v, const ir_expr *e, prog_role role) {
-  prog_edge ed = {.from = from, .to = to, .action = a, .var = v, .expr = e, .role = role, .step = -1, .detail = -1, .origin = {-1, {0, 0}}};
+  prog_edge ed = {.from = from,
+                  .to = to,
+                  .action = a,
+                  .var = v,
+                  .expr = e,
+                  .role = role,
+                  .step = -1,
+                  .detail = -1,
+                  .origin = {-1, {0, 0}}};
   return prog_add_edge(x->p, ed);
 }
 
@@ -168,12 +178,15 @@ static int post_block(ins *x, int target) {
   for (int i = 0; i < x->shared_count; i++) {
     const prog_var *g = &x->p->vars.items[i];
     if (!g->bounded) continue;
-    const ir_expr *in = binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)), binary(x, OP_LE, var(x, i), number(x, g->hi)));
+    const ir_expr *in =
+        binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)), binary(x, OP_LE, var(x, i), number(x, g->hi)));
     check(x, &at, in, ROLE_UPDATE, CHECK_RANGE, i);
   }
   const ir_expr *idle = lifted(x, sem_idle(x->spec));
-  vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->next_base + (int)q, candidate_update(x, (int)q, idle), ROLE_UPDATE);
-  vec_foreach(&x->thread->states, q) append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, var(x, x->next_base + (int)q), ROLE_UPDATE);
+  vec_foreach(&x->thread->states, q)
+    append(x, &at, ACT_ASSIGN, x->next_base + (int)q, candidate_update(x, (int)q, idle), ROLE_UPDATE);
+  vec_foreach(&x->thread->states, q)
+    append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, var(x, x->next_base + (int)q), ROLE_UPDATE);
   check(x, &at, candidates_nonempty(x), ROLE_UPDATE, CHECK_SIMULATED, -1);
   edge(x, at, x->image[target], ACT_SKIP, -1, NULL, ROLE_UPDATE);
   return start;
@@ -240,7 +253,8 @@ static void add_variables(ins *x) {
     x->p->vars.items[v].state_index = (int)q;
   }
   x->next_base = (int)x->p->vars.len;
-  vec_foreach(&x->thread->states, q) prog_add_var(x->p, VAR_TEMP, arena_printf(x->p->arena, "Fnext_%s", x->thread->states.items[q]->name), TY_BOOL);
+  vec_foreach(&x->thread->states, q)
+    prog_add_var(x->p, VAR_TEMP, arena_printf(x->p->arena, "Fnext_%s", x->thread->states.items[q]->name), TY_BOOL);
   x->tid = -1;
   if (x->thread->uses_tid) {
     x->tid = prog_add_var(x->p, VAR_TID, "tid", TY_INT);
@@ -260,7 +274,11 @@ static void initialise(ins *x) {
 }
 
 prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread) {
-  ins x = {.p = prog_new(code->function), .code = code, .spec = spec, .thread = thread, .shared_count = (int)spec->shared.len};
+  ins x = {.p = prog_new(code->function),
+           .code = code,
+           .spec = spec,
+           .thread = thread,
+           .shared_count = (int)spec->shared.len};
   vec_foreach(&code->files, i) vec_push(x.p->arena, &x.p->files, code->files.items[i]);
   add_variables(&x);
   x.assertion = xcalloc(thread->states.len + 1, sizeof *x.assertion);

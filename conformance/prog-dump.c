@@ -3,11 +3,13 @@
 #include "prog.h"
 
 static const char *const action_names[] = {
-  [ACT_SKIP] = "skip", [ACT_ASSIGN] = "assign", [ACT_HAVOC] = "havoc", [ACT_ASSUME] = "assume", [ACT_ASSERT] = "assert",
+    [ACT_SKIP] = "skip",     [ACT_ASSIGN] = "assign", [ACT_HAVOC] = "havoc",
+    [ACT_ASSUME] = "assume", [ACT_ASSERT] = "assert",
 };
 
 static void dump_var(const prog_var *v, strbuf *out) {
-  static const char *const kinds[] = {[VAR_SHARED] = "shared", [VAR_LOCAL] = "local", [VAR_OLD] = "old", [VAR_CAND] = "cand", [VAR_TID] = "tid"};
+  static const char *const kinds[] = {
+      [VAR_SHARED] = "shared", [VAR_LOCAL] = "local", [VAR_OLD] = "old", [VAR_CAND] = "cand", [VAR_TID] = "tid"};
   sbuf_printf(out, "var %s %s %s", kinds[v->kind], v->type == TY_BOOL ? "bool" : "int", v->name);
   if (v->bounded) sbuf_printf(out, " [%lld..%lld]", (long long)v->lo, (long long)v->hi);
   sbuf_putc(out, '\n');

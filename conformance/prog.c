@@ -20,14 +20,21 @@ void prog_free(prog *p) {
 }
 
 static bool name_taken(const prog *p, const char *name) {
-  vec_foreach(&p->vars, i) if (strcmp(p->vars.items[i].name, name) == 0) return true;
+  vec_foreach(&p->vars, i)
+    if (strcmp(p->vars.items[i].name, name) == 0) return true;
   return false;
 }
 
 int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type) {
   const char *name = arena_intern_cstr(p->arena, display);
-  for (int n = 2; name_taken(p, name); n++) name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", display, n));
-  prog_var v = {.kind = kind, .name = name, .display = arena_intern_cstr(p->arena, display), .type = type, .shared_index = -1, .state_index = -1};
+  for (int n = 2; name_taken(p, name); n++)
+    name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", display, n));
+  prog_var v = {.kind = kind,
+                .name = name,
+                .display = arena_intern_cstr(p->arena, display),
+                .type = type,
+                .shared_index = -1,
+                .state_index = -1};
   vec_push(p->arena, &p->vars, v);
   return (int)p->vars.len - 1;
 }

@@ -47,11 +47,11 @@ typedef enum prog_action {
 
 /* Why an instrumented assertion exists (ACT_ASSERT edges of C(T, T#)). */
 typedef enum prog_check {
-  CHECK_CODE,          /* a concrete assert(e) between steps: e, or some candidate goes wrong */
-  CHECK_CODE_IN_STEP,  /* a concrete assert(e) inside a step: e itself (no abstract state is mid-step) */
-  CHECK_SIMULATED,     /* F nonempty after a step: some abstract state simulates it */
-  CHECK_RANGE,         /* a bounded shared variable keeps its range after a step */
-  CHECK_EXIT           /* F nonempty when the thread exits */
+  CHECK_CODE,         /* a concrete assert(e) between steps: e, or some candidate goes wrong */
+  CHECK_CODE_IN_STEP, /* a concrete assert(e) inside a step: e itself (no abstract state is mid-step) */
+  CHECK_SIMULATED,    /* F nonempty after a step: some abstract state simulates it */
+  CHECK_RANGE,        /* a bounded shared variable keeps its range after a step */
+  CHECK_EXIT          /* F nonempty when the thread exits */
 } prog_check;
 
 /* What an edge of C(T, T#) does for the check (concrete programs: ROLE_CODE). */
@@ -66,37 +66,37 @@ typedef enum prog_role {
 
 /* Where an edge comes from in the user's C source. */
 typedef struct prog_origin {
-  int file;  /* index into prog->files, -1 when the edge has no source */
-  loc at;    /* span of the statement or condition */
+  int file; /* index into prog->files, -1 when the edge has no source */
+  loc at;   /* span of the statement or condition */
 } prog_origin;
 
 typedef struct prog_edge {
-  int from, to;         /* location indices */
-  prog_action action;   /* what it does */
-  int var;              /* ACT_ASSIGN, ACT_HAVOC: the variable */
-  const ir_expr *expr;  /* ACT_ASSIGN value; ACT_ASSUME/ACT_ASSERT condition (TY_BOOL) */
-  bool starts_step;     /* concrete program: leaves a boundary and begins an atomic step */
-  prog_role role;       /* instrumented program: its part in the check */
-  prog_check check;     /* ACT_ASSERT of an instrumented program: what it checks */
-  int step;             /* instrumented program: the concrete edge this belongs to, -1 if none */
-  int detail;           /* CHECK_RANGE: the variable whose range is left; else -1 */
-  prog_origin origin;   /* source of the statement, for traces and messages */
+  int from, to;        /* location indices */
+  prog_action action;  /* what it does */
+  int var;             /* ACT_ASSIGN, ACT_HAVOC: the variable */
+  const ir_expr *expr; /* ACT_ASSIGN value; ACT_ASSUME/ACT_ASSERT condition (TY_BOOL) */
+  bool starts_step;    /* concrete program: leaves a boundary and begins an atomic step */
+  prog_role role;      /* instrumented program: its part in the check */
+  prog_check check;    /* ACT_ASSERT of an instrumented program: what it checks */
+  int step;            /* instrumented program: the concrete edge this belongs to, -1 if none */
+  int detail;          /* CHECK_RANGE: the variable whose range is left; else -1 */
+  prog_origin origin;  /* source of the statement, for traces and messages */
 } prog_edge;
 
 typedef struct prog_location {
-  bool boundary;        /* concrete program: between atomic steps (the environment may move) */
-  VEC(int) out;         /* indices of the edges that leave it */
+  bool boundary; /* concrete program: between atomic steps (the environment may move) */
+  VEC(int) out;  /* indices of the edges that leave it */
 } prog_location;
 
 typedef struct prog {
-  arena *arena;               /* owns everything below */
-  const char *function;       /* the entry function (interned) */
-  VEC(diag_source *) files;   /* the source files origins point into (borrowed) */
-  VEC(prog_var) vars;         /* the variables; IR REF_VAR indices point here */
-  VEC(prog_location) locs;    /* the locations */
-  VEC(prog_edge) edges;       /* the edges */
-  int entry;                  /* where execution starts */
-  int exit;                   /* where a finished thread ends (a boundary) */
+  arena *arena;             /* owns everything below */
+  const char *function;     /* the entry function (interned) */
+  VEC(diag_source *) files; /* the source files origins point into (borrowed) */
+  VEC(prog_var) vars;       /* the variables; IR REF_VAR indices point here */
+  VEC(prog_location) locs;  /* the locations */
+  VEC(prog_edge) edges;     /* the edges */
+  int entry;                /* where execution starts */
+  int exit;                 /* where a finished thread ends (a boundary) */
 } prog;
 
 /* Returns owned (a fresh arena), free with prog_free. */

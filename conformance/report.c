@@ -72,8 +72,8 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     break;
   case CHECK_RANGE: {
     const prog_var *g = &p->vars.items[t->range_var];
-    sbuf_printf(out, "step %zu sets %s to %lld, outside its range int[%lld..%lld]", n, g->display, (long long)t->at_failure[t->range_var],
-                (long long)g->lo, (long long)g->hi);
+    sbuf_printf(out, "step %zu sets %s to %lld, outside its range int[%lld..%lld]", n, g->display,
+                (long long)t->at_failure[t->range_var], (long long)g->lo, (long long)g->hi);
     break;
   }
   case CHECK_CODE:
@@ -89,9 +89,7 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     sbuf_printf(out, " fails inside step %zu, where no abstract state can go wrong instead", n);
     break;
   }
-  case CHECK_EXIT:
-    sbuf_puts(out, "the thread exits with no candidate state left");
-    break;
+  case CHECK_EXIT: sbuf_puts(out, "the thread exits with no candidate state left"); break;
   }
 }
 
@@ -153,7 +151,8 @@ static void print_counterexample(FILE *out, const conform_report *c) {
 
 void report_conform_text(FILE *out, const conform_report *c) {
   const conform_result *r = c->r;
-  fprintf(out, "thread %s implements %s: %s (%s", c->thread->name, c->ins->function, verdict_text(r->verdict), r->engine);
+  fprintf(out, "thread %s implements %s: %s (%s", c->thread->name, c->ins->function, verdict_text(r->verdict),
+          r->engine);
   if (c->timing) fprintf(out, ", %.2f s", r->seconds);
   fprintf(out, ")\n");
   if (r->verdict == CONFORM_UNKNOWN) fprintf(out, "  reason: %s\n", r->reason);
@@ -184,7 +183,8 @@ static json_t *values_json(const prog *p, prog_var_kind kind, const int64_t *bef
 static json_t *candidates_json(const prog *p, const int64_t *now) {
   json_t *a = json_array();
   vec_foreach(&p->vars, v)
-    if (p->vars.items[v].kind == VAR_CAND && now[v]) json_array_append_new(a, json_string(p->vars.items[v].display + 2));
+    if (p->vars.items[v].kind == VAR_CAND && now[v])
+      json_array_append_new(a, json_string(p->vars.items[v].display + 2));
   return a;
 }
 
@@ -246,7 +246,8 @@ static json_t *counterexample_json(const conform_report *c) {
   json_t *failure = json_object();
   json_object_set_new(failure, "kind", json_string(failure_kind(t.failure)));
   json_object_set_new(failure, "step", json_integer((json_int_t)t.steps.len));
-  if (t.failure == CHECK_RANGE) json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
+  if (t.failure == CHECK_RANGE)
+    json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
   if (t.failure == CHECK_CODE_IN_STEP) in_step_json(c->ins, c->ins->edges.items[t.failing_edge].origin, failure);
   json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);

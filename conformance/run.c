@@ -12,15 +12,19 @@
 #include "instrument.h"
 
 /* Lowers every implemented thread into out; false after an input error. */
-static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const conform_request *rq, conform_run_result *out) {
+static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const conform_request *rq,
+                      conform_run_result *out) {
   bool ok = true;
   vec_foreach(&spec->threads, i) {
     const char *function = rq->function[i];
     if (!function) continue;
     const ast_thread *t = spec->threads.items[i];
     if (!cfe_has_function(u, function)) {
-      if (t->impl && function == t->impl) diag_error(spec->src, t->impl_at, "no function '%s' in the C files given", function);
-      else diag_error_at(sink, "athread", "--thread %s=%s: no function '%s' in the C files given", t->name, function, function);
+      if (t->impl && function == t->impl)
+        diag_error(spec->src, t->impl_at, "no function '%s' in the C files given", function);
+      else
+        diag_error_at(sink, "athread", "--thread %s=%s: no function '%s' in the C files given", t->name, function,
+                      function);
       ok = false;
       continue;
     }
@@ -58,7 +62,8 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
   bool several = out->jobs.len > 1, ok = true;
   vec_foreach(&out->jobs, i) {
     conform_job *j = &out->jobs.items[i];
-    if (rq->emit_c) ok = emit_one(sink, rq->emit_c, j->thread->name, several, emit_c_program(j->ins, spec, j->thread)) && ok;
+    if (rq->emit_c)
+      ok = emit_one(sink, rq->emit_c, j->thread->name, several, emit_c_program(j->ins, spec, j->thread)) && ok;
     if (rq->emit_smt2) ok = emit_one(sink, rq->emit_smt2, j->thread->name, several, conform_smt2(j->ins)) && ok;
   }
   return ok;
@@ -68,7 +73,8 @@ bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *r
   memset(out, 0, sizeof *out);
   out->unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
   if (!out->unit || !lower_all(sink, spec, out->unit, rq, out)) return false;
-  vec_foreach(&out->jobs, i) out->jobs.items[i].ins = ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread);
+  vec_foreach(&out->jobs, i)
+    out->jobs.items[i].ins = ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread);
   if (!emit_all(sink, spec, rq, out)) return false;
   interrupt_install(); /* from here on Ctrl-C ends the proofs with verdict unknown */
   conform_options o = rq->check;

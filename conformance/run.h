@@ -17,14 +17,14 @@
 #include "conform.h"
 
 typedef struct conform_request {
-  const char *const *files;  /* the C files */
-  size_t file_count;         /* how many */
-  cfe_options cpp;           /* preprocessor flags and athread.h's directory */
-  const char **function;     /* per thread of the spec: its C function, or NULL (not checked) */
-  const char *emit_c;        /* write each C(T, T#) as C here, or NULL */
-  const char *emit_smt2;     /* write each as SMT-LIB Horn clauses here, or NULL */
-  conform_options check;     /* engine, bound, certificate (deadline: set from timeout) */
-  double timeout;            /* seconds for all the proofs together; 0 = none */
+  const char *const *files; /* the C files */
+  size_t file_count;        /* how many */
+  cfe_options cpp;          /* preprocessor flags and athread.h's directory */
+  const char **function;    /* per thread of the spec: its C function, or NULL (not checked) */
+  const char *emit_c;       /* write each C(T, T#) as C here, or NULL */
+  const char *emit_smt2;    /* write each as SMT-LIB Horn clauses here, or NULL */
+  conform_options check;    /* engine, bound, certificate (deadline: set from timeout) */
+  double timeout;           /* seconds for all the proofs together; 0 = none */
 } conform_request;
 
 /* One thread checked. */

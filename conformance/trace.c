@@ -8,8 +8,8 @@ typedef struct builder {
   const prog *ins;
   const conform_result *r;
   trace *t;
-  size_t width;      /* variables */
-  trace_step *open;  /* the step being read, or NULL between steps */
+  size_t width;     /* variables */
+  trace_step *open; /* the step being read, or NULL between steps */
 } builder;
 
 static int64_t *copy_values(const builder *b, size_t after_edges) {
@@ -26,7 +26,8 @@ static int branch_of(const prog *ins, const prog_edge *ed, int index) {
 }
 
 static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
-  trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = branch_of(b->ins, ed, b->r->trace_edges[i])};
+  trace_step s = {
+      .origin = ed->origin, .env = copy_values(b, i), .branch = branch_of(b->ins, ed, b->r->trace_edges[i])};
   vec_push(NULL, &b->t->steps, s);
   b->open = &b->t->steps.items[b->t->steps.len - 1];
   return b->open;

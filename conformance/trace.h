@@ -15,21 +15,21 @@
 #include "prog.h"
 
 typedef struct trace_step {
-  prog_origin origin;  /* the statement (first code edge of the step) */
-  int64_t *env;        /* per variable: values when the step starts (after the environment moved) */
-  int64_t *after;      /* per variable: values after the step and the F update */
-  bool simulated;      /* the F update ran (false for the failing step and for checks) */
-  int branch;          /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
+  prog_origin origin; /* the statement (first code edge of the step) */
+  int64_t *env;       /* per variable: values when the step starts (after the environment moved) */
+  int64_t *after;     /* per variable: values after the step and the F update */
+  bool simulated;     /* the F update ran (false for the failing step and for checks) */
+  int branch;         /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
 } trace_step;
 
 typedef struct trace {
-  VEC(trace_step) steps;  /* the concrete steps, in order; the last may be the failing one */
-  prog_check failure;     /* what failed */
-  int failing_edge;       /* the failing assertion of C(T, T#) */
-  int range_var;          /* CHECK_RANGE: the shared variable (program index) */
-  int64_t *at_failure;    /* per variable: values when the assertion failed */
-  int64_t *start;         /* per variable: values when the thread starts (F initial) */
-  bool failing_is_check;  /* the failure is a concrete assert, not a step */
+  VEC(trace_step) steps; /* the concrete steps, in order; the last may be the failing one */
+  prog_check failure;    /* what failed */
+  int failing_edge;      /* the failing assertion of C(T, T#) */
+  int range_var;         /* CHECK_RANGE: the shared variable (program index) */
+  int64_t *at_failure;   /* per variable: values when the assertion failed */
+  int64_t *start;        /* per variable: values when the thread starts (F initial) */
+  bool failing_is_check; /* the failure is a concrete assert, not a step */
 } trace;
 
 /* Builds the concrete view of r's raw trace (r->verdict must be violated). */

@@ -18,10 +18,10 @@ typedef struct chunk {
 } chunk;
 
 struct arena {
-  chunk *head;          /* chunk being filled; older ones follow */
+  chunk *head;           /* chunk being filled; older ones follow */
   const char **interned; /* open-addressing table of interned strings */
-  size_t intern_cap;    /* slots in interned, a power of two */
-  size_t intern_count;  /* occupied slots */
+  size_t intern_cap;     /* slots in interned, a power of two */
+  size_t intern_count;   /* occupied slots */
 };
 
 /* ---------------------------------------------------------------- heap */
@@ -113,8 +113,7 @@ static uint64_t hash_bytes(const char *s, size_t n) {
 
 static size_t intern_slot(const char **table, size_t cap, const char *s, size_t n) {
   size_t i = hash_bytes(s, n) & (cap - 1);
-  while (table[i] && !(strncmp(table[i], s, n) == 0 && table[i][n] == '\0'))
-    i = (i + 1) & (cap - 1);
+  while (table[i] && !(strncmp(table[i], s, n) == 0 && table[i][n] == '\0')) i = (i + 1) & (cap - 1);
   return i;
 }
 

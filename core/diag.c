@@ -51,7 +51,8 @@ static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
    * size is unknown (a pipe) or the file grows: one byte past the limit is
    * enough to know it is too large. */
   size_t cap = 65536, n = 0;
-  if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size < DIAG_MAX_SOURCE_BYTES) cap = (size_t)st.st_size + 1;
+  if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size < DIAG_MAX_SOURCE_BYTES)
+    cap = (size_t)st.st_size + 1;
   char *buf = xmalloc(cap);
   for (;;) {
     n += fread(buf + n, 1, cap - n, f);
@@ -125,7 +126,8 @@ const char *diag_char_repr(char buf[8], unsigned char c) {
  * end of the text. A lone '\r' is inside its line (lines are split at '\n'
  * only: a span after it is still on that line). */
 static bool at_line_end(const diag_source *src, uint32_t i) {
-  return i >= src->len || src->text[i] == '\n' || (src->text[i] == '\r' && (i + 1 == src->len || src->text[i + 1] == '\n'));
+  return i >= src->len || src->text[i] == '\n' ||
+         (src->text[i] == '\r' && (i + 1 == src->len || src->text[i + 1] == '\n'));
 }
 
 /* Echoes the line holding `at` (a window of it around `at` when the line is
@@ -179,7 +181,8 @@ static void report(const diag_source *src, loc at, const char *kind, const char 
 /* True when the error limit has been reached; says so once. */
 static bool over_limit(diag_sink *sink) {
   if (!sink->max_errors || sink->errors < sink->max_errors) return false;
-  if (sink->errors == sink->max_errors && sink->out) fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
+  if (sink->errors == sink->max_errors && sink->out)
+    fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
   return true;
 }
 

@@ -21,10 +21,10 @@ typedef struct loc {
 } loc;
 
 typedef struct diag_sink {
-  FILE *out;      /* where messages go; NULL: nowhere (a quiet sink only counts) */
-  int errors;     /* errors reported so far */
-  int warnings;   /* warnings reported so far */
-  int max_errors; /* errors printed before "too many errors"; 0 = no limit */
+  FILE *out;             /* where messages go; NULL: nowhere (a quiet sink only counts) */
+  int errors;            /* errors reported so far */
+  int warnings;          /* warnings reported so far */
+  int max_errors;        /* errors printed before "too many errors"; 0 = no limit */
   char first_error[200]; /* the first error's message, without its location */
 } diag_sink;
 

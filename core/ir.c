@@ -99,21 +99,31 @@ ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwi
 /* ---------------------------------------------------------------- printing */
 
 static const char *const op_texts[] = {
-  [OP_NOT] = "!", [OP_NEG] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
-  [OP_ADD] = "+", [OP_SUB] = "-", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
-  [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_AND] = "&&", [OP_OR] = "||",
-  [OP_IMPLIES] = "==>", [OP_IFF] = "<==>",
+    [OP_NOT] = "!", [OP_NEG] = "-",  [OP_MUL] = "*", [OP_DIV] = "/",       [OP_MOD] = "%",    [OP_ADD] = "+",
+    [OP_SUB] = "-", [OP_LT] = "<",   [OP_LE] = "<=", [OP_GT] = ">",        [OP_GE] = ">=",    [OP_EQ] = "==",
+    [OP_NE] = "!=", [OP_AND] = "&&", [OP_OR] = "||", [OP_IMPLIES] = "==>", [OP_IFF] = "<==>",
 };
 
 /* Binding strength, low to high, as in the language reference section 5. */
-enum { PREC_ITE = 1, PREC_IFF, PREC_IMPLIES, PREC_OR, PREC_AND, PREC_EQ, PREC_REL, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_ATOM };
+enum {
+  PREC_ITE = 1,
+  PREC_IFF,
+  PREC_IMPLIES,
+  PREC_OR,
+  PREC_AND,
+  PREC_EQ,
+  PREC_REL,
+  PREC_ADD,
+  PREC_MUL,
+  PREC_UNARY,
+  PREC_ATOM
+};
 
 static const int op_prec[] = {
-  [OP_NOT] = PREC_UNARY, [OP_NEG] = PREC_UNARY, [OP_MUL] = PREC_MUL, [OP_DIV] = PREC_MUL,
-  [OP_MOD] = PREC_MUL, [OP_ADD] = PREC_ADD, [OP_SUB] = PREC_ADD, [OP_LT] = PREC_REL,
-  [OP_LE] = PREC_REL, [OP_GT] = PREC_REL, [OP_GE] = PREC_REL, [OP_EQ] = PREC_EQ,
-  [OP_NE] = PREC_EQ, [OP_AND] = PREC_AND, [OP_OR] = PREC_OR, [OP_IMPLIES] = PREC_IMPLIES,
-  [OP_IFF] = PREC_IFF,
+    [OP_NOT] = PREC_UNARY,       [OP_NEG] = PREC_UNARY, [OP_MUL] = PREC_MUL, [OP_DIV] = PREC_MUL, [OP_MOD] = PREC_MUL,
+    [OP_ADD] = PREC_ADD,         [OP_SUB] = PREC_ADD,   [OP_LT] = PREC_REL,  [OP_LE] = PREC_REL,  [OP_GT] = PREC_REL,
+    [OP_GE] = PREC_REL,          [OP_EQ] = PREC_EQ,     [OP_NE] = PREC_EQ,   [OP_AND] = PREC_AND, [OP_OR] = PREC_OR,
+    [OP_IMPLIES] = PREC_IMPLIES, [OP_IFF] = PREC_IFF,
 };
 
 const char *ir_op_text(ir_op op) { return op_texts[op]; }

@@ -31,10 +31,23 @@ typedef enum ir_kind {
 } ir_kind;
 
 typedef enum ir_op {
-  OP_NOT, OP_NEG,
-  OP_MUL, OP_DIV, OP_MOD, OP_ADD, OP_SUB,
-  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
-  OP_AND, OP_OR, OP_IMPLIES, OP_IFF
+  OP_NOT,
+  OP_NEG,
+  OP_MUL,
+  OP_DIV,
+  OP_MOD,
+  OP_ADD,
+  OP_SUB,
+  OP_LT,
+  OP_LE,
+  OP_GT,
+  OP_GE,
+  OP_EQ,
+  OP_NE,
+  OP_AND,
+  OP_OR,
+  OP_IMPLIES,
+  OP_IFF
 } ir_op;
 
 /* REF_VAR: a variable of a sequential program (conformance/prog.h); index
@@ -126,12 +139,14 @@ static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
   case OP_ADD: ovf = __builtin_add_overflow(a, b, out); break;
   case OP_SUB: ovf = __builtin_sub_overflow(a, b, out); break;
   case OP_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
-  case OP_DIV: case OP_MOD: return ir_divide(op, a, b, out);
+  case OP_DIV:
+  case OP_MOD: return ir_divide(op, a, b, out);
   case OP_LT: *out = a < b; break;
   case OP_LE: *out = a <= b; break;
   case OP_GT: *out = a > b; break;
   case OP_GE: *out = a >= b; break;
-  case OP_EQ: case OP_IFF: *out = a == b; break;
+  case OP_EQ:
+  case OP_IFF: *out = a == b; break;
   case OP_NE: *out = a != b; break;
   case OP_AND: *out = a && b; break;
   case OP_OR: *out = a || b; break;

@@ -16,9 +16,9 @@
 
 /* What a caller's BMC callback says about a path that reaches a bad state. */
 typedef enum smt_bmc_answer {
-  SMT_BMC_DONE,    /* recorded: the search ends with a counterexample */
-  SMT_BMC_AGAIN,   /* recorded, and something stronger was asserted: check again at this depth */
-  SMT_BMC_FAILED   /* the model could not be read: the search ends in unknown */
+  SMT_BMC_DONE,  /* recorded: the search ends with a counterexample */
+  SMT_BMC_AGAIN, /* recorded, and something stronger was asserted: check again at this depth */
+  SMT_BMC_FAILED /* the model could not be read: the search ends in unknown */
 } smt_bmc_answer;
 
 /* A caller's unrolling. extend asserts on s the initial states (k = 0) or
@@ -48,8 +48,7 @@ typedef bool (*smt_accept)(void *ctx, Z3_model m);
  * took, 0 when the clauses have no solution (a counterexample exists), -1
  * otherwise with the reason (Z3's error, Spacer's reason for unknown, or an
  * invariant that failed the re-check). */
-int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,
-               size_t reason_size);
+int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason, size_t reason_size);
 
 /* Whether f is unsatisfiable, shown by a fresh solver (deadline as for
  * smt_solver); false when Z3 failed or gave no answer. */

@@ -14,10 +14,10 @@
 #include "vec.h"
 
 struct smt {
-  Z3_context z3;      /* with reference counting */
-  VEC(Z3_ast) kept;   /* terms to dec_ref in smt_free */
-  bool failed;        /* Z3 called the error handler */
-  char error[256];    /* its first message */
+  Z3_context z3;    /* with reference counting */
+  VEC(Z3_ast) kept; /* terms to dec_ref in smt_free */
+  bool failed;      /* Z3 called the error handler */
+  char error[256];  /* its first message */
 };
 
 /* Z3 keeps no user pointer per context: the handler finds its smt here. */
@@ -77,12 +77,18 @@ Z3_ast smt_var(smt *s, const char *name, bool is_bool) {
   return smt_keep(s, Z3_mk_const(s->z3, Z3_mk_string_symbol(s->z3, name), sort));
 }
 
-Z3_ast smt_and(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_and(s->z3, n, args)) : smt_bool(s, true); }
-Z3_ast smt_or(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_or(s->z3, n, args)) : smt_bool(s, false); }
+Z3_ast smt_and(smt *s, unsigned n, const Z3_ast *args) {
+  return n ? smt_keep(s, Z3_mk_and(s->z3, n, args)) : smt_bool(s, true);
+}
+Z3_ast smt_or(smt *s, unsigned n, const Z3_ast *args) {
+  return n ? smt_keep(s, Z3_mk_or(s->z3, n, args)) : smt_bool(s, false);
+}
 Z3_ast smt_not(smt *s, Z3_ast a) { return smt_keep(s, Z3_mk_not(s->z3, a)); }
 Z3_ast smt_eq(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_eq(s->z3, a, b)); }
 Z3_ast smt_ite(smt *s, Z3_ast c, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_ite(s->z3, c, a, b)); }
-Z3_ast smt_add(smt *s, unsigned n, const Z3_ast *args) { return n ? smt_keep(s, Z3_mk_add(s->z3, n, args)) : smt_int(s, 0); }
+Z3_ast smt_add(smt *s, unsigned n, const Z3_ast *args) {
+  return n ? smt_keep(s, Z3_mk_add(s->z3, n, args)) : smt_int(s, 0);
+}
 Z3_ast smt_le(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_le(s->z3, a, b)); }
 Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_implies(s->z3, a, b)); }
 
@@ -90,7 +96,8 @@ Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_implie
 
 /* A literal beyond 64 bits: Z3 reads decimal digits; hex is built by Horner's rule. */
 static Z3_ast big_literal(smt *s, const char *text) {
-  if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return smt_keep(s, Z3_mk_numeral(s->z3, text, Z3_mk_int_sort(s->z3)));
+  if (text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
+    return smt_keep(s, Z3_mk_numeral(s->z3, text, Z3_mk_int_sort(s->z3)));
   Z3_ast v = smt_int(s, 0), sixteen = smt_int(s, 16);
   for (const char *p = text + 2; *p; p++) {
     int digit = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
@@ -113,15 +120,15 @@ static Z3_ast truncating(smt *s, ir_op op, Z3_ast a, Z3_ast b, int64_t divisor) 
   Z3_ast zero = smt_int(s, 0);
   Z3_ast neg_a = smt_keep(s, Z3_mk_unary_minus(c, a));
   Z3_ast abs_b = smt_int(s, divisor < 0 ? -divisor : divisor);
-  Z3_ast q_pos = smt_keep(s, Z3_mk_div(c, a, abs_b));                           /* a >= 0 */
+  Z3_ast q_pos = smt_keep(s, Z3_mk_div(c, a, abs_b));                                        /* a >= 0 */
   Z3_ast q_neg = smt_keep(s, Z3_mk_unary_minus(c, smt_keep(s, Z3_mk_div(c, neg_a, abs_b)))); /* a < 0 */
   Z3_ast a_nonneg = smt_keep(s, Z3_mk_ge(c, a, zero));
-  Z3_ast q = smt_ite(s, a_nonneg, q_pos, q_neg);                               /* a / |b| */
+  Z3_ast q = smt_ite(s, a_nonneg, q_pos, q_neg); /* a / |b| */
   if (divisor < 0) q = smt_keep(s, Z3_mk_unary_minus(c, q));
   if (op == OP_DIV) return q;
   Z3_ast prod_args[2] = {q, b};
   Z3_ast sub_args[2] = {a, smt_keep(s, Z3_mk_mul(c, 2, prod_args))};
-  return smt_keep(s, Z3_mk_sub(c, 2, sub_args));                                /* a - (a / b) * b */
+  return smt_keep(s, Z3_mk_sub(c, 2, sub_args)); /* a - (a / b) * b */
 }
 
 static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
@@ -132,7 +139,8 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   case OP_ADD: return smt_keep(s, Z3_mk_add(c, 2, both));
   case OP_SUB: return smt_keep(s, Z3_mk_sub(c, 2, both));
   case OP_MUL: return smt_keep(s, Z3_mk_mul(c, 2, both));
-  case OP_DIV: case OP_MOD: {
+  case OP_DIV:
+  case OP_MOD: {
     int64_t d = 0;
     Z3_get_numeral_int64(c, smt_keep(s, Z3_simplify(c, b)), &d); /* a constant: literals and consts */
     return truncating(s, e->op, a, b, d);
@@ -141,7 +149,8 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   case OP_LE: return smt_keep(s, Z3_mk_le(c, a, b));
   case OP_GT: return smt_keep(s, Z3_mk_gt(c, a, b));
   case OP_GE: return smt_keep(s, Z3_mk_ge(c, a, b));
-  case OP_EQ: case OP_IFF: return smt_eq(s, a, b);
+  case OP_EQ:
+  case OP_IFF: return smt_eq(s, a, b);
   case OP_NE: return smt_not(s, smt_eq(s, a, b));
   case OP_AND: return smt_and(s, 2, both);
   case OP_OR: return smt_or(s, 2, both);
@@ -152,7 +161,8 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
 
 Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
   switch (e->kind) {
-  case IR_BOOL: case IR_INT: return literal(s, e);
+  case IR_BOOL:
+  case IR_INT: return literal(s, e);
   case IR_NAME:
     if (e->ref == REF_CONST) return smt_int(s, env->consts[e->index]);
     if (e->ref == REF_VAR) return env->vars[e->index];
@@ -218,7 +228,8 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
 
 Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline) {
   Z3_lbool r = Z3_solver_check(s->z3, sv);
-  if (s->failed || interrupt_requested() || (deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK)) return Z3_L_UNDEF;
+  if (s->failed || interrupt_requested() || (deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK))
+    return Z3_L_UNDEF;
   return r;
 }
 

@@ -19,15 +19,15 @@ typedef struct smt smt;
 
 /* What the free parts of an expression stand for. */
 typedef struct smt_env {
-  Z3_ast const *cur;   /* per shared variable: its value before the step */
-  Z3_ast const *next;  /* per shared variable: after the step (primed names), or NULL */
-  Z3_ast const *vars;  /* per program variable (REF_VAR names), or NULL */
-  Z3_ast tid;          /* the running instance's number, or NULL outside threads */
+  Z3_ast const *cur;     /* per shared variable: its value before the step */
+  Z3_ast const *next;    /* per shared variable: after the step (primed names), or NULL */
+  Z3_ast const *vars;    /* per program variable (REF_VAR names), or NULL */
+  Z3_ast tid;            /* the running instance's number, or NULL outside threads */
   const int64_t *consts; /* per const: its value */
   /* count(T@S) and T[i]@S: the caller's encoding of instance states */
   Z3_ast (*count)(void *ctx, int thread, int state);
   Z3_ast (*at)(void *ctx, int thread, int64_t index, int state);
-  void *ctx;           /* passed to count and at */
+  void *ctx; /* passed to count and at */
 } smt_env;
 
 /* Returns owned, free with smt_free. */

@@ -17,7 +17,9 @@ static size_t distance(const char *a, const char *b) {
     row[0] = 2 * i;
     for (size_t j = 1; j <= m; j++) {
       size_t up = row[j];
-      size_t sub = a[i - 1] == b[j - 1] ? 0 : tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 1 : 2;
+      size_t sub = a[i - 1] == b[j - 1]                                                   ? 0
+                   : tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 1
+                                                                                          : 2;
       size_t best = diag + sub;
       if (up + 2 < best) best = up + 2;
       if (row[j - 1] + 2 < best) best = row[j - 1] + 2;

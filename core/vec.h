@@ -11,28 +11,27 @@
 
 #include "arena.h"
 
-#define VEC(T)     \
-  struct {         \
-    T *items;      \
-    size_t len;    \
-    size_t cap;    \
+#define VEC(T)  \
+  struct {      \
+    T *items;   \
+    size_t len; \
+    size_t cap; \
   }
 
 /* Returns storage for at least need items of size bytes, keeping the old ones. */
 void *vec_grow_(arena *a, void *items, size_t *cap, size_t need, size_t size);
 
-#define vec_push(A, v, x)                                                           \
-  do {                                                                              \
-    if ((v)->len == (v)->cap)                                                       \
-      (v)->items = vec_grow_((A), (v)->items, &(v)->cap, (v)->len + 1, sizeof *(v)->items); \
-    (v)->items[(v)->len++] = (x);                                                   \
+#define vec_push(A, v, x)                                                                                           \
+  do {                                                                                                              \
+    if ((v)->len == (v)->cap) (v)->items = vec_grow_((A), (v)->items, &(v)->cap, (v)->len + 1, sizeof *(v)->items); \
+    (v)->items[(v)->len++] = (x);                                                                                   \
   } while (0)
 
 /* Frees a heap vector (one grown with a NULL arena) and empties it. */
-#define vec_free(v)        \
-  do {                     \
-    free((v)->items);      \
-    (v)->items = NULL;     \
+#define vec_free(v)          \
+  do {                       \
+    free((v)->items);        \
+    (v)->items = NULL;       \
     (v)->len = (v)->cap = 0; \
   } while (0)
 

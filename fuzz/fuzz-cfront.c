@@ -21,9 +21,8 @@ static const char spec_text[] =
 
 #define MAX_LOWERED 8
 
-static FILE *quiet;   /* the sink's stream, opened once */
+static FILE *quiet;    /* the sink's stream, opened once */
 static ast_spec *spec; /* checked once, kept for the whole run */
-
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!spec) spec = fuzz_load_spec("cfront.athread", spec_text, &quiet);

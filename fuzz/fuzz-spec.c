@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     spec_options opts = {.warnings = true};
     if (spec_check(spec, &opts)) draw(&sink, spec);
     diag_sink again = {.out = quiet};
-    ast_spec *formatted = spec_parse_source(diag_source_from_string(&again, "formatted.athread", sbuf_str(&text), text.len));
+    ast_spec *formatted =
+        spec_parse_source(diag_source_from_string(&again, "formatted.athread", sbuf_str(&text), text.len));
     if (again.errors != 0) fail("the formatted text does not parse", &text, NULL);
     strbuf dump2 = {0}, text2 = {0};
     ast_dump(&dump2, formatted);

@@ -17,14 +17,14 @@
 #include "../core/vec.h"
 
 typedef struct ast_const {
-  const char *name;  /* interned */
-  loc name_at;       /* span of the name */
-  loc at;            /* span of the whole declaration */
+  const char *name;    /* interned */
+  loc name_at;         /* span of the name */
+  loc at;              /* span of the whole declaration */
   ir_expr *value_expr; /* the defining expression */
-  int64_t value;     /* sema: the value, after --set overrides */
-  bool overridden;   /* sema: value came from --set */
-  bool failed;       /* sema: the definition has an error (value unusable) */
-  int index;         /* position in spec->consts */
+  int64_t value;       /* sema: the value, after --set overrides */
+  bool overridden;     /* sema: value came from --set */
+  bool failed;         /* sema: the definition has an error (value unusable) */
+  int index;           /* position in spec->consts */
 } ast_const;
 
 typedef enum ast_type_kind { TYPE_BOOL, TYPE_INT, TYPE_RANGE } ast_type_kind;
@@ -47,17 +47,17 @@ typedef struct ast_shared {
 } ast_shared;
 
 typedef struct ast_state {
-  const char *name;    /* interned */
-  loc at;              /* span of the name */
-  bool initial;        /* declared with init */
-  ir_expr *assertion;  /* NULL when none (shared by the states of one declaration) */
-  int index;           /* sema: position in thread->states */
+  const char *name;   /* interned */
+  loc at;             /* span of the name */
+  bool initial;       /* declared with init */
+  ir_expr *assertion; /* NULL when none (shared by the states of one declaration) */
+  int index;          /* sema: position in thread->states */
 } ast_state;
 
 typedef struct ast_state_decl {
-  bool initial;             /* "init state ..." */
-  VEC(ast_state *) states;  /* the names, in order */
-  ir_expr *assertion;       /* "assert e", or NULL */
+  bool initial;            /* "init state ..." */
+  VEC(ast_state *) states; /* the names, in order */
+  ir_expr *assertion;      /* "assert e", or NULL */
 } ast_state_decl;
 
 typedef struct ast_assign {
@@ -70,55 +70,55 @@ typedef struct ast_assign {
 typedef enum ast_edge_kind { EDGE_RELATION, EDGE_COMMAND } ast_edge_kind;
 
 typedef struct ast_edge {
-  ast_edge_kind kind;     /* relational (":") or guarded command */
-  const char *from, *to;  /* state names, interned */
-  loc from_at, to_at;     /* their spans */
-  const char *label;      /* label text as written between the quotes, or NULL */
-  loc label_at;           /* span of the label literal */
-  ir_expr *relation;      /* EDGE_RELATION */
-  ir_expr *guard;         /* EDGE_COMMAND: "when g", or NULL for true */
-  bool has_do;            /* EDGE_COMMAND: a "do" part was written */
-  VEC(ast_assign) assigns; /* EDGE_COMMAND: the assignments in order */
-  int from_index, to_index; /* sema: state indices, -1 if unresolved */
-  int index;              /* sema: position in thread->edges */
+  ast_edge_kind kind;             /* relational (":") or guarded command */
+  const char *from, *to;          /* state names, interned */
+  loc from_at, to_at;             /* their spans */
+  const char *label;              /* label text as written between the quotes, or NULL */
+  loc label_at;                   /* span of the label literal */
+  ir_expr *relation;              /* EDGE_RELATION */
+  ir_expr *guard;                 /* EDGE_COMMAND: "when g", or NULL for true */
+  bool has_do;                    /* EDGE_COMMAND: a "do" part was written */
+  VEC(ast_assign) assigns;        /* EDGE_COMMAND: the assignments in order */
+  int from_index, to_index;       /* sema: state indices, -1 if unresolved */
+  int index;                      /* sema: position in thread->edges */
   const struct sem_conj *meaning; /* semantics.h: sem_edge() */
 } ast_edge;
 
 typedef enum ast_item_kind { ITEM_INVARIANT, ITEM_STATES, ITEM_EDGE } ast_item_kind;
 
 typedef struct ast_thread_item {
-  ast_item_kind kind;      /* which member is set */
-  loc at;                  /* span of the item */
-  ir_expr *invariant;      /* ITEM_INVARIANT */
-  ast_state_decl *states;  /* ITEM_STATES */
-  ast_edge *edge;          /* ITEM_EDGE */
+  ast_item_kind kind;     /* which member is set */
+  loc at;                 /* span of the item */
+  ir_expr *invariant;     /* ITEM_INVARIANT */
+  ast_state_decl *states; /* ITEM_STATES */
+  ast_edge *edge;         /* ITEM_EDGE */
 } ast_thread_item;
 
 typedef struct ast_thread {
-  const char *name;          /* interned */
-  loc name_at;               /* span of the name */
-  loc at;                    /* span of the whole thread */
-  const char *impl;          /* C function after "implements", or NULL */
-  loc impl_at;               /* its span */
+  const char *name;           /* interned */
+  loc name_at;                /* span of the name */
+  loc at;                     /* span of the whole thread */
+  const char *impl;           /* C function after "implements", or NULL */
+  loc impl_at;                /* its span */
   VEC(ast_thread_item) items; /* in source order */
-  uint32_t close_at;         /* offset of the closing brace */
-  VEC(ast_state *) states;   /* sema: every state, in order */
-  VEC(ast_edge *) edges;     /* sema: every edge, in order */
-  VEC(ir_expr *) invariants; /* sema: the invariant clauses */
-  bool uses_tid;             /* sema: some expression reads tid */
-  bool named_by_index;       /* sema: a property says T[i]@S */
-  int index;                 /* position in spec->threads */
+  uint32_t close_at;          /* offset of the closing brace */
+  VEC(ast_state *) states;    /* sema: every state, in order */
+  VEC(ast_edge *) edges;      /* sema: every edge, in order */
+  VEC(ir_expr *) invariants;  /* sema: the invariant clauses */
+  bool uses_tid;              /* sema: some expression reads tid */
+  bool named_by_index;        /* sema: a property says T[i]@S */
+  int index;                  /* position in spec->threads */
 } ast_thread;
 
 typedef enum ast_sys_item_kind { SYS_INSTANCE, SYS_INIT, SYS_INVARIANT } ast_sys_item_kind;
 
 typedef struct ast_instance {
-  const char *thread; /* interned thread name */
-  loc thread_at;      /* its span */
-  ir_expr *count;     /* "[N]", or NULL for one instance */
+  const char *thread;  /* interned thread name */
+  loc thread_at;       /* its span */
+  ir_expr *count;      /* "[N]", or NULL for one instance */
   int64_t count_value; /* sema: number of instances */
-  int thread_index;   /* sema: index in spec->threads, -1 if unresolved */
-  int64_t first_tid;  /* sema: tid of its first instance */
+  int thread_index;    /* sema: index in spec->threads, -1 if unresolved */
+  int64_t first_tid;   /* sema: tid of its first instance */
 } ast_instance;
 
 typedef struct ast_sys_item {
@@ -129,41 +129,41 @@ typedef struct ast_sys_item {
 } ast_sys_item;
 
 typedef struct ast_system {
-  const char *name;         /* interned */
-  loc name_at;              /* span of the name */
-  loc at;                   /* span of the whole system */
-  VEC(ast_sys_item) items;  /* in source order */
-  uint32_t close_at;        /* offset of the closing brace */
+  const char *name;        /* interned */
+  loc name_at;             /* span of the name */
+  loc at;                  /* span of the whole system */
+  VEC(ast_sys_item) items; /* in source order */
+  uint32_t close_at;       /* offset of the closing brace */
 } ast_system;
 
 typedef enum ast_decl_kind { DECL_CONST, DECL_SHARED, DECL_THREAD, DECL_SYSTEM } ast_decl_kind;
 
 typedef struct ast_decl {
-  ast_decl_kind kind;  /* which member is set */
-  loc at;              /* span of the declaration */
-  ast_const *konst;    /* DECL_CONST */
-  ast_shared *shared;  /* DECL_SHARED */
-  ast_thread *thread;  /* DECL_THREAD */
-  ast_system *system;  /* DECL_SYSTEM */
+  ast_decl_kind kind; /* which member is set */
+  loc at;             /* span of the declaration */
+  ast_const *konst;   /* DECL_CONST */
+  ast_shared *shared; /* DECL_SHARED */
+  ast_thread *thread; /* DECL_THREAD */
+  ast_system *system; /* DECL_SYSTEM */
 } ast_decl;
 
 typedef struct ast_comment {
-  loc at;          /* span of the comment, delimiters included */
+  loc at; /* span of the comment, delimiters included */
 } ast_comment;
 
 typedef struct ast_spec {
-  arena *arena;               /* owns everything below */
-  diag_source *src;           /* the text it was parsed from (owned by the spec) */
-  VEC(ast_decl) decls;        /* top-level declarations in source order */
-  VEC(ast_comment) comments;  /* every comment, in order (for fmt) */
-  VEC(ast_const *) consts;    /* sema: the consts, in order */
-  VEC(ast_shared *) shared;   /* sema: the shared variables, in order */
-  VEC(ast_thread *) threads;  /* sema: the threads, in order */
-  ast_system *system;         /* sema: the system, or NULL */
-  VEC(ast_instance *) instances; /* sema: the instances composed (a default one per thread without a system) */
-  VEC(ir_expr *) inits;       /* sema: system init predicates */
-  VEC(ir_expr *) properties;  /* sema: system invariants */
-  int64_t instance_total;     /* sema: total number of instances (largest tid) */
+  arena *arena;                   /* owns everything below */
+  diag_source *src;               /* the text it was parsed from (owned by the spec) */
+  VEC(ast_decl) decls;            /* top-level declarations in source order */
+  VEC(ast_comment) comments;      /* every comment, in order (for fmt) */
+  VEC(ast_const *) consts;        /* sema: the consts, in order */
+  VEC(ast_shared *) shared;       /* sema: the shared variables, in order */
+  VEC(ast_thread *) threads;      /* sema: the threads, in order */
+  ast_system *system;             /* sema: the system, or NULL */
+  VEC(ast_instance *) instances;  /* sema: the instances composed (a default one per thread without a system) */
+  VEC(ir_expr *) inits;           /* sema: system init predicates */
+  VEC(ir_expr *) properties;      /* sema: system invariants */
+  int64_t instance_total;         /* sema: total number of instances (largest tid) */
   const struct sem_conj *initial; /* semantics.h: sem_initial() */
   const struct sem_conj *idle;    /* semantics.h: sem_idle() */
 } ast_spec;
@@ -176,7 +176,6 @@ ast_state *ast_find_state(const ast_thread *thread, const char *name);
 /* Appends a location-free S-expression of the whole spec's syntax; two specs
  * have the same AST exactly when their dumps are equal. */
 void ast_dump(strbuf *out, const ast_spec *spec);
-
 
 /* ---------------------------------------------------------------- constructors
  * Used by the grammar actions; every result is arena-owned. */

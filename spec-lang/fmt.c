@@ -8,12 +8,12 @@
 #include <string.h>
 
 typedef struct printer {
-  strbuf *out;             /* destination */
-  const ast_spec *spec;    /* source of the comments and text */
-  size_t next_comment;     /* first comment not printed yet */
-  uint32_t last_end;       /* source offset after the last thing printed */
-  int indent;              /* current nesting depth */
-  VEC(size_t) trailing;    /* output offsets where end-of-line comments start */
+  strbuf *out;          /* destination */
+  const ast_spec *spec; /* source of the comments and text */
+  size_t next_comment;  /* first comment not printed yet */
+  uint32_t last_end;    /* source offset after the last thing printed */
+  int indent;           /* current nesting depth */
+  VEC(size_t) trailing; /* output offsets where end-of-line comments start */
 } printer;
 
 /* ---------------------------------------------------------------- layout */
@@ -137,17 +137,17 @@ static void put_system_item(printer *p, const ast_sys_item *it) {
 
 /* One line per item of a block, each preceded by its comments and by those
  * written inside it. */
-#define PUT_BLOCK(p, block, put_item)                             \
-  do {                                                            \
-    bool first_ = true;                                           \
-    vec_foreach(block, i_) {                                      \
-      loc at_ = (block)->items[i_].at;                            \
-      comments_before(p, at_.end, &first_);                       \
-      begin_line(p, at_.start, first_);                           \
-      put_item(p, &(block)->items[i_]);                           \
-      end_line(p, at_.end);                                       \
-      first_ = false;                                             \
-    }                                                             \
+#define PUT_BLOCK(p, block, put_item)       \
+  do {                                      \
+    bool first_ = true;                     \
+    vec_foreach(block, i_) {                \
+      loc at_ = (block)->items[i_].at;      \
+      comments_before(p, at_.end, &first_); \
+      begin_line(p, at_.start, first_);     \
+      put_item(p, &(block)->items[i_]);     \
+      end_line(p, at_.end);                 \
+      first_ = false;                       \
+    }                                       \
   } while (0)
 
 static void close_block(printer *p, uint32_t close_at, uint32_t end) {
@@ -266,7 +266,7 @@ void fmt_spec(strbuf *result, const ast_spec *spec) {
   vec_foreach(&spec->decls, i) {
     const ast_decl *d = &spec->decls.items[i];
     if (prev && (is_block(prev) || is_block(d)) && !blank_line_between(&p, p.last_end, d->at.start))
-      sbuf_putc(out, '\n'); /* blocks always stand apart */
+      sbuf_putc(out, '\n');                                             /* blocks always stand apart */
     comments_before(&p, is_block(d) ? d->at.start : d->at.end, &first); /* comments inside an item go first */
     begin_line(&p, d->at.start, first);
     put_decl(&p, d);

@@ -36,7 +36,8 @@ static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) 
     return TY_NONE;
   }
   if (e->primed && !r->primes) {
-    diag_error(s->src, e->at, "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
+    diag_error(s->src, e->at,
+               "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
                e->text, r->where);
     return TY_NONE;
   }
@@ -105,7 +106,8 @@ static ir_type check_tid(sema *s, const expr_rules *r, ir_expr *e) {
 static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_expr *e) {
   const char *form = e->kind == IR_COUNT ? "'count'" : "'T[i]@S'";
   if (!r->count) {
-    if (s->spec->system) diag_error(s->src, e->at, "%s can appear only in a system invariant, not in %s", form, r->where);
+    if (s->spec->system)
+      diag_error(s->src, e->at, "%s can appear only in a system invariant, not in %s", form, r->where);
     else diag_error(s->src, e->at, "%s outside a system: it can appear only in a system invariant", form);
     return NULL;
   }
@@ -146,7 +148,9 @@ static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
   int64_t i;
   if (!sema_const_int(s, "an instance index", e->a, &i)) return TY_NONE;
   if (i < 1 || i > in->count_value) {
-    diag_error(s->src, e->a->at, "instance index %" PRId64 " is out of range: system '%s' has %" PRId64 " instance%s of '%s', numbered from 1",
+    diag_error(s->src, e->a->at,
+               "instance index %" PRId64 " is out of range: system '%s' has %" PRId64
+               " instance%s of '%s', numbered from 1",
                i, s->spec->system->name, in->count_value, in->count_value == 1 ? "" : "s", e->text);
     sema_note_overrides(s, e->a);
     return TY_NONE;
@@ -161,8 +165,8 @@ static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
 static ir_type operand_error(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_type want) {
   const char *name = op->kind == IR_ITE ? "?:" : ir_op_text(op->op);
   bool unary = op->kind == IR_UNARY;
-  diag_error(s->src, x->at, "operator '%s' needs %s%s %s, but this is %s", name, unary ? "a " : "", sema_type_name(want),
-             unary ? "operand" : "operands", sema_type_name(got));
+  diag_error(s->src, x->at, "operator '%s' needs %s%s %s, but this is %s", name, unary ? "a " : "",
+             sema_type_name(want), unary ? "operand" : "operands", sema_type_name(got));
   return TY_NONE;
 }
 
@@ -175,7 +179,8 @@ static bool want(sema *s, const ir_expr *op, const ir_expr *x, ir_type got, ir_t
 static ir_type check_divisor(sema *s, const ir_expr *e) {
   int64_t d = 0;
   if (!sema_is_constant(e->b)) {
-    diag_error(s->src, e->b->at, "the divisor of '%s' must be a constant (literals and consts only)", ir_op_text(e->op));
+    diag_error(s->src, e->b->at, "the divisor of '%s' must be a constant (literals and consts only)",
+               ir_op_text(e->op));
     return TY_NONE;
   }
   if (!sema_eval(s, e->b, &d)) return TY_NONE;
@@ -197,22 +202,28 @@ static bool want_both(sema *s, const ir_expr *e, ir_type l, ir_type rt, ir_type 
 static ir_type check_binary(sema *s, const expr_rules *r, ir_expr *e) {
   ir_type l = sema_expr(s, r, e->a), rt = sema_expr(s, r, e->b);
   switch (e->op) {
-  case OP_MUL: case OP_DIV: case OP_MOD: case OP_ADD: case OP_SUB: {
+  case OP_MUL:
+  case OP_DIV:
+  case OP_MOD:
+  case OP_ADD:
+  case OP_SUB: {
     if (!want_both(s, e, l, rt, TY_INT)) return TY_NONE;
     return e->op == OP_DIV || e->op == OP_MOD ? check_divisor(s, e) : TY_INT;
   }
-  case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-    return want_both(s, e, l, rt, TY_INT) ? TY_BOOL : TY_NONE;
-  case OP_EQ: case OP_NE:
+  case OP_LT:
+  case OP_LE:
+  case OP_GT:
+  case OP_GE: return want_both(s, e, l, rt, TY_INT) ? TY_BOOL : TY_NONE;
+  case OP_EQ:
+  case OP_NE:
     if (l == TY_NONE || rt == TY_NONE) return TY_NONE;
     if (l != rt) {
-      diag_error(s->src, e->at, "'%s' compares %s with %s; there is no conversion between bool and int", ir_op_text(e->op),
-                 sema_type_name(l), sema_type_name(rt));
+      diag_error(s->src, e->at, "'%s' compares %s with %s; there is no conversion between bool and int",
+                 ir_op_text(e->op), sema_type_name(l), sema_type_name(rt));
       return TY_NONE;
     }
     return TY_BOOL;
-  default:
-    return want_both(s, e, l, rt, TY_BOOL) ? TY_BOOL : TY_NONE;
+  default: return want_both(s, e, l, rt, TY_BOOL) ? TY_BOOL : TY_NONE;
   }
 }
 
@@ -221,7 +232,8 @@ static ir_type check_ite(sema *s, const expr_rules *r, ir_expr *e) {
   bool ok = want(s, e, e->a, c, TY_BOOL);
   if (t == TY_NONE || f == TY_NONE) return TY_NONE;
   if (t != f) {
-    diag_error(s->src, e->at, "the branches of '?:' have different types (%s and %s)", sema_type_name(t), sema_type_name(f));
+    diag_error(s->src, e->at, "the branches of '?:' have different types (%s and %s)", sema_type_name(t),
+               sema_type_name(f));
     return TY_NONE;
   }
   return ok ? t : TY_NONE;
@@ -253,7 +265,8 @@ ir_type sema_expr(sema *s, const expr_rules *r, ir_expr *e) {
 bool sema_expr_typed(sema *s, const expr_rules *r, ir_expr *e, ir_type wanted) {
   ir_type t = sema_expr(s, r, e);
   if (t == wanted) return true;
-  if (t != TY_NONE) diag_error(s->src, e->at, "%s must be %s, but this is %s", r->where, sema_type_name(wanted), sema_type_name(t));
+  if (t != TY_NONE)
+    diag_error(s->src, e->at, "%s must be %s, but this is %s", r->where, sema_type_name(wanted), sema_type_name(t));
   return false;
 }
 
@@ -263,7 +276,9 @@ bool sema_is_constant(const ir_expr *e) {
   if (!e) return true;
   switch (e->kind) {
   case IR_NAME: return e->ref == REF_CONST;
-  case IR_TID: case IR_COUNT: case IR_AT: return false;
+  case IR_TID:
+  case IR_COUNT:
+  case IR_AT: return false;
   default: return sema_is_constant(e->a) && sema_is_constant(e->b) && sema_is_constant(e->c);
   }
 }
@@ -285,12 +300,9 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
   case IR_BOOL: *out = e->value; return true;
   case IR_INT: *out = e->value; return e->big ? overflow(s, e) : true;
   case IR_NAME: *out = s->spec->consts.items[e->index]->value; return !s->spec->consts.items[e->index]->failed;
-  case IR_UNARY:
-    return sema_eval(s, e->a, &a) && eval_arith(s, e, a, 0, out);
-  case IR_BINARY:
-    return sema_eval(s, e->a, &a) && sema_eval(s, e->b, &b) && eval_arith(s, e, a, b, out);
-  case IR_ITE:
-    return sema_eval(s, e->a, &a) && sema_eval(s, a ? e->b : e->c, out);
+  case IR_UNARY: return sema_eval(s, e->a, &a) && eval_arith(s, e, a, 0, out);
+  case IR_BINARY: return sema_eval(s, e->a, &a) && sema_eval(s, e->b, &b) && eval_arith(s, e, a, b, out);
+  case IR_ITE: return sema_eval(s, e->a, &a) && sema_eval(s, a ? e->b : e->c, out);
   default: return false;
   }
 }
@@ -299,7 +311,9 @@ static void note_override(const ir_expr *e, void *ctx) {
   sema *s = ctx;
   if (e->kind != IR_NAME || e->ref != REF_CONST) return;
   const ast_const *c = s->spec->consts.items[e->index];
-  if (c->overridden) diag_note(s->src, c->name_at, "'%s' is %" PRId64 " because of --set %s=%" PRId64, c->name, c->value, c->name, c->value);
+  if (c->overridden)
+    diag_note(s->src, c->name_at, "'%s' is %" PRId64 " because of --set %s=%" PRId64, c->name, c->value, c->name,
+              c->value);
 }
 
 void sema_note_overrides(sema *s, const ir_expr *e) { ir_walk(e, note_override, s); }

@@ -75,8 +75,8 @@ static void check_shared_init(sema *s, ast_shared *v) {
   ir_type want = v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
   if (!sema_expr_typed(s, &r, v->init, want) || !sema_eval(s, v->init, &value)) return;
   if (v->type.kind != TYPE_RANGE || (value >= v->type.lo_value && value <= v->type.hi_value)) return;
-  diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value, v->name,
-             v->type.lo_value, v->type.hi_value);
+  diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value,
+             v->name, v->type.lo_value, v->type.hi_value);
   sema_note_overrides(s, v->type.lo);
   sema_note_overrides(s, v->type.hi);
 }
@@ -221,7 +221,9 @@ static void warn_unreachable(sema *s, ast_thread *t) {
     }
   }
   vec_foreach(&t->states, i)
-    if (!seen[i]) diag_warning(s->src, t->states.items[i]->at, "state '%s' cannot be reached from an init state of thread '%s'", t->states.items[i]->name, t->name);
+    if (!seen[i])
+      diag_warning(s->src, t->states.items[i]->at, "state '%s' cannot be reached from an init state of thread '%s'",
+                   t->states.items[i]->name, t->name);
   free(seen);
   free(work);
   free(first);
@@ -275,14 +277,15 @@ static void add_instance(sema *s, ast_instance *in) {
   }
   int old = symtab_get(&s->instances, in->thread);
   if (old >= 0) {
-    diag_error(s->src, in->thread_at, "thread '%s' is listed twice in system '%s'; write %s[N] for several instances", in->thread,
-               spec->system->name, in->thread);
+    diag_error(s->src, in->thread_at, "thread '%s' is listed twice in system '%s'; write %s[N] for several instances",
+               in->thread, spec->system->name, in->thread);
     diag_note(s->src, first_listing(spec->system, in->thread)->thread_at, "first listed here");
     return;
   }
   bool valid = !in->count || sema_const_int(s, "an instance count", in->count, &in->count_value);
   if (valid && in->count_value < 1) {
-    diag_error(s->src, in->count->at, "the instance count of '%s' must be at least 1, but it is %" PRId64, in->thread, in->count_value);
+    diag_error(s->src, in->count->at, "the instance count of '%s' must be at least 1, but it is %" PRId64, in->thread,
+               in->count_value);
     sema_note_overrides(s, in->count);
     valid = false;
   }
@@ -291,7 +294,8 @@ static void add_instance(sema *s, ast_instance *in) {
     return;
   }
   in->first_tid = spec->instance_total + 1;
-  if (__builtin_add_overflow(spec->instance_total, in->count_value, &spec->instance_total) || spec->instance_total > INT32_MAX) {
+  if (__builtin_add_overflow(spec->instance_total, in->count_value, &spec->instance_total) ||
+      spec->instance_total > INT32_MAX) {
     diag_error(s->src, in->count->at, "too many instances (the limit is %d in all)", INT32_MAX);
     return;
   }
@@ -332,7 +336,8 @@ static void check_system(sema *s, ast_system *sys) {
     if (sys->items.items[i].kind == SYS_INSTANCE) add_instance(s, sys->items.items[i].instance);
   bool lists_instances = false;
   vec_foreach(&sys->items, i) lists_instances |= sys->items.items[i].kind == SYS_INSTANCE;
-  if (!lists_instances) diag_error(s->src, sys->name_at, "system '%s' has no instances; list threads like 'T;' or 'T[N];'", sys->name);
+  if (!lists_instances)
+    diag_error(s->src, sys->name_at, "system '%s' has no instances; list threads like 'T;' or 'T[N];'", sys->name);
   check_system_exprs(s, sys);
   if (s->opts && s->opts->warnings && s->src->sink->errors == 0) warn_unused_threads(s, sys);
 }
@@ -343,7 +348,10 @@ static void default_instances(sema *s) {
   vec_foreach(&spec->threads, i) {
     ast_thread *t = spec->threads.items[i];
     ast_instance *in = arena_alloc(spec->arena, sizeof *in);
-    *in = (ast_instance){.thread = t->name, .thread_at = t->name_at, .count_value = 1, .thread_index = t->index,
+    *in = (ast_instance){.thread = t->name,
+                         .thread_at = t->name_at,
+                         .count_value = 1,
+                         .thread_index = t->index,
                          .first_tid = (int64_t)i + 1};
     vec_push(spec->arena, &spec->instances, in);
   }
@@ -356,7 +364,8 @@ static void report_unused_overrides(sema *s) {
   for (size_t i = 0; s->opts && i < s->opts->override_count; i++) {
     spec_override *o = &s->opts->overrides[i];
     if (!o->used)
-      diag_error_at(s->src->sink, "athread", "--set %s=%" PRId64 ": %s declares no const '%s'", o->name, o->value, s->src->name, o->name);
+      diag_error_at(s->src->sink, "athread", "--set %s=%" PRId64 ": %s declares no const '%s'", o->name, o->value,
+                    s->src->name, o->name);
   }
 }
 

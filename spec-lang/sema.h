@@ -25,12 +25,12 @@ typedef struct sema {
 
 /* The rules that hold where an expression stands. */
 typedef struct expr_rules {
-  const char *where;    /* "a guard", "a range bound", ... for messages */
-  bool constant;        /* only literals and consts */
-  bool primes;          /* x' allowed (relations) */
-  bool tid;             /* tid allowed (inside a thread) */
-  bool count;           /* count(T@S) and T[i]@S allowed (system invariants) */
-  ast_thread *thread;   /* the thread the expression belongs to, or NULL */
+  const char *where;  /* "a guard", "a range bound", ... for messages */
+  bool constant;      /* only literals and consts */
+  bool primes;        /* x' allowed (relations) */
+  bool tid;           /* tid allowed (inside a thread) */
+  bool count;         /* count(T@S) and T[i]@S allowed (system invariants) */
+  ast_thread *thread; /* the thread the expression belongs to, or NULL */
 } expr_rules;
 
 /* Code stored in sema.globals: consts are 2i, shared variables 2i+1. */

@@ -42,7 +42,8 @@ static const char *round_trip(diag_sink *sink, diag_source *src, bool *skipped) 
   if (first.spec) {
     parsed second = parse_text(sink, "(formatted)", sbuf_str(&first.text), first.text.len);
     if (!second.spec) problem = "the formatted text does not parse";
-    else if (strcmp(sbuf_str(&first.dump), sbuf_str(&second.dump)) != 0) problem = "the formatted text has a different AST";
+    else if (strcmp(sbuf_str(&first.dump), sbuf_str(&second.dump)) != 0)
+      problem = "the formatted text has a different AST";
     else if (strcmp(sbuf_str(&first.text), sbuf_str(&second.text)) != 0) problem = "fmt is not idempotent";
     parsed_free(&second);
   }

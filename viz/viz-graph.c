@@ -15,10 +15,10 @@
 /* ---------------------------------------------------------------- look */
 
 #define FONT "Helvetica,Arial,sans-serif"
-#define TRACE_COLOR "#c0392b"   /* taken edges, the failing state */
-#define VISITED_FILL "#fff3c4"  /* states the counterexample passes through */
-#define BAD_FILL "#f9d6d2"      /* the state where an instance goes wrong */
-#define ERROR_FILL "#fdecea"    /* states whose assertion is constantly false */
+#define TRACE_COLOR "#c0392b"  /* taken edges, the failing state */
+#define VISITED_FILL "#fff3c4" /* states the counterexample passes through */
+#define BAD_FILL "#f9d6d2"     /* the state where an instance goes wrong */
+#define ERROR_FILL "#fdecea"   /* states whose assertion is constantly false */
 
 /* Pastel cluster fills and their borders, one pair per thread in turn. */
 static const char *const cluster_fill[] = {"#eef4fb", "#eef7ea", "#fbf3e4", "#f4eefa", "#e8f5f3", "#faeef0"};
@@ -33,17 +33,23 @@ typedef struct attr_default {
 
 /* Declared once, so the DOT header holds the common look. */
 static const attr_default defaults[] = {
-  {AGRAPH, "fontname", FONT},       {AGRAPH, "fontsize", "13"},     {AGRAPH, "nodesep", "0.45"},
-  {AGRAPH, "ranksep", "0.4"},       {AGRAPH, "labelloc", "t"},      {AGRAPH, "labeljust", "l"},
-  {AGRAPH, "pad", "0.2"},           {AGRAPH, "label", ""},          {AGRAPH, "style", ""},
-  {AGRAPH, "color", ""},            {AGRAPH, "fillcolor", ""},      {AGRAPH, "margin", ""},
-  {AGNODE, "shape", "box"},         {AGNODE, "style", "rounded,filled"}, {AGNODE, "fillcolor", "white"},
-  {AGNODE, "color", "#444444"},     {AGNODE, "penwidth", "1"},      {AGNODE, "fontname", FONT},
-  {AGNODE, "fontsize", "12"},       {AGNODE, "margin", "0.1,0.04"}, {AGNODE, "height", "0.4"},
-  {AGNODE, "width", "0.6"},         {AGNODE, "label", "\\N"},       {AGNODE, "tooltip", ""},
-  {AGEDGE, "fontname", FONT},       {AGEDGE, "fontsize", "10"},     {AGEDGE, "color", "#555555"},
-  {AGEDGE, "fontcolor", "#333333"}, {AGEDGE, "penwidth", "1"},      {AGEDGE, "arrowsize", "0.7"},
-  {AGEDGE, "label", ""},            {AGEDGE, "tooltip", ""},        {AGEDGE, "style", ""},
+    {AGRAPH, "fontname", FONT},     {AGRAPH, "fontsize", "13"},
+    {AGRAPH, "nodesep", "0.45"},    {AGRAPH, "ranksep", "0.4"},
+    {AGRAPH, "labelloc", "t"},      {AGRAPH, "labeljust", "l"},
+    {AGRAPH, "pad", "0.2"},         {AGRAPH, "label", ""},
+    {AGRAPH, "style", ""},          {AGRAPH, "color", ""},
+    {AGRAPH, "fillcolor", ""},      {AGRAPH, "margin", ""},
+    {AGNODE, "shape", "box"},       {AGNODE, "style", "rounded,filled"},
+    {AGNODE, "fillcolor", "white"}, {AGNODE, "color", "#444444"},
+    {AGNODE, "penwidth", "1"},      {AGNODE, "fontname", FONT},
+    {AGNODE, "fontsize", "12"},     {AGNODE, "margin", "0.1,0.04"},
+    {AGNODE, "height", "0.4"},      {AGNODE, "width", "0.6"},
+    {AGNODE, "label", "\\N"},       {AGNODE, "tooltip", ""},
+    {AGEDGE, "fontname", FONT},     {AGEDGE, "fontsize", "10"},
+    {AGEDGE, "color", "#555555"},   {AGEDGE, "fontcolor", "#333333"},
+    {AGEDGE, "penwidth", "1"},      {AGEDGE, "arrowsize", "0.7"},
+    {AGEDGE, "label", ""},          {AGEDGE, "tooltip", ""},
+    {AGEDGE, "style", ""},
 };
 
 /* ---------------------------------------------------------------- the overlay */
@@ -54,17 +60,18 @@ typedef struct overlay {
   size_t *taken;      /* per edge: how many steps take it */
   bool *visited;      /* per state: some instance is there at some step */
   strbuf *ends;       /* per state: the instances there after the last step */
-  bool *bad;          /* per state: the instance that goes wrong is there (compose), or the state is in F when the failing step comes (conform) */
-  strbuf *f_after;    /* per state (conform): "0–2, 5", the steps after which it is in F */
-  bool conform;       /* the trace is a conformance counterexample of this thread */
-  size_t failing;     /* its failing step (conform) */
+  bool *
+      bad; /* per state: the instance that goes wrong is there (compose), or the state is in F when the failing step comes (conform) */
+  strbuf *f_after; /* per state (conform): "0–2, 5", the steps after which it is in F */
+  bool conform;    /* the trace is a conformance counterexample of this thread */
+  size_t failing;  /* its failing step (conform) */
 } overlay;
 
 typedef struct builder {
-  const ast_spec *spec;  /* borrowed */
-  const viz_options *o;  /* borrowed */
-  Agraph_t *g;           /* being built */
-  overlay *ov;           /* per thread; NULL without a trace */
+  const ast_spec *spec; /* borrowed */
+  const viz_options *o; /* borrowed */
+  Agraph_t *g;          /* being built */
+  overlay *ov;          /* per thread; NULL without a trace */
 } builder;
 
 /* The most step numbers written on one edge. */
@@ -122,9 +129,12 @@ static overlay *overlay_new(const ast_spec *spec, const viz_trace *tr) {
   overlay *ov = xcalloc(spec->threads.len, sizeof *ov);
   vec_foreach(&spec->threads, i) {
     const ast_thread *t = spec->threads.items[i];
-    ov[i] = (overlay){.edge_steps = xcalloc(t->edges.len + 1, sizeof(strbuf)), .taken = xcalloc(t->edges.len + 1, sizeof(size_t)),
-                      .visited = xcalloc(t->states.len, 1), .ends = xcalloc(t->states.len, sizeof(strbuf)),
-                      .bad = xcalloc(t->states.len, 1), .f_after = xcalloc(t->states.len, sizeof(strbuf))};
+    ov[i] = (overlay){.edge_steps = xcalloc(t->edges.len + 1, sizeof(strbuf)),
+                      .taken = xcalloc(t->edges.len + 1, sizeof(size_t)),
+                      .visited = xcalloc(t->states.len, 1),
+                      .ends = xcalloc(t->states.len, sizeof(strbuf)),
+                      .bad = xcalloc(t->states.len, 1),
+                      .f_after = xcalloc(t->states.len, sizeof(strbuf))};
     if (tr->kind == VIZ_TRACE_CONFORM && tr->conform[i]) note_conform(&ov[i], t, tr->conform[i]);
   }
   if (tr->kind == VIZ_TRACE_CONFORM) return ov;

@@ -34,53 +34,55 @@ typedef VEC(viz_place) viz_places;
 
 /* One concrete step of a conformance counterexample (athread conform --json). */
 typedef struct viz_cstep {
-  bool check;              /* an assertion checked, not a step taken */
-  const char *where;       /* "a.c:4", or "" when the file does not say */
-  const char *statement;   /* "x = -1", or "" */
-  const char **before;     /* the shared values after the step before it, or NULL for step 1 (per spec->shared; NULL where unknown) */
-  const char **env;        /* the same as the environment left them, when this step starts */
-  const char **after;      /* the same after it, or NULL (a check) */
-  const char *locals;      /* "x=-1": the locals it changed */
-  const char *candidates;  /* "{X1}": the set F after it, or NULL when it is not simulated */
+  bool check;            /* an assertion checked, not a step taken */
+  const char *where;     /* "a.c:4", or "" when the file does not say */
+  const char *statement; /* "x = -1", or "" */
+  const char **
+      before; /* the shared values after the step before it, or NULL for step 1 (per spec->shared; NULL where unknown) */
+  const char **env;       /* the same as the environment left them, when this step starts */
+  const char **after;     /* the same after it, or NULL (a check) */
+  const char *locals;     /* "x=-1": the locals it changed */
+  const char *candidates; /* "{X1}": the set F after it, or NULL when it is not simulated */
 } viz_cstep;
 
 /* The counterexample of one thread that does not conform. Arena-owned. */
 typedef struct viz_conform {
-  int thread;              /* index in spec->threads */
-  const char *function;    /* the C function, or "" */
-  const char *engine;      /* the engine that found it, or "" */
-  VEC(viz_cstep) steps;    /* in order, the failing one last */
-  const char *initial;     /* "{X1}": F at the start */
-  bool **in_f;             /* in_f[k][state]: the state is in F after step k (0 = the start); in_f[k] is NULL when the step is not simulated */
-  bool *final_f;           /* per state: in F before the failing step */
-  const char **first;      /* value of each shared variable before step 1, or NULL (spec->shared order) */
-  const char **last;       /* the same after the last step (before it, for a check) */
-  const char *failure;     /* "not simulated", "range", "assertion" or "exit" */
-  size_t failure_step;     /* the failing step, 1-based (0: the start) */
-  const char *message;     /* the reason, as conform says it */
+  int thread;           /* index in spec->threads */
+  const char *function; /* the C function, or "" */
+  const char *engine;   /* the engine that found it, or "" */
+  VEC(viz_cstep) steps; /* in order, the failing one last */
+  const char *initial;  /* "{X1}": F at the start */
+  bool **
+      in_f; /* in_f[k][state]: the state is in F after step k (0 = the start); in_f[k] is NULL when the step is not simulated */
+  bool *final_f;       /* per state: in F before the failing step */
+  const char **first;  /* value of each shared variable before step 1, or NULL (spec->shared order) */
+  const char **last;   /* the same after the last step (before it, for a check) */
+  const char *failure; /* "not simulated", "range", "assertion" or "exit" */
+  size_t failure_step; /* the failing step, 1-based (0: the start) */
+  const char *message; /* the reason, as conform says it */
 } viz_conform;
 
 typedef enum viz_trace_kind {
-  VIZ_TRACE_COMPOSE,       /* athread compose --trace-out: steps, start, end, ... */
-  VIZ_TRACE_CONFORM        /* athread conform --json: conform, verdicts */
+  VIZ_TRACE_COMPOSE, /* athread compose --trace-out: steps, start, end, ... */
+  VIZ_TRACE_CONFORM  /* athread conform --json: conform, verdicts */
 } viz_trace_kind;
 
 struct viz_trace {
-  arena *arena;          /* owns everything below */
-  viz_trace_kind kind;   /* which fields below are filled */
-  const char *file;      /* the trace's path, for messages */
+  arena *arena;        /* owns everything below */
+  viz_trace_kind kind; /* which fields below are filled */
+  const char *file;    /* the trace's path, for messages */
   /* conformance counterexamples */
   viz_conform **conform; /* per spec thread: its counterexample, or NULL */
   const char *verdicts;  /* "B conforms; not checked: C": the threads without a counterexample, or "" */
   /* a counterexample of compose */
-  VEC(viz_step) steps;   /* in order */
-  viz_places start;      /* every instance's initial state, in system order */
-  viz_places end;        /* the same instances after the last step */
-  const char **initial;  /* value of each shared variable at step 0, as text (spec->shared order) */
-  const char **final;    /* the same after the last step */
-  const char *message;   /* how the system goes wrong, as compose said it */
+  VEC(viz_step) steps;    /* in order */
+  viz_places start;       /* every instance's initial state, in system order */
+  viz_places end;         /* the same instances after the last step */
+  const char **initial;   /* value of each shared variable at step 0, as text (spec->shared order) */
+  const char **final;     /* the same after the last step */
+  const char *message;    /* how the system goes wrong, as compose said it */
   const char *expression; /* the expression that is false */
-  int bad;               /* index in end of the instance that goes wrong, or -1 (system invariant) */
+  int bad;                /* index in end of the instance that goes wrong, or -1 (system invariant) */
 };
 
 /* ---------------------------------------------------------------- text (viz-text.c) */

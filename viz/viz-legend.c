@@ -24,18 +24,18 @@
 #define CHANGED "#c0392b"
 
 typedef struct legend {
-  strbuf h;                /* the HTML being built */
-  const ast_spec *spec;    /* borrowed */
-  const viz_trace *trace;  /* borrowed, or NULL */
-  const viz_conform *c;    /* the conformance counterexample of this section, or NULL */
+  strbuf h;               /* the HTML being built */
+  const ast_spec *spec;   /* borrowed */
+  const viz_trace *trace; /* borrowed, or NULL */
+  const viz_conform *c;   /* the conformance counterexample of this section, or NULL */
 } legend;
 
 /* A block of columns of the legend, beside the others: its row r is written
  * by row(l, r); rows past its own stay empty. */
 typedef struct block {
-  size_t rows;                       /* rows it fills */
-  int columns;                       /* cells in each row */
-  void (*row)(legend *l, size_t r);  /* writes the cells of row r < rows */
+  size_t rows;                      /* rows it fills */
+  int columns;                      /* cells in each row */
+  void (*row)(legend *l, size_t r); /* writes the cells of row r < rows */
 } block;
 
 /* ---------------------------------------------------------------- cells */
@@ -79,7 +79,8 @@ static void variables_heading(legend *l) {
   heading(l, l->c ? "before 1" : "step 0");
   strbuf last = {0};
   if (!l->c) sbuf_printf(&last, "step %zu", l->trace->steps.len);
-  else if (l->c->steps.len) sbuf_printf(&last, "%s %zu", l->c->steps.items[l->c->steps.len - 1].check ? "at" : "after", l->c->steps.len);
+  else if (l->c->steps.len)
+    sbuf_printf(&last, "%s %zu", l->c->steps.items[l->c->steps.len - 1].check ? "at" : "after", l->c->steps.len);
   else sbuf_puts(&last, "at 0");
   heading(l, sbuf_str(&last));
   sbuf_free(&last);
@@ -210,7 +211,8 @@ static void steps_row(legend *l, size_t r) {
   } else if (tr->steps.len == 0) {
     sbuf_puts(&l->h, "<TD COLSPAN=\"4\" ALIGN=\"LEFT\"><I>none: the initial state goes wrong</I></TD>");
   } else {
-    sbuf_printf(&l->h, "<TD COLSPAN=\"4\" ALIGN=\"LEFT\"><I>\xE2\x80\xA6 %zu more steps</I></TD>", tr->steps.len - MAX_LEGEND_STEPS);
+    sbuf_printf(&l->h, "<TD COLSPAN=\"4\" ALIGN=\"LEFT\"><I>\xE2\x80\xA6 %zu more steps</I></TD>",
+                tr->steps.len - MAX_LEGEND_STEPS);
   }
 }
 
@@ -271,7 +273,8 @@ static void conform_title_row(legend *l, int columns) {
   const viz_conform *c = l->c;
   const ast_thread *t = l->spec->threads.items[c->thread];
   strbuf text = {0};
-  sbuf_printf(&l->h, "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT COLOR=\"%s\"><B>thread ", columns, CHANGED);
+  sbuf_printf(&l->h, "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\" COLSPAN=\"%d\"><FONT COLOR=\"%s\"><B>thread ", columns,
+              CHANGED);
   viz_put_html(&l->h, t->name);
   if (*c->function) sbuf_printf(&l->h, " (%s)", c->function);
   sbuf_printf(&l->h, " does not conform, %zu step%s", c->steps.len, c->steps.len == 1 ? "" : "s");
@@ -366,7 +369,8 @@ static void csteps_row(legend *l, size_t r) {
   } else if (r == 1) {
     cstart_cells(l);
   } else if (skipped && r == 2) {
-    sbuf_printf(&l->h, "<TD COLSPAN=\"7\" ALIGN=\"LEFT\"><I>\xE2\x80\xA6 steps 1\xE2\x80\x93%zu not shown</I></TD>", skipped);
+    sbuf_printf(&l->h, "<TD COLSPAN=\"7\" ALIGN=\"LEFT\"><I>\xE2\x80\xA6 steps 1\xE2\x80\x93%zu not shown</I></TD>",
+                skipped);
   } else {
     size_t k = skipped + r - 2 - (skipped ? 1 : 0);
     cstep_cells(l, k, &c->steps.items[k]);

@@ -11,7 +11,7 @@
 
 /* A value that is known, or not (it reads the shared state, or overflows). */
 typedef struct folded {
-  bool known; /* value is meaningful */
+  bool known;    /* value is meaningful */
   int64_t value; /* bool as 0/1 */
 } folded;
 

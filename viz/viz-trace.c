@@ -21,13 +21,13 @@
 #define MAX_TRACE_INSTANCES 100000
 
 typedef struct reader {
-  diag_sink *sink;       /* borrowed */
-  const char *path;      /* the trace file, for messages */
-  const ast_spec *spec;  /* borrowed */
-  viz_trace *t;          /* being filled */
-  int *state;            /* per instance (tid - 1): its current state, -1 before the initial state */
-  size_t step;           /* 1-based number of the step being read, 0 outside the steps */
-  const char *thread;    /* the thread whose conformance counterexample is being read, or NULL */
+  diag_sink *sink;      /* borrowed */
+  const char *path;     /* the trace file, for messages */
+  const ast_spec *spec; /* borrowed */
+  viz_trace *t;         /* being filled */
+  int *state;           /* per instance (tid - 1): its current state, -1 before the initial state */
+  size_t step;          /* 1-based number of the step being read, 0 outside the steps */
+  const char *thread;   /* the thread whose conformance counterexample is being read, or NULL */
 } reader;
 
 /* ---------------------------------------------------------------- messages */
@@ -75,7 +75,8 @@ static int64_t find_instance(const ast_spec *spec, const char *name, const ast_t
     if (strlen(in->thread) != n || strncmp(in->thread, name, n) != 0) continue;
     char *end = NULL;
     int64_t k = bracket ? strtoll(bracket + 1, &end, 10) : 1;
-    bool well_formed = bracket ? end != bracket + 1 && strcmp(end, "]") == 0 && in->count_value > 1 : in->count_value == 1;
+    bool well_formed =
+        bracket ? end != bracket + 1 && strcmp(end, "]") == 0 && in->count_value > 1 : in->count_value == 1;
     if (!well_formed || k < 1 || k > in->count_value) return -1;
     *thread = spec->threads.items[in->thread_index];
     return in->first_tid - 1 + k - 1;
@@ -85,7 +86,10 @@ static int64_t find_instance(const ast_spec *spec, const char *name, const ast_t
 
 static int64_t instance_or_fail(reader *r, const char *name, const ast_thread **thread) {
   int64_t slot = find_instance(r->spec, name, thread);
-  if (slot < 0) fail(r, "'%s' is not an instance of the system (was the trace written for another spec, or with other --set values?)", name);
+  if (slot < 0)
+    fail(r,
+         "'%s' is not an instance of the system (was the trace written for another spec, or with other --set values?)",
+         name);
   return slot;
 }
 
@@ -117,8 +121,8 @@ static const char *value_text(reader *r, const ast_shared *v, json_t *j) {
   }
   json_int_t x = json_integer_value(j);
   if (v->type.kind == TYPE_RANGE && (x < v->type.lo_value || x > v->type.hi_value)) {
-    fail(r, "the value %" JSON_INTEGER_FORMAT " of '%s' is outside its range %" PRId64 "..%" PRId64, x, v->name, v->type.lo_value,
-         v->type.hi_value);
+    fail(r, "the value %" JSON_INTEGER_FORMAT " of '%s' is outside its range %" PRId64 "..%" PRId64, x, v->name,
+         v->type.lo_value, v->type.hi_value);
     return NULL;
   }
   return arena_printf(r->t->arena, "%" JSON_INTEGER_FORMAT, x);
@@ -151,7 +155,8 @@ static const char **read_shared(reader *r, json_t *shared) {
 static const char *changes(const ast_spec *spec, arena *a, const char **before, const char **after) {
   strbuf b = {0};
   vec_foreach(&spec->shared, i)
-    if (strcmp(before[i], after[i]) != 0) sbuf_printf(&b, "%s%s=%s", b.len ? ", " : "", spec->shared.items[i]->name, after[i]);
+    if (strcmp(before[i], after[i]) != 0)
+      sbuf_printf(&b, "%s%s=%s", b.len ? ", " : "", spec->shared.items[i]->name, after[i]);
   const char *s = arena_strndup(a, sbuf_str(&b), b.len);
   sbuf_free(&b);
   return s;
@@ -163,14 +168,18 @@ static const char *changes(const ast_spec *spec, arena *a, const char **before, 
 static bool check_edge(reader *r, json_t *step, const ast_thread *t, int64_t slot, json_int_t edge) {
   const char *instance = json_string_value(json_object_get(step, "instance"));
   if (edge < 0 || (size_t)edge >= t->edges.len)
-    return fail(r, "thread %s has no edge %" JSON_INTEGER_FORMAT " (it has %zu, numbered from 0)", t->name, edge, t->edges.len);
+    return fail(r, "thread %s has no edge %" JSON_INTEGER_FORMAT " (it has %zu, numbered from 0)", t->name, edge,
+                t->edges.len);
   const ast_edge *e = t->edges.items[edge];
-  const char *from = string_member(r, step, "from", "the step"), *to = from ? string_member(r, step, "to", "the step") : NULL;
+  const char *from = string_member(r, step, "from", "the step"),
+             *to = from ? string_member(r, step, "to", "the step") : NULL;
   if (!to) return false;
   if (strcmp(from, e->from) != 0 || strcmp(to, e->to) != 0)
-    return fail(r, "edge %" JSON_INTEGER_FORMAT " of %s goes from %s to %s, not from %s to %s", edge, t->name, e->from, e->to, from, to);
+    return fail(r, "edge %" JSON_INTEGER_FORMAT " of %s goes from %s to %s, not from %s to %s", edge, t->name, e->from,
+                e->to, from, to);
   if (r->state[slot] != e->from_index)
-    return fail(r, "%s is in state %s, so it cannot take edge %s -> %s", instance, t->states.items[r->state[slot]]->name, e->from, e->to);
+    return fail(r, "%s is in state %s, so it cannot take edge %s -> %s", instance,
+                t->states.items[r->state[slot]]->name, e->from, e->to);
   r->state[slot] = e->to_index;
   return true;
 }
@@ -190,8 +199,10 @@ static bool read_step(reader *r, json_t *step, const char ***values) {
   if (!check_edge(r, step, t, slot, json_integer_value(edge))) return false;
   const char **after = read_shared(r, shared);
   if (!after) return false;
-  viz_step s = {.thread = t->index, .edge = (int)json_integer_value(edge),
-                .instance = arena_intern_cstr(r->t->arena, instance), .changes = changes(r->spec, r->t->arena, *values, after)};
+  viz_step s = {.thread = t->index,
+                .edge = (int)json_integer_value(edge),
+                .instance = arena_intern_cstr(r->t->arena, instance),
+                .changes = changes(r->spec, r->t->arena, *values, after)};
   vec_push(r->t->arena, &r->t->steps, s);
   *values = after;
   return true;
@@ -216,7 +227,8 @@ static void add_places(reader *r, bool end) {
   vec_foreach(&r->spec->instances, i) {
     const ast_instance *in = r->spec->instances.items[i];
     for (int64_t k = 0; k < in->count_value; k++) {
-      const char *name = in->count_value == 1 ? in->thread : arena_printf(r->t->arena, "%s[%" PRId64 "]", in->thread, k + 1);
+      const char *name =
+          in->count_value == 1 ? in->thread : arena_printf(r->t->arena, "%s[%" PRId64 "]", in->thread, k + 1);
       viz_place p = {.instance = name, .thread = in->thread_index, .state = r->state[in->first_tid - 1 + k]};
       vec_push(r->t->arena, end ? &r->t->end : &r->t->start, p);
     }
@@ -245,7 +257,8 @@ static bool read_violation(reader *r, json_t *v) {
  * "trace" with "initial", "steps" and "violation". */
 static bool read_compose_trace(reader *r, json_t *root) {
   const char *verdict = json_string_value(json_object_get(root, "verdict"));
-  if (verdict && strcmp(verdict, "unsafe") != 0) return fail(r, "the verdict is %s: there is no counterexample to draw", verdict);
+  if (verdict && strcmp(verdict, "unsafe") != 0)
+    return fail(r, "the verdict is %s: there is no counterexample to draw", verdict);
   json_t *trace = object_member(r, root, "trace", "the file");
   json_t *initial = trace ? object_member(r, trace, "initial", "the trace") : NULL;
   json_t *shared = initial ? object_member(r, initial, "shared", "the initial state") : NULL;
@@ -274,7 +287,8 @@ static const char *read_candidates(reader *r, json_t *names, const ast_thread *t
   json_array_foreach(names, k, name) {
     const ast_state *s = json_is_string(name) ? ast_find_state(t, json_string_value(name)) : NULL;
     if (!s) {
-      if (json_is_string(name)) fail(r, "'%s' in %s is not a state of thread %s", json_string_value(name), what, t->name);
+      if (json_is_string(name))
+        fail(r, "'%s' in %s is not a state of thread %s", json_string_value(name), what, t->name);
       else fail(r, "%s is not an array of state names", what);
       sbuf_free(&b);
       return NULL;
@@ -354,19 +368,24 @@ static bool read_cstep(reader *r, viz_conform *c, const ast_thread *t, json_t *s
   if (!json_is_object(step)) return fail(r, "the step is not an object");
   const char *kind = string_member(r, step, "kind", "the step");
   if (!kind) return false;
-  if (strcmp(kind, "step") != 0 && strcmp(kind, "check") != 0) return fail(r, "the step's \"kind\" is '%s', not \"step\" or \"check\"", kind);
+  if (strcmp(kind, "step") != 0 && strcmp(kind, "check") != 0)
+    return fail(r, "the step's \"kind\" is '%s', not \"step\" or \"check\"", kind);
   const char *statement = json_string_value(json_object_get(step, "statement"));
   size_t n = r->spec->shared.len + 1;
   const char **env = arena_alloc(r->t->arena, n * sizeof *env), **after = arena_alloc(r->t->arena, n * sizeof *after);
   bool *before_f = arena_alloc(r->t->arena, t->states.len + 1);
   if (!read_shared_values(r, step, "environment", env)) return false;
-  if (!read_candidates(r, json_object_get(step, "candidates_before"), t, before_f, "\"candidates_before\"")) return false;
+  if (!read_candidates(r, json_object_get(step, "candidates_before"), t, before_f, "\"candidates_before\""))
+    return false;
   if (k + 1 == c->failure_step) c->final_f = before_f;
   bool has_after = json_object_get(step, "after") != NULL;
   if (has_after && !read_shared_values(r, step, "after", after)) return false;
-  viz_cstep s = {.check = strcmp(kind, "check") == 0, .where = where_text(r, step),
+  viz_cstep s = {.check = strcmp(kind, "check") == 0,
+                 .where = where_text(r, step),
                  .statement = statement ? arena_intern_cstr(r->t->arena, statement) : "",
-                 .before = *shared, .env = env, .after = has_after ? after : NULL,
+                 .before = *shared,
+                 .env = env,
+                 .after = has_after ? after : NULL,
                  .locals = read_locals(r, json_object_get(step, "locals"))};
   if (!s.locals) return false;
   json_t *candidates = json_object_get(step, "candidates");
@@ -399,7 +418,8 @@ static bool read_failure(reader *r, viz_conform *c, json_t *failure, size_t step
   if (variable) {
     size_t i = 0;
     while (i < r->spec->shared.len && strcmp(r->spec->shared.items[i]->name, variable) != 0) i++;
-    if (i == r->spec->shared.len) return fail(r, "the failure's variable '%s' is not a shared variable of the spec", variable);
+    if (i == r->spec->shared.len)
+      return fail(r, "the failure's variable '%s' is not a shared variable of the spec", variable);
   }
   c->failure = failure_kinds[k];
   c->failure_step = (size_t)json_integer_value(step);
@@ -447,7 +467,8 @@ static bool read_verdict(reader *r, json_t *entry, bool *seen, strbuf *verdicts)
   viz_conform *c = arena_alloc(r->t->arena, sizeof *c);
   const char *function = json_string_value(json_object_get(entry, "function"));
   const char *engine = json_string_value(json_object_get(entry, "engine"));
-  *c = (viz_conform){.thread = t->index, .function = function ? arena_intern_cstr(r->t->arena, function) : "",
+  *c = (viz_conform){.thread = t->index,
+                     .function = function ? arena_intern_cstr(r->t->arena, function) : "",
                      .engine = engine ? arena_intern_cstr(r->t->arena, engine) : ""};
   if (!read_counterexample(r, c, t, cex)) return false;
   r->thread = NULL;
@@ -481,12 +502,15 @@ static bool read_conform_trace(reader *r, json_t *root) {
   bool *seen = xcalloc(n, sizeof *seen);
   strbuf verdicts = {0};
   bool ok = true;
-  for (size_t k = 0; ok && k < json_array_size(threads); k++) ok = read_verdict(r, json_array_get(threads, k), seen, &verdicts);
+  for (size_t k = 0; ok && k < json_array_size(threads); k++)
+    ok = read_verdict(r, json_array_get(threads, k), seen, &verdicts);
   ok = ok && read_not_checked(r, json_object_get(root, "not_checked"), &verdicts);
   r->t->verdicts = arena_strndup(r->t->arena, sbuf_str(&verdicts), verdicts.len);
   bool any = false;
   vec_foreach(&r->spec->threads, i) any = any || r->t->conform[i];
-  if (ok && !any) ok = fail(r, "no thread has a counterexample to draw (%s)", verdicts.len ? sbuf_str(&verdicts) : "the file checks no thread");
+  if (ok && !any)
+    ok = fail(r, "no thread has a counterexample to draw (%s)",
+              verdicts.len ? sbuf_str(&verdicts) : "the file checks no thread");
   sbuf_free(&verdicts);
   free(seen);
   return ok;
@@ -510,10 +534,12 @@ static json_t *load_json(reader *r, FILE *f, const char *text, size_t len) {
 }
 
 /* viz_trace_load and viz_trace_parse: the trace in f, or in text when f is NULL. */
-static viz_trace *read_trace(diag_sink *sink, const char *file, const ast_spec *spec, FILE *f, const char *text, size_t len) {
+static viz_trace *read_trace(diag_sink *sink, const char *file, const ast_spec *spec, FILE *f, const char *text,
+                             size_t len) {
   reader r = {.sink = sink, .path = file, .spec = spec};
   if (spec->instance_total > MAX_TRACE_INSTANCES) {
-    fail(&r, "the system has %" PRId64 " instances; traces of more than %d are not drawn", spec->instance_total, MAX_TRACE_INSTANCES);
+    fail(&r, "the system has %" PRId64 " instances; traces of more than %d are not drawn", spec->instance_total,
+         MAX_TRACE_INSTANCES);
     return NULL;
   }
   json_t *root = load_json(&r, f, text, len);
@@ -528,7 +554,9 @@ static viz_trace *read_trace(diag_sink *sink, const char *file, const ast_spec *
   bool ok = false;
   if (command && strcmp(command, "compose") == 0) ok = read_compose_trace(&r, root);
   else if (command && strcmp(command, "conform") == 0) ok = read_conform_trace(&r, root);
-  else fail(&r, "not a counterexample written by 'athread compose --trace-out' or 'athread conform --json' (no \"command\": \"compose\" or \"conform\")");
+  else
+    fail(&r, "not a counterexample written by 'athread compose --trace-out' or 'athread conform --json' (no "
+             "\"command\": \"compose\" or \"conform\")");
   json_decref(root);
   free(r.state);
   if (ok) return r.t;

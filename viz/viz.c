@@ -13,12 +13,12 @@
 /* ---------------------------------------------------------------- formats */
 
 typedef struct format_name {
-  const char *ext;      /* file name extension, with the dot */
-  viz_format format;    /* what it asks for */
+  const char *ext;   /* file name extension, with the dot */
+  viz_format format; /* what it asks for */
 } format_name;
 
 static const format_name extensions[] = {
-  {".dot", VIZ_DOT}, {".gv", VIZ_DOT}, {".svg", VIZ_SVG}, {".png", VIZ_PNG}, {".pdf", VIZ_PDF},
+    {".dot", VIZ_DOT}, {".gv", VIZ_DOT}, {".svg", VIZ_SVG}, {".png", VIZ_PNG}, {".pdf", VIZ_PDF},
 };
 
 /* gvRenderData's name of each format (DOT is written by agwrite instead). */
@@ -46,10 +46,10 @@ bool viz_format_of_path(const char *file, viz_format *out) {
  * fallback, its internal name map, is freed with the first subgraph closed
  * and leaks its entries. */
 typedef struct id_table {
-  arena *names;            /* interned names */
-  symtab index;            /* interned name -> k */
-  VEC(const char *) name;  /* k -> name (heap vector) */
-  IDTYPE anonymous;        /* anonymous objects so far */
+  arena *names;           /* interned names */
+  symtab index;           /* interned name -> k */
+  VEC(const char *) name; /* k -> name (heap vector) */
+  IDTYPE anonymous;       /* anonymous objects so far */
 } id_table;
 
 static void *ids_open(Agraph_t *g, Agdisc_t *disc) {
@@ -178,11 +178,13 @@ static bool lay_out_and_render(diag_sink *sink, Agraph_t *g, viz_format f, char 
 static bool chosen_thread_drawable(diag_sink *sink, const viz_options *o) {
   const viz_trace *tr = o->trace;
   if (!tr || tr->kind != VIZ_TRACE_CONFORM || !o->only || tr->conform[o->only->index]) return true;
-  diag_error_at(sink, tr->file, "--thread %s: the trace has no counterexample for thread %s (%s)", o->only->name, o->only->name, tr->verdicts);
+  diag_error_at(sink, tr->file, "--thread %s: the trace has no counterexample for thread %s (%s)", o->only->name,
+                o->only->name, tr->verdicts);
   return false;
 }
 
-viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out, size_t *len) {
+viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out,
+                      size_t *len) {
   if (!chosen_thread_drawable(sink, o)) return VIZ_REFUSED;
   Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
   agseterr(AGMAX);
@@ -192,7 +194,9 @@ viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *
   if (f == VIZ_DOT) {
     write_dot(g, out, len);
   } else if (nodes > MAX_LAYOUT_NODES) {
-    diag_error_at(sink, "athread", "the diagram has %d nodes, too many for dot (the limit is %d): draw one thread with --thread, or write DOT (-o OUT.dot)",
+    diag_error_at(sink, "athread",
+                  "the diagram has %d nodes, too many for dot (the limit is %d): draw one thread with --thread, or "
+                  "write DOT (-o OUT.dot)",
                   nodes, MAX_LAYOUT_NODES);
     r = VIZ_REFUSED;
   } else if (!lay_out_and_render(sink, g, f, out, len)) {

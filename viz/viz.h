@@ -22,10 +22,10 @@ typedef enum viz_format { VIZ_DOT, VIZ_SVG, VIZ_PNG, VIZ_PDF } viz_format;
 typedef struct viz_trace viz_trace;
 
 typedef struct viz_options {
-  const ast_thread *only;  /* draw only this thread, or NULL for every thread */
-  bool idle;               /* draw the implicit idle self-loops (dashed) */
-  const viz_trace *trace;  /* counterexample to overlay, or NULL */
-  const char *spec_name;   /* the spec's file name, for the legend */
+  const ast_thread *only; /* draw only this thread, or NULL for every thread */
+  bool idle;              /* draw the implicit idle self-loops (dashed) */
+  const viz_trace *trace; /* counterexample to overlay, or NULL */
+  const char *spec_name;  /* the spec's file name, for the legend */
 } viz_options;
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,
@@ -49,18 +49,19 @@ viz_trace *viz_trace_parse(diag_sink *sink, const char *name, const char *text, 
 void viz_trace_free(viz_trace *t);
 
 typedef enum viz_result {
-  VIZ_DONE,       /* *out holds the drawing */
-  VIZ_REFUSED,    /* bad input for this drawing (reported): too many nodes for dot (DOT
+  VIZ_DONE,                    /* *out holds the drawing */
+  VIZ_REFUSED,                 /* bad input for this drawing (reported): too many nodes for dot (DOT
                      is fine), or --thread names a thread the conformance trace
                      has no counterexample for */
   VIZ_TOO_LARGE = VIZ_REFUSED, /* the older name */
-  VIZ_FAILED      /* Graphviz failed (reported): an internal error */
+  VIZ_FAILED                   /* Graphviz failed (reported): an internal error */
 } viz_result;
 
 /* Draws spec as the options say, in format f. When done, *out holds *len
  * bytes (returns owned, free with free(); NUL-terminated). DOT is the graph
  * before layout, so it is the same on every machine; the other formats are
  * laid out by dot. Reports any other result to sink. */
-viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out, size_t *len);
+viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out,
+                      size_t *len);
 
 #endif

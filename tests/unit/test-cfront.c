@@ -11,14 +11,14 @@
 #include "unit.h"
 
 typedef struct lowered {
-  diag_sink sink;  /* messages go to diags */
-  FILE *mem;       /* the memory stream behind the sink */
-  char *diags;     /* every message printed */
+  diag_sink sink; /* messages go to diags */
+  FILE *mem;      /* the memory stream behind the sink */
+  char *diags;    /* every message printed */
   size_t diags_len;
-  ast_spec *spec;  /* the checked spec */
-  cfe_unit *unit;  /* NULL after parse errors */
-  prog *p;         /* NULL after errors */
-  int errors;      /* errors reported */
+  ast_spec *spec; /* the checked spec */
+  cfe_unit *unit; /* NULL after parse errors */
+  prog *p;        /* NULL after errors */
+  int errors;     /* errors reported */
 } lowered;
 
 static const char *default_spec = "shared int g; shared bool flag; shared int[0..3] r;\n";
@@ -138,9 +138,10 @@ static void for_without_condition_still_steps(void **state) {
 static void atomic_sections_are_one_step(void **state) {
   (void)state;
   static const char *const cases[] = {
-    "#include <athread.h>\nint g;\nvoid f(void) { atomic { g = 1; if (g > 0) g = 2; while (g < 5) g++; } }\n",
-    "#include <athread.h>\nint g;\nvoid f(void) { __VERIFIER_atomic_begin(); g = 1; g++; __VERIFIER_atomic_end(); }\n",
-    "int g;\nvoid __VERIFIER_atomic_two(int a) { g = a; g++; }\nvoid f(void) { __VERIFIER_atomic_two(3); }\n",
+      "#include <athread.h>\nint g;\nvoid f(void) { atomic { g = 1; if (g > 0) g = 2; while (g < 5) g++; } }\n",
+      "#include <athread.h>\nint g;\nvoid f(void) { __VERIFIER_atomic_begin(); g = 1; g++; __VERIFIER_atomic_end(); "
+      "}\n",
+      "int g;\nvoid __VERIFIER_atomic_two(int a) { g = a; g++; }\nvoid f(void) { __VERIFIER_atomic_two(3); }\n",
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     lowered *l = lower_ok(cases[i]);
@@ -188,7 +189,8 @@ static void entry_parameters_start_anywhere(void **state) {
   assert_int_equal(e->action, ACT_HAVOC);
   assert_false(e->starts_step);
   assert_int_equal(count_action(p, ACT_HAVOC), 2);
-  vec_foreach(&p->vars, i) if (strcmp(p->vars.items[i].name, "b") == 0) assert_true(p->vars.items[i].bounded && p->vars.items[i].hi == 1);
+  vec_foreach(&p->vars, i)
+    if (strcmp(p->vars.items[i].name, "b") == 0) assert_true(p->vars.items[i].bounded && p->vars.items[i].hi == 1);
   release(l);
 }
 
@@ -209,7 +211,8 @@ static void shared_variables_come_first_in_spec_order(void **state) {
 static char *assigned(const char *code) {
   lowered *l = lower_ok(code);
   strbuf out = {0};
-  vec_foreach(&l->p->edges, i) if (l->p->edges.items[i].action == ACT_ASSIGN) ir_print(&out, l->p->edges.items[i].expr);
+  vec_foreach(&l->p->edges, i)
+    if (l->p->edges.items[i].action == ACT_ASSIGN) ir_print(&out, l->p->edges.items[i].expr);
   release(l);
   return sbuf_take(&out);
 }
@@ -217,12 +220,12 @@ static char *assigned(const char *code) {
 static void bool_and_int_convert_like_c(void **state) {
   (void)state;
   static const char *const cases[][2] = {
-    {"#include <stdbool.h>\nint g;\nvoid f(void) { bool b; b = g; }\n", "g != 0 ? 1 : 0"},
-    {"int g; _Bool flag;\nvoid f(void) { flag = g; }\n", "g != 0"},
-    {"int g; _Bool flag;\nvoid f(void) { g = flag + 1; }\n", "(flag ? 1 : 0) + 1"},
-    {"int g; _Bool flag;\nvoid f(void) { g = (g < 3) == flag; }\n", "(g < 3 ? 1 : 0) == (flag ? 1 : 0) ? 1 : 0"},
-    {"enum e { A, B = 5, C };\nint g;\nvoid f(void) { g = C - 'a' + 010 + 0x10; }\n", "6 - 97 + 8 + 16"},
-    {"int g;\nvoid f(void) { g = -g / 2 % -3; }\n", "-g / 2 % -3"},
+      {"#include <stdbool.h>\nint g;\nvoid f(void) { bool b; b = g; }\n", "g != 0 ? 1 : 0"},
+      {"int g; _Bool flag;\nvoid f(void) { flag = g; }\n", "g != 0"},
+      {"int g; _Bool flag;\nvoid f(void) { g = flag + 1; }\n", "(flag ? 1 : 0) + 1"},
+      {"int g; _Bool flag;\nvoid f(void) { g = (g < 3) == flag; }\n", "(g < 3 ? 1 : 0) == (flag ? 1 : 0) ? 1 : 0"},
+      {"enum e { A, B = 5, C };\nint g;\nvoid f(void) { g = C - 'a' + 010 + 0x10; }\n", "6 - 97 + 8 + 16"},
+      {"int g;\nvoid f(void) { g = -g / 2 % -3; }\n", "-g / 2 % -3"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *got = assigned(cases[i][0]);
@@ -236,18 +239,19 @@ static void bool_and_int_convert_like_c(void **state) {
 static void unsupported_constructs_are_named(void **state) {
   (void)state;
   static const char *const cases[][2] = {
-    {"int g;\nvoid f(void) { g = g & 1; }\n", "unsupported bitwise operator '&'"},
-    {"int g;\nvoid f(void) { int *p; }\n", "unsupported pointer type"},
-    {"int g;\nvoid f(void) { int a[3]; }\n", "unsupported array type"},
-    {"int g;\nvoid f(void) { g = g / g; }\n", "unsupported: division by a non-constant"},
-    {"int g;\nvoid f(void) { g = (g = 1); }\n", "unsupported assignment inside an expression"},
-    {"int g;\nint h(void) { return 1; }\nvoid f(void) { g = h() + 1; }\n", "unsupported call to 'h' inside an expression"},
-    {"int g;\nint h(int n) { return h(n); }\nvoid f(void) { g = h(1); }\n", "unsupported recursion: h -> h"},
-    {"int x;\nvoid f(void) { x = 1; }\n", "global 'x' is not a shared variable of the spec"},
-    {"_Bool g;\nvoid f(void) { g = 1; }\n", "global 'g' is bool in the C code but int in the spec"},
-    {"#include <stdio.h>\nvoid f(void) { puts(\"x\"); }\n", "unsupported: 'puts' comes from a system header"},
-    {"void f(void) { static int s; }\n", "unsupported static local variable 's'"},
-    {"void f(void) { goto end; end: ; }\n", "unsupported goto statement"},
+      {"int g;\nvoid f(void) { g = g & 1; }\n", "unsupported bitwise operator '&'"},
+      {"int g;\nvoid f(void) { int *p; }\n", "unsupported pointer type"},
+      {"int g;\nvoid f(void) { int a[3]; }\n", "unsupported array type"},
+      {"int g;\nvoid f(void) { g = g / g; }\n", "unsupported: division by a non-constant"},
+      {"int g;\nvoid f(void) { g = (g = 1); }\n", "unsupported assignment inside an expression"},
+      {"int g;\nint h(void) { return 1; }\nvoid f(void) { g = h() + 1; }\n",
+       "unsupported call to 'h' inside an expression"},
+      {"int g;\nint h(int n) { return h(n); }\nvoid f(void) { g = h(1); }\n", "unsupported recursion: h -> h"},
+      {"int x;\nvoid f(void) { x = 1; }\n", "global 'x' is not a shared variable of the spec"},
+      {"_Bool g;\nvoid f(void) { g = 1; }\n", "global 'g' is bool in the C code but int in the spec"},
+      {"#include <stdio.h>\nvoid f(void) { puts(\"x\"); }\n", "unsupported: 'puts' comes from a system header"},
+      {"void f(void) { static int s; }\n", "unsupported static local variable 's'"},
+      {"void f(void) { goto end; end: ; }\n", "unsupported goto statement"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_message(cases[i][0], cases[i][1]);
 }
@@ -283,7 +287,8 @@ static void preprocessor_errors_pass_through(void **state) {
 
 static void character_escapes_out_of_range_are_errors(void **state) {
   (void)state;
-  assert_message("int g;\nvoid f(void) { g = '\\xfffffffffffffffffffff'; }\n", "escape sequence out of range in the character constant");
+  assert_message("int g;\nvoid f(void) { g = '\\xfffffffffffffffffffff'; }\n",
+                 "escape sequence out of range in the character constant");
   assert_message("int g;\nvoid f(void) { g = '\\777'; }\n", "escape sequence out of range");
   lowered *l = lower_code(NULL, "int g;\nvoid f(void) { g = '\\xff'; g = L'\\x1234'; }\n", "f");
   assert_non_null(l->p);
@@ -315,22 +320,22 @@ static void preprocessed_text_parses_without_cpp(void **state) {
 
 int run_cfront_tests(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(statements_are_steps_and_checks_are_not),
-    cmocka_unit_test(conditions_are_one_step_with_two_outcomes),
-    cmocka_unit_test(for_without_condition_still_steps),
-    cmocka_unit_test(atomic_sections_are_one_step),
-    cmocka_unit_test(calls_are_inlined_with_fresh_copies),
-    cmocka_unit_test(nondet_values_use_temporaries_within_the_step),
-    cmocka_unit_test(bounded_shared_int_havoc_goes_through_a_temporary),
-    cmocka_unit_test(entry_parameters_start_anywhere),
-    cmocka_unit_test(shared_variables_come_first_in_spec_order),
-    cmocka_unit_test(bool_and_int_convert_like_c),
-    cmocka_unit_test(unsupported_constructs_are_named),
-    cmocka_unit_test(syntax_errors_are_all_reported),
-    cmocka_unit_test(deep_nesting_is_an_error),
-    cmocka_unit_test(preprocessor_errors_pass_through),
-    cmocka_unit_test(character_escapes_out_of_range_are_errors),
-    cmocka_unit_test(preprocessed_text_parses_without_cpp),
+      cmocka_unit_test(statements_are_steps_and_checks_are_not),
+      cmocka_unit_test(conditions_are_one_step_with_two_outcomes),
+      cmocka_unit_test(for_without_condition_still_steps),
+      cmocka_unit_test(atomic_sections_are_one_step),
+      cmocka_unit_test(calls_are_inlined_with_fresh_copies),
+      cmocka_unit_test(nondet_values_use_temporaries_within_the_step),
+      cmocka_unit_test(bounded_shared_int_havoc_goes_through_a_temporary),
+      cmocka_unit_test(entry_parameters_start_anywhere),
+      cmocka_unit_test(shared_variables_come_first_in_spec_order),
+      cmocka_unit_test(bool_and_int_convert_like_c),
+      cmocka_unit_test(unsupported_constructs_are_named),
+      cmocka_unit_test(syntax_errors_are_all_reported),
+      cmocka_unit_test(deep_nesting_is_an_error),
+      cmocka_unit_test(preprocessor_errors_pass_through),
+      cmocka_unit_test(character_escapes_out_of_range_are_errors),
+      cmocka_unit_test(preprocessed_text_parses_without_cpp),
   };
   return cmocka_run_group_tests_name("cfront", tests, NULL, NULL);
 }

@@ -12,9 +12,8 @@
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
-static const char *const figure2 =
-  "shared int g;\n"
-  "thread A { init state X1 assert g > 0; state X2; X1 -> X2 : g' > 0; }\n";
+static const char *const figure2 = "shared int g;\n"
+                                   "thread A { init state X1 assert g > 0; state X2; X1 -> X2 : g' > 0; }\n";
 
 static ast_spec *load_spec(const char *text) {
   diag_sink *sink = calloc(1, sizeof *sink);
@@ -32,7 +31,15 @@ static void free_spec(ast_spec *spec) {
 }
 
 static int step(prog *p, int from, int to, prog_action a, int var, const ir_expr *e) {
-  prog_edge ed = {.from = from, .to = to, .action = a, .var = var, .expr = e, .starts_step = true, .step = -1, .detail = -1, .origin = {-1, {0, 0}}};
+  prog_edge ed = {.from = from,
+                  .to = to,
+                  .action = a,
+                  .var = var,
+                  .expr = e,
+                  .starts_step = true,
+                  .step = -1,
+                  .detail = -1,
+                  .origin = {-1, {0, 0}}};
   return prog_add_edge(p, ed);
 }
 
@@ -53,7 +60,8 @@ static prog *thread_a(const char *first) {
   prog *p = prog_new("thread_a");
   int g = prog_add_var(p, VAR_SHARED, "g", TY_INT), x = prog_add_var(p, VAR_LOCAL, "x", TY_INT);
   p->vars.items[g].shared_index = 0;
-  int l0 = prog_add_loc(p, true), head = prog_add_loc(p, true), body = prog_add_loc(p, true), last = prog_add_loc(p, true);
+  int l0 = prog_add_loc(p, true), head = prog_add_loc(p, true), body = prog_add_loc(p, true),
+      last = prog_add_loc(p, true);
   int then = prog_add_loc(p, true), other = prog_add_loc(p, true), exit = prog_add_loc(p, true);
   p->entry = l0;
   p->exit = exit;
@@ -134,7 +142,8 @@ static prog *assert_inside_step(void) {
 
 static void reads_candidate(const ir_expr *e, void *ctx) {
   const prog *ins = ((const prog **)ctx)[0];
-  if (e->kind == IR_NAME && e->ref == REF_VAR && ins->vars.items[e->index].kind == VAR_CAND) ((const prog **)ctx)[1] = ins;
+  if (e->kind == IR_NAME && e->ref == REF_VAR && ins->vars.items[e->index].kind == VAR_CAND)
+    ((const prog **)ctx)[1] = ins;
 }
 
 /* Issue 23: inside a step no candidate's assertion excuses a failing assert;
@@ -170,11 +179,11 @@ static void assert_inside_a_step_is_not_excused(void **state) {
 
 int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(thread_a_conforms),
-    cmocka_unit_test(minus_one_does_not_conform),
-    cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
-    cmocka_unit_test(auto_picks_chc_for_loops),
-    cmocka_unit_test(assert_inside_a_step_is_not_excused),
+      cmocka_unit_test(thread_a_conforms),
+      cmocka_unit_test(minus_one_does_not_conform),
+      cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
+      cmocka_unit_test(auto_picks_chc_for_loops),
+      cmocka_unit_test(assert_inside_a_step_is_not_excused),
   };
   int failures = cmocka_run_group_tests_name("conform", tests, NULL, NULL);
   smt_shutdown();

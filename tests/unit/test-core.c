@@ -150,13 +150,15 @@ static void error_limit_stops_printing(void **state) {
  * sequences) is kept as it is; overlong forms and surrogates are not valid. */
 static void json_text_repairs_utf8(void **state) {
   (void)state;
-  struct { const char *in, *out; } cases[] = {
+  struct {
+    const char *in, *out;
+  } cases[] = {
       {"plain", "plain"},
       {"caf\xC3\xA9 \xE2\x80\xA6 \xF0\x9F\x98\x80", "caf\xC3\xA9 \xE2\x80\xA6 \xF0\x9F\x98\x80"},
       {"x = '\xFF'", "x = '\xEF\xBF\xBD'"},
-      {"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"},             /* overlong '/' */
+      {"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"},                 /* overlong '/' */
       {"\xED\xA0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"}, /* a surrogate */
-      {"end \xE2\x80", "end \xEF\xBF\xBD\xEF\xBF\xBD"},       /* cut short by the end */
+      {"end \xE2\x80", "end \xEF\xBF\xBD\xEF\xBF\xBD"},         /* cut short by the end */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     json_t *j = json_text(cases[i].in);
@@ -219,17 +221,17 @@ static void arithmetic_is_exact_or_faults(void **state) {
 
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(interned_strings_compare_by_pointer),
-    cmocka_unit_test(arena_blocks_are_zeroed_and_aligned),
-    cmocka_unit_test(symtab_maps_and_refuses_duplicates),
-    cmocka_unit_test(heap_vectors_grow),
-    cmocka_unit_test(strbuf_formats),
-    cmocka_unit_test(diagnostics_have_location_line_and_caret),
-    cmocka_unit_test(error_limit_stops_printing),
-    cmocka_unit_test(excerpts_stay_inside_the_text),
-    cmocka_unit_test(line_and_column_of_offsets),
-    cmocka_unit_test(json_text_repairs_utf8),
-    cmocka_unit_test(arithmetic_is_exact_or_faults),
+      cmocka_unit_test(interned_strings_compare_by_pointer),
+      cmocka_unit_test(arena_blocks_are_zeroed_and_aligned),
+      cmocka_unit_test(symtab_maps_and_refuses_duplicates),
+      cmocka_unit_test(heap_vectors_grow),
+      cmocka_unit_test(strbuf_formats),
+      cmocka_unit_test(diagnostics_have_location_line_and_caret),
+      cmocka_unit_test(error_limit_stops_printing),
+      cmocka_unit_test(excerpts_stay_inside_the_text),
+      cmocka_unit_test(line_and_column_of_offsets),
+      cmocka_unit_test(json_text_repairs_utf8),
+      cmocka_unit_test(arithmetic_is_exact_or_faults),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

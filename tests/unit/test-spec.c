@@ -35,7 +35,8 @@ static char *printed_assertion(const char *expr) {
   char text[512];
   snprintf(text, sizeof text,
            "shared int a; shared int b; shared bool p; shared bool q;\n"
-           "thread T { init state S assert %s; }\n", expr);
+           "thread T { init state S assert %s; }\n",
+           expr);
   ast_spec *spec = load(text, NULL, NULL);
   if (!spec) return strdup("(does not check)");
   strbuf out = {0};
@@ -47,21 +48,21 @@ static char *printed_assertion(const char *expr) {
 static void expressions_print_with_fewest_parentheses(void **state) {
   (void)state;
   static const char *const cases[][2] = {
-    {"(a + b) * 2 == 4", "(a + b) * 2 == 4"},
-    {"a + (b * 2) == 4", "a + b * 2 == 4"},
-    {"a - (b - 1) > 0", "a - (b - 1) > 0"},
-    {"(a - b) - 1 > 0", "a - b - 1 > 0"},
-    {"p ==> (q ==> p)", "p ==> q ==> p"},
-    {"(p ==> q) ==> p", "(p ==> q) ==> p"},
-    {"!(p && q) || (p && q)", "!(p && q) || p && q"},
-    {"(p <==> q) <==> p", "p <==> q <==> p"},
-    {"p <==> (q <==> p)", "p <==> (q <==> p)"},
-    {"-(-a) == a % 3", "-(-a) == a % 3"},
-    {"!(!p)", "!!p"},
-    {"(p ? a : b) == (q ? 1 : (p ? 2 : 3))", "(p ? a : b) == (q ? 1 : p ? 2 : 3)"},
-    {"(p ? q : p) ? p : q", "(p ? q : p) ? p : q"},
-    {"(p == q) == p", "p == q == p"},
-    {"0x1F + a / 2 < 3", "0x1F + a / 2 < 3"},
+      {"(a + b) * 2 == 4", "(a + b) * 2 == 4"},
+      {"a + (b * 2) == 4", "a + b * 2 == 4"},
+      {"a - (b - 1) > 0", "a - (b - 1) > 0"},
+      {"(a - b) - 1 > 0", "a - b - 1 > 0"},
+      {"p ==> (q ==> p)", "p ==> q ==> p"},
+      {"(p ==> q) ==> p", "(p ==> q) ==> p"},
+      {"!(p && q) || (p && q)", "!(p && q) || p && q"},
+      {"(p <==> q) <==> p", "p <==> q <==> p"},
+      {"p <==> (q <==> p)", "p <==> (q <==> p)"},
+      {"-(-a) == a % 3", "-(-a) == a % 3"},
+      {"!(!p)", "!!p"},
+      {"(p ? a : b) == (q ? 1 : (p ? 2 : 3))", "(p ? a : b) == (q ? 1 : p ? 2 : 3)"},
+      {"(p ? q : p) ? p : q", "(p ? q : p) ? p : q"},
+      {"(p == q) == p", "p == q == p"},
+      {"0x1F + a / 2 < 3", "0x1F + a / 2 < 3"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *got = printed_assertion(cases[i][0]);
@@ -132,9 +133,10 @@ static void no_system_means_one_instance_per_thread(void **state) {
 
 static void names_resolve_to_indices(void **state) {
   (void)state;
-  ast_spec *spec = load("const K = 2;\nshared int[0..K] x;\nshared bool b = true;\n"
-                        "thread T { init state S; state R assert b; S -> R \"go\" when x < K do x := x + 1, b := *; }\n",
-                        NULL, NULL);
+  ast_spec *spec =
+      load("const K = 2;\nshared int[0..K] x;\nshared bool b = true;\n"
+           "thread T { init state S; state R assert b; S -> R \"go\" when x < K do x := x + 1, b := *; }\n",
+           NULL, NULL);
   assert_non_null(spec);
   ast_edge *e = spec->threads.items[0]->edges.items[0];
   assert_int_equal(e->from_index, 0);
@@ -199,7 +201,8 @@ static void labels_are_xml_text(void **state) {
   char text[128];
   for (size_t i = 0; i < sizeof good / sizeof *good + sizeof bad / sizeof *bad; i++) {
     bool ok = i < sizeof good / sizeof *good;
-    snprintf(text, sizeof text, "shared int g;\nthread A { init state X; X -> X %s : g' == g; }\n", ok ? good[i] : bad[i - sizeof good / sizeof *good]);
+    snprintf(text, sizeof text, "shared int g;\nthread A { init state X; X -> X %s : g' == g; }\n",
+             ok ? good[i] : bad[i - sizeof good / sizeof *good]);
     int errors = 0;
     ast_spec *spec = load(text, NULL, &errors);
     assert_int_equal(errors, ok ? 0 : 1);
@@ -209,15 +212,15 @@ static void labels_are_xml_text(void **state) {
 
 int run_spec_tests(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(expressions_print_with_fewest_parentheses),
-    cmocka_unit_test(constants_truncate_like_c_and_follow_overrides),
-    cmocka_unit_test(unknown_override_is_an_error),
-    cmocka_unit_test(instances_get_tids_in_system_order),
-    cmocka_unit_test(no_system_means_one_instance_per_thread),
-    cmocka_unit_test(names_resolve_to_indices),
-    cmocka_unit_test(edges_mean_their_relation_with_the_frame_rule),
-    cmocka_unit_test(syntax_errors_are_all_reported),
-    cmocka_unit_test(labels_are_xml_text),
+      cmocka_unit_test(expressions_print_with_fewest_parentheses),
+      cmocka_unit_test(constants_truncate_like_c_and_follow_overrides),
+      cmocka_unit_test(unknown_override_is_an_error),
+      cmocka_unit_test(instances_get_tids_in_system_order),
+      cmocka_unit_test(no_system_means_one_instance_per_thread),
+      cmocka_unit_test(names_resolve_to_indices),
+      cmocka_unit_test(edges_mean_their_relation_with_the_frame_rule),
+      cmocka_unit_test(syntax_errors_are_all_reported),
+      cmocka_unit_test(labels_are_xml_text),
   };
   return cmocka_run_group_tests_name("spec", tests, NULL, NULL);
 }
