@@ -33,6 +33,7 @@
 #include "../core/strbuf.h"
 #include "edge-smt.h"
 #include "forall-hull.h"
+#include "forall-param.h"
 
 typedef enum slot_kind { FA_SHARED, FA_INSTANCE, FA_COUNTER, FA_PARAM } slot_kind;
 
@@ -78,43 +79,10 @@ typedef struct encoder {
 
 /* ---------------------------------------------------------------- N in expressions */
 
-typedef struct mention {
-  int param;           /* const index of N */
-  const bool *depends; /* per const, or NULL: only N itself counts */
-  bool found;          /* some name reads N */
-} mention;
-
-static void mention_visit(const ir_expr *x, void *ctx) {
-  mention *m = ctx;
-  if (x->kind == IR_NAME && x->ref == REF_CONST && (x->index == m->param || (m->depends && m->depends[x->index])))
-    m->found = true;
-}
-
-static bool mentions(int param, const bool *depends, const ir_expr *x) {
-  mention m = {param, depends, false};
-  if (x) ir_walk(x, mention_visit, &m);
-  return m.found;
-}
-
-/* Per const: its value is computed from N (directly or through other consts)
- * and not fixed by --set. */
-static bool *dependent_consts(const ast_spec *spec, int param) {
-  bool *dep = xcalloc(spec->consts.len + 1, sizeof *dep);
-  for (bool changed = true; changed;) {
-    changed = false;
-    vec_foreach(&spec->consts, i) {
-      const ast_const *c = spec->consts.items[i];
-      if (dep[i] || (int)i == param || c->overridden || !mentions(param, dep, c->value_expr)) continue;
-      dep[i] = changed = true;
-    }
-  }
-  return dep;
-}
-
 /* x with N read as program variable 0 (the symbolic N) and consts computed
  * from N replaced by their definitions; x itself when it does not mention N. */
 static const ir_expr *symbolic(encoder *e, const ir_expr *x) {
-  if (!x || !mentions(e->param, e->depends, x)) return x;
+  if (!x || !fa_mentions(e->param, e->depends, x)) return x;
   if (x->kind == IR_NAME && x->ref == REF_CONST && x->index != e->param)
     return symbolic(e, e->spec->consts.items[x->index]->value_expr);
   ir_expr *c = arena_alloc(e->arena, sizeof *c);
@@ -692,91 +660,6 @@ static int spacer(encoder *e, forall_result *r, char *reason, size_t reason_size
   return outcome;
 }
 
-/* ---------------------------------------------------------------- applicability */
-
-static int const_index(const ast_spec *spec, const char *name) {
-  vec_foreach(&spec->consts, i)
-    if (strcmp(spec->consts.items[i]->name, name) == 0) return (int)i;
-  return -1;
-}
-
-static bool counts_exactly(const ast_instance *in, int param) {
-  return in->count && in->count->kind == IR_NAME && in->count->ref == REF_CONST && in->count->index == param;
-}
-
-typedef struct problems {
-  const ast_spec *spec; /* for the sink */
-  int param;            /* const index of N */
-  const bool *depends;  /* per const */
-  const bool *counted;  /* per thread */
-  bool ok;              /* nothing reported */
-} problems;
-
-/* T[i]@S of a counted thread, T[N]@S, and division by an expression in N. */
-static void problem_visit(const ir_expr *x, void *ctx) {
-  problems *p = ctx;
-  const char *n = p->spec->consts.items[p->param]->name;
-  if (x->kind == IR_AT && p->counted[x->index]) {
-    diag_error(p->spec->src, x->at,
-               "--for-all %s needs a symmetric thread, but this names an instance of '%s' by index", n, x->text);
-    p->ok = false;
-  } else if (x->kind == IR_AT && mentions(p->param, p->depends, x->a)) {
-    diag_error(p->spec->src, x->at, "--for-all %s: an instance index cannot depend on %s", n, n);
-    p->ok = false;
-  } else if (x->kind == IR_BINARY && (x->op == OP_DIV || x->op == OP_MOD) && mentions(p->param, p->depends, x->b)) {
-    diag_error(p->spec->src, x->b->at, "--for-all %s: cannot divide by an expression in %s (it is symbolic)", n, n);
-    p->ok = false;
-  }
-}
-
-static void problem_expr(ir_expr *x, void *ctx) {
-  if (x) ir_walk(x, problem_visit, ctx);
-}
-
-bool forall_applicable(const ast_spec *spec, const char *name) {
-  diag_sink *sink = spec->src->sink;
-  int param = const_index(spec, name);
-  if (param < 0) {
-    diag_error_at(sink, spec->src->name,
-                  "--for-all %s: the spec has no const named '%s' (write 'const %s = 2;' and %s[%s] in the system)",
-                  name, name, name, "T", name);
-    return false;
-  }
-  bool *depends = dependent_consts(spec, param), *counted = xcalloc(spec->threads.len + 1, sizeof *counted);
-  problems p = {spec, param, depends, counted, true};
-  vec_foreach(&spec->instances, i) {
-    const ast_instance *in = spec->instances.items[i];
-    if (counts_exactly(in, param)) counted[in->thread_index] = true;
-    else if (mentions(param, depends, in->count)) {
-      diag_error(spec->src, in->count->at,
-                 "--for-all %s: the instance count of '%s' depends on %s but is not %s itself", name, in->thread, name,
-                 name);
-      p.ok = false;
-    }
-  }
-  bool any = false;
-  vec_foreach(&spec->threads, t) {
-    const ast_thread *th = spec->threads.items[t];
-    any |= counted[t];
-    if (counted[t] && th->uses_tid) {
-      diag_error(spec->src, th->name_at,
-                 "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
-                 th->name, name);
-      p.ok = false;
-    }
-  }
-  if (!any && p.ok) {
-    diag_error_at(sink, spec->src->name,
-                  "--for-all %s: no thread of the system has %s instances (write T[%s] in the system)", name, name,
-                  name);
-    p.ok = false;
-  }
-  ast_foreach_expr(spec, problem_expr, &p);
-  free(depends);
-  free(counted);
-  return p.ok;
-}
-
 /* ---------------------------------------------------------------- layout */
 
 static void add_slot(encoder *e, fa_slot s) { e->slots[e->width++] = s; }
@@ -789,7 +672,8 @@ static void layout(encoder *e, const char *param_name) {
   size_t cap = spec->shared.len + 2;
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
-    cap += counts_exactly(in, e->param) ? spec->threads.items[in->thread_index]->states.len : (size_t)in->count_value;
+    cap +=
+        fa_counts_exactly(in, e->param) ? spec->threads.items[in->thread_index]->states.len : (size_t)in->count_value;
   }
   e->slots = xcalloc(cap, sizeof *e->slots);
   vec_foreach(&spec->shared, i)
@@ -866,13 +750,13 @@ static void describe_instances(const encoder *e, const char *param_name, forall_
 void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r) {
   memset(r, 0, sizeof *r);
   double start = smt_now();
-  encoder e = {.s = smt_new(), .spec = spec, .arena = arena_new(), .param = const_index(spec, o->param)};
+  encoder e = {.s = smt_new(), .spec = spec, .arena = arena_new(), .param = fa_const_index(spec, o->param)};
   e.deadline = o->timeout > 0 ? start + o->timeout : 0;
-  e.depends = dependent_consts(spec, e.param);
+  e.depends = fa_dependent_consts(spec, e.param);
   e.counted = xcalloc(spec->threads.len + 1, sizeof *e.counted);
   e.first_slot = xcalloc(spec->threads.len + 1, sizeof *e.first_slot);
   vec_foreach(&spec->instances, i)
-    if (counts_exactly(spec->instances.items[i], e.param)) e.counted[spec->instances.items[i]->thread_index] = true;
+    if (fa_counts_exactly(spec->instances.items[i], e.param)) e.counted[spec->instances.items[i]->thread_index] = true;
   e.consts = xcalloc(spec->consts.len + 1, sizeof *e.consts);
   vec_foreach(&spec->consts, i) e.consts[i] = spec->consts.items[i]->value;
   layout(&e, o->param);

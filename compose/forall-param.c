@@ -1,0 +1,126 @@
+/* compose/forall-param.c -- N in a spec, for --for-all: which consts are
+ * computed from it, which expressions read it, which instances it counts,
+ * and whether the counter abstraction applies. */
+#include "forall-param.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/arena.h"
+#include "engine-forall.h"
+
+typedef struct mention {
+  int param;           /* const index of N */
+  const bool *depends; /* per const, or NULL: only N itself counts */
+  bool found;          /* some name reads N */
+} mention;
+
+static void mention_visit(const ir_expr *x, void *ctx) {
+  mention *m = ctx;
+  if (x->kind == IR_NAME && x->ref == REF_CONST && (x->index == m->param || (m->depends && m->depends[x->index])))
+    m->found = true;
+}
+
+bool fa_mentions(int param, const bool *depends, const ir_expr *x) {
+  mention m = {param, depends, false};
+  if (x) ir_walk(x, mention_visit, &m);
+  return m.found;
+}
+
+/* Per const: its value is computed from N (directly or through other consts)
+ * and not fixed by --set. */
+bool *fa_dependent_consts(const ast_spec *spec, int param) {
+  bool *dep = xcalloc(spec->consts.len + 1, sizeof *dep);
+  for (bool changed = true; changed;) {
+    changed = false;
+    vec_foreach(&spec->consts, i) {
+      const ast_const *c = spec->consts.items[i];
+      if (dep[i] || (int)i == param || c->overridden || !fa_mentions(param, dep, c->value_expr)) continue;
+      dep[i] = changed = true;
+    }
+  }
+  return dep;
+}
+
+int fa_const_index(const ast_spec *spec, const char *name) {
+  vec_foreach(&spec->consts, i)
+    if (strcmp(spec->consts.items[i]->name, name) == 0) return (int)i;
+  return -1;
+}
+
+bool fa_counts_exactly(const ast_instance *in, int param) {
+  return in->count && in->count->kind == IR_NAME && in->count->ref == REF_CONST && in->count->index == param;
+}
+
+typedef struct problems {
+  const ast_spec *spec; /* for the sink */
+  int param;            /* const index of N */
+  const bool *depends;  /* per const */
+  const bool *counted;  /* per thread */
+  bool ok;              /* nothing reported */
+} problems;
+
+/* T[i]@S of a counted thread, T[N]@S, and division by an expression in N. */
+static void problem_visit(const ir_expr *x, void *ctx) {
+  problems *p = ctx;
+  const char *n = p->spec->consts.items[p->param]->name;
+  if (x->kind == IR_AT && p->counted[x->index]) {
+    diag_error(p->spec->src, x->at,
+               "--for-all %s needs a symmetric thread, but this names an instance of '%s' by index", n, x->text);
+    p->ok = false;
+  } else if (x->kind == IR_AT && fa_mentions(p->param, p->depends, x->a)) {
+    diag_error(p->spec->src, x->at, "--for-all %s: an instance index cannot depend on %s", n, n);
+    p->ok = false;
+  } else if (x->kind == IR_BINARY && (x->op == OP_DIV || x->op == OP_MOD) && fa_mentions(p->param, p->depends, x->b)) {
+    diag_error(p->spec->src, x->b->at, "--for-all %s: cannot divide by an expression in %s (it is symbolic)", n, n);
+    p->ok = false;
+  }
+}
+
+static void problem_expr(ir_expr *x, void *ctx) {
+  if (x) ir_walk(x, problem_visit, ctx);
+}
+
+bool forall_applicable(const ast_spec *spec, const char *name) {
+  diag_sink *sink = spec->src->sink;
+  int param = fa_const_index(spec, name);
+  if (param < 0) {
+    diag_error_at(sink, spec->src->name,
+                  "--for-all %s: the spec has no const named '%s' (write 'const %s = 2;' and %s[%s] in the system)",
+                  name, name, name, "T", name);
+    return false;
+  }
+  bool *depends = fa_dependent_consts(spec, param), *counted = xcalloc(spec->threads.len + 1, sizeof *counted);
+  problems p = {spec, param, depends, counted, true};
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    if (fa_counts_exactly(in, param)) counted[in->thread_index] = true;
+    else if (fa_mentions(param, depends, in->count)) {
+      diag_error(spec->src, in->count->at,
+                 "--for-all %s: the instance count of '%s' depends on %s but is not %s itself", name, in->thread, name,
+                 name);
+      p.ok = false;
+    }
+  }
+  bool any = false;
+  vec_foreach(&spec->threads, t) {
+    const ast_thread *th = spec->threads.items[t];
+    any |= counted[t];
+    if (counted[t] && th->uses_tid) {
+      diag_error(spec->src, th->name_at,
+                 "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
+                 th->name, name);
+      p.ok = false;
+    }
+  }
+  if (!any && p.ok) {
+    diag_error_at(sink, spec->src->name,
+                  "--for-all %s: no thread of the system has %s instances (write T[%s] in the system)", name, name,
+                  name);
+    p.ok = false;
+  }
+  ast_foreach_expr(spec, problem_expr, &p);
+  free(depends);
+  free(counted);
+  return p.ok;
+}
