@@ -17,26 +17,10 @@
 
 /* ---------------------------------------------------------------- compiled form */
 
-typedef struct plan_step {
-  int slot;           /* the unknown it fixes */
-  const ir_expr *def; /* value = def, or NULL: every value of the slot's domain */
-} plan_step;
-
-typedef struct plan {
-  plan_step *steps;        /* in order */
-  int step_count;          /* entries in steps */
-  const ir_expr *disjunct; /* what every solution must satisfy */
-} plan;
-
-typedef struct plans {
-  plan *items; /* one per top-level disjunct */
-  int count;   /* entries in items */
-} plans;
-
 typedef struct cedge {
-  const ast_edge *edge; /* the source edge */
-  plans relation;       /* EDGE_RELATION */
-  const ir_expr *guard; /* EDGE_COMMAND, NULL for true */
+  const ast_edge *edge;      /* the source edge */
+  const sem_plans *relation; /* EDGE_RELATION */
+  const ir_expr *guard;      /* EDGE_COMMAND, NULL for true */
 } cedge;
 
 typedef struct cthread {
@@ -50,14 +34,14 @@ typedef struct cthread {
 } cthread;
 
 typedef struct product {
-  struct mdl base;      /* must come first */
-  const ast_spec *spec; /* borrowed */
-  arena *arena;         /* compiled plans and names */
-  int shared_count;     /* slots [0, shared_count) are shared variables */
-  cthread *threads;     /* per thread of the spec */
-  int *slot_thread;     /* per instance slot (minus shared_count): thread index */
-  plans init;           /* initial shared states */
-  int64_t *init_values; /* initializer values (unknown slots are overwritten) */
+  struct mdl base;       /* must come first */
+  const ast_spec *spec;  /* borrowed */
+  arena *arena;          /* compiled plans and names */
+  int shared_count;      /* slots [0, shared_count) are shared variables */
+  cthread *threads;      /* per thread of the spec */
+  int *slot_thread;      /* per instance slot (minus shared_count): thread index */
+  const sem_plans *init; /* initial shared states */
+  int64_t *init_values;  /* initializer values (unknown slots are overwritten) */
 } product;
 
 /* The evaluation environment of one expression. */
@@ -122,95 +106,10 @@ static int64_t eval(const env *v, const ir_expr *e) {
   return 0;
 }
 
-/* ---------------------------------------------------------------- planning */
-
-/* What counts as an unknown while planning: primed names (relations) or plain
- * names (initial states) of the shared variables in the set. */
-typedef struct unknowns {
-  bool primed;      /* the role of an unknown's occurrences */
-  bool *is_unknown; /* per shared variable */
-  bool *fixed;      /* per shared variable: fixed by an earlier plan step */
-} unknowns;
-
-static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
-  return e->kind == IR_NAME && e->ref == REF_SHARED && e->primed == u->primed && u->is_unknown[e->index];
-}
-
-/* True when e reads no unknown that is not fixed yet. */
-static bool computable(const unknowns *u, const ir_expr *e) {
-  if (!e) return true;
-  if (is_unknown_ref(u, e)) return u->fixed[e->index];
-  return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
-}
-
-/* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
-static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
-  if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
-  if (is_unknown_ref(u, c->a) && c->a->index == var && computable(u, c->b)) return c->b;
-  if (is_unknown_ref(u, c->b) && c->b->index == var && computable(u, c->a)) return c->a;
-  return NULL;
-}
-
-typedef VEC(plan_step) step_vec;
-
-/* Adds one step: a definition of some unknown if any is computable now, else
- * the enumeration of a bounded unknown. Returns the unbounded unknown that
- * can be neither, -1 if a step was added, or -2 when everything is fixed. */
-static int add_step(const product *p, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
-  int open_bounded = -1, open_unbounded = -1;
-  for (int var = 0; var < p->shared_count; var++) {
-    if (!u->is_unknown[var] || u->fixed[var]) continue;
-    for (size_t k = 0; k < n; k++) {
-      const ir_expr *def = definition(u, conj[k], var);
-      if (!def) continue;
-      u->fixed[var] = true;
-      vec_push(NULL, steps, ((plan_step){var, def}));
-      return -1;
-    }
-    if (p->base.slots[var].bounded && open_bounded < 0) open_bounded = var;
-    if (!p->base.slots[var].bounded && open_unbounded < 0) open_unbounded = var;
-  }
-  if (open_bounded >= 0) {
-    u->fixed[open_bounded] = true;
-    vec_push(NULL, steps, ((plan_step){open_bounded, NULL}));
-    return -1;
-  }
-  return open_unbounded >= 0 ? open_unbounded : -2;
-}
-
-/* Plans one disjunct; returns -1, or the unknown it cannot determine. */
-static int plan_disjunct(product *p, unknowns *u, const ir_expr *disjunct, plan *out) {
-  ir_expr_list conj = {0};
-  ir_flatten(disjunct, OP_AND, &conj);
-  memset(u->fixed, 0, (size_t)p->shared_count * sizeof *u->fixed);
-  step_vec steps = {0};
-  int r;
-  while ((r = add_step(p, u, conj.items, conj.len, &steps)) == -1) {}
-  out->disjunct = disjunct;
-  out->step_count = (int)steps.len;
-  out->steps = arena_alloc(p->arena, (steps.len + 1) * sizeof *out->steps);
-  if (steps.len) memcpy(out->steps, steps.items, steps.len * sizeof *steps.items);
-  vec_free(&steps);
-  vec_free(&conj);
-  return r >= 0 ? r : -1;
-}
-
-/* Plans every disjunct of f; returns -1 or an undeterminable unknown. */
-static int plan_formula(product *p, unknowns *u, const ir_expr *f, plans *out) {
-  ir_expr_list disj = {0};
-  ir_flatten(f, OP_OR, &disj);
-  out->count = (int)disj.len;
-  out->items = arena_alloc(p->arena, disj.len * sizeof *out->items);
-  int bad = -1;
-  for (size_t i = 0; i < disj.len && bad < 0; i++) bad = plan_disjunct(p, u, disj.items[i], &out->items[i]);
-  vec_free(&disj);
-  return bad;
-}
-
 /* ---------------------------------------------------------------- running plans */
 
 typedef struct solver {
-  const plans *ps;                        /* the formula's plans */
+  const sem_plans *ps;                    /* the formula's plans */
   env v;                                  /* cur = the source, nxt = the candidate */
   int64_t *cand;                          /* the candidate state, written in place */
   void (*emit)(void *ctx, int64_t *cand); /* called per solution */
@@ -220,36 +119,36 @@ typedef struct solver {
 static bool in_domain(const mdl_slot *s, int64_t x) { return !s->bounded || (x >= s->lo && x <= s->hi); }
 
 /* True when an earlier disjunct also holds: that plan emitted this solution. */
-static bool seen_before(const solver *sv, int k) {
-  for (int j = 0; j < k; j++)
-    if (eval(&sv->v, sv->ps->items[j].disjunct)) return true;
+static bool seen_before(const solver *sv, size_t k) {
+  for (size_t j = 0; j < k; j++)
+    if (eval(&sv->v, sv->ps->items[j].test)) return true;
   return false;
 }
 
-static void run_steps(const solver *sv, int k, int i) {
-  const plan *pl = &sv->ps->items[k];
+static void run_steps(const solver *sv, size_t k, size_t i) {
+  const sem_plan *pl = &sv->ps->items[k];
   if (i == pl->step_count) {
-    if (eval(&sv->v, pl->disjunct) && !seen_before(sv, k)) sv->emit(sv->ctx, sv->cand);
+    if (eval(&sv->v, pl->test) && !seen_before(sv, k)) sv->emit(sv->ctx, sv->cand);
     return;
   }
-  const plan_step *st = &pl->steps[i];
-  const mdl_slot *slot = &sv->v.p->base.slots[st->slot];
+  const sem_step *st = &pl->steps[i];
+  const mdl_slot *slot = &sv->v.p->base.slots[st->var];
   if (st->def) {
     int64_t x = eval(&sv->v, st->def);
     if (!in_domain(slot, x)) return; /* out of range: not enabled for this value */
-    sv->cand[st->slot] = x;
+    sv->cand[st->var] = x;
     run_steps(sv, k, i + 1);
     return;
   }
   for (int64_t x = slot->lo;; x++) { /* domains are small: product_build checks */
-    sv->cand[st->slot] = x;
+    sv->cand[st->var] = x;
     run_steps(sv, k, i + 1);
     if (x == slot->hi) break;
   }
 }
 
 static void solve(solver *sv) {
-  for (int k = 0; k < sv->ps->count; k++) run_steps(sv, k, 0);
+  for (size_t k = 0; k < sv->ps->count; k++) run_steps(sv, k, 0);
 }
 
 /* ---------------------------------------------------------------- initial states */
@@ -284,7 +183,7 @@ static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx) {
   int64_t *cand = xcalloc(m->width, sizeof *cand);
   memcpy(cand, p->init_values, (size_t)p->shared_count * sizeof *cand);
   init_walk w = {p, fn, ctx};
-  solver sv = {.ps = &p->init, .v = {p, cand, cand, 0}, .cand = cand, .emit = emit_initial, .ctx = &w};
+  solver sv = {.ps = p->init, .v = {p, cand, cand, 0}, .cand = cand, .emit = emit_initial, .ctx = &w};
   solve(&sv);
   free(cand);
 }
@@ -333,7 +232,7 @@ static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t
   env v = {p, src, dst, tid};
   w->to = ce->edge->to_index;
   if (ce->edge->kind == EDGE_RELATION) {
-    solver sv = {.ps = &ce->relation, .v = v, .cand = dst, .emit = emit_successor, .ctx = w};
+    solver sv = {.ps = ce->relation, .v = v, .cand = dst, .emit = emit_successor, .ctx = w};
     solve(&sv);
   } else if (!ce->guard || eval(&v, ce->guard)) {
     assign_from(w, &v, ce->edge, 0, dst);
@@ -535,11 +434,11 @@ static void instance_slots(product *p, const ast_instance *in, size_t first) {
   }
 }
 
-static bool check_choices(const product *p, const ir_expr *where, const plans *ps) {
-  for (int k = 0; k < ps->count; k++)
-    for (int i = 0; i < ps->items[k].step_count; i++) {
-      const plan_step *st = &ps->items[k].steps[i];
-      const mdl_slot *s = &p->base.slots[st->slot];
+static bool check_choices(const product *p, const ir_expr *where, const sem_plans *ps) {
+  for (size_t k = 0; k < ps->count; k++)
+    for (size_t i = 0; i < ps->items[k].step_count; i++) {
+      const sem_step *st = &ps->items[k].steps[i];
+      const mdl_slot *s = &p->base.slots[st->var];
       if (st->def || enumerable(s)) continue;
       diag_error(p->spec->src, where->at,
                  "the explicit engine would enumerate %" PRIu64
@@ -551,13 +450,8 @@ static bool check_choices(const product *p, const ir_expr *where, const plans *p
 }
 
 static bool compile_relation(product *p, cedge *ce) {
-  bool *primed = xcalloc((size_t)p->shared_count + 1, sizeof *primed);
-  bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
-  ir_mark_primed(ce->edge->relation, primed);
-  unknowns u = {.primed = true, .is_unknown = primed, .fixed = fixed};
-  int bad = plan_formula(p, &u, ce->edge->relation, &ce->relation);
-  free(primed);
-  free(fixed);
+  ce->relation = sem_edge_plans(ce->edge);
+  int bad = ce->relation->undetermined;
   if (bad >= 0) {
     diag_error(p->spec->src, ce->edge->relation->at,
                "this relation does not fix the value of %s' by an equation, and '%s' is an unbounded int, so the "
@@ -565,7 +459,7 @@ static bool compile_relation(product *p, cedge *ce) {
                p->base.slots[bad].name, p->base.slots[bad].name, p->base.slots[bad].name);
     return false;
   }
-  return check_choices(p, ce->edge->relation, &ce->relation);
+  return check_choices(p, ce->edge->relation, ce->relation);
 }
 
 static bool compile_command(product *p, cedge *ce) {
@@ -609,16 +503,8 @@ static bool compile_thread(product *p, int index) {
 
 static bool compile_init(product *p) {
   const ast_spec *spec = p->spec;
-  ir_expr *f = ir_bool(p->arena, (loc){0, 0}, true);
-  vec_foreach(&spec->inits, i)
-    f = i ? ir_binary(p->arena, spec->inits.items[i]->at, OP_AND, f, spec->inits.items[i]) : spec->inits.items[i];
-  bool *open = xcalloc((size_t)p->shared_count + 1, sizeof *open);
-  bool *fixed = xcalloc((size_t)p->shared_count + 1, sizeof *fixed);
-  vec_foreach(&spec->shared, i) open[i] = !spec->shared.items[i]->init;
-  unknowns u = {.primed = false, .is_unknown = open, .fixed = fixed};
-  int bad = plan_formula(p, &u, f, &p->init);
-  free(open);
-  free(fixed);
+  p->init = sem_initial_plans(spec);
+  int bad = p->init->undetermined;
   if (bad >= 0) {
     const ast_shared *v = spec->shared.items[bad];
     diag_error(spec->src, v->name_at,
@@ -627,7 +513,7 @@ static bool compile_init(product *p) {
                v->name, v->name);
     return false;
   }
-  return check_choices(p, f, &p->init);
+  return check_choices(p, p->init->formula, p->init);
 }
 
 static void declare_symmetry(product *p) {

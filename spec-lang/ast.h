@@ -82,6 +82,7 @@ typedef struct ast_edge {
   int from_index, to_index;       /* sema: state indices, -1 if unresolved */
   int index;                      /* sema: position in thread->edges */
   const struct sem_conj *meaning; /* semantics.h: sem_edge() */
+  const struct sem_plans *plans;  /* semantics.h: sem_edge_plans() */
 } ast_edge;
 
 typedef enum ast_item_kind { ITEM_INVARIANT, ITEM_STATES, ITEM_EDGE } ast_item_kind;
@@ -152,20 +153,21 @@ typedef struct ast_comment {
 } ast_comment;
 
 typedef struct ast_spec {
-  arena *arena;                   /* owns everything below */
-  diag_source *src;               /* the text it was parsed from (owned by the spec) */
-  VEC(ast_decl) decls;            /* top-level declarations in source order */
-  VEC(ast_comment) comments;      /* every comment, in order (for fmt) */
-  VEC(ast_const *) consts;        /* sema: the consts, in order */
-  VEC(ast_shared *) shared;       /* sema: the shared variables, in order */
-  VEC(ast_thread *) threads;      /* sema: the threads, in order */
-  ast_system *system;             /* sema: the system, or NULL */
-  VEC(ast_instance *) instances;  /* sema: the instances composed (a default one per thread without a system) */
-  VEC(ir_expr *) inits;           /* sema: system init predicates */
-  VEC(ir_expr *) properties;      /* sema: system invariants */
-  int64_t instance_total;         /* sema: total number of instances (largest tid) */
-  const struct sem_conj *initial; /* semantics.h: sem_initial() */
-  const struct sem_conj *idle;    /* semantics.h: sem_idle() */
+  arena *arena;                          /* owns everything below */
+  diag_source *src;                      /* the text it was parsed from (owned by the spec) */
+  VEC(ast_decl) decls;                   /* top-level declarations in source order */
+  VEC(ast_comment) comments;             /* every comment, in order (for fmt) */
+  VEC(ast_const *) consts;               /* sema: the consts, in order */
+  VEC(ast_shared *) shared;              /* sema: the shared variables, in order */
+  VEC(ast_thread *) threads;             /* sema: the threads, in order */
+  ast_system *system;                    /* sema: the system, or NULL */
+  VEC(ast_instance *) instances;         /* sema: the instances composed (a default one per thread without a system) */
+  VEC(ir_expr *) inits;                  /* sema: system init predicates */
+  VEC(ir_expr *) properties;             /* sema: system invariants */
+  int64_t instance_total;                /* sema: total number of instances (largest tid) */
+  const struct sem_conj *initial;        /* semantics.h: sem_initial() */
+  const struct sem_conj *idle;           /* semantics.h: sem_idle() */
+  const struct sem_plans *initial_plans; /* semantics.h: sem_initial_plans() */
 } ast_spec;
 
 /* Looks a thread up by name (interned or not); NULL if absent. Borrowed. */

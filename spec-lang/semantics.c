@@ -76,13 +76,141 @@ static sem_conj *idle_meaning(const ast_spec *spec) {
   return freeze(spec->arena, &c);
 }
 
+/* ---------------------------------------------------------------- plans */
+
+/* What counts as an unknown while planning: primed names (relations) or plain
+ * names (initial states) of the shared variables in the set. */
+typedef struct unknowns {
+  bool primed;      /* the role of an unknown's occurrences */
+  bool *is_unknown; /* per shared variable */
+  bool *fixed;      /* per shared variable: fixed by an earlier plan step */
+} unknowns;
+
+static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
+  return e->kind == IR_NAME && e->ref == REF_SHARED && e->primed == u->primed && u->is_unknown[e->index];
+}
+
+/* True when e reads no unknown that is not fixed yet. */
+static bool computable(const unknowns *u, const ir_expr *e) {
+  if (!e) return true;
+  if (is_unknown_ref(u, e)) return u->fixed[e->index];
+  return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
+}
+
+/* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
+static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
+  if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
+  if (is_unknown_ref(u, c->a) && c->a->index == var && computable(u, c->b)) return c->b;
+  if (is_unknown_ref(u, c->b) && c->b->index == var && computable(u, c->a)) return c->a;
+  return NULL;
+}
+
+typedef VEC(sem_step) step_vec;
+
+/* Adds one step: a definition of some unknown if any is computable now, else
+ * the enumeration of a bounded unknown. Returns the unbounded unknown that
+ * can be neither, -1 if a step was added, or -2 when everything is fixed. */
+static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
+  int open_bounded = -1, open_unbounded = -1;
+  for (int var = 0; var < (int)spec->shared.len; var++) {
+    if (!u->is_unknown[var] || u->fixed[var]) continue;
+    for (size_t k = 0; k < n; k++) {
+      const ir_expr *def = definition(u, conj[k], var);
+      if (!def) continue;
+      u->fixed[var] = true;
+      vec_push(NULL, steps, ((sem_step){var, def}));
+      return -1;
+    }
+    bool bounded = spec->shared.items[var]->type.kind != TYPE_INT;
+    if (bounded && open_bounded < 0) open_bounded = var;
+    if (!bounded && open_unbounded < 0) open_unbounded = var;
+  }
+  if (open_bounded >= 0) {
+    u->fixed[open_bounded] = true;
+    vec_push(NULL, steps, ((sem_step){open_bounded, NULL}));
+    return -1;
+  }
+  return open_unbounded >= 0 ? open_unbounded : -2;
+}
+
+/* Plans one disjunct; returns -1, or the unknown it cannot determine. */
+static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disjunct, sem_plan *out) {
+  ir_expr_list conj = {0};
+  ir_flatten(disjunct, OP_AND, &conj);
+  memset(u->fixed, 0, spec->shared.len * sizeof *u->fixed);
+  step_vec steps = {0};
+  int r;
+  while ((r = add_step(spec, u, conj.items, conj.len, &steps)) == -1) {}
+  sem_step *copy = arena_alloc(spec->arena, (steps.len + 1) * sizeof *copy);
+  if (steps.len) memcpy(copy, steps.items, steps.len * sizeof *steps.items);
+  out->test = disjunct;
+  out->step_count = steps.len;
+  out->steps = copy;
+  vec_free(&steps);
+  vec_free(&conj);
+  return r >= 0 ? r : -1;
+}
+
+/* Plans every disjunct of f for the unknowns of u (stopping at the first
+ * that leaves an unbounded unknown undetermined). */
+static sem_plans *plan_formula(const ast_spec *spec, unknowns *u, const ir_expr *f) {
+  ir_expr_list disj = {0};
+  ir_flatten(f, OP_OR, &disj);
+  sem_plans *out = arena_alloc(spec->arena, sizeof *out);
+  sem_plan *items = arena_alloc(spec->arena, (disj.len + 1) * sizeof *items);
+  u->fixed = xcalloc(spec->shared.len + 1, sizeof *u->fixed);
+  int bad = -1;
+  for (size_t i = 0; i < disj.len && bad < 0; i++) bad = plan_disjunct(spec, u, disj.items[i], &items[i]);
+  free(u->fixed);
+  *out = (sem_plans){.items = items, .count = disj.len, .undetermined = bad, .formula = f};
+  vec_free(&disj);
+  return out;
+}
+
+static const sem_plans *relation_plans(const ast_spec *spec, const ast_edge *e) {
+  bool *primed = xcalloc(spec->shared.len + 1, sizeof *primed);
+  ir_mark_primed(e->relation, primed);
+  unknowns u = {.primed = true, .is_unknown = primed};
+  const sem_plans *out = plan_formula(spec, &u, e->relation);
+  free(primed);
+  return out;
+}
+
+/* The init predicates joined by && (true when there are none). */
+static const ir_expr *init_formula(const ast_spec *spec) {
+  ir_expr *f = ir_bool(spec->arena, (loc){0, 0}, true);
+  f->type = TY_BOOL;
+  vec_foreach(&spec->inits, i) {
+    ir_expr *e = spec->inits.items[i];
+    f = i ? ir_binary(spec->arena, e->at, OP_AND, f, e) : e;
+    f->type = TY_BOOL;
+  }
+  return f;
+}
+
+static const sem_plans *initial_plans(const ast_spec *spec) {
+  bool *open = xcalloc(spec->shared.len + 1, sizeof *open);
+  vec_foreach(&spec->shared, i) open[i] = !spec->shared.items[i]->init;
+  unknowns u = {.primed = false, .is_unknown = open};
+  const sem_plans *out = plan_formula(spec, &u, init_formula(spec));
+  free(open);
+  return out;
+}
+
+/* ---------------------------------------------------------------- building */
+
 void sem_build(ast_spec *spec) {
   vec_foreach(&spec->threads, t) {
     const ast_thread *th = spec->threads.items[t];
-    vec_foreach(&th->edges, k) th->edges.items[k]->meaning = edge_meaning(spec, th->edges.items[k]);
+    vec_foreach(&th->edges, k) {
+      ast_edge *e = th->edges.items[k];
+      e->meaning = edge_meaning(spec, e);
+      if (e->kind == EDGE_RELATION) e->plans = relation_plans(spec, e);
+    }
   }
   spec->initial = initial_meaning(spec);
   spec->idle = idle_meaning(spec);
+  spec->initial_plans = initial_plans(spec);
 }
 
 const sem_conj *sem_edge(const ast_edge *e) { return e->meaning; }
@@ -90,3 +218,7 @@ const sem_conj *sem_edge(const ast_edge *e) { return e->meaning; }
 const sem_conj *sem_initial(const ast_spec *spec) { return spec->initial; }
 
 const sem_conj *sem_idle(const ast_spec *spec) { return spec->idle; }
+
+const sem_plans *sem_edge_plans(const ast_edge *e) { return e->plans; }
+
+const sem_plans *sem_initial_plans(const ast_spec *spec) { return spec->initial_plans; }

@@ -42,4 +42,39 @@ const sem_conj *sem_initial(const ast_spec *spec);
 /* A step that changes no shared variable: x' == x for each, in order. */
 const sem_conj *sem_idle(const ast_spec *spec);
 
+/* ---------------------------------------------------------------- plans
+ * How to compute the solutions of a formula for some unknown variables
+ * (x' of a relation, or the variables an initial state leaves open), one
+ * plan per top-level disjunct: fix the unknowns in order, each from a
+ * conjunct x == e whose e reads only what is fixed already, else by trying
+ * every value of a bounded variable's domain; then test the whole disjunct.
+ * A solution found by several disjuncts is the first one's (callers skip
+ * it when an earlier disjunct holds). */
+
+typedef struct sem_step {
+  int var;            /* the shared variable it fixes */
+  const ir_expr *def; /* its value, or NULL: every value of its domain */
+} sem_step;
+
+typedef struct sem_plan {
+  const sem_step *steps; /* in order */
+  size_t step_count;     /* entries in steps */
+  const ir_expr *test;   /* the disjunct: what every solution satisfies */
+} sem_plan;
+
+typedef struct sem_plans {
+  const sem_plan *items;  /* one per top-level disjunct */
+  size_t count;           /* entries in items */
+  int undetermined;       /* an unbounded int that no conjunct fixes (items then incomplete), or -1 */
+  const ir_expr *formula; /* what was planned */
+} sem_plans;
+
+/* The plans of a relational edge, solving for the variables it primes (NULL
+ * for a guarded command: its assignments are its plan). */
+const sem_plans *sem_edge_plans(const ast_edge *e);
+
+/* The plans of the initial state: the init predicates (true when there are
+ * none), solved for the variables without an initializer. */
+const sem_plans *sem_initial_plans(const ast_spec *spec);
+
 #endif

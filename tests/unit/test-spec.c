@@ -183,6 +183,16 @@ static void edges_mean_their_relation_with_the_frame_rule(void **state) {
   check_conj(sem_edge(t->edges.items[2]), "true ; x' == x ; b' == b ; y' == y");
   check_conj(sem_idle(spec), "x' == x ; b' == b ; y' == y");
   check_conj(sem_initial(spec), "x == 1 ; y > 0");
+  assert_null(sem_edge_plans(t->edges.items[0]));
+  const sem_plans *ps = sem_edge_plans(t->edges.items[1]);
+  assert_int_equal(ps->count, 1);
+  assert_int_equal(ps->undetermined, -1);
+  assert_int_equal(ps->items[0].step_count, 2);
+  assert_int_equal(ps->items[0].steps[0].var, 2); /* first what an equation fixes: y' == y + x */
+  assert_non_null(ps->items[0].steps[0].def);
+  assert_int_equal(ps->items[0].steps[1].var, 1); /* then b: the conjunct b' is no equation, so every value */
+  assert_null(ps->items[0].steps[1].def);
+  assert_int_equal(sem_initial_plans(spec)->undetermined, 2); /* y: unbounded, and y > 0 does not fix it */
   unload(spec);
 }
 
