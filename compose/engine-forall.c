@@ -294,7 +294,10 @@ static void moves(encoder *e, term_list *c, Z3_ast *v, Z3_ast *w, size_t i, int6
   vec_push(NULL, c, smt_eq(e->s, w[i], delta ? smt_add(e->s, 2, sum) : v[i]));
 }
 
-static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {
+/* Choice k (an esmt_step): its instance moves along its edge, the others stay. */
+static Z3_ast choice_formula(void *ctx, size_t k, Z3_ast *v, Z3_ast *w) {
+  encoder *e = ctx;
+  const choice *ch = &e->choices[k];
   const ast_edge *ed = e->spec->threads.items[ch->thread]->edges.items[ch->edge];
   term_list c = {0};
   size_t from = 0, to = 0;
@@ -318,14 +321,9 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
   return all;
 }
 
-/* choice_formula of choice k as an esmt_step. */
-static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) {
-  return choice_formula(e, &((encoder *)e)->choices[k], v, w);
-}
-
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel. */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  return esmt_transition(e->s, e->choice_count, choice_k, e, v, w, sel, domains(e, w));
+  return esmt_transition(e->s, e->choice_count, choice_formula, e, v, w, sel, domains(e, w));
 }
 
 /* "here" and the thread invariant and state assertion of state k false. */
@@ -515,7 +513,7 @@ static void add_clauses(encoder *e, const horn *h, Z3_solver s, Z3_ast *x, Z3_as
       size_t to = location_after(e, h, where, &e->choices[k]);
       if (to == (size_t)-1) continue;
       Z3_ast *yl = at_location(e, h, y, to);
-      Z3_ast step[3] = {here, choice_formula(e, &e->choices[k], xl, yl), domains(e, yl)};
+      Z3_ast step[3] = {here, choice_formula(e, k, xl, yl), domains(e, yl)};
       Z3_solver_assert(c, s, forall(e, h, x, y, smt_implies(e->s, smt_and(e->s, 3, step), pred_app(e, h, to, yl))));
       free(yl);
     }

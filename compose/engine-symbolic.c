@@ -125,7 +125,10 @@ static Z3_ast edge_formula(encoder *e, const ast_edge *ed, Z3_ast *v, Z3_ast *w,
   return esmt_edge(e->s, ed, &env, plain_term, e->s);
 }
 
-static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w) {
+/* Choice k (an esmt_step): its instance moves along its edge, the others stay. */
+static Z3_ast choice_formula(void *ctx, size_t k, Z3_ast *v, Z3_ast *w) {
+  encoder *e = ctx;
+  const choice *ch = &e->choices[k];
   const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, (size_t)ch->slot)->thread];
   const ast_edge *ed = t->edges.items[ch->edge];
   VEC(Z3_ast) c = {0};
@@ -139,15 +142,10 @@ static Z3_ast choice_formula(encoder *e, const choice *ch, Z3_ast *v, Z3_ast *w)
   return all;
 }
 
-/* choice_formula of choice k as an esmt_step. */
-static Z3_ast choice_k(void *e, size_t k, Z3_ast *v, Z3_ast *w) {
-  return choice_formula(e, &((encoder *)e)->choices[k], v, w);
-}
-
 /* T(v, w) and domains(w); with sel, each alternative also fixes sel to its
  * choice number (so a model tells which step was taken). */
 static Z3_ast transition(encoder *e, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  return esmt_transition(e->s, e->choice_count, choice_k, e, v, w, sel, domains(e, w));
+  return esmt_transition(e->s, e->choice_count, choice_formula, e, v, w, sel, domains(e, w));
 }
 
 /* Some instance goes wrong, or a system invariant is false. */
