@@ -50,6 +50,7 @@ typedef struct search {
   uint64_t expanded;         /* states whose successors were generated */
   double start, last_report; /* clock readings */
   uint64_t memory_cap;       /* bytes */
+  mdl_fault fault;           /* the first evaluation fault the model met */
 } search;
 
 static double now(void) {
@@ -115,7 +116,7 @@ static void visit_batch(search *s, uint32_t depth) {
     frontier_push(&s->next, packed, bytes);
     store_unpack(&s->st.layout, packed, s->canon);
     mdl_violation why;
-    if (mdl_check(s->m, s->canon, &why)) continue;
+    if (mdl_check(s->m, s->canon, &why, &s->fault)) continue;
     s->bad = xmalloc(bytes + STORE_SLACK);
     memcpy(s->bad, packed, bytes);
     s->bad_depth = depth;
@@ -160,14 +161,14 @@ static void check_clock(search *s) {
 }
 
 static void check_limits(search *s) {
-  if (mdl_fault_seen(s->m) == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
+  if (s->fault == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
   if (s->o->max_states && s->st.count >= s->o->max_states)
     give_up(s, "%s", "the state limit (--max-states) was reached");
   if (s->expanded % CHECK_EVERY == 0) check_clock(s);
 }
 
 static void explore(search *s) {
-  mdl_initial(s->m, on_initial, s);
+  mdl_initial(s->m, on_initial, s, &s->fault);
   visit_batch(s, 0);
   while (!s->stop && s->next.count > 0) {
     frontier level = s->next;
@@ -176,7 +177,7 @@ static void explore(search *s) {
     s->now = level;
     for (size_t i = 0; i < s->now.count && !s->stop; i++) {
       store_unpack(&s->st.layout, s->now.data + i * s->st.layout.bytes, s->cur);
-      mdl_next_all(s->m, s->cur, on_successor, s);
+      mdl_next_all(s->m, s->cur, on_successor, s, &s->fault);
       visit_batch(s, s->depth + 1);
       s->expanded++;
       check_limits(s);
@@ -222,7 +223,7 @@ static uint8_t *backward_chain(search *s) {
       const uint8_t *e = store_entry(&s->st, i, &depth);
       if (!e || depth != d - 1) continue;
       store_unpack(&s->st.layout, e, s->cur);
-      mdl_next_all(s->m, s->cur, match_successor, &f);
+      mdl_next_all(s->m, s->cur, match_successor, &f, &s->fault);
       if (f.found) memcpy(chain + (d - 1) * bytes, e, bytes);
     }
   }
@@ -241,10 +242,10 @@ static void concrete_trace(search *s) {
   store_unpack(&s->st.layout, chain, r->trace_states);
   for (size_t k = 0; k < steps; k++) {
     finder f = {.s = s, .target = chain + (k + 1) * bytes, .dst = r->trace_states + (k + 1) * w};
-    mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f);
+    mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f, &s->fault);
     r->trace[k] = f.step;
   }
-  mdl_check(s->m, r->trace_states + steps * w, &r->violation);
+  mdl_check(s->m, r->trace_states + steps * w, &r->violation, &s->fault);
   free(chain);
 }
 

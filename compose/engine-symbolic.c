@@ -339,7 +339,8 @@ static bool replays(const mdl *m, compose_result *r) {
   if (!mdl_initial_holds(m, r->trace_states)) return false;
   for (size_t k = 0; k < r->trace_steps; k++)
     if (!mdl_step_holds(m, r->trace_states + k * w, &r->trace[k], r->trace_states + (k + 1) * w)) return false;
-  return !mdl_check(m, r->trace_states + r->trace_steps * w, &r->violation);
+  mdl_fault fault = MDL_FAULT_NONE;
+  return !mdl_check(m, r->trace_states + r->trace_steps * w, &r->violation, &fault) && fault == MDL_FAULT_NONE;
 }
 
 static void give_unknown(compose_result *r, const char *reason) {

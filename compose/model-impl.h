@@ -10,9 +10,9 @@
 #include "model.h"
 
 typedef struct mdl_ops {
-  void (*initial)(const mdl *m, mdl_state_fn fn, void *ctx);
-  void (*next_all)(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
-  bool (*check)(const mdl *m, const int64_t *state, mdl_violation *why);
+  void (*initial)(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault);
+  void (*next_all)(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault);
+  bool (*check)(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault);
   bool (*initial_holds)(const mdl *m, const int64_t *state);
   bool (*step_holds)(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
   void (*describe_step)(const mdl *m, const mdl_step *step, strbuf *out);
@@ -27,7 +27,6 @@ struct mdl {
   mdl_slot *slots;    /* width entries, owned by the provider */
   mdl_group *groups;  /* symmetry groups, owned by the provider */
   size_t group_count; /* entries in groups */
-  mdl_fault fault;    /* first evaluation fault (providers write it through a cast) */
 };
 
 #endif

@@ -50,13 +50,13 @@ typedef struct env {
   const int64_t *cur; /* values before the step */
   const int64_t *nxt; /* values after it (primed names) */
   int64_t tid;        /* the running instance, 0 outside threads */
+  mdl_fault *fault;   /* the caller's record of the first fault */
 } env;
 
 /* ---------------------------------------------------------------- evaluation */
 
-static void fault(const product *p, mdl_fault f) {
-  mdl *m = (mdl *)&p->base; /* the one mutable field of a const model */
-  if (m->fault == MDL_FAULT_NONE) m->fault = f;
+static void fault(const env *v, mdl_fault f) {
+  if (*v->fault == MDL_FAULT_NONE) *v->fault = f;
 }
 
 static int64_t eval(const env *v, const ir_expr *e);
@@ -65,7 +65,7 @@ static int64_t eval(const env *v, const ir_expr *e);
  * an overflow. */
 static inline int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
   int64_t r = 0;
-  if (ir_arith(op, a, b, &r) != IR_FAULT_NONE) fault(v->p, MDL_FAULT_OVERFLOW);
+  if (ir_arith(op, a, b, &r) != IR_FAULT_NONE) fault(v, MDL_FAULT_OVERFLOW);
   return r;
 }
 
@@ -178,12 +178,12 @@ static void emit_initial(void *ctx, int64_t *cand) {
   choose_init_states(ctx, cand, (size_t)((init_walk *)ctx)->p->shared_count);
 }
 
-static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx) {
+static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
   int64_t *cand = xcalloc(m->width, sizeof *cand);
   memcpy(cand, p->init_values, (size_t)p->shared_count * sizeof *cand);
   init_walk w = {p, fn, ctx};
-  solver sv = {.ps = p->init, .v = {p, cand, cand, 0}, .cand = cand, .emit = emit_initial, .ctx = &w};
+  solver sv = {.ps = p->init, .v = {p, cand, cand, 0, fault}, .cand = cand, .emit = emit_initial, .ctx = &w};
   solve(&sv);
   free(cand);
 }
@@ -196,6 +196,7 @@ typedef struct step_walk {
   int to;           /* its target state */
   mdl_next_fn fn;   /* the engine's callback */
   void *ctx;        /* its context */
+  mdl_fault *fault; /* the engine's record of the first fault */
 } step_walk;
 
 static void emit_successor(void *ctx, int64_t *cand) {
@@ -229,7 +230,7 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
 static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t *dst, int64_t tid) {
   const product *p = w->p;
   memcpy(dst, src, p->base.width * sizeof *dst);
-  env v = {p, src, dst, tid};
+  env v = {p, src, dst, tid, w->fault};
   w->to = ce->edge->to_index;
   if (ce->edge->kind == EDGE_RELATION) {
     solver sv = {.ps = ce->relation, .v = v, .cand = dst, .emit = emit_successor, .ctx = w};
@@ -239,10 +240,10 @@ static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t
   }
 }
 
-static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx) {
+static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
   int64_t *dst = xmalloc(m->width * sizeof *dst);
-  step_walk w = {.p = p, .fn = fn, .ctx = ctx};
+  step_walk w = {.p = p, .fn = fn, .ctx = ctx, .fault = fault};
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++) {
     const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
     int64_t tid = t->first_tid + (int64_t)slot - t->first_slot;
@@ -261,9 +262,9 @@ static bool literals_fit(const ast_spec *spec);
 
 /* ---------------------------------------------------------------- going wrong */
 
-static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why) {
+static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why, mdl_fault *fault) {
   const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
-  env v = {p, state, state, t->first_tid + (int64_t)slot - t->first_slot};
+  env v = {p, state, state, t->first_tid + (int64_t)slot - t->first_slot, fault};
   const ast_state *st = t->thread->states.items[state[slot]];
   *why = (mdl_violation){.kind = MDL_ASSERTION, .slot = (int)slot, .state = (int)state[slot], .failed = st->assertion};
   if (st->assertion && !eval(&v, st->assertion)) return false;
@@ -275,11 +276,11 @@ static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl
   return true;
 }
 
-static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why) {
+static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
   const product *p = (const product *)m;
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
-    if (!instance_ok(p, state, slot, why)) return false;
-  env v = {p, state, state, 0};
+    if (!instance_ok(p, state, slot, why, fault)) return false;
+  env v = {p, state, state, 0, fault};
   vec_foreach(&p->spec->properties, i) {
     *why = (mdl_violation){.kind = MDL_PROPERTY, .slot = -1, .failed = p->spec->properties.items[i]};
     if (!eval(&v, why->failed)) return false;
@@ -301,12 +302,13 @@ static bool product_initial_holds(const mdl *m, const int64_t *state) {
   if (!domains_hold(p, state)) return false;
   vec_foreach(&p->spec->shared, i)
     if (p->spec->shared.items[i]->init && state[i] != p->init_values[i]) return false;
-  env v = {p, state, state, 0};
+  mdl_fault fault = MDL_FAULT_NONE;
+  env v = {p, state, state, 0, &fault};
   vec_foreach(&p->spec->inits, i)
     if (!eval(&v, p->spec->inits.items[i])) return false;
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
     if (!thread_of_slot(p, (int)slot)->states.items[state[slot]]->initial) return false;
-  return true;
+  return fault == MDL_FAULT_NONE; /* a state whose check overflows is not confirmed */
 }
 
 /* The shared part of a step: the edge's meaning, frame rule included. */
@@ -327,8 +329,9 @@ static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step 
   if (src[step->slot] != e->from_index || dst[step->slot] != e->to_index) return false;
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
     if (slot != (size_t)step->slot && src[slot] != dst[slot]) return false;
-  env v = {p, src, dst, t->first_tid + step->slot - t->first_slot};
-  return edge_holds(e, &v);
+  mdl_fault fault = MDL_FAULT_NONE;
+  env v = {p, src, dst, t->first_tid + step->slot - t->first_slot, &fault};
+  return edge_holds(e, &v) && fault == MDL_FAULT_NONE; /* a step whose check overflows is not confirmed */
 }
 
 /* ---------------------------------------------------------------- descriptions */
@@ -409,7 +412,8 @@ static void shared_slot(product *p, const ast_shared *v, mdl_slot *s) {
   s->lo = v->type.kind == TYPE_RANGE ? v->type.lo_value : 0;
   s->hi = v->type.kind == TYPE_RANGE ? v->type.hi_value : 1;
   if (v->init) {
-    env none = {p, NULL, NULL, 0};
+    mdl_fault constant = MDL_FAULT_NONE; /* initializers are constants that sema computed without overflow */
+    env none = {p, NULL, NULL, 0, &constant};
     p->init_values[v->index] = eval(&none, v->init);
   }
 }

@@ -11,19 +11,21 @@ const mdl_group *mdl_groups(const mdl *m, size_t *count) {
   return m->groups;
 }
 
-void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx) { m->ops->initial(m, fn, ctx); }
+void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault) { m->ops->initial(m, fn, ctx, fault); }
 
-void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx) { m->ops->next_all(m, src, fn, ctx); }
+void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
+  m->ops->next_all(m, src, fn, ctx, fault);
+}
 
-bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why) { return m->ops->check(m, state, why); }
+bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
+  return m->ops->check(m, state, why, fault);
+}
 
 bool mdl_initial_holds(const mdl *m, const int64_t *state) { return m->ops->initial_holds(m, state); }
 
 bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   return m->ops->step_holds(m, src, step, dst);
 }
-
-mdl_fault mdl_fault_seen(const mdl *m) { return m->fault; }
 
 /* Interchangeable instances are sorted by control state: states that differ
  * only by a permutation of a group get the same representative. */

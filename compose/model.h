@@ -66,18 +66,20 @@ const mdl_slot *mdl_slot_at(const mdl *m, size_t i);
 /* The symmetry groups (empty when reduction is off or nothing is symmetric). */
 const mdl_group *mdl_groups(const mdl *m, size_t *count);
 
+/* The next three record the first evaluation fault they meet in *fault
+ * (left alone when there is none): the caller's record, so a model is never
+ * written while it is explored. */
 /* Calls fn on every initial state. */
-void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx);
+void mdl_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault);
 /* Calls fn on every successor of src, one call per (step, successor). */
-void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx);
+void mdl_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault);
 /* Fills why and returns false when state goes wrong. */
-bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why);
-/* A fault seen by the calls above since the model was built (sticky). */
-mdl_fault mdl_fault_seen(const mdl *m);
-/* True when state is an initial state of the model. */
+bool mdl_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault);
+/* True when state is an initial state of the model (false when checking it
+ * meets a fault). */
 bool mdl_initial_holds(const mdl *m, const int64_t *state);
 /* True when dst is a successor of src by step (for re-checking traces that
- * another engine produced). */
+ * another engine produced; false when checking it meets a fault). */
 bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
 /* Sorts each symmetry group of state into its canonical order. */
 void mdl_canonicalize(const mdl *m, int64_t *state);
