@@ -12,8 +12,7 @@ static void limit_to(smt *s, Z3_solver sv, double deadline) {
   Z3_context c = smt_z3(s);
   Z3_params p = Z3_mk_params(c);
   Z3_params_inc_ref(c, p);
-  double left = deadline - smt_now();
-  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), smt_timeout_ms(deadline));
   Z3_solver_set_params(c, sv, p);
   Z3_params_dec_ref(c, p);
 }

@@ -203,16 +203,18 @@ double smt_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+unsigned smt_timeout_ms(double deadline) {
+  double left = deadline - smt_now();
+  return left > 0.001 ? (unsigned)(left * 1000) : 1;
+}
+
 Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   Z3_context c = s->z3;
   Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
   Z3_solver_inc_ref(c, sv);
   Z3_params p = Z3_mk_params(c);
   Z3_params_inc_ref(c, p);
-  if (deadline > 0) {
-    double left = deadline - smt_now();
-    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), left > 0.001 ? (unsigned)(left * 1000) : 1);
-  }
+  if (deadline > 0) Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), smt_timeout_ms(deadline));
   /* No Ctrl-C handler of Z3's own: SIGINT sets athread's flag, and the
    * watchdog interrupts Z3 (smt_watch_start). */
   Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);

@@ -47,6 +47,8 @@ Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env);
 
 /* Monotonic seconds (CLOCK_MONOTONIC): the clock of every deadline. */
 double smt_now(void);
+/* Z3's "timeout" for the time left until deadline, in ms (at least 1). */
+unsigned smt_timeout_ms(double deadline);
 /* A new solver (a Spacer one for horn) whose timeout is the time left until
  * deadline (smt_now() seconds; 0 for none). Horn solvers keep every predicate
  * (no slicing or inlining), so the invariant reads per predicate and can be
