@@ -30,7 +30,7 @@ SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr
 COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/promela-plan.c compose/edge-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-hull.c compose/forall-param.c compose/run.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/c-ast.c conformance/cfront.c conformance/cfront-cpp.c conformance/cfront-lower.c conformance/cfront-expr.c conformance/run.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
-CLI_SRC  = cli/main.c cli/usage.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c $(BUILD)/gen/c-parser.c $(BUILD)/gen/c-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)

@@ -36,6 +36,24 @@ bool cli_parse_number(const char *what, const char *text, double *out);
 int cli_usage_error(const char *command, const char *msg);
 /* Reports the option getopt_long just rejected; returns EXIT_BAD_INPUT. */
 int cli_bad_option(const char *command, char **argv);
+/* Applies one option (code as in cli/options.c, its argument or NULL) to
+ * args; returns -1 to go on, else an exit code. */
+typedef int (*cli_take_fn)(int code, char *arg, void *args);
+
+/* One subcommand's options. */
+typedef struct cli_parse {
+  const char *command;       /* "compose": for --help and errors */
+  const char *names;         /* its long options but help and set: "engine json" */
+  const char *short_options; /* getopt's: "o:h" */
+  spec_options *spec;        /* where --set goes (NULL: no --set) */
+  cli_take_fn take;          /* the rest */
+  void *args;                /* take's */
+} cli_parse;
+
+/* Runs getopt_long over argv with p's options; --help, --set and unknown
+ * options are handled here. Returns -1 to go on (optind at the operands),
+ * else an exit code. */
+int cli_parse_options(int argc, char **argv, const cli_parse *p);
 /* A sink on stderr with the usual error limit. */
 diag_sink cli_stderr_sink(void);
 /* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */

@@ -28,66 +28,49 @@ typedef struct compose_args {
   const char *path;        /* the spec */
 } compose_args;
 
-/* Applies one option; returns -1 to go on, else an exit code. */
-static int compose_option(int c, compose_args *a, char **argv) {
-  diag_sink sink = cli_stderr_sink();
+/* Applies one option (a cli_take_fn). */
+static int compose_option(int c, char *arg, void *args) {
+  compose_args *a = args;
   double x;
   switch (c) {
-  case 's':
-    if (!cli_parse_override(&sink, optarg, &a->spec.overrides[a->spec.override_count])) return EXIT_BAD_INPUT;
-    a->spec.override_count++;
-    return -1;
-  case 'e': a->engine = optarg; return -1;
-  case 'F': a->for_all = optarg; return -1;
+  case 'e': a->engine = arg; return -1;
+  case 'F': a->for_all = arg; return -1;
   case 'm':
-    if (!cli_parse_number("--max-states", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--max-states", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_states = (uint64_t)x;
     return -1;
   case 't':
-    if (!cli_parse_number("--timeout", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--timeout", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.timeout = x;
     return -1;
   case 'M':
-    if (!cli_parse_number("--max-memory", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--max-memory", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_memory = (uint64_t)(x * 1048576.0);
     return -1;
-  case 'o': a->trace_out = optarg; return -1;
+  case 'O': a->trace_out = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'n': a->symmetry = false; return -1;
   case 'p': a->progress = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->certificate = true; return -1;
   case 'b':
-    if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->bound = (unsigned)x;
     return -1;
-  case 'h': cli_usage(stdout, "compose"); return cli_finish(EXIT_HOLDS);
-  default: return cli_bad_option("compose", argv);
+  default: return EXIT_INTERNAL; /* not in its names */
   }
 }
 
 static int compose_options(int argc, char **argv, compose_args *a) {
-  static const struct option longopts[] = {
-      {"set", required_argument, NULL, 's'},
-      {"engine", required_argument, NULL, 'e'},
-      {"for-all", required_argument, NULL, 'F'},
-      {"max-states", required_argument, NULL, 'm'},
-      {"timeout", required_argument, NULL, 't'},
-      {"max-memory", required_argument, NULL, 'M'},
-      {"trace-out", required_argument, NULL, 'o'},
-      {"json", no_argument, NULL, 'j'},
-      {"no-symmetry", no_argument, NULL, 'n'},
-      {"progress", no_argument, NULL, 'p'},
-      {"no-timing", no_argument, NULL, 'T'},
-      {"certificate", no_argument, NULL, 'c'},
-      {"bound", required_argument, NULL, 'b'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  int c, code;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
-    if ((code = compose_option(c, a, argv)) >= 0) return code;
+  cli_parse p = {"compose",
+                 "engine for-all max-states timeout max-memory trace-out json no-symmetry progress no-timing "
+                 "certificate bound",
+                 "h",
+                 &a->spec,
+                 compose_option,
+                 a};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error("compose", "expected exactly one specification");
   if (strcmp(a->engine, "auto") && strcmp(a->engine, "explicit") && strcmp(a->engine, "symbolic"))
     return cli_usage_error("compose", "--engine must be auto, explicit or symbolic");

@@ -59,56 +59,37 @@ static void cpp_flag(conform_args *a, char c, const char *value) {
   vec_push(NULL, &a->cpp, flag);
 }
 
-/* Applies one option; returns -1 to go on, else an exit code. */
-static int conform_option(int c, conform_args *a, char **argv) {
-  diag_sink sink = cli_stderr_sink();
+/* Applies one option (a cli_take_fn). */
+static int conform_option(int c, char *arg, void *args) {
+  conform_args *a = args;
   double x;
   switch (c) {
-  case 's':
-    if (!cli_parse_override(&sink, optarg, &a->spec.overrides[a->spec.override_count])) return EXIT_BAD_INPUT;
-    a->spec.override_count++;
-    return -1;
-  case 'r': return parse_binding(optarg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
+  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
   case 'e':
-    return parse_engine(optarg, &a->check.engine) ? -1
-                                                  : cli_usage_error("conform", "--engine must be auto, chc or bmc");
+    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error("conform", "--engine must be auto, chc or bmc");
   case 'b':
-    if (!cli_parse_number("--bound", optarg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
     return -1;
-  case 't': return cli_parse_number("--timeout", optarg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
-  case 'C': a->emit_c = optarg; return -1;
-  case 'S': a->emit_smt2 = optarg; return -1;
+  case 't': return cli_parse_number("--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
+  case 'C': a->emit_c = arg; return -1;
+  case 'S': a->emit_smt2 = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
   case 'I':
   case 'D':
-  case 'U': cpp_flag(a, (char)c, optarg); return -1;
-  case 'h': cli_usage(stdout, "conform"); return cli_finish(EXIT_HOLDS);
-  default: return cli_bad_option("conform", argv);
+  case 'U': cpp_flag(a, (char)c, arg); return -1;
+  default: return EXIT_INTERNAL; /* not in its names */
   }
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  static const struct option longopts[] = {
-      {"set", required_argument, NULL, 's'},
-      {"thread", required_argument, NULL, 'r'},
-      {"engine", required_argument, NULL, 'e'},
-      {"bound", required_argument, NULL, 'b'},
-      {"timeout", required_argument, NULL, 't'},
-      {"emit-c", required_argument, NULL, 'C'},
-      {"emit-smt2", required_argument, NULL, 'S'},
-      {"json", no_argument, NULL, 'j'},
-      {"no-timing", no_argument, NULL, 'T'},
-      {"certificate", no_argument, NULL, 'c'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  int c, code;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "hI:D:U:", longopts, NULL)) != -1)
-    if ((code = conform_option(c, a, argv)) >= 0) return code;
+  cli_parse p = {"conform",      "thread engine bound timeout emit-c emit-smt2 json no-timing certificate",
+                 "hI:D:U:",      &a->spec,
+                 conform_option, a};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   if (optind > argc - 2) return cli_usage_error("conform", "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
     return cli_usage_error("conform", "--bound applies to --engine bmc");

@@ -14,28 +14,17 @@ typedef struct promela_args {
   const char *spec;   /* the specification */
 } promela_args;
 
+/* Applies -o (a cli_take_fn: the only option of its own). */
+static int promela_option(int c, char *arg, void *args) {
+  ((promela_args *)args)->output = arg;
+  return c == 'o' ? -1 : EXIT_INTERNAL;
+}
+
 /* Parses the options into a; returns -1 to go on, else an exit code. */
 static int promela_options(int argc, char **argv, promela_args *a) {
-  static const struct option longopts[] = {
-      {"set", required_argument, NULL, 's'},
-      {"output", required_argument, NULL, 'o'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  diag_sink sink = cli_stderr_sink();
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-    switch (c) {
-    case 's':
-      if (!cli_parse_override(&sink, optarg, &a->opts.overrides[a->opts.override_count])) return EXIT_BAD_INPUT;
-      a->opts.override_count++;
-      break;
-    case 'o': a->output = optarg; break;
-    case 'h': cli_usage(stdout, "promela"); return cli_finish(EXIT_HOLDS);
-    default: return cli_bad_option("promela", argv);
-    }
-  }
+  cli_parse p = {"promela", "output", "o:h", &a->opts, promela_option, a};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error("promela", "expected exactly one specification");
   a->spec = argv[optind];
   return -1;

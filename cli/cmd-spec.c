@@ -70,28 +70,18 @@ int cli_bad_option(const char *command, char **argv) {
 
 /* ---------------------------------------------------------------- lint */
 
+/* Applies --no-warnings (a cli_take_fn: the only option of its own). */
+static int lint_option(int c, char *arg, void *args) {
+  (void)arg;
+  ((spec_options *)args)->warnings = false;
+  return c == 'w' ? -1 : EXIT_INTERNAL;
+}
+
 /* Parses lint's options into opts; returns -1 to go on, else an exit code. */
 static int lint_options(int argc, char **argv, spec_options *opts) {
-  static const struct option longopts[] = {
-      {"set", required_argument, NULL, 's'},
-      {"no-warnings", no_argument, NULL, 'w'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  diag_sink sink = cli_stderr_sink();
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "wh", longopts, NULL)) != -1) {
-    switch (c) {
-    case 's':
-      if (!cli_parse_override(&sink, optarg, &opts->overrides[opts->override_count])) return EXIT_BAD_INPUT;
-      opts->override_count++;
-      break;
-    case 'w': opts->warnings = false; break;
-    case 'h': cli_usage(stdout, "lint"); return cli_finish(EXIT_HOLDS);
-    default: return cli_bad_option("lint", argv);
-    }
-  }
+  cli_parse p = {"lint", "no-warnings", "wh", opts, lint_option, opts};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   return optind < argc ? -1 : cli_usage_error("lint", "no specification given");
 }
 
@@ -133,24 +123,18 @@ static int format_file(const char *path, fmt_mode mode) {
   return code;
 }
 
+/* Applies --in-place or --check (a cli_take_fn). */
+static int fmt_option(int c, char *arg, void *args) {
+  (void)arg;
+  *(fmt_mode *)args = c == 'i' ? FMT_IN_PLACE : FMT_CHECK;
+  return -1;
+}
+
 int cmd_fmt(int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"in-place", no_argument, NULL, 'i'},
-      {"check", no_argument, NULL, 'c'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
   fmt_mode mode = FMT_PRINT;
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "ih", longopts, NULL)) != -1) {
-    if (c == 'i') mode = FMT_IN_PLACE;
-    else if (c == 'c') mode = FMT_CHECK;
-    else if (c == 'h') {
-      cli_usage(stdout, "fmt");
-      return cli_finish(EXIT_HOLDS);
-    } else return cli_bad_option("fmt", argv);
-  }
+  cli_parse p = {"fmt", "in-place check", "ih", NULL, fmt_option, &mode};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error("fmt", "expected exactly one specification");
   return cli_finish(format_file(argv[optind], mode));
 }

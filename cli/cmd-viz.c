@@ -21,37 +21,22 @@ typedef struct viz_args {
   const char *spec;   /* the specification */
 } viz_args;
 
-/* Applies one option; returns -1 to go on, else an exit code. */
-static int viz_option(int c, viz_args *a, char **argv) {
-  diag_sink sink = cli_stderr_sink();
+/* Applies one option (a cli_take_fn). */
+static int viz_option(int c, char *arg, void *args) {
+  viz_args *a = args;
   switch (c) {
-  case 's':
-    if (!cli_parse_override(&sink, optarg, &a->opts.overrides[a->opts.override_count])) return EXIT_BAD_INPUT;
-    a->opts.override_count++;
-    return -1;
-  case 'o': a->output = optarg; return -1;
-  case 't': a->thread = optarg; return -1;
-  case 'T': a->trace = optarg; return -1;
-  case 'i': a->idle = true; return -1;
-  case 'h': cli_usage(stdout, "viz"); return cli_finish(EXIT_HOLDS);
-  default: return cli_bad_option("viz", argv);
+  case 'o': a->output = arg; return -1;
+  case 'r': a->thread = arg; return -1;
+  case 'X': a->trace = arg; return -1;
+  case 'd': a->idle = true; return -1;
+  default: return EXIT_INTERNAL; /* not in its names */
   }
 }
 
 static int viz_options_parse(int argc, char **argv, viz_args *a) {
-  static const struct option longopts[] = {
-      {"set", required_argument, NULL, 's'},
-      {"output", required_argument, NULL, 'o'},
-      {"thread", required_argument, NULL, 't'},
-      {"trace", required_argument, NULL, 'T'},
-      {"idle", no_argument, NULL, 'i'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  int c, code;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1)
-    if ((code = viz_option(c, a, argv)) >= 0) return code;
+  cli_parse p = {"viz", "output thread trace idle", "o:h", &a->opts, viz_option, a};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error("viz", "expected exactly one specification");
   if (a->output && !viz_format_of_path(a->output, &a->format)) {
     char msg[200];

@@ -271,30 +271,23 @@ cfe_expr *cfe_name(cfe_ctx *ctx, cfe_pos at, const char *name) {
   return e;
 }
 
-cfe_expr *cfe_unary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a) {
-  cfe_expr *e = expr_new(ctx, CE_UNARY, at);
-  e->op = op;
-  e->a = a;
-  e->depth = depth_of(a, NULL, NULL);
+/* An operator node over up to three operands, one deeper than the deepest. */
+static cfe_expr *tree(cfe_ctx *ctx, cfe_expr_kind kind, cfe_pos at, cfe_op op, cfe_expr *a, cfe_expr *b, cfe_expr *c) {
+  cfe_expr *e = arena_alloc(A(ctx), sizeof *e);
+  *e = (cfe_expr){.kind = kind, .at = at, .op = op, .a = a, .b = b, .c = c, .depth = depth_of(a, b, c)};
   return e;
+}
+
+cfe_expr *cfe_unary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a) {
+  return tree(ctx, CE_UNARY, at, op, a, NULL, NULL);
 }
 
 cfe_expr *cfe_binary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a, cfe_expr *b) {
-  cfe_expr *e = expr_new(ctx, CE_BINARY, at);
-  e->op = op;
-  e->a = a;
-  e->b = b;
-  e->depth = depth_of(a, b, NULL);
-  return e;
+  return tree(ctx, CE_BINARY, at, op, a, b, NULL);
 }
 
 cfe_expr *cfe_cond(cfe_ctx *ctx, cfe_pos at, cfe_expr *a, cfe_expr *b, cfe_expr *c) {
-  cfe_expr *e = expr_new(ctx, CE_COND, at);
-  e->a = a;
-  e->b = b;
-  e->c = c;
-  e->depth = depth_of(a, b, c);
-  return e;
+  return tree(ctx, CE_COND, at, 0, a, b, c); /* no operator */
 }
 
 cfe_expr *cfe_assign(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *target, cfe_expr *value) {
