@@ -1,17 +1,16 @@
-/* compose/engine-symbolic.h -- the product of abstract threads as a
- * transition system over Z3 terms (unbounded integers allowed): bounded model
+/* compose/engine-symbolic.h -- a model checked through its symbolic face
+ * (mdl_symbolic_new: Z3 terms, unbounded integers allowed): bounded model
  * checking for counterexamples and an inductive proof by Spacer (IC3/PDR on
  * constrained Horn clauses), whose invariant is re-checked by three
  * independent queries before "safe" is reported, and whose counterexamples are
  * re-executed on the model (mdl_step_holds) before "unsafe" is.
  *
- * Borrows the spec and the checker model (product_build_checker); the result
- * owns its trace and certificate (free with compose_result_free and free()).
+ * Borrows the model (e.g. product_build_checker's); the result owns its trace
+ * and certificate (free with compose_result_free and free()).
  */
 #ifndef ATHREAD_ENGINE_SYMBOLIC_H
 #define ATHREAD_ENGINE_SYMBOLIC_H
 
-#include "../spec-lang/spec.h"
 #include "result.h"
 #include "model.h"
 
@@ -23,6 +22,6 @@ typedef struct symbolic_options {
 /* Fills r like the explicit engine does (trace in the model's slot layout).
  * *certificate is set to the inductive invariant (owned text, free()) when
  * the verdict is safe, else NULL. */
-void symbolic_run(const ast_spec *spec, const mdl *m, const symbolic_options *o, compose_result *r, char **certificate);
+void symbolic_run(const mdl *m, const symbolic_options *o, compose_result *r, char **certificate);
 
 #endif

@@ -19,8 +19,6 @@
 
 typedef VEC(Z3_ast) term_list;
 
-static bool timed_out(const hull_system *e) { return e->deadline > 0 && smt_now() >= e->deadline - SMT_CHECK_SLACK; }
-
 /* sum a_i f_i == b for one row. */
 static Z3_ast equation(const hull_system *e, const int64_t *row, Z3_ast *f) {
   Z3_context c = smt_z3(e->s);
@@ -159,7 +157,7 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
     size_t before = n;
     for (unsigned round = 0; round <= dims + 1 && !broken && !done; round++) {
       double left = stop - smt_now();
-      if (left <= 0.01 || timed_out(e)) {
+      if (left <= 0.01 || smt_deadline_passed(e->deadline)) {
         done = true;
         break;
       }
@@ -228,7 +226,7 @@ int64_t *hull_invariants(const hull_system *e, unsigned depth, double budget, si
   int64_t *rows = sample_hull(e, depth, budget, &n);
   Z3_context c = smt_z3(e->s);
   Z3_ast *x = e->state(e->ctx, "hx"), *y = e->state(e->ctx, "hy");
-  for (bool changed = rows != NULL; changed && n > 0 && !timed_out(e);) {
+  for (bool changed = rows != NULL; changed && n > 0 && !smt_deadline_passed(e->deadline);) {
     Z3_solver s = smt_solver(e->s, e->deadline, false);
     Z3_solver_assert(c, s, hull_equations(e, rows, n, x));
     Z3_solver_assert(c, s, e->domain(e->ctx, x));
@@ -246,7 +244,7 @@ int64_t *hull_invariants(const hull_system *e, unsigned depth, double budget, si
     }
     Z3_solver_dec_ref(c, s);
   }
-  if (timed_out(e)) n = 0;
+  if (smt_deadline_passed(e->deadline)) n = 0;
   free(x);
   free(y);
   *count = rows ? n : 0;

@@ -19,6 +19,7 @@ typedef struct mdl_ops {
   void (*describe_value)(const mdl *m, size_t slot, int64_t value, strbuf *out);
   void (*describe_violation)(const mdl *m, const mdl_violation *why, strbuf *out);
   void (*destroy)(mdl *m);
+  mdl_symbolic *(*symbolic)(const mdl *m, smt *s);
 } mdl_ops;
 
 struct mdl {

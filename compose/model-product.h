@@ -24,4 +24,8 @@ mdl *product_build(const ast_spec *spec, bool symmetry);
  * be called on it. Returns owned, free with mdl_free. */
 mdl *product_build_checker(const ast_spec *spec);
 
+/* The provider's symbolic face (model-product-smt.c): m is a product of
+ * spec. Engines call mdl_symbolic_new. */
+mdl_symbolic *product_symbolic(const mdl *m, const ast_spec *spec, smt *s);
+
 #endif

@@ -54,3 +54,9 @@ void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out)
 void mdl_free(mdl *m) {
   if (m) m->ops->destroy(m);
 }
+
+mdl_symbolic *mdl_symbolic_new(const mdl *m, smt *s) { return m->ops->symbolic(m, s); }
+
+void mdl_symbolic_free(mdl_symbolic *f) {
+  if (f) f->destroy(f);
+}

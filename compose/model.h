@@ -5,8 +5,9 @@
  * slots, enumerate initial states and successors through callbacks, ask
  * whether a state goes wrong, and may reduce by the symmetry groups the model
  * declares. Providers: the product of abstract threads (model-product.c);
- * later KISS and thread-modular models. Users: the explicit engine now, the
- * symbolic engine later. A model owns everything it returns (slot names,
+ * later KISS and thread-modular models. Users: the explicit engine (states
+ * one by one) and the symbolic engine (the symbolic face, mdl_symbolic_new:
+ * the same system as Z3 formulas). A model owns everything it returns (slot names,
  * descriptions); free it with mdl_free.
  */
 #ifndef ATHREAD_MODEL_H
@@ -19,6 +20,7 @@
 #include "../core/diag.h"
 #include "../core/ir.h"
 #include "../core/strbuf.h"
+#include "symbolic.h"
 
 typedef struct mdl mdl;
 
@@ -91,5 +93,19 @@ void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out);
 /* Appends a description of a violation: "Worker[2] goes wrong in state Work: assertion !stopped is false". */
 void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out);
 void mdl_free(mdl *m);
+
+/* The symbolic face of a model: the system over Z3 terms, and the model step
+ * each numbered step of it stands for (so that a trace Z3 finds reads as the
+ * explicit engine's). */
+typedef struct mdl_symbolic {
+  sym_system sys;        /* the formulas (sys.ctx is the provider's) */
+  const mdl_step *steps; /* per step number: the instance and its edge */
+  void (*destroy)(struct mdl_symbolic *f);
+} mdl_symbolic;
+
+/* The symbolic face of m in s's context; borrows m and s (both must outlive
+ * it). Free with mdl_symbolic_free. */
+mdl_symbolic *mdl_symbolic_new(const mdl *m, smt *s);
+void mdl_symbolic_free(mdl_symbolic *f);
 
 #endif

@@ -37,10 +37,10 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
   return (out->m = product_build_checker(spec)) != NULL;
 }
 
-static void run_engine(const compose_request *rq, const ast_spec *spec, compose_run_result *out) {
+static void run_engine(const compose_request *rq, compose_run_result *out) {
   if (out->symbolic) {
     symbolic_options so = {.timeout = rq->limits.timeout, .bmc_bound = rq->bound};
-    symbolic_run(spec, out->m, &so, &out->r, &out->certificate);
+    symbolic_run(out->m, &so, &out->r, &out->certificate);
   } else {
     explicit_run(out->m, &rq->limits, &out->r);
   }
@@ -71,7 +71,7 @@ static void rerun_concrete(const ast_spec *spec, const compose_request *rq, comp
   compose_request b = *rq;
   if (rq->limits.timeout > 0)
     b.limits.timeout = rq->limits.timeout > fr->seconds + 0.01 ? rq->limits.timeout - fr->seconds : 0.01;
-  if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(&b, out->concrete, out);
+  if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(&b, out);
   if (out->concrete && out->m && out->r.verdict == VERDICT_UNSAFE) return;
   bool internal = !out->concrete || !out->m || out->r.verdict == VERDICT_SAFE;
   const char *what = !out->concrete || !out->m        ? "does not load"
@@ -102,7 +102,7 @@ void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *
   memset(out, 0, sizeof *out);
   if (rq->for_all) run_for_all(spec, rq, out);
   else if (!choose_engine(rq, spec, out)) out->failure = COMPOSE_BAD_INPUT;
-  else run_engine(rq, spec, out);
+  else run_engine(rq, out);
 }
 
 void compose_run_free(compose_run_result *out) {

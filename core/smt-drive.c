@@ -56,7 +56,7 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
       found = stopped(s, INTERRUPT_REASON, reason, reason_size);
       break;
     }
-    if (k > 0 && deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK) {
+    if (k > 0 && smt_deadline_passed(deadline)) {
       found = stopped(s, "timeout", reason, reason_size);
       break;
     }

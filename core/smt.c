@@ -230,10 +230,11 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
 
 Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline) {
   Z3_lbool r = Z3_solver_check(s->z3, sv);
-  if (s->failed || interrupt_requested() || (deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK))
-    return Z3_L_UNDEF;
+  if (s->failed || interrupt_requested() || smt_deadline_passed(deadline)) return Z3_L_UNDEF;
   return r;
 }
+
+bool smt_deadline_passed(double deadline) { return deadline > 0 && smt_now() >= deadline - SMT_CHECK_SLACK; }
 
 /* ---------------------------------------------------------------- watchdog */
 

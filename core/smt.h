@@ -63,6 +63,9 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn);
  * every check a verdict depends on. */
 #define SMT_CHECK_SLACK 0.005
 Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline);
+/* True when deadline (0 for none) is within SMT_CHECK_SLACK or past: no
+ * answer that ends now is trusted (smt_check). */
+bool smt_deadline_passed(double deadline);
 
 /* A watchdog thread that interrupts every Z3 call on s once the monotonic
  * clock (CLOCK_MONOTONIC, in seconds) passes deadline (0 for none), or once
