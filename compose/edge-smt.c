@@ -32,24 +32,3 @@ Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at) {
   vec_free(&alt);
   return any;
 }
-
-Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
-  VEC(Z3_ast) alt = {0};
-  for (size_t k = 0; k < count; k++) {
-    Z3_ast f = step(ctx, k, v, w);
-    if (sel) {
-      Z3_ast both[2] = {smt_eq(s, sel, smt_int(s, (int64_t)k)), f};
-      f = smt_and(s, 2, both);
-    }
-    vec_push(NULL, &alt, f);
-  }
-  Z3_ast any = smt_or(s, (unsigned)alt.len, alt.items);
-  vec_free(&alt);
-  return any;
-}
-
-Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel,
-                       Z3_ast domains_w) {
-  Z3_ast parts[2] = {esmt_some_step(s, count, step, ctx, v, w, sel), domains_w};
-  return smt_and(s, 2, parts);
-}

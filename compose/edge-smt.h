@@ -1,6 +1,6 @@
 /* compose/edge-smt.h -- the Z3 formulas of a spec's edges, of its initial
- * shared state and of a choice among steps, for the engines that encode the
- * system in Z3 (symbolic and --for-all). Every expression goes through the
+ * shared state, for the symbolic systems built on a spec (the product's
+ * face and the --for-all counter system). Every expression goes through the
  * caller's translation, so an engine can rewrite it first (--for-all reads
  * counts and N symbolically).
  * Borrows everything; the terms live in the caller's Z3 context. */
@@ -22,16 +22,5 @@ Z3_ast esmt_shared_init(smt *s, const ast_spec *spec, const smt_env *env, esmt_t
 
 /* The control state `at` of an instance of t is one of t's init states. */
 Z3_ast esmt_initial_state(smt *s, const ast_thread *t, Z3_ast at);
-
-/* Step k of the caller's numbered steps, from state v to state w. */
-typedef Z3_ast (*esmt_step)(void *ctx, size_t k, Z3_ast *v, Z3_ast *w);
-
-/* Some step 0..count-1 from v to w; with sel, step k also says sel == k, so
- * that a model tells which step was taken. */
-Z3_ast esmt_some_step(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel);
-
-/* T(v, w): some step (esmt_some_step, sel as there) and w within the domains. */
-Z3_ast esmt_transition(smt *s, size_t count, esmt_step step, void *ctx, Z3_ast *v, Z3_ast *w, Z3_ast sel,
-                       Z3_ast domains_w);
 
 #endif

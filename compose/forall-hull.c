@@ -21,23 +21,24 @@ typedef VEC(Z3_ast) term_list;
 
 /* sum a_i f_i == b for one row. */
 static Z3_ast equation(const hull_system *e, const int64_t *row, Z3_ast *f) {
-  Z3_context c = smt_z3(e->s);
+  Z3_context c = smt_z3(e->sys->s);
   term_list terms = {0};
   for (size_t i = 0; i < e->feature_count; i++) {
     if (row[i] == 0) continue;
-    Z3_ast prod[2] = {smt_int(e->s, row[i]), f[i]};
-    vec_push(NULL, &terms, row[i] == 1 ? f[i] : smt_keep(e->s, Z3_mk_mul(c, 2, prod)));
+    Z3_ast prod[2] = {smt_int(e->sys->s, row[i]), f[i]};
+    vec_push(NULL, &terms, row[i] == 1 ? f[i] : smt_keep(e->sys->s, Z3_mk_mul(c, 2, prod)));
   }
-  Z3_ast eq = smt_eq(e->s, smt_add(e->s, (unsigned)terms.len, terms.items), smt_int(e->s, row[e->feature_count]));
+  Z3_ast eq = smt_eq(e->sys->s, smt_add(e->sys->s, (unsigned)terms.len, terms.items),
+                     smt_int(e->sys->s, row[e->feature_count]));
   vec_free(&terms);
   return eq;
 }
 
 Z3_ast hull_equations(const hull_system *e, const int64_t *rows, size_t n, Z3_ast *v) {
-  Z3_ast *f = e->features(e->ctx, v);
+  Z3_ast *f = e->features(e->sys->ctx, v);
   term_list all = {0};
   for (size_t k = 0; k < n; k++) vec_push(NULL, &all, equation(e, &rows[k * (e->feature_count + 1)], f));
-  Z3_ast conj = smt_and(e->s, (unsigned)all.len, all.items);
+  Z3_ast conj = smt_and(e->sys->s, (unsigned)all.len, all.items);
   vec_free(&all);
   free(f);
   return conj;
@@ -126,8 +127,8 @@ static Z3_ast outside(const hull_system *e, const int64_t *rows, size_t n, Z3_as
   term_list alt = {0};
   for (unsigned j = 0; j <= frames; j++)
     for (size_t k = 0; k < n; k++)
-      vec_push(NULL, &alt, smt_not(e->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
-  Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
+      vec_push(NULL, &alt, smt_not(e->sys->s, equation(e, &rows[k * (e->feature_count + 1)], fs[j])));
+  Z3_ast any = smt_or(e->sys->s, (unsigned)alt.len, alt.items);
   vec_free(&alt);
   return any;
 }
@@ -138,8 +139,8 @@ static Z3_ast outside(const hull_system *e, const int64_t *rows, size_t n, Z3_as
  * every state within depth steps unless the time budget ran out first; either
  * way Houdini (find_hints) keeps only equations that are invariant. */
 static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget, size_t *count) {
-  Z3_context c = smt_z3(e->s);
-  Z3_solver s = smt_solver(e->s, e->deadline, false);
+  Z3_context c = smt_z3(e->sys->s);
+  Z3_solver s = smt_solver(e->sys->s, e->deadline, false);
   Z3_ast **frames = xcalloc(depth + 1, sizeof *frames), **fs = xcalloc(depth + 1, sizeof *fs);
   char name[32];
   size_t dims = e->feature_count, n = 0;
@@ -151,9 +152,10 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
   bool done = false;
   for (unsigned j = 0; j <= depth && !broken && !done && stable < 2; j++) {
     snprintf(name, sizeof name, "h%u", j);
-    frames[j] = e->state(e->ctx, name);
-    fs[j] = e->features(e->ctx, frames[j]);
-    Z3_solver_assert(c, s, j ? e->step_or_stay(e->ctx, frames[j - 1], frames[j]) : e->initial(e->ctx, frames[0]));
+    frames[j] = e->sys->state(e->sys->ctx, name);
+    fs[j] = e->features(e->sys->ctx, frames[j]);
+    Z3_solver_assert(c, s,
+                     j ? sym_step_or_stay(e->sys, frames[j - 1], frames[j]) : e->sys->initial(e->sys->ctx, frames[0]));
     size_t before = n;
     for (unsigned round = 0; round <= dims + 1 && !broken && !done; round++) {
       double left = stop - smt_now();
@@ -175,13 +177,13 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
         for (unsigned k = 0; k <= j; k++)
           for (size_t i = 0; i < dims; i++) {
             int64_t x = 0;
-            broken |= !smt_model_value(e->s, model, fs[k][i], &x);
+            broken |= !smt_model_value(e->sys->s, model, fs[k][i], &x);
             vec_push(NULL, &samples, x);
           }
         Z3_model_dec_ref(c, model);
       }
       Z3_solver_pop(c, s, 1);
-      broken |= smt_failed(e->s);
+      broken |= smt_failed(e->sys->s);
       done |= r == Z3_L_UNDEF;
       if (r != Z3_L_TRUE || broken) break;
       free(basis);
@@ -209,11 +211,11 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
 
 /* Drops the rows that are false in w (moving the others up). */
 static size_t keep_true(const hull_system *e, Z3_model model, Z3_ast *w, int64_t *rows, size_t n) {
-  Z3_ast *f = e->features(e->ctx, w);
+  Z3_ast *f = e->features(e->sys->ctx, w);
   size_t kept = 0, cols = e->feature_count + 1;
   for (size_t k = 0; k < n; k++) {
     int64_t holds = 0;
-    if (!smt_model_value(e->s, model, equation(e, &rows[k * cols], f), &holds) || !holds) continue;
+    if (!smt_model_value(e->sys->s, model, equation(e, &rows[k * cols], f), &holds) || !holds) continue;
     memmove(&rows[kept * cols], &rows[k * cols], cols * sizeof *rows);
     kept++;
   }
@@ -224,22 +226,22 @@ static size_t keep_true(const hull_system *e, Z3_model model, Z3_ast *w, int64_t
 int64_t *hull_invariants(const hull_system *e, unsigned depth, double budget, size_t *count) {
   size_t n = 0;
   int64_t *rows = sample_hull(e, depth, budget, &n);
-  Z3_context c = smt_z3(e->s);
-  Z3_ast *x = e->state(e->ctx, "hx"), *y = e->state(e->ctx, "hy");
+  Z3_context c = smt_z3(e->sys->s);
+  Z3_ast *x = e->sys->state(e->sys->ctx, "hx"), *y = e->sys->state(e->sys->ctx, "hy");
   for (bool changed = rows != NULL; changed && n > 0 && !smt_deadline_passed(e->deadline);) {
-    Z3_solver s = smt_solver(e->s, e->deadline, false);
+    Z3_solver s = smt_solver(e->sys->s, e->deadline, false);
     Z3_solver_assert(c, s, hull_equations(e, rows, n, x));
-    Z3_solver_assert(c, s, e->domain(e->ctx, x));
-    Z3_solver_assert(c, s, e->step(e->ctx, x, y));
-    Z3_solver_assert(c, s, smt_not(e->s, hull_equations(e, rows, n, y)));
-    Z3_lbool r = smt_check(e->s, s, e->deadline);
+    Z3_solver_assert(c, s, e->sys->domains(e->sys->ctx, x));
+    Z3_solver_assert(c, s, sym_transition(e->sys, x, y, NULL));
+    Z3_solver_assert(c, s, smt_not(e->sys->s, hull_equations(e, rows, n, y)));
+    Z3_lbool r = smt_check(e->sys->s, s, e->deadline);
     changed = r == Z3_L_TRUE;
     if (r == Z3_L_TRUE) {
       Z3_model model = Z3_solver_get_model(c, s);
       Z3_model_inc_ref(c, model);
       n = keep_true(e, model, y, rows, n);
       Z3_model_dec_ref(c, model);
-    } else if (r != Z3_L_FALSE || smt_failed(e->s)) {
+    } else if (r != Z3_L_FALSE || smt_failed(e->sys->s)) {
       n = 0;
     }
     Z3_solver_dec_ref(c, s);

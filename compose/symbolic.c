@@ -8,6 +8,7 @@
 #include "../core/vec.h"
 
 Z3_ast sym_transition(const sym_system *y, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
+  Z3_ast domains_w = y->domains(y->ctx, w); /* first: Z3's search follows the order terms are made in */
   VEC(Z3_ast) alt = {0};
   for (size_t k = 0; k < y->step_count; k++) {
     Z3_ast f = y->step(y->ctx, k, v, w);
@@ -17,7 +18,7 @@ Z3_ast sym_transition(const sym_system *y, Z3_ast *v, Z3_ast *w, Z3_ast sel) {
     }
     vec_push(NULL, &alt, f);
   }
-  Z3_ast parts[2] = {smt_or(y->s, (unsigned)alt.len, alt.items), y->domains(y->ctx, w)};
+  Z3_ast parts[2] = {smt_or(y->s, (unsigned)alt.len, alt.items), domains_w};
   vec_free(&alt);
   return smt_and(y->s, 2, parts);
 }

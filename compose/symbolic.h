@@ -15,9 +15,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../core/smt-drive.h"
 #include "../core/smt.h"
+
+/* Step k sets control slot `slot` from `from` to `to` (slot -1: no control
+ * slot changes). */
+typedef struct sym_move {
+  int slot;
+  int64_t from, to;
+} sym_move;
 
 typedef struct sym_system {
   smt *s;            /* the Z3 context of every term */
@@ -34,6 +42,11 @@ typedef struct sym_system {
   Z3_ast (*step)(void *ctx, size_t k, Z3_ast *v, Z3_ast *w);
   /* v goes wrong. */
   Z3_ast (*bad)(void *ctx, Z3_ast *v);
+  /* Optional (NULL: no slot is named as one): per slot, how many control
+   * states it holds (0 for data), and per step the control slot it moves; a
+   * prover may split its invariant by these locations. */
+  const int64_t *control;
+  const sym_move *moves;
 } sym_system;
 
 /* T(v, w): some step from v to w and w within the domains; with sel, step k
