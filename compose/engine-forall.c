@@ -113,21 +113,6 @@ static Z3_ast pred_app(prover *e, const horn *h, size_t where, Z3_ast *x) {
   return a;
 }
 
-/* forall over the rest slots of a (and b) of body. */
-static Z3_ast forall(prover *e, const horn *h, Z3_ast *a, Z3_ast *b, Z3_ast body) {
-  Z3_context c = smt_z3(e->s);
-  size_t n = h->rest_count * (b ? 2 : 1);
-  if (n == 0) return body;
-  Z3_app *bound = xcalloc(n + 1, sizeof *bound);
-  for (size_t k = 0; k < h->rest_count; k++) {
-    bound[k] = Z3_to_app(c, a[h->rest[k]]);
-    if (b) bound[h->rest_count + k] = Z3_to_app(c, b[h->rest[k]]);
-  }
-  Z3_ast q = smt_keep(e->s, Z3_mk_forall_const(c, 0, (unsigned)n, bound, 0, NULL, body));
-  free(bound);
-  return q;
-}
-
 /* The location a step's move leads to from where, or (size_t)-1 when it is not enabled there. */
 static size_t location_after(const prover *e, const horn *h, size_t where, const sym_move *mv) {
   if (mv->slot < 0) return where;
@@ -148,15 +133,18 @@ static void add_clauses(prover *e, const horn *h, Z3_solver s, Z3_ast *x, Z3_ast
   for (size_t where = 0; where < h->locations; where++) {
     Z3_ast *xl = at_location(e, h, x, where);
     Z3_ast here = pred_app(e, h, where, xl);
-    Z3_solver_assert(c, s, forall(e, h, x, NULL, smt_implies(e->s, sy->initial(sy->ctx, xl), here)));
+    Z3_solver_assert(
+        c, s, sym_forall(e->y, h->rest, h->rest_count, x, NULL, smt_implies(e->s, sy->initial(sy->ctx, xl), here)));
     Z3_ast wrong[2] = {here, sy->bad(sy->ctx, xl)};
-    Z3_solver_assert(c, s, forall(e, h, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
+    Z3_solver_assert(c, s, sym_forall(e->y, h->rest, h->rest_count, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
     for (size_t k = 0; k < sy->step_count; k++) {
       size_t to = location_after(e, h, where, &sy->moves[k]);
       if (to == (size_t)-1) continue;
       Z3_ast *yl = at_location(e, h, y, to);
       Z3_ast step[3] = {here, sy->step(sy->ctx, k, xl, yl), sy->domains(sy->ctx, yl)};
-      Z3_solver_assert(c, s, forall(e, h, x, y, smt_implies(e->s, smt_and(e->s, 3, step), pred_app(e, h, to, yl))));
+      Z3_solver_assert(c, s,
+                       sym_forall(e->y, h->rest, h->rest_count, x, y,
+                                  smt_implies(e->s, smt_and(e->s, 3, step), pred_app(e, h, to, yl))));
       free(yl);
     }
     free(xl);
@@ -167,22 +155,13 @@ static void add_clauses(prover *e, const horn *h, Z3_solver s, Z3_ast *x, Z3_ast
  * "the split slots are there and the location's predicate holds"; NULL when
  * the model gives no interpretation. */
 static Z3_ast invariant_of(prover *e, const horn *h, Z3_model model, Z3_ast *x) {
-  Z3_context c = smt_z3(e->s);
   Z3_ast *args = xcalloc(h->rest_count + 1, sizeof *args);
   for (size_t k = 0; k < h->rest_count; k++) args[k] = x[h->rest[k]];
   term_list alt = {0};
   Z3_ast result = NULL;
   for (size_t where = 0; where < h->locations; where++) {
-    Z3_func_interp fi = Z3_model_get_func_interp(c, model, h->preds[where]);
-    Z3_ast body = NULL;
-    if (fi) {
-      Z3_func_interp_inc_ref(c, fi);
-      body = smt_keep(e->s, Z3_func_interp_get_else(c, fi));
-      Z3_func_interp_dec_ref(c, fi);
-      if (body) body = smt_keep(e->s, Z3_substitute_vars(c, body, (unsigned)h->rest_count, args));
-    } else if (!Z3_model_has_interp(c, model, h->preds[where])) {
-      body = smt_bool(e->s, false); /* Spacer leaves out the predicates of unreachable locations */
-    }
+    /* Spacer leaves out the predicates of unreachable locations: false */
+    Z3_ast body = smt_predicate_in(e->s, model, h->preds[where], h->rest_count, args, false);
     if (!body) goto done;
     term_list here = {0};
     for (size_t k = 0; k < h->split_count; k++)
@@ -198,29 +177,13 @@ done:
   return result;
 }
 
-/* Atomic formulas of a Boolean term (the certificate's size). */
-static size_t atoms(Z3_context c, Z3_ast t) {
-  if (Z3_get_ast_kind(c, t) != Z3_APP_AST) return 1;
-  Z3_app a = Z3_to_app(c, t);
-  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, a));
-  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return 0;
-  unsigned n_args = Z3_get_app_num_args(c, a);
-  bool bool_args = n_args > 0 && Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, a, n_args - 1))) == Z3_BOOL_SORT;
-  bool connective = k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_XOR ||
-                    ((k == Z3_OP_EQ || k == Z3_OP_ITE) && bool_args);
-  if (!connective) return 1;
-  size_t n = 0;
-  for (unsigned i = k == Z3_OP_ITE ? 1 : 0; i < n_args; i++) n += atoms(c, Z3_get_app_arg(c, a, i));
-  return n;
-}
-
 /* The certificate over readable names: "pendingIO", "count(Worker@Work)", "N". */
 static void certify(prover *e, Z3_ast inv_x, Z3_ast *x, forall_result *r) {
   Z3_context c = smt_z3(e->s);
   Z3_ast *named = fa_named_state(e->c);
   Z3_ast pretty = smt_keep(e->s, Z3_simplify(c, smt_keep(e->s, Z3_substitute(c, inv_x, (unsigned)e->width, x, named))));
   r->certificate = xstrdup(Z3_ast_to_string(c, pretty));
-  r->certificate_atoms = atoms(c, pretty);
+  r->certificate_atoms = smt_atom_count(e->s, pretty);
   free(named);
 }
 

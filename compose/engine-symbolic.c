@@ -57,30 +57,6 @@ static int bmc(engine *e, unsigned bound) {
 
 /* ---------------------------------------------------------------- Spacer */
 
-static Z3_ast forall(const engine *e, Z3_ast *a, Z3_ast *b, Z3_ast body) {
-  Z3_context c = smt_z3(e->s);
-  size_t n = e->width * (b ? 2 : 1);
-  Z3_app *bound = xcalloc(n + 1, sizeof *bound);
-  for (size_t i = 0; i < e->width; i++) {
-    bound[i] = Z3_to_app(c, a[i]);
-    if (b) bound[e->width + i] = Z3_to_app(c, b[i]);
-  }
-  Z3_ast q = n ? smt_keep(e->s, Z3_mk_forall_const(c, 0, (unsigned)n, bound, 0, NULL, body)) : body;
-  free(bound);
-  return q;
-}
-
-/* Inv's interpretation in the model, over the constants x (NULL: none given). */
-static Z3_ast invariant_of(const engine *e, Z3_model model, Z3_func_decl inv, Z3_ast *x) {
-  Z3_context c = smt_z3(e->s);
-  Z3_func_interp fi = Z3_model_get_func_interp(c, model, inv);
-  if (!fi) return Z3_model_has_interp(c, model, inv) ? NULL : smt_bool(e->s, true);
-  Z3_func_interp_inc_ref(c, fi);
-  Z3_ast body = smt_keep(e->s, Z3_func_interp_get_else(c, fi));
-  Z3_func_interp_dec_ref(c, fi);
-  return body ? smt_keep(e->s, Z3_substitute_vars(c, body, (unsigned)e->width, x)) : NULL;
-}
-
 /* What smt_spacer's acceptance reads: Inv over x and y, and the certificate. */
 typedef struct spacer_proof {
   const engine *e;
@@ -92,7 +68,8 @@ typedef struct spacer_proof {
 static bool accept(void *ctx, Z3_model model) {
   spacer_proof *p = ctx;
   const engine *e = p->e;
-  Z3_ast ix = invariant_of(e, model, p->inv, p->x), iy = invariant_of(e, model, p->inv, p->y);
+  Z3_ast ix = smt_predicate_in(e->s, model, p->inv, e->width, p->x, true);
+  Z3_ast iy = smt_predicate_in(e->s, model, p->inv, e->width, p->y, true);
   if (!ix || !iy || !sym_recheck(e->y, e->deadline, ix, iy, p->x, p->y)) return false;
   Z3_context c = smt_z3(e->s);
   *p->certificate = xstrdup(Z3_ast_to_string(c, smt_keep(e->s, Z3_simplify(c, ix))));
@@ -113,9 +90,9 @@ static int spacer(const engine *e, char **certificate, char *reason, size_t reas
   Z3_solver s = smt_solver(e->s, e->deadline, true);
   Z3_ast step[2] = {inv_x, sym_transition(y, x, y1, NULL)};
   Z3_ast wrong[2] = {inv_x, y->bad(y->ctx, x)};
-  Z3_solver_assert(c, s, forall(e, x, NULL, smt_implies(e->s, y->initial(y->ctx, x), inv_x)));
-  Z3_solver_assert(c, s, forall(e, x, y1, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
-  Z3_solver_assert(c, s, forall(e, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
+  Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, NULL, smt_implies(e->s, y->initial(y->ctx, x), inv_x)));
+  Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, y1, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
+  Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
   spacer_proof p = {e, inv, x, y1, certificate};
   int outcome = smt_spacer(e->s, s, e->deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(c, s);

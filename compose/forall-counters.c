@@ -366,23 +366,36 @@ static void layout(encoder *e, const char *param_name) {
   add_slot(e, (fa_slot){.kind = FA_PARAM, .name = xstrdup(param_name), .thread = -1});
 }
 
+/* Adds step (slot, edge j of t): slot -1 for a counted step. */
+static void add_choice(encoder *e, int slot, const ast_thread *t, size_t j) {
+  const ast_edge *ed = t->edges.items[j];
+  e->moves[e->choice_count] = (sym_move){slot, ed->from_index, ed->to_index};
+  e->choices[e->choice_count++] = (choice){slot, t->index, (int)j};
+}
+
+/* Every step and its move, and the control slots (the explicit instances). */
 static void build_choices(encoder *e) {
   const ast_spec *spec = e->spec;
   size_t cap = 1;
-  for (size_t i = 0; i < e->width; i++)
-    if (e->slots[i].kind == FA_INSTANCE) cap += spec->threads.items[e->slots[i].thread]->edges.len;
+  e->control = xcalloc(e->width + 1, sizeof *e->control);
+  for (size_t i = 0; i < e->width; i++) {
+    if (e->slots[i].kind != FA_INSTANCE) continue;
+    e->control[i] = (int64_t)spec->threads.items[e->slots[i].thread]->states.len;
+    cap += spec->threads.items[e->slots[i].thread]->edges.len;
+  }
   vec_foreach(&spec->threads, t)
     if (e->counted[t]) cap += spec->threads.items[t]->edges.len;
   e->choices = xcalloc(cap, sizeof *e->choices);
+  e->moves = xcalloc(cap, sizeof *e->moves);
   vec_foreach(&spec->instances, i) {
     const ast_thread *t = spec->threads.items[spec->instances.items[i]->thread_index];
     if (e->counted[t->index]) {
-      vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){-1, t->index, (int)j};
+      vec_foreach(&t->edges, j) add_choice(e, -1, t, j);
       continue;
     }
     for (size_t s = (size_t)e->first_slot[t->index];
          s < e->width && e->slots[s].kind == FA_INSTANCE && e->slots[s].thread == t->index; s++)
-      vec_foreach(&t->edges, j) e->choices[e->choice_count++] = (choice){(int)s, t->index, (int)j};
+      vec_foreach(&t->edges, j) add_choice(e, (int)s, t, j);
   }
 }
 
@@ -400,20 +413,6 @@ void fa_describe(const encoder *e, char **counted_text, char **others_text) {
   *others_text = sbuf_take(&others);
 }
 
-/* The control slots and each step's move, for provers that split by location. */
-static void control_of(encoder *e) {
-  e->control = xcalloc(e->width + 1, sizeof *e->control);
-  e->moves = xcalloc(e->choice_count + 1, sizeof *e->moves);
-  for (size_t i = 0; i < e->width; i++)
-    if (e->slots[i].kind == FA_INSTANCE)
-      e->control[i] = (int64_t)e->spec->threads.items[e->slots[i].thread]->states.len;
-  for (size_t k = 0; k < e->choice_count; k++) {
-    const choice *ch = &e->choices[k];
-    const ast_edge *ed = e->spec->threads.items[ch->thread]->edges.items[ch->edge];
-    e->moves[k] = (sym_move){ch->slot, ed->from_index, ed->to_index};
-  }
-}
-
 fa_counters *fa_counters_new(const ast_spec *spec, const char *param, smt *s) {
   encoder *e = xcalloc(1, sizeof *e);
   *e = (encoder){.s = s, .spec = spec, .arena = arena_new(), .param = fa_const_index(spec, param)};
@@ -427,7 +426,6 @@ fa_counters *fa_counters_new(const ast_spec *spec, const char *param, smt *s) {
   vec_foreach(&spec->consts, i) e->consts[i] = spec->consts.items[i]->value;
   layout(e, param);
   build_choices(e);
-  control_of(e);
   e->sys = (sym_system){s,   e->width,   e->choice_count, e, state_vars, initial, domains, choice_formula,
                         bad, e->control, e->moves};
   return e;

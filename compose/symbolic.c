@@ -84,3 +84,18 @@ bool sym_recheck(const sym_system *y, double deadline, Z3_ast inv_x, Z3_ast inv_
   return smt_recheck(y->s, deadline, y->initial(y->ctx, x), sym_transition(y, x, y_vars, NULL), y->bad(y->ctx, x),
                      inv_x, inv_y);
 }
+
+Z3_ast sym_forall(const sym_system *y, const size_t *slots, size_t n, Z3_ast *a, Z3_ast *b, Z3_ast body) {
+  Z3_context c = smt_z3(y->s);
+  size_t count = n * (b ? 2 : 1);
+  if (count == 0) return body;
+  Z3_app *bound = xcalloc(count, sizeof *bound);
+  for (size_t k = 0; k < n; k++) {
+    size_t i = slots ? slots[k] : k;
+    bound[k] = Z3_to_app(c, a[i]);
+    if (b) bound[n + k] = Z3_to_app(c, b[i]);
+  }
+  Z3_ast q = smt_keep(y->s, Z3_mk_forall_const(c, 0, (unsigned)count, bound, 0, NULL, body));
+  free(bound);
+  return q;
+}

@@ -69,4 +69,8 @@ int sym_bmc(const sym_system *y, unsigned bound, double deadline, sym_reached re
 /* smt_recheck of inv (inv_x over x, inv_y over y) against the system. */
 bool sym_recheck(const sym_system *y, double deadline, Z3_ast inv_x, Z3_ast inv_y, Z3_ast *x, Z3_ast *y_vars);
 
+/* For all values of the constants a[i] (and b[i] when b is given), i ranging
+ * over slots[0..n) (slots NULL: every slot), body. */
+Z3_ast sym_forall(const sym_system *y, const size_t *slots, size_t n, Z3_ast *a, Z3_ast *b, Z3_ast body);
+
 #endif

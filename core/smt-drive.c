@@ -107,3 +107,13 @@ bool smt_recheck(smt *s, double deadline, Z3_ast init_x, Z3_ast step_xy, Z3_ast 
   return smt_unsat(s, deadline, smt_and(s, 2, initiation)) && smt_unsat(s, deadline, smt_and(s, 3, consecution)) &&
          smt_unsat(s, deadline, smt_and(s, 2, safety));
 }
+
+Z3_ast smt_predicate_in(smt *s, Z3_model m, Z3_func_decl p, size_t n, Z3_ast *args, bool missing) {
+  Z3_context c = smt_z3(s);
+  Z3_func_interp fi = Z3_model_get_func_interp(c, m, p);
+  if (!fi) return Z3_model_has_interp(c, m, p) ? NULL : smt_bool(s, missing);
+  Z3_func_interp_inc_ref(c, fi);
+  Z3_ast body = smt_keep(s, Z3_func_interp_get_else(c, fi));
+  Z3_func_interp_dec_ref(c, fi);
+  return body ? smt_keep(s, Z3_substitute_vars(c, body, (unsigned)n, args)) : NULL;
+}

@@ -50,6 +50,11 @@ typedef bool (*smt_accept)(void *ctx, Z3_model m);
  * invariant that failed the re-check). */
 int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason, size_t reason_size);
 
+/* The interpretation of predicate p in a model Spacer gave, with args[0..n)
+ * for its bound variables; `missing` (true or false) when the model leaves p
+ * out; NULL when it cannot be read. */
+Z3_ast smt_predicate_in(smt *s, Z3_model m, Z3_func_decl p, size_t n, Z3_ast *args, bool missing);
+
 /* Whether f is unsatisfiable, shown by a fresh solver (deadline as for
  * smt_solver); false when Z3 failed or gave no answer. */
 bool smt_unsat(smt *s, double deadline, Z3_ast f);

@@ -324,3 +324,22 @@ void smt_watch_stop(smt_watch *w) {
   pthread_mutex_destroy(&w->lock);
   free(w);
 }
+
+/* ---------------------------------------------------------------- measures */
+
+static size_t atoms(Z3_context c, Z3_ast t) {
+  if (Z3_get_ast_kind(c, t) != Z3_APP_AST) return 1;
+  Z3_app a = Z3_to_app(c, t);
+  Z3_decl_kind k = Z3_get_decl_kind(c, Z3_get_app_decl(c, a));
+  if (k == Z3_OP_TRUE || k == Z3_OP_FALSE) return 0;
+  unsigned n_args = Z3_get_app_num_args(c, a);
+  bool bool_args = n_args > 0 && Z3_get_sort_kind(c, Z3_get_sort(c, Z3_get_app_arg(c, a, n_args - 1))) == Z3_BOOL_SORT;
+  bool connective = k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES || k == Z3_OP_XOR ||
+                    ((k == Z3_OP_EQ || k == Z3_OP_ITE) && bool_args);
+  if (!connective) return 1;
+  size_t n = 0;
+  for (unsigned i = k == Z3_OP_ITE ? 1 : 0; i < n_args; i++) n += atoms(c, Z3_get_app_arg(c, a, i));
+  return n;
+}
+
+size_t smt_atom_count(smt *s, Z3_ast t) { return atoms(s->z3, t); }

@@ -95,4 +95,8 @@ Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b);
  * and bools as 0/1. False when the value is not such a numeral. */
 bool smt_model_value(smt *s, Z3_model m, Z3_ast t, int64_t *out);
 
+/* The atomic formulas of a Boolean term, counted through its connectives
+ * (the size of a certificate). */
+size_t smt_atom_count(smt *s, Z3_ast t);
+
 #endif
