@@ -25,17 +25,19 @@ typedef struct assign_plan {
   const ir_expr *value; /* over the pre-state; NULL: any value of the type */
 } assign_plan;
 
+typedef VEC(assign_plan) assign_list;
+
 /* One atomic step: an edge, or one top-level disjunct of a relational edge. */
 typedef struct step {
-  const ast_edge *edge;      /* the edge it takes */
-  int part, parts;           /* disjunct part of parts, or 0 of 0 when not split */
-  ir_expr_list guard;        /* conditions on the pre-state (besides pc == from) */
-  VEC(assign_plan) assigns;  /* parallel assignments from the pre-state; choices have value NULL */
-  VEC(int) chosen;           /* temporaries that range over their variable's type */
-  VEC(assign_plan) computed; /* temporaries computed once the chosen ones are set */
-  ir_expr_list checks;       /* conditions over the temporaries */
-  bind *binds;               /* per shared variable: how x' reads */
-  bool via_temps;            /* assigns go through temporaries (a value reads an earlier target) */
+  const ast_edge *edge; /* the edge it takes */
+  int part, parts;      /* disjunct part of parts, or 0 of 0 when not split */
+  ir_expr_list guard;   /* conditions on the pre-state (besides pc == from) */
+  assign_list assigns;  /* parallel assignments from the pre-state; choices have value NULL */
+  VEC(int) chosen;      /* temporaries that range over their variable's type */
+  assign_list computed; /* temporaries computed once the chosen ones are set */
+  ir_expr_list checks;  /* conditions over the temporaries */
+  bind *binds;          /* per shared variable: how x' reads */
+  bool via_temps;       /* assigns go through temporaries (a value reads an earlier target) */
 } step;
 
 typedef VEC(step *) step_list;

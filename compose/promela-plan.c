@@ -1,14 +1,16 @@
 /* compose/promela-plan.c -- how each step of the Promela model computes its
- * next values: a relation's x' == e conjuncts substituted or computed into
- * temporaries, the other bounded primes chosen from their types, the rest of
- * the relation split into the guard (pre-state only) and the checks; guarded
- * commands' parallel assignments ordered so that none reads an earlier
- * target. */
+ * next values: a relation's plans (the semantic layer's, one step per
+ * top-level disjunct) as values substituted from the pre-state, temporaries
+ * computed or chosen from their types, a guard (pre-state only) and checks;
+ * guarded commands' parallel assignments ordered so that none reads an
+ * earlier target. */
 #include "promela-impl.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../spec-lang/semantics.h"
 
 /* Reports every literal and const in e whose value needs more than 32 bits
  * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
@@ -43,21 +45,6 @@ static bool primes_bound(const ir_expr *e, const bind *binds, bool temps) {
   return primes_bound(e->a, binds, temps) && primes_bound(e->b, binds, temps) && primes_bound(e->c, binds, temps);
 }
 
-static bool is_prime_of(const ir_expr *e, int var) {
-  return e->kind == IR_NAME && e->primed && e->ref == REF_SHARED && e->index == var;
-}
-
-/* The value conjunct c gives x' (x' == v, v == x', the same with <==>, and
- * x' or !x' for a bool), or NULL. */
-static const ir_expr *defined_value(const pml *p, const ir_expr *c, int var) {
-  if (is_prime_of(c, var)) return p->true_expr;
-  if (c->kind == IR_UNARY && c->op == OP_NOT && is_prime_of(c->a, var)) return p->false_expr;
-  if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
-  if (is_prime_of(c->a, var)) return c->b;
-  if (is_prime_of(c->b, var)) return c->a;
-  return NULL;
-}
-
 /* True when e reads variable var in the pre-state (through substituted primes too). */
 static bool reads_var(const ir_expr *e, const bind *binds, int var) {
   if (!e) return false;
@@ -83,144 +70,48 @@ bool pml_is_deterministic(const step *s) {
 
 /* ---------------------------------------------------------------- planning: relations */
 
-/* Binds, for each unbound primed variable in order, the first unused
- * conjunct x' == v whose v only reads primes bound already (temps: also
- * temporaries); repeats until nothing changes. */
-static void bind_definitions(pml *p, step *s, const ir_expr **cs, size_t n, bool *used, const bool *primed,
-                             bool temps) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    vec_foreach(&p->spec->shared, v) {
-      if (!primed[v] || s->binds[v].kind != BIND_NONE) continue;
-      for (size_t k = 0; k < n; k++) {
-        const ir_expr *value = used[k] ? NULL : defined_value(p, cs[k], (int)v);
-        if (!value || !primes_bound(value, s->binds, temps)) continue;
-        used[k] = changed = true;
-        s->binds[v] = (bind){temps ? BIND_TEMP : BIND_SUBST, value};
-        assign_plan a = {(int)v, value};
-        if (temps) vec_push(p->arena, &s->computed, a);
-        else vec_push(p->arena, &s->assigns, a);
-        break;
-      }
-    }
+/* Step s for one plan of the semantic layer: a value from the pre-state is
+ * substituted for x', any other value goes through a temporary (computed, or
+ * chosen from the type); the disjunct's other conjuncts become the guard when
+ * they read the pre-state only, else checks. */
+static void plan_disjunct(pml *p, step *s, const sem_plan *plan) {
+  for (size_t k = 0; k < plan->step_count; k++) {
+    const sem_step *st = &plan->steps[k];
+    bool subst = st->def && primes_bound(st->def, s->binds, false);
+    if (st->def) vec_push(p->arena, subst ? &s->assigns : &s->computed, ((assign_plan){st->var, st->def}));
+    else vec_push(p->arena, &s->chosen, st->var);
+    s->binds[st->var] = (bind){subst ? BIND_SUBST : BIND_TEMP, st->def};
   }
-}
-
-static bool has_prime_of(const ir_expr *e, int var) {
-  if (!e) return false;
-  if (e->kind == IR_NAME && e->primed && e->ref == REF_SHARED && e->index == var) return true;
-  return has_prime_of(e->a, var) || has_prime_of(e->b, var) || has_prime_of(e->c, var);
-}
-
-/* True when an unused conjunct could define x' once other primes are known. */
-static bool may_be_defined(const pml *p, const ir_expr **cs, size_t n, const bool *used, int var) {
-  for (size_t k = 0; k < n; k++) {
-    const ir_expr *value = used[k] ? NULL : defined_value(p, cs[k], var);
-    if (value && !has_prime_of(value, var)) return true;
-  }
-  return false;
-}
-
-/* Chooses the bounded primed variables that nothing could define, or else
- * the first undefined one; false when no bounded one is left to choose. */
-static bool choose_some(pml *p, step *s, const ir_expr **cs, size_t n, const bool *used, const bool *primed) {
-  int first = -1;
-  bool any = false;
-  vec_foreach(&p->spec->shared, v) {
-    if (!primed[v] || s->binds[v].kind != BIND_NONE || pml_shared_var(p, (int)v)->type.kind == TYPE_INT) continue;
-    if (first < 0) first = (int)v;
-    if (may_be_defined(p, cs, n, used, (int)v)) continue;
-    s->binds[v].kind = BIND_TEMP;
-    vec_push(p->arena, &s->chosen, (int)v);
-    any = true;
-  }
-  if (!any && first >= 0) {
-    s->binds[first].kind = BIND_TEMP;
-    vec_push(p->arena, &s->chosen, first);
-  }
-  return any || first >= 0;
-}
-
-/* Plans the conjunction cs[0..n) under the frame of the primed variables:
- * next values computed from the pre-state where a conjunct x' == v allows
- * (substituted), then bounded ones chosen and the rest computed from them,
- * and the other conjuncts sorted into the guard (pre-state only) and the
- * checks. Returns -1, or an unbounded variable whose next value is not
- * determined. */
-static int plan_conjuncts(pml *p, step *s, const ir_expr **cs, size_t n, const bool *primed) {
-  bool *used = xcalloc(n + 1, sizeof *used);
-  bind_definitions(p, s, cs, n, used, primed, false);
-  do bind_definitions(p, s, cs, n, used, primed, true);
-  while (choose_some(p, s, cs, n, used, primed));
-  int undetermined = -1;
-  vec_foreach(&p->spec->shared, v)
-    if (primed[v] && s->binds[v].kind == BIND_NONE && undetermined < 0) undetermined = (int)v;
-  for (size_t k = 0; k < n; k++) {
-    if (used[k]) continue;
-    if (primes_bound(cs[k], s->binds, false)) vec_push(p->arena, &s->guard, cs[k]);
-    else vec_push(p->arena, &s->checks, cs[k]);
-  }
-  free(used);
-  return undetermined;
-}
-
-static int plan_part(pml *p, step *s, const ir_expr *e, const bool *primed) {
   ir_expr_list cs = {0};
-  ir_flatten(e, OP_AND, &cs);
-  int bad = plan_conjuncts(p, s, cs.items, cs.len, primed);
+  ir_flatten(plan->test, OP_AND, &cs);
+  vec_foreach(&cs, i) {
+    bool used = false;
+    for (size_t k = 0; k < plan->step_count; k++) used |= plan->steps[k].from == cs.items[i];
+    if (used) continue;
+    if (primes_bound(cs.items[i], s->binds, false)) vec_push(p->arena, &s->guard, cs.items[i]);
+    else vec_push(p->arena, &s->checks, cs.items[i]);
+  }
   vec_free(&cs);
-  return bad;
 }
 
-static void report_undetermined(pml *p, const ir_expr *where, int var, bool split) {
-  const char *name = pml_shared_var(p, var)->name;
-  diag_error(p->src, where->at,
-             "cannot export to Promela: this relation does not determine the next value of unbounded int '%s'; "
-             "write %s' == EXPR as a top-level conjunct%s",
-             name, name, split ? " of every top-level disjunct" : "");
-  p->ok = false;
-}
-
-/* A relation is split into its top-level disjuncts when an unbounded
- * variable needs it (each disjunct must compute it), or when every disjunct
- * then becomes a deterministic step; otherwise it is one step. */
+/* One step per top-level disjunct of the relation (sem_edge_plans). */
 static void plan_relation(pml *p, int thread, const ast_edge *e) {
-  size_t nv = p->spec->shared.len;
-  bool *primed = xcalloc(nv + 1, sizeof *primed);
-  ir_mark_primed(e->relation, primed);
-  bool unbounded = false;
-  for (size_t v = 0; v < nv; v++) unbounded |= primed[v] && pml_shared_var(p, (int)v)->type.kind == TYPE_INT;
-  ir_expr_list ds = {0};
-  ir_flatten(e->relation, OP_OR, &ds);
-  step_list *out = &p->steps[thread];
-  bool split = false;
-  if (ds.len > 1) {
-    step **parts = xcalloc(ds.len, sizeof *parts);
-    int *bad = xcalloc(ds.len, sizeof *bad);
-    bool all_direct = true;
-    vec_foreach(&ds, i) {
-      parts[i] = step_new(p, e);
-      bad[i] = plan_part(p, parts[i], ds.items[i], primed);
-      all_direct &= bad[i] < 0 && pml_is_deterministic(parts[i]);
-    }
-    split = unbounded || all_direct;
-    for (size_t i = 0; split && i < ds.len; i++) {
-      if (bad[i] >= 0) report_undetermined(p, ds.items[i], bad[i], true);
-      parts[i]->part = (int)i + 1;
-      parts[i]->parts = (int)ds.len;
-      vec_push(p->arena, out, parts[i]);
-    }
-    free(parts);
-    free(bad);
+  const sem_plans *plans = sem_edge_plans(e);
+  if (plans->undetermined >= 0) {
+    const char *name = pml_shared_var(p, plans->undetermined)->name;
+    diag_error(p->src, plans->undetermined_at->at,
+               "cannot export to Promela: this relation does not determine the next value of unbounded int '%s'; "
+               "write %s' == EXPR as a top-level conjunct%s",
+               name, name, plans->count > 1 ? " of every top-level disjunct" : "");
+    p->ok = false;
+    return;
   }
-  if (!split) {
+  for (size_t i = 0; i < plans->count; i++) {
     step *s = step_new(p, e);
-    int bad = plan_part(p, s, e->relation, primed);
-    if (bad >= 0) report_undetermined(p, e->relation, bad, false);
-    vec_push(p->arena, out, s);
+    if (plans->count > 1) s->part = (int)i + 1, s->parts = (int)plans->count;
+    plan_disjunct(p, s, &plans->items[i]);
+    vec_push(p->arena, &p->steps[thread], s);
   }
-  vec_free(&ds);
-  free(primed);
 }
 
 /* ---------------------------------------------------------------- planning: commands and threads */

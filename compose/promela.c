@@ -3,15 +3,16 @@
  * The model: each shared variable is a global of the smallest Promela type
  * that holds its range; pc[tid] is the state of instance tid (an mtype named
  * after the state); each thread is a proctype with parameter tid whose
- * do-loop has one option per edge (per top-level disjunct of some relations),
+ * do-loop has one option per edge (per top-level disjunct of a relation),
  * a d_step when the step is deterministic and an atomic sequence when it
  * chooses values. Every step ends with check(), the inline that asserts every
  * state assertion, thread invariant and system invariant; init chooses an
  * initial state, calls check() and starts one process per instance.
  *
- * A relational edge's primed variables are computed where a top-level
- * conjunct x' == e gives their value, and otherwise chosen from their type
- * (select) and filtered by the relation: a choice that fails the relation
+ * A relational edge follows the semantic layer's plans (sem_edge_plans): per
+ * top-level disjunct, its primed variables are computed where a conjunct
+ * x' == e gives their value, and otherwise chosen from their type (select)
+ * and filtered by the disjunct: a choice that fails it
  * ends the atomic step without changing anything (a stutter step, which adds
  * no state). Unbounded ints have no finite type to choose from, so they must
  * be computed.

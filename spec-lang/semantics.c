@@ -81,56 +81,100 @@ static sem_conj *idle_meaning(const ast_spec *spec) {
 /* What counts as an unknown while planning: primed names (relations) or plain
  * names (initial states) of the shared variables in the set. */
 typedef struct unknowns {
-  bool primed;      /* the role of an unknown's occurrences */
-  bool *is_unknown; /* per shared variable */
-  bool *fixed;      /* per shared variable: fixed by an earlier plan step */
+  bool primed;                         /* the role of an unknown's occurrences */
+  bool *is_unknown;                    /* per shared variable */
+  bool *fixed;                         /* per shared variable: fixed by an earlier plan step */
+  const ir_expr *true_lit, *false_lit; /* what a conjunct x or !x gives a bool x */
 } unknowns;
 
 static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
   return e->kind == IR_NAME && e->ref == REF_SHARED && e->primed == u->primed && u->is_unknown[e->index];
 }
 
-/* True when e reads no unknown that is not fixed yet. */
-static bool computable(const unknowns *u, const ir_expr *e) {
-  if (!e) return true;
-  if (is_unknown_ref(u, e)) return u->fixed[e->index];
-  return computable(u, e->a) && computable(u, e->b) && computable(u, e->c);
+static bool is_unknown_var(const unknowns *u, const ir_expr *e, int var) {
+  return is_unknown_ref(u, e) && e->index == var;
 }
 
-/* A conjunct `x == e` or `e == x` that defines unknown var by a computable e. */
-static const ir_expr *definition(const unknowns *u, const ir_expr *c, int var) {
+/* True when e reads no unknown that is not fixed yet (with pre_only: no
+ * unknown at all). */
+static bool computable(const unknowns *u, const ir_expr *e, bool pre_only) {
+  if (!e) return true;
+  if (is_unknown_ref(u, e)) return !pre_only && u->fixed[e->index];
+  return computable(u, e->a, pre_only) && computable(u, e->b, pre_only) && computable(u, e->c, pre_only);
+}
+
+/* The value conjunct c gives unknown var when it has the shape x == e or
+ * e == x (also with <==>), or x or !x for a bool; NULL otherwise. */
+static const ir_expr *defined_by(const unknowns *u, const ir_expr *c, int var) {
+  if (is_unknown_var(u, c, var)) return u->true_lit;
+  if (c->kind == IR_UNARY && c->op == OP_NOT && is_unknown_var(u, c->a, var)) return u->false_lit;
   if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) return NULL;
-  if (is_unknown_ref(u, c->a) && c->a->index == var && computable(u, c->b)) return c->b;
-  if (is_unknown_ref(u, c->b) && c->b->index == var && computable(u, c->a)) return c->a;
+  if (is_unknown_var(u, c->a, var)) return c->b;
+  if (is_unknown_var(u, c->b, var)) return c->a;
   return NULL;
 }
 
 typedef VEC(sem_step) step_vec;
 
-/* Adds one step: a definition of some unknown if any is computable now, else
- * the enumeration of a bounded unknown. Returns the unbounded unknown that
- * can be neither, -1 if a step was added, or -2 when everything is fixed. */
-static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
-  int open_bounded = -1, open_unbounded = -1;
+/* Fixes the first unfixed unknown that some conjunct defines by a value
+ * computable now (pre_only: from the pre-state alone); false when none. */
+static bool add_definition(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, bool pre_only,
+                           step_vec *steps) {
   for (int var = 0; var < (int)spec->shared.len; var++) {
     if (!u->is_unknown[var] || u->fixed[var]) continue;
     for (size_t k = 0; k < n; k++) {
-      const ir_expr *def = definition(u, conj[k], var);
-      if (!def) continue;
+      const ir_expr *def = defined_by(u, conj[k], var);
+      if (!def || !computable(u, def, pre_only)) continue;
       u->fixed[var] = true;
-      vec_push(NULL, steps, ((sem_step){var, def}));
-      return -1;
+      vec_push(NULL, steps, ((sem_step){var, def, conj[k]}));
+      return true;
     }
-    bool bounded = spec->shared.items[var]->type.kind != TYPE_INT;
-    if (bounded && open_bounded < 0) open_bounded = var;
-    if (!bounded && open_unbounded < 0) open_unbounded = var;
   }
-  if (open_bounded >= 0) {
-    u->fixed[open_bounded] = true;
-    vec_push(NULL, steps, ((sem_step){open_bounded, NULL}));
+  return false;
+}
+
+static bool mentions(const unknowns *u, const ir_expr *e, int var) {
+  if (!e) return false;
+  if (is_unknown_var(u, e, var)) return true;
+  return mentions(u, e->a, var) || mentions(u, e->b, var) || mentions(u, e->c, var);
+}
+
+/* True when some conjunct could define var once other unknowns are fixed. */
+static bool definable(const unknowns *u, const ir_expr *const *conj, size_t n, int var) {
+  for (size_t k = 0; k < n; k++) {
+    const ir_expr *def = defined_by(u, conj[k], var);
+    if (def && !mentions(u, def, var)) return true;
+  }
+  return false;
+}
+
+/* The bounded unknown to enumerate: the first that nothing could define,
+ * else the first; -1 when every bounded unknown is fixed. */
+static int to_enumerate(const ast_spec *spec, const unknowns *u, const ir_expr *const *conj, size_t n) {
+  int first = -1;
+  for (int var = 0; var < (int)spec->shared.len; var++) {
+    if (!u->is_unknown[var] || u->fixed[var] || spec->shared.items[var]->type.kind == TYPE_INT) continue;
+    if (!definable(u, conj, n, var)) return var;
+    if (first < 0) first = var;
+  }
+  return first;
+}
+
+/* Adds one step: a definition from the pre-state if any, else one computable
+ * now, else the enumeration of a bounded unknown. Returns the unbounded
+ * unknown that can be none of them, -1 if a step was added, or -2 when
+ * everything is fixed. */
+static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
+  if (add_definition(spec, u, conj, n, true, steps) || add_definition(spec, u, conj, n, false, steps)) return -1;
+  int var = to_enumerate(spec, u, conj, n);
+  if (var >= 0) {
+    u->fixed[var] = true;
+    vec_push(NULL, steps, ((sem_step){var, NULL, NULL}));
     return -1;
   }
-  return open_unbounded >= 0 ? open_unbounded : -2;
+  for (var = 0; var < (int)spec->shared.len; var++)
+    if (u->is_unknown[var] && !u->fixed[var]) return var;
+  return -2;
 }
 
 /* Plans one disjunct; returns -1, or the unknown it cannot determine. */
@@ -151,6 +195,12 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   return r >= 0 ? r : -1;
 }
 
+static const ir_expr *bool_literal(const ast_spec *spec, bool value) {
+  ir_expr *b = ir_bool(spec->arena, (loc){0, 0}, value);
+  b->type = TY_BOOL;
+  return b;
+}
+
 /* Plans every disjunct of f for the unknowns of u (stopping at the first
  * that leaves an unbounded unknown undetermined). */
 static sem_plans *plan_formula(const ast_spec *spec, unknowns *u, const ir_expr *f) {
@@ -159,10 +209,14 @@ static sem_plans *plan_formula(const ast_spec *spec, unknowns *u, const ir_expr 
   sem_plans *out = arena_alloc(spec->arena, sizeof *out);
   sem_plan *items = arena_alloc(spec->arena, (disj.len + 1) * sizeof *items);
   u->fixed = xcalloc(spec->shared.len + 1, sizeof *u->fixed);
+  u->true_lit = bool_literal(spec, true);
+  u->false_lit = bool_literal(spec, false);
   int bad = -1;
-  for (size_t i = 0; i < disj.len && bad < 0; i++) bad = plan_disjunct(spec, u, disj.items[i], &items[i]);
+  size_t i = 0;
+  for (; i < disj.len && bad < 0; i++) bad = plan_disjunct(spec, u, disj.items[i], &items[i]);
   free(u->fixed);
   *out = (sem_plans){.items = items, .count = disj.len, .undetermined = bad, .formula = f};
+  if (bad >= 0) out->undetermined_at = disj.items[i - 1];
   vec_free(&disj);
   return out;
 }
@@ -178,8 +232,7 @@ static const sem_plans *relation_plans(const ast_spec *spec, const ast_edge *e) 
 
 /* The init predicates joined by && (true when there are none). */
 static const ir_expr *init_formula(const ast_spec *spec) {
-  ir_expr *f = ir_bool(spec->arena, (loc){0, 0}, true);
-  f->type = TY_BOOL;
+  ir_expr *f = (ir_expr *)bool_literal(spec, true);
   vec_foreach(&spec->inits, i) {
     ir_expr *e = spec->inits.items[i];
     f = i ? ir_binary(spec->arena, e->at, OP_AND, f, e) : e;

@@ -46,14 +46,17 @@ const sem_conj *sem_idle(const ast_spec *spec);
  * How to compute the solutions of a formula for some unknown variables
  * (x' of a relation, or the variables an initial state leaves open), one
  * plan per top-level disjunct: fix the unknowns in order, each from a
- * conjunct x == e whose e reads only what is fixed already, else by trying
- * every value of a bounded variable's domain; then test the whole disjunct.
+ * conjunct x == e (or x, !x for a bool) whose e reads only what is fixed
+ * already (definitions from the pre-state first), else by trying every value
+ * of a bounded variable's domain (first those that no conjunct could define);
+ * then test the whole disjunct.
  * A solution found by several disjuncts is the first one's (callers skip
  * it when an earlier disjunct holds). */
 
 typedef struct sem_step {
-  int var;            /* the shared variable it fixes */
-  const ir_expr *def; /* its value, or NULL: every value of its domain */
+  int var;             /* the shared variable it fixes */
+  const ir_expr *def;  /* its value, or NULL: every value of its domain */
+  const ir_expr *from; /* the conjunct that gives def (NULL with def) */
 } sem_step;
 
 typedef struct sem_plan {
@@ -63,10 +66,11 @@ typedef struct sem_plan {
 } sem_plan;
 
 typedef struct sem_plans {
-  const sem_plan *items;  /* one per top-level disjunct */
-  size_t count;           /* entries in items */
-  int undetermined;       /* an unbounded int that no conjunct fixes (items then incomplete), or -1 */
-  const ir_expr *formula; /* what was planned */
+  const sem_plan *items;          /* one per top-level disjunct */
+  size_t count;                   /* entries in items */
+  int undetermined;               /* an unbounded int that no conjunct fixes (items then incomplete), or -1 */
+  const ir_expr *undetermined_at; /* with undetermined: the disjunct that leaves it open */
+  const ir_expr *formula;         /* what was planned */
 } sem_plans;
 
 /* The plans of a relational edge, solving for the variables it primes (NULL
