@@ -188,11 +188,44 @@ static void edges_mean_their_relation_with_the_frame_rule(void **state) {
   assert_int_equal(ps->count, 1);
   assert_int_equal(ps->undetermined, -1);
   assert_int_equal(ps->items[0].step_count, 2);
-  assert_int_equal(ps->items[0].steps[0].var, 2); /* first what an equation fixes: y' == y + x */
-  assert_non_null(ps->items[0].steps[0].def);
-  assert_int_equal(ps->items[0].steps[1].var, 1); /* then b: the conjunct b' is no equation, so every value */
-  assert_null(ps->items[0].steps[1].def);
-  assert_int_equal(sem_initial_plans(spec)->undetermined, 2); /* y: unbounded, and y > 0 does not fix it */
+  assert_int_equal(ps->items[0].steps[0].var, 1); /* b, in variable order: the conjunct b' says b' is true */
+  assert_true(ps->items[0].steps[0].def->kind == IR_BOOL && ps->items[0].steps[0].def->value == 1);
+  assert_ptr_equal(ps->items[0].steps[0].from, ps->items[0].test->b);
+  assert_int_equal(ps->items[0].steps[1].var, 2); /* then y from y' == y + x */
+  assert_ptr_equal(ps->items[0].steps[1].from, ps->items[0].test->a);
+  const sem_plans *init = sem_initial_plans(spec);
+  assert_int_equal(init->undetermined, 2); /* y: unbounded, and y > 0 does not fix it */
+  assert_ptr_equal(init->undetermined_at, spec->inits.items[0]);
+  unload(spec);
+}
+
+/* Plans fix from the pre-state first, then from what is fixed, and enumerate
+ * first the variables that no conjunct could define. */
+static void plans_compute_before_they_enumerate(void **state) {
+  (void)state;
+  ast_spec *spec = load("shared int[0..3] x; shared int[0..3] y; shared bool b;\n"
+                        "thread T { init state S;\n"
+                        "  S -> S : x' == y' + 1 && !b' && y' <= 2;\n"
+                        "  S -> S : x' == y' || x' == 1; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  const ast_thread *t = spec->threads.items[0];
+  const sem_plan *p = &sem_edge_plans(t->edges.items[0])->items[0];
+  assert_int_equal(p->step_count, 3);
+  assert_int_equal(p->steps[0].var, 2); /* b from the pre-state: !b' gives false */
+  assert_true(p->steps[0].def->kind == IR_BOOL && p->steps[0].def->value == 0);
+  assert_int_equal(p->steps[1].var, 1); /* y: nothing could define it, so it is enumerated */
+  assert_null(p->steps[1].def);
+  assert_null(p->steps[1].from);
+  assert_int_equal(p->steps[2].var, 0); /* x from y' */
+  const sem_plans *two = sem_edge_plans(t->edges.items[1]);
+  assert_int_equal(two->count, 2);
+  assert_int_equal(two->items[0].steps[0].var, 0); /* x' == y': each could define the other; x is enumerated */
+  assert_null(two->items[0].steps[0].def);
+  assert_int_equal(two->items[0].steps[1].var, 1); /* and y computed from it */
+  assert_non_null(two->items[0].steps[1].def);
+  assert_int_equal(two->items[1].steps[0].var, 0); /* x' == 1 from the pre-state, then y' any value */
+  assert_null(two->items[1].steps[1].def);
   unload(spec);
 }
 
@@ -229,6 +262,7 @@ int run_spec_tests(void) {
       cmocka_unit_test(no_system_means_one_instance_per_thread),
       cmocka_unit_test(names_resolve_to_indices),
       cmocka_unit_test(edges_mean_their_relation_with_the_frame_rule),
+      cmocka_unit_test(plans_compute_before_they_enumerate),
       cmocka_unit_test(syntax_errors_are_all_reported),
       cmocka_unit_test(labels_are_xml_text),
   };
