@@ -1,5 +1,5 @@
 /* cli/cmd-spec.c -- the subcommands that work on a specification alone:
- * lint and fmt, and the shared option helpers. */
+ * lint and fmt. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,64 +9,6 @@
 #include "../core/outfile.h"
 #include "../spec-lang/fmt.h"
 #include "cli.h"
-
-/* ---------------------------------------------------------------- helpers */
-
-diag_sink cli_stderr_sink(void) { return (diag_sink){.out = stderr, .max_errors = 20}; }
-
-int cli_finish(int code) {
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    diag_sink sink = cli_stderr_sink();
-    diag_error_at(&sink, "athread", "cannot write to standard output: %s", strerror(errno));
-    return EXIT_INTERNAL;
-  }
-  return code;
-}
-
-bool cli_parse_number(const char *what, const char *text, double *out) {
-  char *end;
-  errno = 0;
-  *out = strtod(text, &end);
-  if (errno || end == text || *end || *out < 0) {
-    diag_sink sink = cli_stderr_sink();
-    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
-    return false;
-  }
-  return true;
-}
-
-bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
-  char *eq = strchr(arg, '=');
-  char *end = NULL;
-  if (eq && eq > arg) {
-    errno = 0;
-    o->value = strtoll(eq + 1, &end, 0);
-  }
-  if (!eq || eq == arg || end == eq + 1 || *end) {
-    diag_error_at(sink, "athread", "--set expects NAME=INTEGER, got '%s'", arg);
-    return false;
-  }
-  if (errno == ERANGE) {
-    diag_error_at(sink, "athread", "--set %s: the value does not fit in 64 bits", arg);
-    return false;
-  }
-  *eq = '\0';
-  o->name = arg;
-  o->used = false;
-  return true;
-}
-
-int cli_usage_error(const char *command, const char *msg) {
-  diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "%s (try 'athread %s --help')", msg, command);
-  return EXIT_BAD_INPUT;
-}
-
-int cli_bad_option(const char *command, char **argv) {
-  char msg[160];
-  snprintf(msg, sizeof msg, "unknown option or missing argument: '%.100s'", argv[optind - 1]);
-  return cli_usage_error(command, msg);
-}
 
 /* ---------------------------------------------------------------- lint */
 
