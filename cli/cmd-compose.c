@@ -118,9 +118,7 @@ static int report_run(const compose_args *a, const ast_spec *spec, const compose
  * is unsafe); returns the exit code. */
 static int report_for_all(const compose_args *a, const ast_spec *spec, const compose_run_result *run) {
   const forall_result *fr = &run->fr;
-  const ast_const *n = NULL;
-  vec_foreach(&spec->consts, i)
-    if (strcmp(spec->consts.items[i]->name, a->for_all) == 0) n = spec->consts.items[i];
+  const ast_const *n = ast_find_const(spec, a->for_all);
   report_forall f = {.param = a->for_all,
                      .ignored_value = n->value,
                      .ignored_from_set = n->overridden,

@@ -43,9 +43,8 @@ bool *fa_dependent_consts(const ast_spec *spec, int param) {
 }
 
 int fa_const_index(const ast_spec *spec, const char *name) {
-  vec_foreach(&spec->consts, i)
-    if (strcmp(spec->consts.items[i]->name, name) == 0) return (int)i;
-  return -1;
+  const ast_const *c = ast_find_const(spec, name);
+  return c ? c->index : -1;
 }
 
 bool fa_counts_exactly(const ast_instance *in, int param) {

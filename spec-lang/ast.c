@@ -274,6 +274,12 @@ ast_thread *ast_find_thread(const ast_spec *spec, const char *name) {
   return NULL;
 }
 
+ast_const *ast_find_const(const ast_spec *spec, const char *name) {
+  vec_foreach(&spec->consts, i)
+    if (strcmp(spec->consts.items[i]->name, name) == 0) return spec->consts.items[i];
+  return NULL;
+}
+
 ast_state *ast_find_state(const ast_thread *thread, const char *name) {
   vec_foreach(&thread->states, i)
     if (strcmp(thread->states.items[i]->name, name) == 0) return thread->states.items[i];

@@ -172,6 +172,8 @@ typedef struct ast_spec {
 
 /* Looks a thread up by name (interned or not); NULL if absent. Borrowed. */
 ast_thread *ast_find_thread(const ast_spec *spec, const char *name);
+/* The const called name, or NULL. */
+ast_const *ast_find_const(const ast_spec *spec, const char *name);
 /* Looks a state up by name within a thread; NULL if absent. Borrowed. */
 ast_state *ast_find_state(const ast_thread *thread, const char *name);
 
