@@ -168,8 +168,9 @@ static Z3_ast *features(void *ctx, Z3_ast *v) {
 
 static hull_system hull_view(encoder *e) { return (hull_system){&e->sys, e->feature_count, e->deadline, features}; }
 
-/* The affine invariants (e->hint_rows), sampled within a quarter of the time
- * left (at most 2 s) over at most 2 * states + 4 steps (at most 40). */
+/* The affine invariants (e->hint_rows), sampled over at most 2 * states + 4
+ * steps (at most 40) within the hull's fixed amount of Z3 work and, under a
+ * deadline, a quarter of the time left. */
 void fa_guess_hints(encoder *e, double deadline) {
   e->deadline = deadline;
   e->feature_count = 0;
@@ -178,7 +179,7 @@ void fa_guess_hints(encoder *e, double deadline) {
   size_t states = 0;
   vec_foreach(&e->spec->threads, t) states += e->spec->threads.items[t]->states.len;
   unsigned depth = (unsigned)(2 * states + 4 < 40 ? 2 * states + 4 : 40);
-  double budget = e->deadline > 0 && (e->deadline - smt_now()) / 4 < 2.0 ? (e->deadline - smt_now()) / 4 : 2.0;
+  double budget = e->deadline > 0 ? (e->deadline - smt_now()) / 4 : 0;
   hull_system h = hull_view(e);
   e->hint_rows = hull_invariants(&h, depth, budget, &e->hint_count);
 }

@@ -10,6 +10,7 @@
  * re-check runs without them. */
 #include "forall-hull.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +134,33 @@ static Z3_ast outside(const hull_system *e, const int64_t *rows, size_t n, Z3_as
   return any;
 }
 
+/* The sampling's budget in Z3 resource units (smt_resources_used): about
+ * 2 s of work on the examples, and the same work on every run, so that the
+ * hints -- and the certificate -- do not depend on the machine's speed. */
+#define HULL_UNITS UINT64_C(5000000)
+
+/* Limits the next check on s to what is left of the sampling budget: the
+ * resource units up to units_end and, under a deadline (--timeout), the
+ * time up to stop. False when nothing is left. */
+static bool limit_query(const hull_system *e, Z3_solver s, uint64_t units_end, double stop) {
+  Z3_context c = smt_z3(e->sys->s);
+  uint64_t used = smt_resources_used(e->sys->s, s);
+  double left = stop - smt_now();
+  if (used >= units_end || (e->deadline > 0 && left <= 0.01) || smt_deadline_passed(e->deadline)) return false;
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"),
+                     (unsigned)(units_end - used < UINT_MAX ? units_end - used : UINT_MAX));
+  if (e->deadline > 0) Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), (unsigned)(left * 1000));
+  Z3_solver_set_params(c, s, p);
+  Z3_params_dec_ref(c, p);
+  return true;
+}
+
 /* The affine hull of sampled reachable states, depth by depth up to depth
  * steps: a basis of its equations (rows, owned; *count of them), or NULL
  * when no sample was found or the numbers grew too large. The hull is that of
- * every state within depth steps unless the time budget ran out first; either
+ * every state within depth steps unless the budget ran out first; either
  * way Houdini (find_hints) keeps only equations that are invariant. */
 static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget, size_t *count) {
   Z3_context c = smt_z3(e->sys->s);
@@ -148,6 +172,7 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
   int64_t *basis = NULL;
   bool broken = false;
   double stop = smt_now() + budget;
+  uint64_t units_end = smt_resources_used(e->sys->s, s) + HULL_UNITS;
   unsigned stable = 0; /* depths in a row that did not change the hull */
   bool done = false;
   for (unsigned j = 0; j <= depth && !broken && !done && stable < 2; j++) {
@@ -158,16 +183,10 @@ static int64_t *sample_hull(const hull_system *e, unsigned depth, double budget,
                      j ? sym_step_or_stay(e->sys, frames[j - 1], frames[j]) : e->sys->initial(e->sys->ctx, frames[0]));
     size_t before = n;
     for (unsigned round = 0; round <= dims + 1 && !broken && !done; round++) {
-      double left = stop - smt_now();
-      if (left <= 0.01 || smt_deadline_passed(e->deadline)) {
+      if (!limit_query(e, s, units_end, stop)) {
         done = true;
         break;
       }
-      Z3_params p = Z3_mk_params(c); /* each query within the sampling budget */
-      Z3_params_inc_ref(c, p);
-      Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), (unsigned)(left * 1000));
-      Z3_solver_set_params(c, s, p);
-      Z3_params_dec_ref(c, p);
       Z3_solver_push(c, s);
       if (basis) Z3_solver_assert(c, s, outside(e, basis, n, &fs[j], 0));
       Z3_lbool r = Z3_solver_check(c, s);

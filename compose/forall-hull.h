@@ -23,7 +23,9 @@ typedef struct hull_system {
 } hull_system;
 
 /* Equations that hold in every reachable state: the affine hull of the
- * states sampled up to depth steps (within budget seconds), cut down to the
+ * states sampled up to depth steps (within a fixed amount of Z3 work, so the
+ * result is the same on every run, and under sys's deadline also within
+ * budget seconds), cut down to the
  * largest subset that holds initially and is inductive. Returns the rows
  * (owned, free with free(); NULL when none) and their number in *count. */
 int64_t *hull_invariants(const hull_system *sys, unsigned depth, double budget, size_t *count);

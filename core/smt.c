@@ -327,6 +327,17 @@ void smt_watch_stop(smt_watch *w) {
 
 /* ---------------------------------------------------------------- measures */
 
+uint64_t smt_resources_used(smt *s, Z3_solver sv) {
+  Z3_stats st = Z3_solver_get_statistics(s->z3, sv);
+  Z3_stats_inc_ref(s->z3, st);
+  uint64_t used = 0;
+  for (unsigned i = 0; i < Z3_stats_size(s->z3, st); i++)
+    if (strcmp(Z3_stats_get_key(s->z3, st, i), "rlimit count") == 0 && Z3_stats_is_uint(s->z3, st, i))
+      used = Z3_stats_get_uint_value(s->z3, st, i);
+  Z3_stats_dec_ref(s->z3, st);
+  return used;
+}
+
 static size_t atoms(Z3_context c, Z3_ast t) {
   if (Z3_get_ast_kind(c, t) != Z3_APP_AST) return 1;
   Z3_app a = Z3_to_app(c, t);

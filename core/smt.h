@@ -95,6 +95,10 @@ Z3_ast smt_implies(smt *s, Z3_ast a, Z3_ast b);
  * and bools as 0/1. False when the value is not such a numeral. */
 bool smt_model_value(smt *s, Z3_model m, Z3_ast t, int64_t *out);
 
+/* Z3's resource count on solver sv so far ("rlimit count"): a measure of
+ * work that, unlike time, is the same on every run. */
+uint64_t smt_resources_used(smt *s, Z3_solver sv);
+
 /* The atomic formulas of a Boolean term, counted through its connectives
  * (the size of a certificate). */
 size_t smt_atom_count(smt *s, Z3_ast t);
