@@ -97,9 +97,11 @@ ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
 
 /* ---------------------------------------------------------------- names */
 
+/* The shared variable that C global name stands for (its own name, or the
+ * one its binds names). */
 static const ast_shared *spec_shared(const cfe_lowering *L, const char *name) {
   vec_foreach(&L->spec->shared, i)
-    if (strcmp(L->spec->shared.items[i]->name, name) == 0) return L->spec->shared.items[i];
+    if (strcmp(ast_c_name(L->spec->shared.items[i]), name) == 0) return L->spec->shared.items[i];
   return NULL;
 }
 
@@ -116,12 +118,15 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
     cfe_error(L->u, use, "global '%s' has an unsupported type", d->name);
     if (d->type.kind == CT_BAD) cfe_note(L->u, d->type.at, "%s", d->type.what);
   } else if (!sh) {
-    cfe_error(L->u, use, "global '%s' is not a shared variable of the spec", d->name);
+    cfe_error(L->u, use,
+              "global '%s' is not a shared variable of the spec (declare one, or bind one to it: 'shared int NAME "
+              "binds %s;')",
+              d->name, d->name);
     cfe_note(L->u, d->name_at, "'%s' is declared here", d->name);
   } else if ((d->type.kind == CT_BOOL) != (sh->type.kind == TYPE_BOOL)) {
     cfe_error(L->u, use, "global '%s' is %s in the C code but %s in the spec", d->name, c_type_word(d->type.kind),
               sh->type.kind == TYPE_BOOL ? "bool" : "int");
-    diag_note(L->spec->src, sh->at, "'%s' is declared here in the spec", d->name);
+    diag_note(L->spec->src, sh->at, "'%s' is declared here in the spec", sh->name);
   } else {
     L->globals[g] = sh->index;
   }

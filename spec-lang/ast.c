@@ -33,6 +33,14 @@ void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc na
   add_decl(s, (ast_decl){.kind = DECL_SHARED, .at = at, .shared = v});
 }
 
+void ast_bind_shared(ast_spec *s, const char *c_name, loc at) {
+  ast_shared *v = s->decls.items[s->decls.len - 1].shared;
+  v->binds = c_name;
+  v->binds_at = at;
+}
+
+const char *ast_c_name(const ast_shared *v) { return v->binds ? v->binds : v->name; }
+
 ast_thread *ast_thread_new(ast_spec *s, const char *name, loc name_at) {
   ast_thread *t = arena_alloc(s->arena, sizeof *t);
   t->name = name;
@@ -125,7 +133,7 @@ void ast_add_system(ast_spec *s, loc at, ast_system *sys, const char *name, loc 
 
 static const char *const keywords[] = {
     "const", "shared", "thread", "system", "state", "init", "assert", "invariant", "implements",
-    "when",  "do",     "true",   "false",  "int",   "bool", "count",  "tid",
+    "when",  "do",     "true",   "false",  "int",   "bool", "count",  "tid",       "binds",
 };
 
 bool ast_is_keyword(const char *s, size_t n) {
@@ -260,6 +268,7 @@ void ast_dump(strbuf *out, const ast_spec *spec) {
       sbuf_printf(out, "(shared %s ", d->shared->name);
       dump_type(out, &d->shared->type);
       dump_opt(out, d->shared->init);
+      if (d->shared->binds) sbuf_printf(out, " (binds %s)", d->shared->binds);
       sbuf_puts(out, ")\n");
       break;
     case DECL_THREAD: dump_thread(out, d->thread); break;

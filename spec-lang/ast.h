@@ -38,12 +38,14 @@ typedef struct ast_type {
 } ast_type;
 
 typedef struct ast_shared {
-  const char *name; /* interned */
-  loc name_at;      /* span of the name */
-  loc at;           /* span of the declaration */
-  ast_type type;    /* declared type */
-  ir_expr *init;    /* initial value, or NULL for "any value of the type" */
-  int index;        /* position in spec->shared */
+  const char *name;  /* interned */
+  loc name_at;       /* span of the name */
+  loc at;            /* span of the declaration */
+  ast_type type;     /* declared type */
+  ir_expr *init;     /* initial value, or NULL for "any value of the type" */
+  const char *binds; /* the C global it stands for when named otherwise ("binds NAME"), or NULL */
+  loc binds_at;      /* span of that name */
+  int index;         /* position in spec->shared */
 } ast_shared;
 
 typedef struct ast_state {
@@ -187,6 +189,10 @@ void ast_dump(strbuf *out, const ast_spec *spec);
 ast_spec *ast_spec_new(diag_source *src);
 void ast_add_const(ast_spec *s, loc at, const char *name, loc name_at, ir_expr *value);
 void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *init);
+/* Binds the shared variable declared last to C global c_name (NULL: none). */
+void ast_bind_shared(ast_spec *s, const char *c_name, loc at);
+/* The name of the C global a shared variable stands for. */
+const char *ast_c_name(const ast_shared *v);
 ast_type ast_type_make(ast_type_kind kind, loc at, ir_expr *lo, ir_expr *hi);
 ast_thread *ast_thread_new(ast_spec *s, const char *name, loc name_at);
 void ast_add_thread(ast_spec *s, loc at, ast_thread *t, const char *impl, loc impl_at, uint32_t close_at);

@@ -204,6 +204,7 @@ static void put_decl(printer *p, const ast_decl *d) {
       sbuf_puts(p->out, " = ");
       put_expr(p, d->shared->init);
     }
+    if (d->shared->binds) sbuf_printf(p->out, " binds %s", d->shared->binds);
     sbuf_putc(p->out, ';');
     end_line(p, d->at.end);
     break;

@@ -54,6 +54,7 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %token <name> INTEGER "integer"
 %token <name> STRING "string"
 %token INVALID_CHAR "invalid character"
+%token KW_BINDS "'binds'"
 %token KW_CONST "'const'" KW_SHARED "'shared'" KW_THREAD "'thread'" KW_SYSTEM "'system'"
 %token KW_STATE "'state'" KW_INIT "'init'" KW_ASSERT "'assert'" KW_INVARIANT "'invariant'"
 %token KW_IMPLEMENTS "'implements'" KW_WHEN "'when'" KW_DO "'do'" KW_TRUE "'true'"
@@ -78,7 +79,7 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %type <states> state_names
 %type <edge> edge_body assigns
 %type <system> system_head system_body
-%type <name> opt_impl opt_label
+%type <name> opt_impl opt_label opt_binding
 %type <flag> opt_init_kw
 
 %%
@@ -90,7 +91,8 @@ spec
 
 decl
   : KW_CONST IDENT '=' expr semi             { ast_add_const(S, @$, $2, @2, $4); }
-  | KW_SHARED type IDENT opt_init semi       { ast_add_shared(S, @$, $2, $3, @3, $4); }
+  | KW_SHARED type IDENT opt_init opt_binding semi
+                                            { ast_add_shared(S, @$, $2, $3, @3, $4); ast_bind_shared(S, $5, @5); }
   | thread_body '}'                         { ast_add_thread(S, @$, $1, $1->impl, $1->impl_at, @2.start); }
   | system_body '}'                         { ast_add_system(S, @$, $1, $1->name, $1->name_at, @2.start); }
   | KW_THREAD error '}'
@@ -107,6 +109,12 @@ type
 opt_init
   : %empty                                  { $$ = NULL; }
   | '=' expr                                { $$ = $2; }
+  ;
+
+/* The C global a shared variable stands for, when its name differs. */
+opt_binding
+  : %empty                                  { $$ = NULL; }
+  | KW_BINDS IDENT                          { $$ = $2; @$ = @2; }
   ;
 
 /* A forgotten ';' is reported once and parsing goes on as if it were there. */

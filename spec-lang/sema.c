@@ -81,9 +81,24 @@ static void check_shared_init(sema *s, ast_shared *v) {
   sema_note_overrides(s, v->type.hi);
 }
 
+/* Each C global stands for one shared variable: v's C name is not an
+ * earlier variable's (two variables of one name are reported as such). */
+static void check_binding(sema *s, const ast_shared *v) {
+  for (int i = 0; i < v->index; i++) {
+    const ast_shared *w = s->spec->shared.items[i];
+    if ((!v->binds && !w->binds) || strcmp(ast_c_name(w), ast_c_name(v)) != 0) continue; /* same names: reported */
+    diag_error(s->src, v->binds ? v->binds_at : v->name_at,
+               "C global '%s' already stands for shared variable '%s'; bind '%s' to another global", ast_c_name(v),
+               w->name, v->name);
+    diag_note(s->src, w->binds ? w->binds_at : w->name_at, "'%s' stands for '%s' here", w->name, ast_c_name(w));
+    return;
+  }
+}
+
 static void check_shared(sema *s, ast_shared *v) {
   if (v->type.kind == TYPE_RANGE) check_range(s, &v->type);
   if (v->init) check_shared_init(s, v);
+  check_binding(s, v);
 }
 
 /* ---------------------------------------------------------------- threads: states */
