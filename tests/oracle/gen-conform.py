@@ -77,6 +77,12 @@ class Case:
         self.spec = None
         self.c_bool = "_Bool"
 
+    def spec_names(self):
+        """The shared variables' names in the spec: every third one is named
+        apart from its C global and bound to it (binds), so that conform's
+        mapping of C globals to spec variables is under test too."""
+        return [("spec_" + v.name if i % 3 == 1 else v.name) for i, v in enumerate(self.vars)]
+
 
 # ---------------------------------------------------------------- text
 
@@ -91,15 +97,16 @@ def c_text(case, lines=None):
 
 
 def spec_text(case, seed):
-    names = [v.name for v in case.vars]
+    names = case.spec_names()
     sp = case.spec
     out = ["// gen-conform.py %d" % seed]
-    for v in case.vars:
+    for v, name in zip(case.vars, names):
         t = "bool" if v.kind == "bool" else "int[0..%d]" % v.hi
         init = ""
         if v.init is not None:
             init = " = " + (("true" if v.init else "false") if v.kind == "bool" else str(v.init))
-        out.append("shared %s %s%s;" % (t, v.name, init))
+        binds = "" if name == v.name else " binds " + v.name
+        out.append("shared %s %s%s%s;" % (t, name, init, binds))
     out.append("")
     out.append("thread T implements t {")
     if sp.invariant is not None:
@@ -270,7 +277,7 @@ class Replayer:
         lines = {}
         c_text(case, lines)
         self.ck = Checker(case, lines)
-        self.names = [v.name for v in case.vars]
+        self.names = case.spec_names()
         self.locals = case.locals
 
     def fset(self, names, what):
@@ -421,7 +428,7 @@ class Replayer:
             if not nxt_configs:
                 raise NoReplay(where + ": no run of the statement from environment %s (locals %s) gives after %s, locals %s"
                                % (ck.gtext(g), [dict(zip(self.locals, Lt)) for _, Lt in here], ck.gtext(g2), st.get("locals")))
-            out = [v.name for v, x in zip(self.case.vars, g2) if not v.in_range(x)]
+            out = [n for n, v, x in zip(self.names, self.case.vars, g2) if not v.in_range(x)]
             if last and fkind == "range":
                 if failure.get("variable") not in out:
                     raise NoReplay(where + ": variable %s is in range after the step (%s)" % (failure.get("variable"), ck.gtext(g2)))
