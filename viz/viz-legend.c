@@ -89,6 +89,7 @@ static void variables_heading(legend *l) {
 static void shared_cells(legend *l, const ast_shared *v) {
   strbuf type = {0}, init = {0};
   put_type(&type, &v->type);
+  if (v->binds) sbuf_printf(&type, " binds %s", v->binds); /* the C global it stands for */
   if (v->init) ir_print(&init, v->init);
   else sbuf_puts(&init, "any");
   cell(l, v->name, NULL, false);
