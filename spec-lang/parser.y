@@ -274,7 +274,9 @@ static bool expects_token(const yysymbol_kind_t *expected, int n, const char *te
   return false;
 }
 
-static bool is_keyword(yysymbol_kind_t sym) { return sym >= YYSYMBOL_KW_CONST && sym <= YYSYMBOL_KW_TID; }
+static bool is_keyword(yysymbol_kind_t sym) {
+  return (sym >= YYSYMBOL_KW_CONST && sym <= YYSYMBOL_KW_TID) || sym == YYSYMBOL_KW_BINDS;
+}
 
 /* A hint for mistakes that the expected-token list explains badly, or NULL. */
 static const char *hint_for(yysymbol_kind_t got, const yysymbol_kind_t *expected, int n) {
