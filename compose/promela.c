@@ -27,6 +27,7 @@
 #include "../core/arena.h"
 #include "../core/symtab.h"
 #include "../core/vec.h"
+#include "../spec-lang/semantics.h"
 
 /* SPIN runs at most 255 processes: init and one per instance. */
 #define MAX_INSTANCES 254
@@ -369,23 +370,15 @@ static const char *promela_type(const ast_type *t) {
   return "int";
 }
 
-/* The value x == C or C == x of a top-level conjunct of the init predicates. */
+/* The constant the initial state's plan gives var (sem_initial_plans: one
+ * plan, with a step that defines var by a constant), as from `x == C`. */
 static bool init_value(pml *p, int var, int64_t *value) {
-  bool found = false;
-  vec_foreach(&p->spec->inits, i) {
-    ir_expr_list cs = {0};
-    ir_flatten(p->spec->inits.items[i], OP_AND, &cs);
-    vec_foreach(&cs, k) {
-      const ir_expr *c = cs.items[k];
-      if (found || c->kind != IR_BINARY || c->op != OP_EQ) continue;
-      for (int side = 0; side < 2 && !found; side++) {
-        const ir_expr *x = side ? c->b : c->a, *other = side ? c->a : c->b;
-        found = x->kind == IR_NAME && x->ref == REF_SHARED && x->index == var && const_value(p, other, value);
-      }
-    }
-    vec_free(&cs);
-  }
-  return found;
+  const sem_plans *plans = sem_initial_plans(p->spec);
+  if (plans->count != 1) return false;
+  const sem_plan *plan = &plans->items[0];
+  for (size_t k = 0; k < plan->step_count; k++)
+    if (plan->steps[k].var == var) return plan->steps[k].def && const_value(p, plan->steps[k].def, value);
+  return false;
 }
 
 /* Writes "TYPE name = VALUE;" or "TYPE name;" and a comment on the type. */
