@@ -84,15 +84,14 @@ static void check_shared_init(sema *s, ast_shared *v) {
 /* Each C global stands for one shared variable: v's C name is not an
  * earlier variable's (two variables of one name are reported as such). */
 static void check_binding(sema *s, const ast_shared *v) {
-  for (int i = 0; i < v->index; i++) {
-    const ast_shared *w = s->spec->shared.items[i];
-    if ((!v->binds && !w->binds) || strcmp(ast_c_name(w), ast_c_name(v)) != 0) continue; /* same names: reported */
-    diag_error(s->src, v->binds ? v->binds_at : v->name_at,
-               "C global '%s' already stands for shared variable '%s'; bind '%s' to another global", ast_c_name(v),
-               w->name, v->name);
-    diag_note(s->src, w->binds ? w->binds_at : w->name_at, "'%s' stands for '%s' here", w->name, ast_c_name(w));
-    return;
-  }
+  int old = symtab_put(&s->c_names, ast_c_name(v), v->index);
+  if (old < 0) return;
+  const ast_shared *w = s->spec->shared.items[old];
+  if (!v->binds && !w->binds) return; /* the same name twice: reported */
+  diag_error(s->src, v->binds ? v->binds_at : v->name_at,
+             "C global '%s' already stands for shared variable '%s'; bind '%s' to another global", ast_c_name(v),
+             w->name, v->name);
+  diag_note(s->src, w->binds ? w->binds_at : w->name_at, "'%s' stands for '%s' here", w->name, ast_c_name(w));
 }
 
 static void check_shared(sema *s, ast_shared *v) {
@@ -404,6 +403,7 @@ bool spec_check(ast_spec *spec, const spec_options *opts) {
   symtab_free(&s.globals);
   symtab_free(&s.threads);
   symtab_free(&s.instances);
+  symtab_free(&s.c_names);
   if (spec->src->sink->errors != before) return false;
   sem_build(spec);
   return true;

@@ -17,6 +17,7 @@ typedef struct sema {
   symtab globals;           /* const and shared names -> sema_global_code */
   symtab threads;           /* thread name -> index in spec->threads */
   symtab instances;         /* thread name -> index in spec->instances, or SEMA_INVALID_INSTANCE */
+  symtab c_names;           /* C global name (interned) -> the shared variable that stands for it */
   int consts_ready;         /* consts [0, consts_ready) have their values */
 } sema;
 
