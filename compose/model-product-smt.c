@@ -193,7 +193,15 @@ mdl_symbolic *product_symbolic(const mdl *m, const ast_spec *spec, smt *s) {
   vec_foreach(&spec->consts, i) e->consts[i] = spec->consts.items[i]->value;
   size_t steps = build_choices(e);
   e->face = (mdl_symbolic){
-      .sys = {s, e->width, steps, e, state_vars, initial, domains, step, bad},
+      .sys = {.s = s,
+              .width = e->width,
+              .step_count = steps,
+              .ctx = e,
+              .state = state_vars,
+              .initial = initial,
+              .domains = domains,
+              .step = step,
+              .bad = bad},
       .steps = e->choices,
       .destroy = destroy,
   };
