@@ -9,6 +9,7 @@
 
 #include "../core/arena.h"
 #include "../core/strbuf.h"
+#include "../spec-lang/semantics.h"
 #include "edge-smt.h"
 #include "forall-hull.h"
 #include "forall-param.h"
@@ -66,6 +67,7 @@ struct fa_counters {
  * from N replaced by their definitions; x itself when it does not mention N. */
 static const ir_expr *symbolic(encoder *e, const ir_expr *x) {
   if (!x || !fa_mentions(e->param, e->depends, x)) return x;
+  if (x->kind == IR_QUANT) return symbolic(e, x->lowered); /* its range does not read N (forall_applicable) */
   if (x->kind == IR_NAME && x->ref == REF_CONST && x->index != e->param)
     return symbolic(e, e->spec->consts.items[x->index]->value_expr);
   ir_expr *c = arena_alloc(e->arena, sizeof *c);
@@ -281,16 +283,21 @@ static Z3_ast choice_formula(void *ctx, size_t k, Z3_ast *v, Z3_ast *w) {
   return all;
 }
 
-/* "here" and the thread invariant and state assertion of state k false. */
-static void wrong_in(encoder *e, const ast_thread *t, size_t k, Z3_ast here, const smt_env *env, term_list *alt) {
-  const ast_state *st = t->states.items[k];
-  if (!st->assertion && t->invariants.len == 0) return;
-  VEC(Z3_ast) ok = {0};
-  vec_foreach(&t->invariants, j) vec_push(NULL, &ok, term(e, t->invariants.items[j], env));
-  if (st->assertion) vec_push(NULL, &ok, term(e, st->assertion, env));
-  Z3_ast wrong[2] = {here, smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
-  vec_push(NULL, alt, smt_and(e->s, 2, wrong));
+/* Some check of cs fails. */
+static Z3_ast some_check_fails(encoder *e, const sem_checks *cs, const smt_env *env) {
+  term_list ok = {0};
+  for (size_t k = 0; k < cs->len; k++) vec_push(NULL, &ok, term(e, cs->items[k].holds, env));
+  Z3_ast fails = smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items));
   vec_free(&ok);
+  return fails;
+}
+
+/* "here" and a check of state k (sem_state_checks) false. */
+static void wrong_in(encoder *e, const ast_thread *t, size_t k, Z3_ast here, const smt_env *env, term_list *alt) {
+  const sem_checks *cs = sem_state_checks(t->states.items[k]);
+  if (cs->len == 0) return;
+  Z3_ast wrong[2] = {here, some_check_fails(e, cs, env)};
+  vec_push(NULL, alt, smt_and(e->s, 2, wrong));
 }
 
 /* Some instance goes wrong, or a system invariant is false. */
@@ -310,7 +317,8 @@ static Z3_ast bad(void *ctx, Z3_ast *v) {
     vec_foreach(&t->states, k) wrong_in(e, t, k, smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), &env, &alt);
   }
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_foreach(&e->spec->properties, k) vec_push(NULL, &alt, smt_not(e->s, term(e, e->spec->properties.items[k], &env)));
+  const sem_checks *cs = sem_system_checks(e->spec);
+  for (size_t k = 0; k < cs->len; k++) vec_push(NULL, &alt, smt_not(e->s, term(e, cs->items[k].holds, &env)));
   Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
   vec_free(&alt);
   return any;

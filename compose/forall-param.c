@@ -76,8 +76,39 @@ static void problem_visit(const ir_expr *x, void *ctx) {
   }
 }
 
+/* A quantifier in x (at any depth) whose range reads N: its expansion is
+ * made for one value of N. */
+static void quantifier_ranges(problems *p, const ir_expr *x) {
+  if (!x) return;
+  if (x->kind == IR_QUANT && (fa_mentions(p->param, p->depends, x->a) || fa_mentions(p->param, p->depends, x->b))) {
+    const char *n = p->spec->consts.items[p->param]->name;
+    diag_error(p->spec->src, x->at, "--for-all %s: the range of this quantifier depends on %s (it is symbolic)", n, n);
+    p->ok = false;
+    return;
+  }
+  quantifier_ranges(p, x->a);
+  quantifier_ranges(p, x->b);
+  quantifier_ranges(p, x->c);
+}
+
 static void problem_expr(ir_expr *x, void *ctx) {
   if (x) ir_walk(x, problem_visit, ctx);
+  quantifier_ranges(ctx, x);
+}
+
+/* An array whose length depends on N has a number of shared values that the
+ * counter system cannot fix. */
+static void array_lengths(problems *p) {
+  const char *n = p->spec->consts.items[p->param]->name;
+  vec_foreach(&p->spec->variables, i) {
+    const ast_shared *v = p->spec->variables.items[i];
+    if (!v->size || !fa_mentions(p->param, p->depends, v->size)) continue;
+    diag_error(p->spec->src, v->size->at,
+               "--for-all %s: the length of array '%s' depends on %s, but the counter system needs a fixed set of "
+               "shared values; check fixed values instead (--set %s=K)",
+               n, v->name, n, n);
+    p->ok = false;
+  }
 }
 
 bool forall_applicable(const ast_spec *spec, const char *name) {
@@ -107,8 +138,9 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
     any |= counted[t];
     if (counted[t] && th->uses_tid) {
       diag_error(spec->src, th->name_at,
-                 "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid", name, th->name,
-                 th->name, name);
+                 "--for-all %s needs a symmetric thread, but '%s' (%s[%s] in the system) uses tid; per-instance data "
+                 "(an array indexed by tid) has no counter form: check fixed values instead (--set %s=K)",
+                 name, th->name, th->name, name, name);
       p.ok = false;
     }
   }
@@ -119,6 +151,7 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
     p.ok = false;
   }
   ast_foreach_expr(spec, problem_expr, &p);
+  array_lengths(&p);
   free(depends);
   free(counted);
   return p.ok;

@@ -11,6 +11,7 @@
 
 #include "../core/arena.h"
 #include "../core/vec.h"
+#include "../spec-lang/semantics.h"
 #include "edge-smt.h"
 #include "model-product.h"
 
@@ -131,35 +132,36 @@ static Z3_ast step(void *ctx, size_t k, Z3_ast *v, Z3_ast *w) {
   return all;
 }
 
-/* The instance in slot i goes wrong: in a state whose assertion or a thread
- * invariant is false. */
+/* Some check of cs fails. */
+static Z3_ast some_check_fails(encoder *e, const sem_checks *cs, const smt_env *env) {
+  term_list ok = {0};
+  for (size_t k = 0; k < cs->len; k++) vec_push(NULL, &ok, smt_expr(e->s, cs->items[k].holds, env));
+  Z3_ast fails = smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items));
+  vec_free(&ok);
+  return fails;
+}
+
+/* The instance in slot i goes wrong: a check of its state fails
+ * (sem_state_checks: its assertion, a thread invariant, an index). */
 static void wrong_instance(encoder *e, Z3_ast *v, size_t i, term_list *alt) {
   const ast_thread *t = e->spec->threads.items[mdl_slot_at(e->m, i)->thread];
   smt_env env = env_of(e, v, NULL, smt_int(e->s, tid_of(e, i)));
-  VEC(Z3_ast) inv = {0};
-  vec_foreach(&t->invariants, k) vec_push(NULL, &inv, smt_expr(e->s, t->invariants.items[k], &env));
   vec_foreach(&t->states, k) {
-    const ast_state *st = t->states.items[k];
-    if (!st->assertion && inv.len == 0) continue;
-    VEC(Z3_ast) ok = {0};
-    vec_foreach(&inv, j) vec_push(NULL, &ok, inv.items[j]);
-    if (st->assertion) vec_push(NULL, &ok, smt_expr(e->s, st->assertion, &env));
-    Z3_ast wrong[2] = {smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)),
-                       smt_not(e->s, smt_and(e->s, (unsigned)ok.len, ok.items))};
+    const sem_checks *cs = sem_state_checks(t->states.items[k]);
+    if (cs->len == 0) continue;
+    Z3_ast wrong[2] = {smt_eq(e->s, v[i], smt_int(e->s, (int64_t)k)), some_check_fails(e, cs, &env)};
     vec_push(NULL, alt, smt_and(e->s, 2, wrong));
-    vec_free(&ok);
   }
-  vec_free(&inv);
 }
 
-/* Some instance goes wrong, or a system invariant is false. */
+/* Some instance goes wrong, or a system check fails. */
 static Z3_ast bad(void *ctx, Z3_ast *v) {
   encoder *e = ctx;
   term_list alt = {0};
   for (size_t i = (size_t)e->shared_count; i < e->width; i++) wrong_instance(e, v, i, &alt);
   smt_env env = env_of(e, v, NULL, NULL);
-  vec_foreach(&e->spec->properties, k)
-    vec_push(NULL, &alt, smt_not(e->s, smt_expr(e->s, e->spec->properties.items[k], &env)));
+  const sem_checks *cs = sem_system_checks(e->spec);
+  for (size_t k = 0; k < cs->len; k++) vec_push(NULL, &alt, smt_not(e->s, smt_expr(e->s, cs->items[k].holds, &env)));
   Z3_ast any = smt_or(e->s, (unsigned)alt.len, alt.items);
   vec_free(&alt);
   return any;

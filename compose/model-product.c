@@ -86,6 +86,14 @@ static int64_t count_in_state(const env *v, int thread, int state) {
   return n;
 }
 
+/* An element; outside its array (only where a bounds check has failed, or
+ * where the value is not used) it reads 0. */
+static int64_t element(const env *v, const ir_expr *e) {
+  int64_t k = e->cell >= 0 ? e->cell - e->index : eval(v, e->a);
+  if (k < 0 || k >= e->extent) return 0;
+  return (e->primed ? v->nxt : v->cur)[e->index + k];
+}
+
 static int64_t eval(const env *v, const ir_expr *e) {
   switch (e->kind) {
   case IR_BOOL:
@@ -102,6 +110,8 @@ static int64_t eval(const env *v, const ir_expr *e) {
   }
   case IR_BINARY: return eval_binary(v, e);
   case IR_ITE: return eval(v, e->a) ? eval(v, e->b) : eval(v, e->c);
+  case IR_INDEX: return element(v, e);
+  case IR_QUANT: return eval(v, e->lowered);
   }
   return 0;
 }
@@ -205,6 +215,15 @@ static void emit_successor(void *ctx, int64_t *cand) {
   w->fn(w->ctx, &w->step, cand);
 }
 
+/* The cell an assignment writes, or -1 when its index is outside the array
+ * (the state then goes wrong: a bounds check fails). */
+static int target_cell(const env *v, const ast_assign *as) {
+  const ir_expr *t = as->target;
+  if (t->kind != IR_INDEX || t->cell >= 0) return as->var_index;
+  int64_t k = eval(v, t->a);
+  return k >= 0 && k < t->extent ? t->index + (int)k : -1;
+}
+
 /* Parallel assignment: every right-hand side reads src; '*' enumerates. */
 static void assign_from(const step_walk *w, const env *v, const ast_edge *e, size_t k, int64_t *dst) {
   if (k == e->assigns.len) {
@@ -212,16 +231,18 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
     return;
   }
   const ast_assign *as = &e->assigns.items[k];
-  const mdl_slot *slot = &w->p->base.slots[as->var_index];
+  int cell = target_cell(v, as);
+  if (cell < 0) return;
+  const mdl_slot *slot = &w->p->base.slots[cell];
   if (as->value) {
     int64_t x = eval(v, as->value);
     if (!in_domain(slot, x)) return;
-    dst[as->var_index] = x;
+    dst[cell] = x;
     assign_from(w, v, e, k + 1, dst);
     return;
   }
   for (int64_t x = slot->lo;; x++) {
-    dst[as->var_index] = x;
+    dst[cell] = x;
     assign_from(w, v, e, k + 1, dst);
     if (x == slot->hi) break;
   }
@@ -262,18 +283,31 @@ static bool literals_fit(const ast_spec *spec);
 
 /* ---------------------------------------------------------------- going wrong */
 
+static const mdl_verdict_kind kind_of[] = {[SEM_ASSERTION] = MDL_ASSERTION, [SEM_INVARIANT] = MDL_INVARIANT,
+                                           [SEM_PROPERTY] = MDL_PROPERTY,   [SEM_BOUNDS] = MDL_BOUNDS,
+                                           [SEM_CONFLICT] = MDL_CONFLICT};
+
+/* Fills why from the first check that fails (with the index it found);
+ * false when one does. */
+static bool checks_hold(const env *v, const sem_checks *cs, mdl_violation *why) {
+  for (size_t i = 0; i < cs->len; i++) {
+    const sem_check *c = &cs->items[i];
+    if (eval(v, c->holds)) continue;
+    why->kind = kind_of[c->kind];
+    why->failed = c->what;
+    why->context = c->kind == SEM_CONFLICT ? c->other : c->within;
+    why->edge = c->edge ? c->edge->index : -1;
+    if (c->kind == SEM_BOUNDS || c->kind == SEM_CONFLICT) why->value = eval(v, c->what->a);
+    return false;
+  }
+  return true;
+}
+
 static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why, mdl_fault *fault) {
   const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
   env v = {p, state, state, t->first_tid + (int64_t)slot - t->first_slot, fault};
-  const ast_state *st = t->thread->states.items[state[slot]];
-  *why = (mdl_violation){.kind = MDL_ASSERTION, .slot = (int)slot, .state = (int)state[slot], .failed = st->assertion};
-  if (st->assertion && !eval(&v, st->assertion)) return false;
-  vec_foreach(&t->thread->invariants, i) {
-    why->kind = MDL_INVARIANT;
-    why->failed = t->thread->invariants.items[i];
-    if (!eval(&v, why->failed)) return false;
-  }
-  return true;
+  *why = (mdl_violation){.slot = (int)slot, .state = (int)state[slot], .edge = -1};
+  return checks_hold(&v, sem_state_checks(t->thread->states.items[state[slot]]), why);
 }
 
 static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
@@ -281,11 +315,9 @@ static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
     if (!instance_ok(p, state, slot, why, fault)) return false;
   env v = {p, state, state, 0, fault};
-  vec_foreach(&p->spec->properties, i) {
-    *why = (mdl_violation){.kind = MDL_PROPERTY, .slot = -1, .failed = p->spec->properties.items[i]};
-    if (!eval(&v, why->failed)) return false;
-  }
-  *why = (mdl_violation){.kind = MDL_OK, .slot = -1};
+  *why = (mdl_violation){.slot = -1, .edge = -1};
+  if (!checks_hold(&v, sem_system_checks(p->spec), why)) return false;
+  *why = (mdl_violation){.kind = MDL_OK, .slot = -1, .edge = -1};
   return true;
 }
 
@@ -354,15 +386,49 @@ static void product_describe_value(const mdl *m, size_t slot, int64_t value, str
   else sbuf_printf(out, "%" PRId64, value);
 }
 
+/* "the index of a[i] is 5, outside 0..2" and where the element is. */
+static void describe_bounds(const mdl *m, const mdl_violation *why, strbuf *out) {
+  sbuf_puts(out, "the index of ");
+  ir_print(out, why->failed);
+  sbuf_printf(out, " is %" PRId64 ", outside 0..%" PRId64, why->value, why->failed->extent - 1);
+  if (why->edge >= 0) {
+    sbuf_puts(out, " (evaluating edge ");
+    mdl_describe_step(m, &(mdl_step){why->slot, why->edge}, out);
+    sbuf_putc(out, ')');
+  } else if (why->slot >= 0 && why->context) {
+    sbuf_puts(out, " (in ");
+    ir_print(out, why->context);
+    sbuf_putc(out, ')');
+  }
+}
+
+static void describe_conflict(const mdl *m, const mdl_violation *why, strbuf *out) {
+  sbuf_puts(out, "edge ");
+  mdl_describe_step(m, &(mdl_step){why->slot, why->edge}, out);
+  sbuf_puts(out, " assigns ");
+  ir_print(out, why->context);
+  sbuf_puts(out, " and ");
+  ir_print(out, why->failed);
+  sbuf_printf(out, ", which are both element %" PRId64, why->value);
+}
+
 static void product_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) {
   const product *p = (const product *)m;
-  if (why->kind == MDL_PROPERTY) {
+  if (why->slot < 0) {
     sbuf_puts(out, "system invariant ");
-    ir_print(out, why->failed);
-    sbuf_puts(out, " is false");
+    ir_print(out, why->kind == MDL_BOUNDS ? why->context : why->failed);
+    if (why->kind == MDL_BOUNDS) sbuf_puts(out, " cannot be evaluated: ");
+    if (why->kind == MDL_BOUNDS) describe_bounds(m, why, out);
+    else sbuf_puts(out, " is false");
     return;
   }
   const char *state = thread_of_slot(p, why->slot)->states.items[why->state]->name;
+  if (why->kind == MDL_BOUNDS || why->kind == MDL_CONFLICT) {
+    sbuf_printf(out, "%s goes wrong in state %s: ", m->slots[why->slot].name, state);
+    if (why->kind == MDL_BOUNDS) describe_bounds(m, why, out);
+    else describe_conflict(m, why, out);
+    return;
+  }
   if (why->kind == MDL_ASSERTION && why->failed->kind == IR_BOOL) {
     sbuf_printf(out, "%s reached state %s, which asserts false (it must never be reached)", m->slots[why->slot].name,
                 state);
@@ -459,6 +525,13 @@ static bool check_choices(const product *p, const ir_expr *where, const sem_plan
 
 static bool compile_relation(product *p, cedge *ce) {
   ce->relation = sem_edge_plans(ce->edge);
+  if (ce->relation->too_many) {
+    diag_error(p->spec->src, ce->edge->relation->at,
+               "this relation writes array elements by more than %d combinations of indices, which the explicit "
+               "engine would enumerate; use --engine symbolic",
+               SEM_MAX_CASES);
+    return false;
+  }
   int bad = ce->relation->undetermined;
   if (bad >= 0) {
     diag_error(p->spec->src, ce->edge->relation->at,

@@ -47,14 +47,25 @@ typedef struct mdl_group {
   int count; /* number of slots */
 } mdl_group;
 
-typedef enum mdl_verdict_kind { MDL_OK, MDL_ASSERTION, MDL_INVARIANT, MDL_PROPERTY } mdl_verdict_kind;
+typedef enum mdl_verdict_kind {
+  MDL_OK,
+  MDL_ASSERTION, /* a state's assertion is false */
+  MDL_INVARIANT, /* a thread invariant is false */
+  MDL_PROPERTY,  /* a system invariant is false */
+  MDL_BOUNDS,    /* an array index is outside its array */
+  MDL_CONFLICT   /* two assignments of an edge write one element */
+} mdl_verdict_kind;
 
 /* Why a state goes wrong. */
 typedef struct mdl_violation {
-  mdl_verdict_kind kind; /* MDL_OK when it does not */
-  int slot;              /* MDL_ASSERTION, MDL_INVARIANT: the instance */
-  int state;             /* MDL_ASSERTION, MDL_INVARIANT: its control state */
-  const ir_expr *failed; /* the assertion, thread invariant or system invariant */
+  mdl_verdict_kind kind;  /* MDL_OK when it does not */
+  int slot;               /* the instance that goes wrong, or -1 (a system invariant) */
+  int state;              /* with slot: its control state */
+  const ir_expr *failed;  /* the assertion or invariant; MDL_BOUNDS: the element a[i]; MDL_CONFLICT: the second target */
+  const ir_expr *context; /* MDL_BOUNDS: the assertion or invariant the element is in, or NULL (an edge);
+                             MDL_CONFLICT: the first target */
+  int edge;               /* MDL_BOUNDS, MDL_CONFLICT: the edge (in the instance's thread) it is in, or -1 */
+  int64_t value;          /* MDL_BOUNDS: the index; MDL_CONFLICT: the element both targets name */
 } mdl_violation;
 
 typedef void (*mdl_state_fn)(void *ctx, const int64_t *state);

@@ -50,8 +50,9 @@ typedef struct pml {
   symtab taken;                          /* every Promela name in use (interned in arena) */
   bool ok;                               /* nothing reported */
   const char **konst;                    /* per const: its macro, NULL if its value needs more than 32 bits */
-  const char **var;                      /* per shared variable: its global */
-  const char **temp;                     /* per shared variable: its temporary, NULL when no step needs it */
+  const char **var;                      /* per cell: its global, or its element of a global array (a[2]) */
+  const char **array;                    /* per cell: the global array it is an element of, or NULL */
+  const char **temp;                     /* per cell: its temporary, NULL when no step needs it */
   const char **proc;                     /* per thread: its proctype */
   const char ***state;                   /* per thread, per state: its constant */
   bool use_mtype;                        /* states are mtype symbols (else #defines) */

@@ -34,23 +34,36 @@ void pml_check_numbers(pml *p, const ir_expr *e) {
 
 /* ---------------------------------------------------------------- planning: helpers */
 
+/* The cell e names as a whole (a scalar, or an element by a constant index), or -1. */
+static int cell_of(const ir_expr *e) {
+  if (e->ref != REF_SHARED) return -1;
+  if (e->kind == IR_NAME) return e->index;
+  return e->kind == IR_INDEX ? e->cell : -1;
+}
+
 /* True when every primed name in e is bound to an expression (or, with
  * temps, to a temporary). */
 static bool primes_bound(const ir_expr *e, const bind *binds, bool temps) {
   if (!e) return true;
-  if (e->kind == IR_NAME && e->primed) {
-    bind_kind k = binds[e->index].kind;
+  if (e->kind == IR_QUANT) return primes_bound(e->lowered, binds, temps);
+  if ((e->kind == IR_NAME || e->kind == IR_INDEX) && e->primed) {
+    int c = cell_of(e);
+    bind_kind k = c >= 0 ? binds[c].kind : BIND_NONE;
     return k == BIND_SUBST || (temps && k == BIND_TEMP);
   }
   return primes_bound(e->a, binds, temps) && primes_bound(e->b, binds, temps) && primes_bound(e->c, binds, temps);
 }
 
-/* True when e reads variable var in the pre-state (through substituted primes too). */
+/* True when e may read cell var in the pre-state (through substituted primes
+ * too; an element by an index that is not constant may be any of its array). */
 static bool reads_var(const ir_expr *e, const bind *binds, int var) {
   if (!e) return false;
-  if (e->kind == IR_NAME && e->ref == REF_SHARED) {
-    if (!e->primed) return e->index == var;
-    return binds[e->index].kind == BIND_SUBST && reads_var(binds[e->index].expr, binds, var);
+  if (e->kind == IR_QUANT) return reads_var(e->lowered, binds, var);
+  if ((e->kind == IR_NAME || e->kind == IR_INDEX) && e->ref == REF_SHARED) {
+    int c = cell_of(e);
+    if (c < 0) return var >= e->index && var < e->index + e->extent;
+    if (!e->primed) return c == var;
+    return binds[c].kind == BIND_SUBST && reads_var(binds[c].expr, binds, var);
   }
   return reads_var(e->a, binds, var) || reads_var(e->b, binds, var) || reads_var(e->c, binds, var);
 }
@@ -94,18 +107,34 @@ static void plan_disjunct(pml *p, step *s, const sem_plan *plan) {
   vec_free(&cs);
 }
 
-/* One step per top-level disjunct of the relation (sem_edge_plans). */
-static void plan_relation(pml *p, int thread, const ast_edge *e) {
-  const sem_plans *plans = sem_edge_plans(e);
-  if (plans->undetermined >= 0) {
+/* Reports what makes the plans of edge e unusable; false when it did. */
+static bool plans_usable(pml *p, const ast_edge *e, const sem_plans *plans) {
+  if (plans->too_many) {
+    diag_error(p->src, e->kind == EDGE_RELATION ? e->relation->at : e->from_at,
+               "cannot export to Promela: this edge writes array elements by more than %d combinations of indices",
+               SEM_MAX_CASES);
+  } else if (plans->undetermined >= 0 && e->kind == EDGE_COMMAND) {
+    const char *name = pml_shared_var(p, plans->undetermined)->name;
+    diag_error(p->src, e->from_at,
+               "cannot export to Promela: this edge chooses among infinitely many values of unbounded int '%s'", name);
+  } else if (plans->undetermined >= 0) {
     const char *name = pml_shared_var(p, plans->undetermined)->name;
     diag_error(p->src, plans->undetermined_at->at,
                "cannot export to Promela: this relation does not determine the next value of unbounded int '%s'; "
                "write %s' == EXPR as a top-level conjunct%s",
                name, name, plans->count > 1 ? " of every top-level disjunct" : "");
-    p->ok = false;
-    return;
+  } else {
+    return true;
   }
+  p->ok = false;
+  return false;
+}
+
+/* One step per plan of the edge (sem_edge_plans: per top-level disjunct of
+ * a relation, and per element written by an index that is not constant). */
+static void plan_relation(pml *p, int thread, const ast_edge *e) {
+  const sem_plans *plans = sem_edge_plans(e);
+  if (!plans_usable(p, e, plans)) return;
   for (size_t i = 0; i < plans->count; i++) {
     step *s = step_new(p, e);
     if (plans->count > 1) s->part = (int)i + 1, s->parts = (int)plans->count;
@@ -117,6 +146,10 @@ static void plan_relation(pml *p, int thread, const ast_edge *e) {
 /* ---------------------------------------------------------------- planning: commands and threads */
 
 static void plan_command(pml *p, int thread, const ast_edge *e) {
+  if (sem_edge_plans(e)) { /* it writes an element whose index is not constant */
+    plan_relation(p, thread, e);
+    return;
+  }
   step *s = step_new(p, e);
   if (e->guard) vec_push(p->arena, &s->guard, e->guard);
   vec_foreach(&e->assigns, i) {

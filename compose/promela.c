@@ -115,23 +115,44 @@ static void name_states(pml *p) {
   symtab_free(&by_name);
 }
 
+/* A scalar is a global of its own; an array one global array, whose cells
+ * are its elements NAME[k]. */
+static void name_variable(pml *p, const ast_shared *v) {
+  const char *name = fresh_name(p, v->name);
+  if (!v->size) {
+    p->var[v->index] = name;
+    return;
+  }
+  for (int64_t k = 0; k < v->length; k++) {
+    p->var[v->index + k] = arena_printf(p->arena, "%s[%" PRId64 "]", name, k);
+    p->array[v->index + k] = name;
+  }
+}
+
 static void name_everything(pml *p) {
   const ast_spec *spec = p->spec;
   reserve_all(p);
   vec_foreach(&spec->consts, i)
     if (fits32(spec->consts.items[i]->value)) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
-  vec_foreach(&spec->shared, i) p->var[i] = fresh_name(p, spec->shared.items[i]->name);
+  vec_foreach(&spec->variables, i) name_variable(p, spec->variables.items[i]);
   vec_foreach(&spec->threads, i) p->proc[i] = fresh_name(p, spec->threads.items[i]->name);
   name_states(p);
   p->pc = fresh_name(p, "pc");
   p->check = fresh_name(p, "check");
 }
 
-/* Names the temporaries that the planned steps use (x_next for x). */
+/* The name of cell v's temporary: x_next for x, a_2_next for a[2]. */
+static const char *temp_name(pml *p, int v) {
+  const ast_shared *c = pml_shared_var(p, v);
+  if (!p->array[v]) return arena_printf(p->arena, "%s_next", p->var[v]);
+  return arena_printf(p->arena, "%s_%" PRId64 "_next", p->array[v], c->element);
+}
+
+/* Names the temporaries that the planned steps use. */
 static void name_temps(pml *p) {
   vec_foreach(&p->spec->shared, v)
     vec_foreach(&p->spec->threads, t)
-      if (p->temps_of[t][v] && !p->temp[v]) p->temp[v] = fresh_name(p, arena_printf(p->arena, "%s_next", p->var[v]));
+      if (p->temps_of[t][v] && !p->temp[v]) p->temp[v] = fresh_name(p, temp_name(p, (int)v));
 }
 
 /* ---------------------------------------------------------------- output helpers */
@@ -165,30 +186,13 @@ static void comment_text(pml *p, const char *s) {
   }
 }
 
-/* ---------------------------------------------------------------- constant values */
-
-/* Evaluates a constant expression (literals, consts, operators) in 64 bits;
- * false if e reads state or overflows. */
-static bool const_value(const pml *p, const ir_expr *e, int64_t *out) {
-  int64_t a = 0, b = 0;
-  switch (e->kind) {
-  case IR_BOOL: *out = e->value; return true;
-  case IR_INT: *out = e->value; return !e->big;
-  case IR_NAME: *out = e->ref == REF_CONST ? p->spec->consts.items[e->index]->value : 0; return e->ref == REF_CONST;
-  case IR_UNARY: return const_value(p, e->a, &a) && ir_arith(e->op, a, 0, out) == IR_FAULT_NONE;
-  case IR_ITE: return const_value(p, e->a, &a) && const_value(p, a ? e->b : e->c, out);
-  case IR_BINARY: break;
-  default: return false;
-  }
-  return const_value(p, e->a, &a) && const_value(p, e->b, &b) && ir_arith(e->op, a, b, out) == IR_FAULT_NONE;
-}
-
 /* ---------------------------------------------------------------- expressions */
 
 /* C's binding strength, low to high; Promela follows C. */
 enum { PR_OR = 1, PR_AND, PR_EQ, PR_REL, PR_ADD, PR_MUL, PR_UNARY, PR_ATOM };
 
 static int prec(const pml *p, const ir_expr *e) {
+  if (e->kind == IR_QUANT) e = e->lowered;
   switch (e->kind) {
   case IR_UNARY: return PR_UNARY;
   case IR_BINARY:
@@ -256,6 +260,17 @@ static void emit_count(pml *p, const ir_expr *e) {
   }
 }
 
+/* Cell c, or its next value (substituted, or its temporary) when primed. */
+static void emit_cell(pml *p, int c, bool primed) {
+  if (!primed) {
+    sbuf_puts(p->out, p->var[c]);
+    return;
+  }
+  const bind *b = p->binds ? &p->binds[c] : NULL;
+  if (b && b->kind == BIND_SUBST) emit_tight(p, b->expr);
+  else sbuf_puts(p->out, p->temp[c] ? p->temp[c] : "?"); /* BIND_TEMP: planned */
+}
+
 static void emit_name(pml *p, const ir_expr *e) {
   if (e->ref == REF_CONST) {
     const char *macro = p->konst[e->index];
@@ -263,13 +278,19 @@ static void emit_name(pml *p, const ir_expr *e) {
     else sbuf_printf(p->out, "%" PRId64, p->spec->consts.items[e->index]->value); /* reported */
     return;
   }
-  if (!e->primed) {
-    sbuf_puts(p->out, p->var[e->index]);
+  emit_cell(p, e->index, e->primed);
+}
+
+/* An element: its cell, or the array indexed (only unprimed elements have an
+ * index that is not constant here: the plans fix the others). */
+static void emit_element(pml *p, const ir_expr *e) {
+  if (e->cell >= 0) {
+    emit_cell(p, e->cell, e->primed);
     return;
   }
-  const bind *b = p->binds ? &p->binds[e->index] : NULL;
-  if (b && b->kind == BIND_SUBST) emit_tight(p, b->expr);
-  else sbuf_puts(p->out, p->temp[e->index] ? p->temp[e->index] : "?"); /* BIND_TEMP: planned */
+  sbuf_printf(p->out, "%s[", p->array[e->index]);
+  emit_expr(p, e->a);
+  sbuf_putc(p->out, ']');
 }
 
 static void emit_binary(pml *p, const ir_expr *e) {
@@ -286,6 +307,7 @@ static void emit_binary(pml *p, const ir_expr *e) {
 }
 
 static void emit_expr(pml *p, const ir_expr *e) {
+  if (e->kind == IR_QUANT) e = e->lowered;
   switch (e->kind) {
   case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
   case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
@@ -297,7 +319,7 @@ static void emit_expr(pml *p, const ir_expr *e) {
   case IR_COUNT: emit_count(p, e); break;
   case IR_AT: {
     int64_t i = 1;
-    const_value(p, e->a, &i);
+    sem_constant(p->spec, e->a, &i);
     emit_in_state(p, instance_of(p->spec, e->index)->first_tid + i - 1, e->index, e->state_index);
     break;
   }
@@ -315,6 +337,8 @@ static void emit_expr(pml *p, const ir_expr *e) {
     emit_tight(p, e->c);
     sbuf_putc(p->out, ')');
     break;
+  case IR_INDEX: emit_element(p, e); break;
+  case IR_QUANT: break; /* replaced by its expansion above */
   }
 }
 
@@ -372,38 +396,58 @@ static const char *promela_type(const ast_type *t) {
 
 /* The constant the initial state's plan gives var (sem_initial_plans: one
  * plan, with a step that defines var by a constant), as from `x == C`. */
-static bool init_value(pml *p, int var, int64_t *value) {
+static bool init_value(const pml *p, int var, int64_t *value) {
   const sem_plans *plans = sem_initial_plans(p->spec);
   if (plans->count != 1) return false;
   const sem_plan *plan = &plans->items[0];
   for (size_t k = 0; k < plan->step_count; k++)
-    if (plan->steps[k].var == var) return plan->steps[k].def && const_value(p, plan->steps[k].def, value);
+    if (plan->steps[k].var == var) return plan->steps[k].def && sem_constant(p->spec, plan->steps[k].def, value);
   return false;
 }
 
-/* Writes "TYPE name = VALUE;" or "TYPE name;" and a comment on the type. */
-static void emit_shared(pml *p, int i) {
-  const ast_shared *v = pml_shared_var(p, i);
+/* The constant cell c starts with: its initializer, or for an unbounded int
+ * the value the init predicates give it (*from_init). */
+static bool start_value(const pml *p, int c, int64_t *value, bool *from_init) {
+  const ast_shared *v = pml_shared_var(p, c);
+  *from_init = !v->init && v->type.kind == TYPE_INT && init_value(p, c, value);
+  return *from_init || (v->init && sem_constant(p->spec, v->init, value));
+}
+
+static bool element_start(const pml *p, int c, int64_t *value) {
+  bool from_init;
+  return start_value(p, c, value, &from_init);
+}
+
+/* Reports what Promela cannot hold of cell c: its range, or its start. */
+static void check_start(pml *p, int c) {
+  const ast_shared *v = pml_shared_var(p, c);
   int64_t value = 0;
-  bool has_value = v->init && const_value(p, v->init, &value);
-  bool from_init = !v->init && v->type.kind == TYPE_INT && init_value(p, i, &value);
+  bool from_init, known = start_value(p, c, &value, &from_init);
   if (v->type.kind == TYPE_RANGE && (!fits32(v->type.lo_value) || !fits32(v->type.hi_value))) {
     diag_error(p->src, v->type.at, "cannot export to Promela: the range of '%s' does not fit in Promela's 32-bit int",
                v->name);
     p->ok = false;
-  } else if (v->type.kind == TYPE_INT && !v->init && !from_init) {
+  } else if (v->type.kind == TYPE_INT && !known) {
     diag_error(
         p->src, v->name_at,
         "cannot export to Promela: unbounded int '%s' has no initial value to start from; give it an initializer or "
         "a system init predicate '%s == CONST'",
         v->name, v->name);
     p->ok = false;
-  } else if ((has_value || from_init) && !fits32(value)) {
+  } else if (known && !fits32(value)) {
     diag_error(p->src, v->init ? v->init->at : v->name_at,
                "cannot export to Promela: the initial value %" PRId64 " of '%s' does not fit in Promela's 32-bit int",
                value, v->name);
     p->ok = false;
   }
+}
+
+/* Writes "TYPE name = VALUE;" or "TYPE name;" and a comment on the type. */
+static void emit_shared(pml *p, int i) {
+  const ast_shared *v = pml_shared_var(p, i);
+  check_start(p, i);
+  int64_t value = 0;
+  bool from_init, has_value = start_value(p, i, &value, &from_init) && !from_init;
   sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->var[i]);
   if (v->type.kind == TYPE_BOOL && has_value) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (has_value || from_init) sbuf_printf(p->out, " = %" PRId64, value);
@@ -415,6 +459,34 @@ static void emit_shared(pml *p, int i) {
   else if (from_init) sbuf_puts(p->out, " /* unbounded int, fixed by the system init predicates */");
   else if (v->type.kind == TYPE_INT) sbuf_puts(p->out, " /* unbounded int */");
   if (strcmp(p->var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  sbuf_putc(p->out, '\n');
+}
+
+/* The value every element of array v starts with, when they share one. */
+static bool common_value(const pml *p, const ast_shared *v, int64_t *value) {
+  if (v->init) return sem_constant(p->spec, v->init, value);
+  for (int64_t k = 0; k < v->length; k++) {
+    int64_t x;
+    if (!element_start(p, v->index + (int)k, &x) || (k > 0 && x != *value)) return false;
+    *value = x;
+  }
+  return v->length > 0;
+}
+
+/* Writes "TYPE name[N] = VALUE;" (or without a value: init sets or chooses
+ * the elements) and a comment on the type; every element is checked as a
+ * scalar would be. */
+static void emit_array(pml *p, const ast_shared *v) {
+  for (int64_t k = 0; k < v->length; k++) check_start(p, v->index + (int)k);
+  int64_t value = 0;
+  bool same = common_value(p, v, &value);
+  sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->array[v->index], v->length);
+  if (same && v->type.kind == TYPE_BOOL) sbuf_printf(p->out, " = %s", value ? "true" : "false");
+  else if (same) sbuf_printf(p->out, " = %" PRId64, value);
+  sbuf_puts(p->out, ";");
+  if (v->type.kind == TYPE_RANGE) sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "] */", v->type.lo_value, v->type.hi_value);
+  if (!same) sbuf_puts(p->out, " /* set or chosen by init */");
+  if (strcmp(p->array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
 }
 
@@ -478,15 +550,40 @@ static void emit_assert(pml *p, const ir_expr *e) {
   sbuf_puts(p->out, ");\n");
 }
 
+/* True when check c is about arrays (an index, or two assignments). */
+static bool checks_arrays(const sem_check *c) { return c->kind == SEM_BOUNDS || c->kind == SEM_CONFLICT; }
+
+/* Asserts the array checks of instance tid (indices within their arrays,
+ * assignments to distinct elements) in each state, before anything else
+ * reads an element. */
+static void emit_array_checks(pml *p, const ast_thread *t, int64_t tid) {
+  vec_foreach(&t->states, s) {
+    const sem_checks *cs = sem_state_checks(t->states.items[s]);
+    for (size_t k = 0; k < cs->len; k++) {
+      if (!checks_arrays(&cs->items[k])) continue;
+      sbuf_printf(p->out, "  assert(%s[%" PRId64 "] != %s || ", p->pc, tid, p->state[t->index][s]);
+      emit_operand(p, PR_OR, cs->items[k].holds, true);
+      sbuf_puts(p->out, ");\n");
+    }
+  }
+}
+
+static bool has_array_checks(const sem_checks *cs) {
+  for (size_t k = 0; k < cs->len; k++)
+    if (checks_arrays(&cs->items[k])) return true;
+  return false;
+}
+
 /* Asserts the invariants and state assertions of instance tid, the index-th
  * of its thread (0 when it is the only one). */
 static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_t index) {
   bool any = t->invariants.len > 0;
-  vec_foreach(&t->states, s) any |= t->states.items[s]->assertion != NULL;
+  vec_foreach(&t->states, s) any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
   if (!any) return;
   p->tid = tid;
   if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
   else line(p, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
+  emit_array_checks(p, t, tid);
   vec_foreach(&t->invariants, i) emit_assert(p, t->invariants.items[i]);
   for (size_t s = 0; s < t->states.len;) {
     const ir_expr *a = t->states.items[s]->assertion;
@@ -522,7 +619,8 @@ static void emit_check(pml *p) {
     }
   }
   if (spec->properties.len > 0) line(p, 2, "/* system invariants */");
-  vec_foreach(&spec->properties, i) emit_assert(p, spec->properties.items[i]);
+  const sem_checks *cs = sem_system_checks(spec);
+  for (size_t k = 0; k < cs->len; k++) emit_assert(p, cs->items[k].holds);
   if (p->out->len == before) line(p, 2, "skip;");
   line(p, 0, "}");
 }
@@ -550,7 +648,7 @@ static bool needs_range_check(const pml *p, int var, const ir_expr *value) {
   const ast_type *ty = &pml_shared_var(p, var)->type;
   int64_t v;
   if (!value || ty->kind != TYPE_RANGE) return false;
-  if (const_value(p, value, &v)) return v < ty->lo_value || v > ty->hi_value;
+  if (sem_constant(p->spec, value, &v)) return v < ty->lo_value || v > ty->hi_value;
   if (value->kind != IR_NAME || value->primed || value->ref != REF_SHARED) return true;
   const ast_type *from = &pml_shared_var(p, value->index)->type;
   return from->kind != TYPE_RANGE || from->lo_value < ty->lo_value || from->hi_value > ty->hi_value;
@@ -570,7 +668,7 @@ static void emit_range_check(pml *p, const char *sep, int var, const ir_expr *va
 
 static bool constantly_true(const pml *p, const ir_expr *e) {
   int64_t v;
-  return const_value(p, e, &v) && v;
+  return sem_constant(p->spec, e, &v) && v;
 }
 
 /* The guard: pc == from, the conditions on the pre-state, and the range of
@@ -706,11 +804,26 @@ static void emit_proctype(pml *p, const ast_thread *t) {
 
 /* ---------------------------------------------------------------- init */
 
+/* The elements of arrays declared without one value for all: each that
+ * starts with a known value gets it. */
+static void emit_element_starts(pml *p) {
+  vec_foreach(&p->spec->variables, i) {
+    const ast_shared *v = p->spec->variables.items[i];
+    int64_t value;
+    if (!v->size || common_value(p, v, &value)) continue;
+    for (int c = v->index; c < v->index + (int)v->length; c++)
+      if (element_start(p, c, &value))
+        line(p, 4, "%s = %s;", p->var[c],
+             v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
+  }
+}
+
 static void emit_init(pml *p) {
   const ast_spec *spec = p->spec;
   line(p, 0, "\n/* the initial states, checked, then one process per instance */");
   line(p, 0, "init {");
   line(p, 2, "atomic {");
+  emit_element_starts(p);
   vec_foreach(&spec->shared, v) {
     const ast_shared *var = spec->shared.items[v];
     if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->var[v], (int)v);
@@ -769,7 +882,11 @@ static void emit_model(pml *p, const char *pml_name) {
   emit_header(p, pml_name ? pml_name : "OUT.pml");
   emit_consts(p);
   if (spec->shared.len > 0) line(p, 0, "\n/* shared variables */");
-  vec_foreach(&spec->shared, i) emit_shared(p, (int)i);
+  vec_foreach(&spec->variables, i) {
+    const ast_shared *v = spec->variables.items[i];
+    if (v->size) emit_array(p, v);
+    else emit_shared(p, v->index);
+  }
   vec_foreach(&spec->inits, i) pml_check_numbers(p, spec->inits.items[i]);
   vec_foreach(&spec->properties, i) pml_check_numbers(p, spec->properties.items[i]);
   pml_plan_threads(p);
@@ -790,6 +907,7 @@ bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
   if (p.ok) {
     p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
     p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
+    p.array = arena_alloc(p.arena, (nv + 1) * sizeof *p.array);
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
     p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
     p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);

@@ -173,7 +173,9 @@ static json_t *trace_json(const mdl *m, const compose_result *r) {
   static const char *const kinds[] = {[MDL_OK] = "none",
                                       [MDL_ASSERTION] = "assertion",
                                       [MDL_INVARIANT] = "thread invariant",
-                                      [MDL_PROPERTY] = "system invariant"};
+                                      [MDL_PROPERTY] = "system invariant",
+                                      [MDL_BOUNDS] = "index out of bounds",
+                                      [MDL_CONFLICT] = "conflicting assignments"};
   strbuf expr = {0};
   if (r->violation.failed) ir_print(&expr, r->violation.failed);
   json_t *violation = json_pack("{s:s, s:s, s:s}", "kind", kinds[r->violation.kind], "expression", sbuf_str(&expr),

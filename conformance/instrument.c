@@ -66,13 +66,36 @@ static const ir_expr *join(ins *x, ir_op op, const ir_expr *acc, const ir_expr *
 
 static const ir_expr *finish(ins *x, ir_op op, const ir_expr *acc) { return acc ? acc : truth(x, op == OP_AND); }
 
+static const ir_expr *lift(ins *x, const ir_expr *e, bool relation);
+
+/* Cell c's program variable: g, or u when read before the step. */
+static int cell_var(const ins *x, int c, bool primed, bool relation) { return primed || !relation ? c : x->old_base + c; }
+
+/* An element: its cell's variable, or a chain of ?: over the cells (the
+ * last stands for every index outside the array: the candidates' bounds
+ * checks make such a state go wrong first). */
+static const ir_expr *lift_element(ins *x, const ir_expr *e, bool relation) {
+  if (e->cell >= 0) return var(x, cell_var(x, e->cell, e->primed, relation));
+  const ir_expr *index = lift(x, e->a, relation);
+  const ir_expr *value = var(x, cell_var(x, e->index + (int)e->extent - 1, e->primed, relation));
+  for (int64_t k = e->extent - 2; k >= 0; k--) {
+    ir_expr *t = ir_ite(x->p->arena, e->at, binary(x, OP_EQ, index, number(x, k)),
+                        (ir_expr *)var(x, cell_var(x, e->index + (int)k, e->primed, relation)), (ir_expr *)value);
+    t->type = e->type;
+    value = t;
+  }
+  return value;
+}
+
 /* A spec expression over the program's variables: x' is g, x is u in a
  * relation and g elsewhere, consts become their values. */
 static const ir_expr *lift(ins *x, const ir_expr *e, bool relation) {
   switch (e->kind) {
   case IR_NAME:
     if (e->ref == REF_CONST) return number(x, x->spec->consts.items[e->index]->value);
-    return var(x, e->primed || !relation ? e->index : x->old_base + e->index);
+    return var(x, cell_var(x, e->index, e->primed, relation));
+  case IR_INDEX: return lift_element(x, e, relation);
+  case IR_QUANT: return lift(x, e->lowered, relation);
   case IR_TID: return var(x, x->tid);
   case IR_UNARY: {
     ir_expr *u = ir_unary(x->p->arena, e->at, e->op, (ir_expr *)lift(x, e->a, relation));
@@ -97,12 +120,12 @@ static const ir_expr *lifted(ins *x, const sem_conj *meaning) {
   return finish(x, OP_AND, all);
 }
 
-/* A_q: the thread invariant and the state's assertion over g, or NULL. */
+/* A_q over g: the checks of state q (sem_state_checks: its assertion, the
+ * thread invariants, the array indices its edges read), or NULL. */
 static const ir_expr *state_assertion(ins *x, int q) {
   const ir_expr *all = NULL;
-  vec_foreach(&x->thread->invariants, k) all = join(x, OP_AND, all, lift(x, x->thread->invariants.items[k], false));
-  const ast_state *st = x->thread->states.items[q];
-  if (st->assertion) all = join(x, OP_AND, all, lift(x, st->assertion, false));
+  const sem_checks *cs = sem_state_checks(x->thread->states.items[q]);
+  for (size_t k = 0; k < cs->len; k++) all = join(x, OP_AND, all, lift(x, cs->items[k].holds, false));
   return all;
 }
 

@@ -14,6 +14,7 @@ static ir_expr *node(arena *a, ir_kind kind, loc at) {
   e->at = at;
   e->index = -1;
   e->state_index = -1;
+  e->cell = IR_CELL_DYNAMIC;
   e->depth = 1;
   return e;
 }
@@ -96,6 +97,28 @@ ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwi
   return e;
 }
 
+ir_expr *ir_index(arena *a, loc at, const char *array, loc array_at, bool primed, ir_expr *index) {
+  ir_expr *e = node(a, IR_INDEX, at);
+  e->text = array;
+  e->name_at = array_at;
+  e->primed = primed;
+  e->a = index;
+  e->depth = depth_over(index, NULL, NULL);
+  return e;
+}
+
+ir_expr *ir_quant(arena *a, loc at, ir_op op, const char *var, loc var_at, ir_expr *lo, ir_expr *hi, ir_expr *body) {
+  ir_expr *e = node(a, IR_QUANT, at);
+  e->op = op;
+  e->text = var;
+  e->name_at = var_at;
+  e->a = lo;
+  e->b = hi;
+  e->c = body;
+  e->depth = depth_over(lo, hi, body);
+  return e;
+}
+
 /* ---------------------------------------------------------------- printing */
 
 static const char *const op_texts[] = {
@@ -130,7 +153,8 @@ const char *ir_op_text(ir_op op) { return op_texts[op]; }
 
 static int prec_of(const ir_expr *e) {
   switch (e->kind) {
-  case IR_ITE: return PREC_ITE;
+  case IR_ITE:
+  case IR_QUANT: return PREC_ITE;
   case IR_UNARY:
   case IR_BINARY: return op_prec[e->op];
   default: return PREC_ATOM;
@@ -159,8 +183,23 @@ static void print_atom(strbuf *out, const ir_expr *e) {
     print_prec(out, e->a, PREC_ITE);
     sbuf_printf(out, "]@%s", e->state_name);
     break;
+  case IR_INDEX:
+    sbuf_printf(out, "%s%s[", e->text, e->primed ? "'" : "");
+    print_prec(out, e->a, PREC_ITE);
+    sbuf_putc(out, ']');
+    break;
   default: break;
   }
+}
+
+/* forall i in lo..hi: body -- the body extends as far right as it can. */
+static void print_quant(strbuf *out, const ir_expr *e) {
+  sbuf_printf(out, "%s %s in ", e->op == OP_AND ? "forall" : "exists", e->text);
+  print_prec(out, e->a, PREC_ITE + 1);
+  sbuf_puts(out, "..");
+  print_prec(out, e->b, PREC_ITE + 1);
+  sbuf_puts(out, ": ");
+  print_prec(out, e->c, PREC_ITE);
 }
 
 static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
@@ -179,6 +218,7 @@ static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
     sbuf_puts(out, " : ");
     print_prec(out, e->c, PREC_ITE);
     break;
+  case IR_QUANT: print_quant(out, e); break;
   default: print_atom(out, e); break;
   }
   if (parens) sbuf_putc(out, ')');
@@ -209,6 +249,20 @@ void ir_dump(strbuf *out, const ir_expr *e) {
     ir_dump(out, e->a);
     sbuf_printf(out, " %s)", e->state_name);
     return;
+  case IR_INDEX:
+    sbuf_printf(out, "(index %s%s ", e->text, e->primed ? "'" : "");
+    ir_dump(out, e->a);
+    sbuf_putc(out, ')');
+    return;
+  case IR_QUANT:
+    sbuf_printf(out, "(%s %s ", e->op == OP_AND ? "forall" : "exists", e->text);
+    ir_dump(out, e->a);
+    sbuf_putc(out, ' ');
+    ir_dump(out, e->b);
+    sbuf_putc(out, ' ');
+    ir_dump(out, e->c);
+    sbuf_putc(out, ')');
+    return;
   default: print_atom(out, e); return;
   }
 }
@@ -222,16 +276,10 @@ void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out) {
   }
 }
 
-static void mark_primed(const ir_expr *e, void *primed) {
-  if (e->kind == IR_NAME && e->ref == REF_SHARED && e->primed) ((bool *)primed)[e->index] = true;
-}
-
-void ir_mark_primed(const ir_expr *e, bool *primed) { ir_walk(e, mark_primed, primed); }
-
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx) {
   if (!e) return;
   visit(e, ctx);
   ir_walk(e->a, visit, ctx);
   ir_walk(e->b, visit, ctx);
-  ir_walk(e->c, visit, ctx);
+  ir_walk(e->kind == IR_QUANT && e->lowered ? e->lowered : e->c, visit, ctx);
 }

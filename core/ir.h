@@ -27,7 +27,9 @@ typedef enum ir_kind {
   IR_AT,     /* thread[a]@state */
   IR_UNARY,  /* op a */
   IR_BINARY, /* a op b */
-  IR_ITE     /* a ? b : c */
+  IR_ITE,    /* a ? b : c */
+  IR_INDEX,  /* text[a] (text'[a] when primed): an element of a shared array; sema sets index, extent, cell */
+  IR_QUANT   /* op OP_AND: forall text in a..b: c; OP_OR: exists ...; sema sets lowered */
 } ir_kind;
 
 typedef enum ir_op {
@@ -51,8 +53,14 @@ typedef enum ir_op {
 } ir_op;
 
 /* REF_VAR: a variable of a sequential program (conformance/prog.h); index
- * is its position in the program's variable table. */
-typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED, REF_VAR } ir_ref;
+ * is its position in the program's variable table. REF_BOUND: the variable
+ * of a quantifier (index: the quantifier's binder number); only the body of
+ * an IR_QUANT holds them, never its expansion. */
+typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED, REF_VAR, REF_BOUND } ir_ref;
+
+/* IR_INDEX cell values besides a cell number. */
+#define IR_CELL_DYNAMIC (-1)    /* the index is not a constant */
+#define IR_CELL_OUT_OF_RANGE (-2) /* the index is a constant outside the array */
 
 typedef struct ir_expr ir_expr;
 struct ir_expr {
@@ -64,13 +72,18 @@ struct ir_expr {
   int64_t value;          /* IR_BOOL, IR_INT (when !big) */
   bool big;               /* IR_INT does not fit in 64 bits */
   bool primed;            /* IR_NAME written as x' */
-  const char *text;       /* IR_INT as written; IR_NAME, IR_COUNT, IR_AT: the (thread) name, interned */
+  const char *text;       /* IR_INT as written; IR_NAME, IR_COUNT, IR_AT, IR_INDEX, IR_QUANT: the (thread, array, bound variable) name, interned */
   const char *state_name; /* IR_COUNT, IR_AT: the state, interned */
-  loc name_at;            /* IR_COUNT, IR_AT: span of the thread name */
+  loc name_at;            /* IR_COUNT, IR_AT, IR_INDEX, IR_QUANT: span of the thread, array or bound variable name */
   loc state_at;           /* IR_COUNT, IR_AT: span of the state name */
   ir_ref ref;             /* IR_NAME: what it names, set by sema */
-  int index;              /* IR_NAME: const, shared or program-variable index; IR_COUNT/IR_AT: thread index */
+  int index;              /* IR_NAME: const, shared, program-variable or binder index; IR_COUNT/IR_AT: thread
+                             index; IR_INDEX: the cell of element 0; IR_QUANT: its binder number */
   int state_index;        /* IR_COUNT, IR_AT: state index within the thread */
+  int64_t extent;         /* IR_INDEX: the number of elements (cells index .. index + extent - 1) */
+  int cell;               /* IR_INDEX: the element's cell when the index is a constant within the array, else
+                             IR_CELL_DYNAMIC or IR_CELL_OUT_OF_RANGE */
+  ir_expr *lowered;       /* IR_QUANT: the body for every value of the variable, joined by op (sema; no IR_QUANT) */
   uint32_t depth;         /* levels of nesting: 1 for a leaf */
 };
 
@@ -89,6 +102,10 @@ ir_expr *ir_at(arena *a, loc at, const char *thread, loc thread_at, ir_expr *ind
 ir_expr *ir_unary(arena *a, loc at, ir_op op, ir_expr *operand);
 ir_expr *ir_binary(arena *a, loc at, ir_op op, ir_expr *l, ir_expr *r);
 ir_expr *ir_ite(arena *a, loc at, ir_expr *cond, ir_expr *then, ir_expr *otherwise);
+/* array[index], or array'[index] when primed. */
+ir_expr *ir_index(arena *a, loc at, const char *array, loc array_at, bool primed, ir_expr *index);
+/* forall (op OP_AND) or exists (op OP_OR) var in lo..hi: body. */
+ir_expr *ir_quant(arena *a, loc at, ir_op op, const char *var, loc var_at, ir_expr *lo, ir_expr *hi, ir_expr *body);
 
 /* The operator as written ("&&", "==>"). */
 const char *ir_op_text(ir_op op);
@@ -103,9 +120,6 @@ typedef VEC(const ir_expr *) ir_expr_list;
 /* Appends the operands of a chain of one associative operator (the conjuncts
  * of an &&-chain for OP_AND, the disjuncts for OP_OR), or e itself. */
 void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out);
-
-/* Sets primed[i] for every shared variable i that e names primed (x'). */
-void ir_mark_primed(const ir_expr *e, bool *primed);
 
 /* What can go wrong in one operation of athread's integers. */
 typedef enum ir_fault {
@@ -157,7 +171,8 @@ static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
   return IR_FAULT_OVERFLOW;
 }
 
-/* Calls visit on e and every subexpression, parents first. */
+/* Calls visit on e and every subexpression, parents first; in a quantifier,
+ * its bounds and then its expansion once sema made one (else its body). */
 void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx);
 
 #endif

@@ -159,6 +159,18 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   }
 }
 
+/* An element: its cell when the index is constant, else a chain of ites over
+ * the cells (the last one stands for every index outside the array, which
+ * the bounds checks of the semantic layer report before it matters). */
+static Z3_ast element(smt *s, const ir_expr *e, const smt_env *env) {
+  Z3_ast const *cells = (e->primed ? env->next : env->cur) + e->index;
+  if (e->cell >= 0) return cells[e->cell - e->index];
+  Z3_ast index = smt_expr(s, e->a, env);
+  Z3_ast value = cells[e->extent - 1];
+  for (int64_t k = e->extent - 2; k >= 0; k--) value = smt_ite(s, smt_eq(s, index, smt_int(s, k)), cells[k], value);
+  return value;
+}
+
 Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
   switch (e->kind) {
   case IR_BOOL:
@@ -179,6 +191,8 @@ Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
   }
   case IR_BINARY: return binary(s, e, env);
   case IR_ITE: return smt_ite(s, smt_expr(s, e->a, env), smt_expr(s, e->b, env), smt_expr(s, e->c, env));
+  case IR_INDEX: return element(s, e, env);
+  case IR_QUANT: return smt_expr(s, e->lowered, env);
   }
   return NULL;
 }

@@ -27,11 +27,24 @@ ast_type ast_type_make(ast_type_kind kind, loc at, ir_expr *lo, ir_expr *hi) {
   return (ast_type){.kind = kind, .at = at, .lo = lo, .hi = hi};
 }
 
-void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *init) {
+void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *size, ast_init init) {
   ast_shared *v = arena_alloc(s->arena, sizeof *v);
-  *v = (ast_shared){.name = name, .name_at = name_at, .at = at, .type = type, .init = init, .index = -1};
+  *v = (ast_shared){.name = name,
+                    .name_at = name_at,
+                    .at = at,
+                    .type = type,
+                    .size = size,
+                    .init = init.value,
+                    .init_list_at = init.list_at,
+                    .index = -1,
+                    .variable = -1};
+  v->init_list.items = init.list.items;
+  v->init_list.len = init.list.len;
+  v->init_list.cap = init.list.cap;
   add_decl(s, (ast_decl){.kind = DECL_SHARED, .at = at, .shared = v});
 }
+
+void ast_init_add(ast_spec *s, ast_init *init, ir_expr *value) { vec_push(s->arena, &init->list, value); }
 
 void ast_bind_shared(ast_spec *s, const char *c_name, loc at) {
   ast_shared *v = s->decls.items[s->decls.len - 1].shared;
@@ -92,8 +105,13 @@ ast_edge *ast_edge_new(ast_spec *s, ast_edge_kind kind) {
   return e;
 }
 
-void ast_edge_add_assign(ast_spec *s, ast_edge *e, const char *var, loc var_at, ir_expr *value) {
-  ast_assign as = {.var = var, .var_at = var_at, .value = value, .var_index = -1};
+void ast_edge_add_assign(ast_spec *s, ast_edge *e, ast_target target, ir_expr *value) {
+  ast_assign as = {.var = target.var,
+                   .var_at = target.var_at,
+                   .index = target.index,
+                   .target_at = target.at,
+                   .value = value,
+                   .var_index = -1};
   vec_push(s->arena, &e->assigns, as);
   e->has_do = true;
 }
@@ -134,6 +152,7 @@ void ast_add_system(ast_spec *s, loc at, ast_system *sys, const char *name, loc 
 static const char *const keywords[] = {
     "const", "shared", "thread", "system", "state", "init", "assert", "invariant", "implements",
     "when",  "do",     "true",   "false",  "int",   "bool", "count",  "tid",       "binds",
+    "forall", "exists", "in",
 };
 
 bool ast_is_keyword(const char *s, size_t n) {
@@ -158,7 +177,10 @@ static void foreach_thread_expr(const ast_thread *t, expr_visitor visit, void *c
     if (it->kind != ITEM_EDGE) continue;
     visit_opt(it->edge->relation, visit, ctx);
     visit_opt(it->edge->guard, visit, ctx);
-    vec_foreach(&it->edge->assigns, k) visit_opt(it->edge->assigns.items[k].value, visit, ctx);
+    vec_foreach(&it->edge->assigns, k) {
+      visit_opt(it->edge->assigns.items[k].index, visit, ctx);
+      visit_opt(it->edge->assigns.items[k].value, visit, ctx);
+    }
   }
 }
 
@@ -169,7 +191,9 @@ void ast_foreach_expr(const ast_spec *spec, expr_visitor visit, void *ctx) {
     if (d->kind == DECL_SHARED) {
       visit_opt(d->shared->type.lo, visit, ctx);
       visit_opt(d->shared->type.hi, visit, ctx);
+      visit_opt(d->shared->size, visit, ctx);
       visit_opt(d->shared->init, visit, ctx);
+      vec_foreach(&d->shared->init_list, k) visit(d->shared->init_list.items[k], ctx);
     }
     if (d->kind == DECL_THREAD) foreach_thread_expr(d->thread, visit, ctx);
     if (d->kind != DECL_SYSTEM) continue;
@@ -210,6 +234,7 @@ static void dump_edge(strbuf *out, const ast_edge *e) {
     sbuf_printf(out, " do%s", e->has_do ? "" : "-none");
     vec_foreach(&e->assigns, i) {
       sbuf_printf(out, " (:= %s", e->assigns.items[i].var);
+      if (e->assigns.items[i].index) dump_opt(out, e->assigns.items[i].index);
       dump_opt(out, e->assigns.items[i].value);
       sbuf_putc(out, ')');
     }
@@ -267,7 +292,15 @@ void ast_dump(strbuf *out, const ast_spec *spec) {
     case DECL_SHARED:
       sbuf_printf(out, "(shared %s ", d->shared->name);
       dump_type(out, &d->shared->type);
+      if (d->shared->size) {
+        sbuf_puts(out, " (size");
+        dump_opt(out, d->shared->size);
+        sbuf_putc(out, ')');
+      }
       dump_opt(out, d->shared->init);
+      if (d->shared->init_list.len) sbuf_puts(out, " (list");
+      vec_foreach(&d->shared->init_list, k) dump_opt(out, d->shared->init_list.items[k]);
+      if (d->shared->init_list.len) sbuf_putc(out, ')');
       if (d->shared->binds) sbuf_printf(out, " (binds %s)", d->shared->binds);
       sbuf_puts(out, ")\n");
       break;

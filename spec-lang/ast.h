@@ -37,23 +37,41 @@ typedef struct ast_type {
   loc at;             /* span of the type */
 } ast_type;
 
+/* An initializer: one value, or a list of one value per array element. */
+typedef struct ast_init {
+  ir_expr *value;       /* "= e", or NULL */
+  VEC(ir_expr *) list;  /* "= {e1, e2, ...}": the values in order (empty without a list) */
+  loc list_at;          /* span of "= {...}" */
+} ast_init;
+
+/* A declared shared variable (spec->variables), or a cell: a scalar variable,
+ * or one element of an array, which sema makes (spec->shared). A scalar's
+ * declaration is its cell. */
 typedef struct ast_shared {
-  const char *name;  /* interned */
-  loc name_at;       /* span of the name */
-  loc at;            /* span of the declaration */
-  ast_type type;     /* declared type */
-  ir_expr *init;     /* initial value, or NULL for "any value of the type" */
-  const char *binds; /* the C global it stands for when named otherwise ("binds NAME"), or NULL */
-  loc binds_at;      /* span of that name */
-  int index;         /* position in spec->shared */
+  const char *name;                 /* interned; a cell of an array: "a[2]" */
+  loc name_at;                      /* span of the name */
+  loc at;                           /* span of the declaration */
+  ast_type type;                    /* declared type (of each element of an array) */
+  ir_expr *size;                    /* "[N]": the number of elements of an array, or NULL for a scalar */
+  ir_expr *init;                    /* initial value (of every element), or NULL for "any value of the type" */
+  VEC(ir_expr *) init_list;         /* initial values, one per element ("= {...}"), or empty */
+  loc init_list_at;                 /* span of "= {...}" */
+  const char *binds;                /* the C object it stands for when named otherwise ("binds PATH"), or NULL */
+  loc binds_at;                     /* span of that path */
+  int index;                        /* sema: its cell in spec->shared (an array: the cell of element 0) */
+  int64_t length;                   /* sema: an array's number of elements; 0 for a scalar */
+  int variable;                     /* sema: position in spec->variables (-1 for an element's cell) */
+  const struct ast_shared *array;   /* sema, element cells: the array it belongs to, else NULL */
+  int64_t element;                  /* sema, element cells: its position in the array */
 } ast_shared;
 
 typedef struct ast_state {
   const char *name;   /* interned */
   loc at;             /* span of the name */
   bool initial;       /* declared with init */
-  ir_expr *assertion; /* NULL when none (shared by the states of one declaration) */
-  int index;          /* sema: position in thread->states */
+  ir_expr *assertion;             /* NULL when none (shared by the states of one declaration) */
+  int index;                      /* sema: position in thread->states */
+  const struct sem_checks *checks; /* semantics.h: sem_state_checks() */
 } ast_state;
 
 typedef struct ast_state_decl {
@@ -62,11 +80,23 @@ typedef struct ast_state_decl {
   ir_expr *assertion;      /* "assert e", or NULL */
 } ast_state_decl;
 
-typedef struct ast_assign {
-  const char *var; /* interned shared variable name */
+/* What an assignment writes, as written: a variable or an element. */
+typedef struct ast_target {
+  const char *var; /* interned shared variable (array) name */
   loc var_at;      /* span of the name */
-  ir_expr *value;  /* right-hand side, NULL for '*' */
-  int var_index;   /* sema: index in spec->shared, -1 if unresolved */
+  ir_expr *index;  /* the element's index, or NULL */
+  loc at;          /* span of the whole target */
+} ast_target;
+
+typedef struct ast_assign {
+  const char *var;        /* interned shared variable (array) name */
+  loc var_at;             /* span of the name */
+  ir_expr *index;         /* "a[e] := ...": the index, or NULL */
+  loc target_at;          /* span of the target (a[e] or x) */
+  ir_expr *value;         /* right-hand side, NULL for '*' */
+  int var_index;          /* sema: the written cell (an array's element 0 when the index is not constant), -1 if
+                             unresolved */
+  const ir_expr *target;  /* sema: what it writes, primed (x' or a'[e]) */
 } ast_assign;
 
 typedef enum ast_edge_kind { EDGE_RELATION, EDGE_COMMAND } ast_edge_kind;
@@ -160,7 +190,8 @@ typedef struct ast_spec {
   VEC(ast_decl) decls;                   /* top-level declarations in source order */
   VEC(ast_comment) comments;             /* every comment, in order (for fmt) */
   VEC(ast_const *) consts;               /* sema: the consts, in order */
-  VEC(ast_shared *) shared;              /* sema: the shared variables, in order */
+  VEC(ast_shared *) variables;           /* sema: the shared variables as declared (an array as one), in order */
+  VEC(ast_shared *) shared;              /* sema: the cells (scalar variables and array elements), in order */
   VEC(ast_thread *) threads;             /* sema: the threads, in order */
   ast_system *system;                    /* sema: the system, or NULL */
   VEC(ast_instance *) instances;         /* sema: the instances composed (a default one per thread without a system) */
@@ -170,6 +201,7 @@ typedef struct ast_spec {
   const struct sem_conj *initial;        /* semantics.h: sem_initial() */
   const struct sem_conj *idle;           /* semantics.h: sem_idle() */
   const struct sem_plans *initial_plans; /* semantics.h: sem_initial_plans() */
+  const struct sem_checks *checks;       /* semantics.h: sem_system_checks() */
 } ast_spec;
 
 /* Looks a thread up by name (interned or not); NULL if absent. Borrowed. */
@@ -188,10 +220,12 @@ void ast_dump(strbuf *out, const ast_spec *spec);
 
 ast_spec *ast_spec_new(diag_source *src);
 void ast_add_const(ast_spec *s, loc at, const char *name, loc name_at, ir_expr *value);
-void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *init);
+void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc name_at, ir_expr *size, ast_init init);
+void ast_init_add(ast_spec *s, ast_init *init, ir_expr *value);
 /* Binds the shared variable declared last to C global c_name (NULL: none). */
 void ast_bind_shared(ast_spec *s, const char *c_name, loc at);
-/* The name of the C global a shared variable stands for. */
+/* The C object a shared variable (or cell) stands for: its binding, its
+ * name, or an element's path ("slots[2]"). */
 const char *ast_c_name(const ast_shared *v);
 ast_type ast_type_make(ast_type_kind kind, loc at, ir_expr *lo, ir_expr *hi);
 ast_thread *ast_thread_new(ast_spec *s, const char *name, loc name_at);
@@ -201,7 +235,7 @@ ast_state_decl *ast_state_decl_new(ast_spec *s, const char *name, loc name_at);
 void ast_state_decl_add(ast_spec *s, ast_state_decl *d, const char *name, loc name_at);
 void ast_thread_add_states(ast_spec *s, ast_thread *t, loc at, bool initial, ast_state_decl *d, ir_expr *assertion);
 ast_edge *ast_edge_new(ast_spec *s, ast_edge_kind kind);
-void ast_edge_add_assign(ast_spec *s, ast_edge *e, const char *var, loc var_at, ir_expr *value);
+void ast_edge_add_assign(ast_spec *s, ast_edge *e, ast_target target, ir_expr *value);
 void ast_thread_add_edge(ast_spec *s, ast_thread *t, loc at, const char *from, loc from_at, const char *to, loc to_at,
                          const char *label, loc label_at, ast_edge *body);
 ast_system *ast_system_new(ast_spec *s);

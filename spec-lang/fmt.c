@@ -100,7 +100,13 @@ static void put_edge(printer *p, const ast_edge *e) {
   sbuf_puts(p->out, " do ");
   vec_foreach(&e->assigns, i) {
     const ast_assign *as = &e->assigns.items[i];
-    sbuf_printf(p->out, "%s%s := ", i ? ", " : "", as->var);
+    sbuf_printf(p->out, "%s%s", i ? ", " : "", as->var);
+    if (as->index) {
+      sbuf_putc(p->out, '[');
+      put_expr(p, as->index);
+      sbuf_putc(p->out, ']');
+    }
+    sbuf_puts(p->out, " := ");
     if (as->value) put_expr(p, as->value);
     else sbuf_putc(p->out, '*');
   }
@@ -188,6 +194,36 @@ static void put_type(printer *p, const ast_type *t) {
   }
 }
 
+/* "= v", or "= {v1, v2}" for one value per element. */
+static void put_init(printer *p, const ast_shared *v) {
+  if (v->init) {
+    sbuf_puts(p->out, " = ");
+    put_expr(p, v->init);
+  }
+  if (v->init_list.len == 0) return;
+  sbuf_puts(p->out, " = {");
+  vec_foreach(&v->init_list, i) {
+    if (i) sbuf_puts(p->out, ", ");
+    put_expr(p, v->init_list.items[i]);
+  }
+  sbuf_putc(p->out, '}');
+}
+
+static void put_shared(printer *p, const ast_shared *v) {
+  sbuf_puts(p->out, "shared ");
+  put_type(p, &v->type);
+  sbuf_printf(p->out, " %s", v->name);
+  if (v->size) {
+    sbuf_putc(p->out, '[');
+    put_expr(p, v->size);
+    sbuf_putc(p->out, ']');
+  }
+  put_init(p, v);
+  if (v->binds) sbuf_printf(p->out, " binds %s", v->binds);
+  sbuf_putc(p->out, ';');
+  end_line(p, v->at.end);
+}
+
 static void put_decl(printer *p, const ast_decl *d) {
   switch (d->kind) {
   case DECL_CONST:
@@ -196,18 +232,7 @@ static void put_decl(printer *p, const ast_decl *d) {
     sbuf_putc(p->out, ';');
     end_line(p, d->at.end);
     break;
-  case DECL_SHARED:
-    sbuf_puts(p->out, "shared ");
-    put_type(p, &d->shared->type);
-    sbuf_printf(p->out, " %s", d->shared->name);
-    if (d->shared->init) {
-      sbuf_puts(p->out, " = ");
-      put_expr(p, d->shared->init);
-    }
-    if (d->shared->binds) sbuf_printf(p->out, " binds %s", d->shared->binds);
-    sbuf_putc(p->out, ';');
-    end_line(p, d->at.end);
-    break;
+  case DECL_SHARED: put_shared(p, d->shared); break;
   case DECL_THREAD: put_thread(p, d->thread); break;
   case DECL_SYSTEM: put_system(p, d->system); break;
   }

@@ -40,10 +40,12 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %union {
   const char *name;
   ir_expr *expr;
+  ast_init init;
   ast_type type;
   ast_thread *thread;
   ast_state_decl *states;
   ast_edge *edge;
+  ast_target target;
   ast_system *system;
   bool flag;
 }
@@ -54,7 +56,7 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %token <name> INTEGER "integer"
 %token <name> STRING "string"
 %token INVALID_CHAR "invalid character"
-%token KW_BINDS "'binds'"
+%token KW_BINDS "'binds'" KW_FORALL "'forall'" KW_EXISTS "'exists'" KW_IN "'in'"
 %token KW_CONST "'const'" KW_SHARED "'shared'" KW_THREAD "'thread'" KW_SYSTEM "'system'"
 %token KW_STATE "'state'" KW_INIT "'init'" KW_ASSERT "'assert'" KW_INVARIANT "'invariant'"
 %token KW_IMPLEMENTS "'implements'" KW_WHEN "'when'" KW_DO "'do'" KW_TRUE "'true'"
@@ -73,11 +75,13 @@ static void sl_error(const SL_LTYPE *at, void *scanner, parse_ctx *ctx, const ch
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr primary opt_init opt_assert
+%type <expr> expr primary opt_assert opt_size
+%type <init> opt_init init_list
 %type <type> type
 %type <thread> thread_head thread_body
 %type <states> state_names
 %type <edge> edge_body assigns
+%type <target> target
 %type <system> system_head system_body
 %type <name> opt_impl opt_label opt_binding
 %type <flag> opt_init_kw
@@ -91,8 +95,8 @@ spec
 
 decl
   : KW_CONST IDENT '=' expr semi             { ast_add_const(S, @$, $2, @2, $4); }
-  | KW_SHARED type IDENT opt_init opt_binding semi
-                                            { ast_add_shared(S, @$, $2, $3, @3, $4); ast_bind_shared(S, $5, @5); }
+  | KW_SHARED type IDENT opt_size opt_init opt_binding semi
+                                            { ast_add_shared(S, @$, $2, $3, @3, $4, $5); ast_bind_shared(S, $6, @6); }
   | thread_body '}'                         { ast_add_thread(S, @$, $1, $1->impl, $1->impl_at, @2.start); }
   | system_body '}'                         { ast_add_system(S, @$, $1, $1->name, $1->name_at, @2.start); }
   | KW_THREAD error '}'
@@ -106,12 +110,27 @@ type
   | KW_INT '[' expr DOTDOT expr ']'         { $$ = ast_type_make(TYPE_RANGE, @$, $3, $5); }
   ;
 
-opt_init
+/* The length of an array: shared int a[N]. */
+opt_size
   : %empty                                  { $$ = NULL; }
-  | '=' expr                                { $$ = $2; }
+  | '[' expr ']'                            { $$ = $2; }
   ;
 
-/* The C global a shared variable stands for, when its name differs. */
+/* One value (for every element of an array), or one per element: {1, 2}. */
+opt_init
+  : %empty                                  { $$ = (ast_init){0}; }
+  | '=' expr                                { $$ = (ast_init){0}; $$.value = $2; }
+  | '=' '{' init_list '}'                   { $$ = $3; $$.list_at = @$; }
+  ;
+
+init_list
+  : expr                                    { $$ = (ast_init){0}; ast_init_add(S, &$$, $1); }
+  | init_list ',' expr                      { $$ = $1; ast_init_add(S, &$$, $3); }
+  ;
+
+/* The C object a shared variable stands for, when its name differs: a
+ * global, a field (ext.PendingIo) or an element (slots[2]); the lexer reads
+ * the whole path as one name. */
 opt_binding
   : %empty                                  { $$ = NULL; }
   | KW_BINDS IDENT                          { $$ = $2; @$ = @2; }
@@ -176,10 +195,16 @@ edge_body
   ;
 
 assigns
-  : IDENT ASSIGN expr                       { $$ = ast_edge_new(S, EDGE_COMMAND); ast_edge_add_assign(S, $$, $1, @1, $3); }
-  | IDENT ASSIGN '*'                        { $$ = ast_edge_new(S, EDGE_COMMAND); ast_edge_add_assign(S, $$, $1, @1, NULL); }
-  | assigns ',' IDENT ASSIGN expr           { $$ = $1; ast_edge_add_assign(S, $$, $3, @3, $5); }
-  | assigns ',' IDENT ASSIGN '*'            { $$ = $1; ast_edge_add_assign(S, $$, $3, @3, NULL); }
+  : target ASSIGN expr                      { $$ = ast_edge_new(S, EDGE_COMMAND); ast_edge_add_assign(S, $$, $1, $3); }
+  | target ASSIGN '*'                       { $$ = ast_edge_new(S, EDGE_COMMAND); ast_edge_add_assign(S, $$, $1, NULL); }
+  | assigns ',' target ASSIGN expr          { $$ = $1; ast_edge_add_assign(S, $$, $3, $5); }
+  | assigns ',' target ASSIGN '*'           { $$ = $1; ast_edge_add_assign(S, $$, $3, NULL); }
+  ;
+
+/* What an assignment writes: a shared variable or an array element. */
+target
+  : IDENT                                   { $$ = (ast_target){$1, @1, NULL, @$}; }
+  | IDENT '[' expr ']'                      { $$ = (ast_target){$1, @1, $3, @$}; }
   ;
 
 /* ---------------------------------------------------------------- systems */
@@ -222,6 +247,10 @@ expr
   | expr '%' expr                           { $$ = ir_binary(A, @$, OP_MOD, $1, $3); }
   | '!' expr %prec UNARY                    { $$ = ir_unary(A, @$, OP_NOT, $2); }
   | '-' expr %prec UNARY                    { $$ = ir_unary(A, @$, OP_NEG, $2); }
+  | KW_FORALL IDENT KW_IN expr DOTDOT expr ':' expr
+                                            { $$ = ir_quant(A, @$, OP_AND, $2, @2, $4, $6, $8); }
+  | KW_EXISTS IDENT KW_IN expr DOTDOT expr ':' expr
+                                            { $$ = ir_quant(A, @$, OP_OR, $2, @2, $4, $6, $8); }
   | primary
   ;
 
@@ -236,6 +265,8 @@ primary
   | '(' error ')'                           { $$ = ir_bool(A, @$, true); }
   | KW_COUNT '(' IDENT '@' IDENT ')'        { $$ = ir_count(A, @$, $3, @3, $5, @5); }
   | IDENT '[' expr ']' '@' IDENT            { $$ = ir_at(A, @$, $1, @1, $3, $6, @6); }
+  | IDENT '[' expr ']'                      { $$ = ir_index(A, @$, $1, @1, false, $3); }
+  | PRIMED '[' expr ']'                     { $$ = ir_index(A, @$, $1, @1, true, $3); }
   ;
 
 %%
@@ -275,7 +306,7 @@ static bool expects_token(const yysymbol_kind_t *expected, int n, const char *te
 }
 
 static bool is_keyword(yysymbol_kind_t sym) {
-  return (sym >= YYSYMBOL_KW_CONST && sym <= YYSYMBOL_KW_TID) || sym == YYSYMBOL_KW_BINDS;
+  return (sym >= YYSYMBOL_KW_CONST && sym <= YYSYMBOL_KW_TID) || (sym >= YYSYMBOL_KW_BINDS && sym <= YYSYMBOL_KW_IN);
 }
 
 /* A hint for mistakes that the expected-token list explains badly, or NULL. */

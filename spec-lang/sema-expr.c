@@ -41,19 +41,24 @@ static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) 
                e->text, r->where);
     return TY_NONE;
   }
-  ast_shared *v = s->spec->shared.items[index];
+  ast_shared *v = s->spec->variables.items[index];
+  if (v->size) {
+    diag_error(s->src, e->at, "'%s' is an array; name one element, as in %s%s[0]", e->text, e->text,
+               e->primed ? "'" : "");
+    return TY_NONE;
+  }
   e->ref = REF_SHARED;
-  e->index = index;
+  e->index = v->index;
   return v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
 }
 
 /* The closest const or shared variable name (only shared ones if primed). */
 static const char *similar_global(const sema *s, const char *name, bool shared_only) {
   const ast_spec *spec = s->spec;
-  size_t n = spec->shared.len + (shared_only ? 0 : spec->consts.len);
+  size_t n = spec->variables.len + (shared_only ? 0 : spec->consts.len);
   const char **names = xmalloc((n ? n : 1) * sizeof *names);
   size_t k = 0;
-  vec_foreach(&spec->shared, i) names[k++] = spec->shared.items[i]->name;
+  vec_foreach(&spec->variables, i) names[k++] = spec->variables.items[i]->name;
   for (size_t i = 0; !shared_only && i < spec->consts.len; i++) names[k++] = spec->consts.items[i]->name;
   const char *best = suggest_name(name, names, n);
   free(names);
@@ -79,7 +84,26 @@ void sema_hint_thread(char hint[96], const ast_spec *spec, const char *name) {
   free(names);
 }
 
+/* The innermost quantifier that binds name, or NULL. */
+static const ir_expr *binder_of(const sema *s, const char *name) {
+  for (size_t i = s->binders.len; i-- > 0;)
+    if (s->binders.items[i]->text == name) return s->binders.items[i];
+  return NULL;
+}
+
+static ir_type check_bound(sema *s, ir_expr *e, const ir_expr *q) {
+  if (e->primed) {
+    diag_error(s->src, e->at, "'%s' is a quantified variable; only shared variables can be primed", e->text);
+    return TY_NONE;
+  }
+  e->ref = REF_BOUND;
+  e->index = q->index;
+  return TY_INT;
+}
+
 static ir_type check_name(sema *s, const expr_rules *r, ir_expr *e) {
+  const ir_expr *q = binder_of(s, e->text);
+  if (q) return check_bound(s, e, q);
   int code = symtab_get(&s->globals, e->text);
   if (code >= 0) return check_global(s, r, e, code);
   char hint[96];
@@ -136,12 +160,14 @@ static ast_instance *resolve_instance_state(sema *s, const expr_rules *r, ir_exp
   return s->spec->instances.items[in];
 }
 
-static bool is_literal_or_const(const ir_expr *e) { return e->kind == IR_INT || (e->kind == IR_NAME && !e->primed); }
+static bool is_literal_or_const(const sema *s, const ir_expr *e) {
+  return e->kind == IR_INT || (e->kind == IR_NAME && !e->primed && !binder_of(s, e->text));
+}
 
 static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
   ast_instance *in = resolve_instance_state(s, r, e);
   if (!in) return TY_NONE;
-  if (!is_literal_or_const(e->a)) {
+  if (!is_literal_or_const(s, e->a)) {
     diag_error(s->src, e->a->at, "the instance index must be an integer literal or a const");
     return TY_NONE;
   }
@@ -157,6 +183,162 @@ static ir_type check_at(sema *s, const expr_rules *r, ir_expr *e) {
   }
   s->spec->threads.items[e->index]->named_by_index = true;
   return TY_BOOL;
+}
+
+/* ---------------------------------------------------------------- array elements */
+
+/* The array that e (an IR_INDEX) names, or NULL after reporting why not. */
+static const ast_shared *resolve_array(sema *s, const expr_rules *r, const ir_expr *e) {
+  int code = binder_of(s, e->text) ? -1 : symtab_get(&s->globals, e->text);
+  const ast_shared *v = code >= 0 && code % 2 == 1 ? s->spec->variables.items[code / 2] : NULL;
+  if (!v) {
+    if (code >= 0 || binder_of(s, e->text)) diag_error(s->src, e->name_at, "'%s' is not an array", e->text);
+    else diag_error(s->src, e->name_at, "unknown array '%s'", e->text);
+    return NULL;
+  }
+  if (!v->size) {
+    diag_error(s->src, e->name_at, "'%s' is not an array; it is a %s variable", e->text,
+               v->type.kind == TYPE_BOOL ? "bool" : "int");
+    return NULL;
+  }
+  if (r->constant) {
+    diag_error(s->src, e->at, "shared variable '%s' cannot appear in %s, which must be constant", e->text, r->where);
+    return NULL;
+  }
+  if (e->primed && !r->primes) {
+    diag_error(s->src, e->at,
+               "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
+               e->text, r->where);
+    return NULL;
+  }
+  return v;
+}
+
+/* The cell of element index of array v: the cell, IR_CELL_OUT_OF_RANGE, or
+ * IR_CELL_DYNAMIC when the index is not known yet. */
+static int element_cell(sema *s, const ast_shared *v, const ir_expr *index) {
+  int64_t k;
+  if (!sema_is_static(index) || (!sema_is_constant(index) && !s->bound) || !sema_eval(s, index, &k))
+    return IR_CELL_DYNAMIC;
+  return k >= 0 && k < v->length ? v->index + (int)k : IR_CELL_OUT_OF_RANGE;
+}
+
+ir_type sema_index(sema *s, const expr_rules *r, ir_expr *e, bool primed_ok) {
+  expr_rules inner = *r;
+  inner.primes = false;
+  inner.where = "an array index";
+  ir_type t = sema_expr(s, &inner, e->a);
+  if (t != TY_NONE && t != TY_INT) {
+    diag_error(s->src, e->a->at, "an array index must be int, but this is %s", sema_type_name(t));
+    t = TY_NONE;
+  }
+  expr_rules outer = *r;
+  outer.primes = primed_ok;
+  const ast_shared *v = resolve_array(s, &outer, e);
+  if (!v || t == TY_NONE) return TY_NONE;
+  if (r->static_index && !sema_is_static(e->a)) {
+    diag_error(s->src, e->a->at, "an index in %s must be a constant or a quantified variable (forall i in ...)",
+               r->where);
+    return TY_NONE;
+  }
+  e->ref = REF_SHARED;
+  e->index = v->index;
+  e->extent = v->length;
+  e->cell = v->length > 0 ? element_cell(s, v, e->a) : IR_CELL_DYNAMIC;
+  return v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
+}
+
+/* ---------------------------------------------------------------- quantifiers */
+
+/* The most nodes that the expansions of one quantifier may make. */
+#define MAX_EXPANSION (1u << 20)
+
+static ir_expr *expand(sema *s, const ir_expr *e);
+
+/* The literal that quantified variable e stands for. */
+static ir_expr *bound_value(sema *s, const ir_expr *e) {
+  int64_t v = s->bound[e->index];
+  ir_expr *lit = ir_int(s->spec->arena, e->at, "0");
+  lit->text = arena_printf(s->spec->arena, "%" PRId64, v);
+  lit->value = v;
+  lit->type = TY_INT;
+  return lit;
+}
+
+/* The instances of q's body for every value of its variable, joined by q's
+ * operator (true for an empty forall, false for an empty exists). */
+static ir_expr *instances(sema *s, const ir_expr *q) {
+  int64_t lo, hi;
+  if (!sema_eval(s, q->a, &lo) || !sema_eval(s, q->b, &hi)) return NULL;
+  ir_expr *all = NULL;
+  for (int64_t v = lo; v <= hi && s->expanded <= MAX_EXPANSION; v++) {
+    s->bound[q->index] = v;
+    ir_expr *one = expand(s, q->c);
+    if (!one) return NULL;
+    all = all ? ir_binary(s->spec->arena, q->at, q->op, all, one) : one;
+    all->type = TY_BOOL;
+    if (v == hi) break;
+  }
+  if (!all) {
+    all = ir_bool(s->spec->arena, q->at, q->op == OP_AND);
+    all->type = TY_BOOL;
+  }
+  return all;
+}
+
+/* A copy of e with every quantifier replaced by its instances and every
+ * quantified variable by its value; NULL after an error. */
+static ir_expr *expand(sema *s, const ir_expr *e) {
+  if (!e) return NULL;
+  if (++s->expanded > MAX_EXPANSION) return NULL;
+  if (e->kind == IR_NAME && e->ref == REF_BOUND) return bound_value(s, e);
+  if (e->kind == IR_QUANT) return instances(s, e);
+  ir_expr *copy = arena_alloc(s->spec->arena, sizeof *copy);
+  *copy = *e;
+  if (e->a && !(copy->a = expand(s, e->a))) return NULL;
+  if (e->b && !(copy->b = expand(s, e->b))) return NULL;
+  if (e->c && !(copy->c = expand(s, e->c))) return NULL;
+  if (e->kind == IR_INDEX && e->extent > 0) copy->cell = element_cell(s, s->spec->shared.items[e->index]->array, copy->a);
+  return copy;
+}
+
+/* Declares q's variable for its body; false (reported) when the name is taken. */
+static bool bind_variable(sema *s, ir_expr *q) {
+  const char *taken = binder_of(s, q->text) ? "a quantified variable" : NULL;
+  int code = symtab_get(&s->globals, q->text);
+  if (code >= 0) taken = code % 2 == 0 ? "a const" : "a shared variable";
+  if (taken) {
+    diag_error(s->src, q->name_at, "'%s' is already %s; give the quantified variable another name", q->text, taken);
+    return false;
+  }
+  q->index = s->binder_count++;
+  vec_push(NULL, &s->binders, q);
+  return true;
+}
+
+/* The outermost quantifier gets its expansion once its body is checked. */
+static void lower(sema *s, ir_expr *q) {
+  int64_t *bound = xcalloc((size_t)s->binder_count + 1, sizeof *bound);
+  s->bound = bound;
+  s->expanded = 0;
+  q->lowered = instances(s, q);
+  if (s->expanded > MAX_EXPANSION)
+    diag_error(s->src, q->at, "this quantifier expands to more than %u terms; use smaller ranges", MAX_EXPANSION);
+  s->bound = NULL;
+  free(bound);
+}
+
+static ir_type check_quant(sema *s, const expr_rules *r, ir_expr *q) {
+  expr_rules range = *r;
+  range.where = "a quantifier's range";
+  range.constant = true;
+  bool ok = sema_expr_typed(s, &range, q->a, TY_INT) & sema_expr_typed(s, &range, q->b, TY_INT);
+  if (!bind_variable(s, q)) return TY_NONE;
+  ok &= sema_expr_typed(s, r, q->c, TY_BOOL);
+  s->binders.len--;
+  if (s->binders.len == 0) vec_free(&s->binders);
+  if (ok && s->binders.len == 0 && s->src->sink->errors == 0) lower(s, q);
+  return ok ? TY_BOOL : TY_NONE;
 }
 
 /* ---------------------------------------------------------------- operators */
@@ -257,6 +439,8 @@ ir_type sema_expr(sema *s, const expr_rules *r, ir_expr *e) {
   case IR_UNARY: t = check_unary(s, r, e); break;
   case IR_BINARY: t = check_binary(s, r, e); break;
   case IR_ITE: t = check_ite(s, r, e); break;
+  case IR_INDEX: t = sema_index(s, r, e, r->primes); break;
+  case IR_QUANT: t = check_quant(s, r, e); break;
   }
   e->type = t;
   return t;
@@ -272,16 +456,22 @@ bool sema_expr_typed(sema *s, const expr_rules *r, ir_expr *e, ir_type wanted) {
 
 /* ---------------------------------------------------------------- constants */
 
-bool sema_is_constant(const ir_expr *e) {
+/* True when e reads no state; with bound, quantified variables count as constants. */
+static bool reads_no_state(const ir_expr *e, bool bound) {
   if (!e) return true;
   switch (e->kind) {
-  case IR_NAME: return e->ref == REF_CONST;
+  case IR_NAME: return e->ref == REF_CONST || (bound && e->ref == REF_BOUND);
   case IR_TID:
   case IR_COUNT:
-  case IR_AT: return false;
-  default: return sema_is_constant(e->a) && sema_is_constant(e->b) && sema_is_constant(e->c);
+  case IR_AT:
+  case IR_INDEX: return false;
+  default: return reads_no_state(e->a, bound) && reads_no_state(e->b, bound) && reads_no_state(e->c, bound);
   }
 }
+
+bool sema_is_constant(const ir_expr *e) { return reads_no_state(e, false); }
+
+bool sema_is_static(const ir_expr *e) { return reads_no_state(e, true); }
 
 static bool overflow(sema *s, const ir_expr *e) {
   diag_error(s->src, e->at, "this constant does not fit in 64 bits (constants are computed in 64-bit arithmetic)");
@@ -299,7 +489,10 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out) {
   switch (e->kind) {
   case IR_BOOL: *out = e->value; return true;
   case IR_INT: *out = e->value; return e->big ? overflow(s, e) : true;
-  case IR_NAME: *out = s->spec->consts.items[e->index]->value; return !s->spec->consts.items[e->index]->failed;
+  case IR_NAME:
+    if (e->ref == REF_BOUND) return s->bound ? (*out = s->bound[e->index], true) : false;
+    *out = s->spec->consts.items[e->index]->value;
+    return !s->spec->consts.items[e->index]->failed;
   case IR_UNARY: return sema_eval(s, e->a, &a) && eval_arith(s, e, a, 0, out);
   case IR_BINARY: return sema_eval(s, e->a, &a) && sema_eval(s, e->b, &b) && eval_arith(s, e, a, b, out);
   case IR_ITE: return sema_eval(s, e->a, &a) && sema_eval(s, a ? e->b : e->c, out);

@@ -14,7 +14,7 @@ static bool declare_global(sema *s, const char *name, loc at, int code) {
   if (old < 0) return true;
   diag_error(s->src, at, "'%s' is already declared", name);
   ast_spec *spec = s->spec;
-  loc prev = old % 2 == 0 ? spec->consts.items[old / 2]->name_at : spec->shared.items[old / 2]->name_at;
+  loc prev = old % 2 == 0 ? spec->consts.items[old / 2]->name_at : spec->variables.items[old / 2]->name_at;
   diag_note(s->src, prev, "'%s' was declared here", name);
   return false;
 }
@@ -30,9 +30,9 @@ static void declare_globals(sema *s) {
       vec_push(spec->arena, &spec->consts, d->konst);
       declare_global(s, d->konst->name, d->konst->name_at, SEMA_CONST_CODE(d->konst->index));
     } else if (d->kind == DECL_SHARED) {
-      d->shared->index = (int)spec->shared.len;
-      vec_push(spec->arena, &spec->shared, d->shared);
-      declare_global(s, d->shared->name, d->shared->name_at, SEMA_SHARED_CODE(d->shared->index));
+      d->shared->variable = (int)spec->variables.len;
+      vec_push(spec->arena, &spec->variables, d->shared);
+      declare_global(s, d->shared->name, d->shared->name_at, SEMA_SHARED_CODE(d->shared->variable));
     }
   }
 }
@@ -69,35 +69,107 @@ static void check_range(sema *s, ast_type *t) {
   }
 }
 
-static void check_shared_init(sema *s, ast_shared *v) {
+static void check_initial_value(sema *s, const ast_shared *v, ir_expr *init) {
   int64_t value;
   expr_rules r = {.where = "an initial value", .constant = true};
   ir_type want = v->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
-  if (!sema_expr_typed(s, &r, v->init, want) || !sema_eval(s, v->init, &value)) return;
+  if (!sema_expr_typed(s, &r, init, want) || !sema_eval(s, init, &value)) return;
   if (v->type.kind != TYPE_RANGE || (value >= v->type.lo_value && value <= v->type.hi_value)) return;
-  diag_error(s->src, v->init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value,
+  diag_error(s->src, init->at, "initial value %" PRId64 " of '%s' is outside its range %" PRId64 "..%" PRId64, value,
              v->name, v->type.lo_value, v->type.hi_value);
   sema_note_overrides(s, v->type.lo);
   sema_note_overrides(s, v->type.hi);
 }
 
-/* Each C global stands for one shared variable: v's C name is not an
- * earlier variable's (two variables of one name are reported as such). */
+/* The most cells (scalars and array elements) a spec may have. */
+#define MAX_CELLS (1 << 20)
+
+/* An array's length: a constant from 1 to what the cells have left. */
+static bool check_size(sema *s, ast_shared *v) {
+  int64_t n;
+  if (!sema_const_int(s, "an array length", v->size, &n)) return false;
+  int64_t room = MAX_CELLS - (int64_t)s->spec->shared.len;
+  if (n >= 1 && n <= room) {
+    v->length = n;
+    return true;
+  }
+  if (n < 1) diag_error(s->src, v->size->at, "array '%s' must have at least 1 element, but its length is %" PRId64, v->name, n);
+  else diag_error(s->src, v->size->at, "array '%s' has %" PRId64 " elements; a spec may have at most %d shared values in all", v->name, n, MAX_CELLS);
+  sema_note_overrides(s, v->size);
+  return false;
+}
+
+/* A list of initial values gives each element of an array one. */
+static bool check_init_list(sema *s, const ast_shared *v) {
+  if (v->init_list.len == 0) return true;
+  if (!v->size) {
+    diag_error(s->src, v->init_list_at, "'%s' is not an array; give it one initial value ('= 0')", v->name);
+    return false;
+  }
+  vec_foreach(&v->init_list, i) check_initial_value(s, v, v->init_list.items[i]);
+  if ((int64_t)v->init_list.len == v->length || v->length == 0) return true;
+  diag_error(s->src, v->init_list_at,
+             "array '%s' has %" PRId64 " elements but %zu initial values; give one per element, or one value for all ('= 0')",
+             v->name, v->length, v->init_list.len);
+  sema_note_overrides(s, v->size);
+  return false;
+}
+
+/* Each C object stands for one cell: v's C path is not an earlier cell's
+ * (two variables of one name are reported as such). */
 static void check_binding(sema *s, const ast_shared *v) {
   int old = symtab_put(&s->c_names, ast_c_name(v), v->index);
   if (old < 0) return;
   const ast_shared *w = s->spec->shared.items[old];
-  if (!v->binds && !w->binds) return; /* the same name twice: reported */
-  diag_error(s->src, v->binds ? v->binds_at : v->name_at,
-             "C global '%s' already stands for shared variable '%s'; bind '%s' to another global", ast_c_name(v),
-             w->name, v->name);
-  diag_note(s->src, w->binds ? w->binds_at : w->name_at, "'%s' stands for '%s' here", w->name, ast_c_name(w));
+  const ast_shared *vd = v->array ? v->array : v, *wd = w->array ? w->array : w;
+  if (!vd->binds && !wd->binds) return; /* the same name twice: reported */
+  bool global = !strpbrk(ast_c_name(v), ".[");
+  diag_error(s->src, vd->binds ? vd->binds_at : vd->name_at,
+             "C %s '%s' already stands for shared variable '%s'; bind '%s' to another %s", global ? "global" : "object",
+             ast_c_name(v), w->name, v->name, global ? "global" : "one");
+  diag_note(s->src, wd->binds ? wd->binds_at : wd->name_at, "'%s' stands for '%s' here", w->name, ast_c_name(w));
+}
+
+/* The cell of element k of array v. */
+static ast_shared *element(sema *s, const ast_shared *v, int64_t k) {
+  arena *a = s->spec->arena;
+  ast_shared *c = arena_alloc(a, sizeof *c);
+  *c = *v;
+  c->name = arena_intern_cstr(a, arena_printf(a, "%s[%" PRId64 "]", v->name, k));
+  c->size = NULL;
+  c->init = v->init_list.len ? v->init_list.items[k] : v->init;
+  memset(&c->init_list, 0, sizeof c->init_list);
+  if (v->binds) c->binds = arena_intern_cstr(a, arena_printf(a, "%s[%" PRId64 "]", v->binds, k));
+  c->length = 0;
+  c->variable = -1;
+  c->array = v;
+  c->element = k;
+  return c;
+}
+
+/* Gives v its cells: itself for a scalar, one per element for an array. */
+static void add_cells(sema *s, ast_shared *v) {
+  ast_spec *spec = s->spec;
+  v->index = (int)spec->shared.len;
+  if (!v->size) {
+    vec_push(spec->arena, &spec->shared, v);
+    check_binding(s, v);
+    return;
+  }
+  for (int64_t k = 0; k < v->length; k++) {
+    ast_shared *c = element(s, v, k);
+    c->index = (int)spec->shared.len;
+    vec_push(spec->arena, &spec->shared, c);
+    check_binding(s, c);
+  }
 }
 
 static void check_shared(sema *s, ast_shared *v) {
   if (v->type.kind == TYPE_RANGE) check_range(s, &v->type);
-  if (v->init) check_shared_init(s, v);
-  check_binding(s, v);
+  if (v->size) check_size(s, v);
+  if (v->init) check_initial_value(s, v, v->init);
+  check_init_list(s, v);
+  add_cells(s, v);
 }
 
 /* ---------------------------------------------------------------- threads: states */
@@ -152,25 +224,61 @@ static int resolve_state(sema *s, ast_thread *t, const symtab *names, const char
   return i;
 }
 
-static void check_assign(sema *s, ast_thread *t, ast_edge *e, size_t k) {
-  ast_assign *as = &e->assigns.items[k];
+/* The target of as as a checked primed expression (x' or a'[e]); sets
+ * var_index. NULL after an error. */
+static const ir_expr *assign_target(sema *s, ast_thread *t, ast_assign *as) {
   int code = symtab_get(&s->globals, as->var);
   if (code < 0 || code % 2 == 0) {
     if (code < 0) diag_error(s->src, as->var_at, "unknown shared variable '%s'", as->var);
     else diag_error(s->src, as->var_at, "cannot assign to const '%s'", as->var);
-  } else {
-    as->var_index = code / 2;
+    return NULL;
   }
+  const ast_shared *v = s->spec->variables.items[code / 2];
+  loc at = as->target_at;
+  if (!as->index) {
+    if (v->size) diag_error(s->src, as->var_at, "'%s' is an array; assign one element, as in %s[0] := ...", as->var, as->var);
+    ir_expr *x = ir_name(s->spec->arena, at, as->var, true);
+    expr_rules r = thread_rules(t, "an assignment", true);
+    if (v->size || sema_expr(s, &r, x) == TY_NONE) return NULL;
+    as->var_index = x->index;
+    return x;
+  }
+  ir_expr *x = ir_index(s->spec->arena, at, as->var, as->var_at, true, as->index);
+  expr_rules r = thread_rules(t, "an assignment", false);
+  if ((x->type = sema_index(s, &r, x, true)) == TY_NONE) return NULL;
+  as->var_index = x->cell >= 0 ? x->cell : x->index;
+  return x;
+}
+
+static bool same_target(const ast_assign *a, const ast_assign *b) {
+  if (a->var != b->var) return false;
+  if (!a->target || !b->target || a->target->kind != IR_INDEX) return true;
+  return a->target->cell >= 0 && a->target->cell == b->target->cell;
+}
+
+/* Two assignments of one edge to the same variable, or to the same element
+ * by constant indices, are an error. */
+static void check_twice(sema *s, const ast_edge *e, size_t k) {
+  const ast_assign *as = &e->assigns.items[k];
   for (size_t j = 0; j < k; j++) {
-    if (e->assigns.items[j].var != as->var) continue;
-    diag_error(s->src, as->var_at, "'%s' is assigned twice in one edge", as->var);
-    diag_note(s->src, e->assigns.items[j].var_at, "first assigned here");
+    const ast_assign *bs = &e->assigns.items[j];
+    if (!same_target(as, bs)) continue;
+    bool element = as->target && as->target->kind == IR_INDEX;
+    diag_error(s->src, as->target_at, "'%s' is assigned twice in one edge",
+               element ? s->spec->shared.items[as->target->cell]->name : as->var);
+    diag_note(s->src, bs->target_at, "first assigned here");
   }
+}
+
+static void check_assign(sema *s, ast_thread *t, ast_edge *e, size_t k) {
+  ast_assign *as = &e->assigns.items[k];
+  as->target = assign_target(s, t, as);
+  check_twice(s, e, k);
   if (!as->value) return;
   expr_rules r = thread_rules(t, "an assigned value", false);
   ir_type got = sema_expr(s, &r, as->value);
-  if (as->var_index < 0 || got == TY_NONE) return;
-  ir_type want = s->spec->shared.items[as->var_index]->type.kind == TYPE_BOOL ? TY_BOOL : TY_INT;
+  if (!as->target || got == TY_NONE) return;
+  ir_type want = as->target->type;
   if (got != want)
     diag_error(s->src, as->value->at, "cannot assign %s %s value to %s variable '%s'", got == TY_INT ? "an" : "a",
                sema_type_name(got), sema_type_name(want), as->var);
@@ -405,6 +513,5 @@ bool spec_check(ast_spec *spec, const spec_options *opts) {
   symtab_free(&s.instances);
   symtab_free(&s.c_names);
   if (spec->src->sink->errors != before) return false;
-  sem_build(spec);
-  return true;
+  return sem_build(spec);
 }

@@ -2,13 +2,22 @@
  * by every back end (the explicit model, the symbolic encoders, the
  * conformance instrumenter).
  *
+ * The state is a tuple of cells: every scalar shared variable and every
+ * element of an array is one (spec->shared). An element a[e] whose index is
+ * not a constant reads the cell of e's value; every back end may assume the
+ * index is within the array, because the checks below make an instance go
+ * wrong before any expression reads outside one.
+ *
  * The meaning of an edge is a relation over the shared state before (x) and
  * after (x') the step, given as a list of conjuncts in a fixed order: the
  * relation as written, or the guard and then x' == e for each assignment
  * x := e (x := * adds nothing: any value of x's domain), and then x' == x for
  * every shared variable the edge does not change (the frame rule). The domains
  * of the variables are not part of it: every engine bounds its state variables
- * itself. The initial shared states are the conjuncts x == e for each
+ * itself. For arrays the frame rule is per cell: a'[e] (primed, in a relation
+ * or as an assignment's target) lets the cell of e's value change, so cell k
+ * of a keeps its value unless some such e equals k in the state before the
+ * step (a conjunct e1 == k || ... || a'[k] == a[k]). The initial shared states are the conjuncts x == e for each
  * initializer, then the system's init predicates. The idle step (a thread's
  * step that its abstract thread matches by staying put) is the frame rule
  * alone.
@@ -29,9 +38,11 @@ typedef struct sem_conj {
   size_t len;
 } sem_conj;
 
-/* Computes the meaning of every edge and of the initial state (call once,
- * after a check without errors). */
-void sem_build(ast_spec *spec);
+/* Computes the meaning of every edge, of the initial state and of going
+ * wrong (call once, after a check without errors). Reports an index that is
+ * constant and outside its array wherever it is always evaluated; returns
+ * false after such an error. */
+bool sem_build(ast_spec *spec);
 
 /* The meaning of edge e over (x, x'), frame rule included. */
 const sem_conj *sem_edge(const ast_edge *e);
@@ -41,6 +52,50 @@ const sem_conj *sem_initial(const ast_spec *spec);
 
 /* A step that changes no shared variable: x' == x for each, in order. */
 const sem_conj *sem_idle(const ast_spec *spec);
+
+/* ---------------------------------------------------------------- going wrong
+ * What an instance must satisfy while it is in a state, and the system in
+ * every state, as a list of checks in the order they are made: for the
+ * state's assertion, first that its array indices are within their arrays,
+ * then the assertion; the same for each thread invariant; then, for every
+ * edge that leaves the state, that evaluating it (the guard, and the
+ * assignments where the guard holds; a relation for any next state) stays
+ * within the arrays, and that no two of its assignments write one element.
+ * The system's checks are its invariants, each after its indices. An index
+ * guarded by && || ==> or ?: is checked only where it is evaluated (a guard
+ * that reads primed variables protects nothing). */
+
+typedef enum sem_check_kind {
+  SEM_ASSERTION, /* the state's assertion */
+  SEM_INVARIANT, /* a thread invariant */
+  SEM_PROPERTY,  /* a system invariant */
+  SEM_BOUNDS,    /* an index is within its array */
+  SEM_CONFLICT   /* two assignments of an edge write different elements */
+} sem_check_kind;
+
+typedef struct sem_check {
+  sem_check_kind kind;   /* what it checks */
+  const ir_expr *holds;  /* what must hold (over the state; tid is the instance's) */
+  const ir_expr *what;   /* the assertion, invariant or property; SEM_BOUNDS: the element a[e];
+                            SEM_CONFLICT: the second of the two targets */
+  const ir_expr *other;  /* SEM_CONFLICT: the first target */
+  const ir_expr *within; /* SEM_BOUNDS: the assertion, invariant or property it is in, or NULL (an edge) */
+  const ast_edge *edge;  /* SEM_BOUNDS, SEM_CONFLICT: the edge it is in, or NULL */
+} sem_check;
+
+typedef struct sem_checks {
+  const sem_check *items; /* arena-owned, in order */
+  size_t len;
+} sem_checks;
+
+/* The checks of an instance in state st (of its thread). */
+const sem_checks *sem_state_checks(const ast_state *st);
+/* The checks of the system: its invariants. */
+const sem_checks *sem_system_checks(const ast_spec *spec);
+
+/* The value of a constant expression (literals, consts, operators) in
+ * athread's arithmetic; false when it reads state or faults. */
+bool sem_constant(const ast_spec *spec, const ir_expr *e, int64_t *out);
 
 /* ---------------------------------------------------------------- plans
  * How to compute the solutions of a formula for some unknown variables
@@ -54,7 +109,7 @@ const sem_conj *sem_idle(const ast_spec *spec);
  * it when an earlier disjunct holds). */
 
 typedef struct sem_step {
-  int var;             /* the shared variable it fixes */
+  int var;             /* the cell it fixes */
   const ir_expr *def;  /* its value, or NULL: every value of its domain */
   const ir_expr *from; /* the conjunct that gives def (NULL with def) */
 } sem_step;
@@ -66,15 +121,23 @@ typedef struct sem_plan {
 } sem_plan;
 
 typedef struct sem_plans {
-  const sem_plan *items;          /* one per top-level disjunct */
+  const sem_plan *items;          /* one per top-level disjunct (per choice of cells it writes, see below) */
   size_t count;                   /* entries in items */
-  int undetermined;               /* an unbounded int that no conjunct fixes (items then incomplete), or -1 */
+  int undetermined;               /* an unbounded int (cell) that no conjunct fixes (items then incomplete), or -1 */
+  bool too_many;                  /* the elements written need more than SEM_MAX_CASES plans (items then empty) */
   const ir_expr *undetermined_at; /* with undetermined: the disjunct that leaves it open */
   const ir_expr *formula;         /* what was planned */
 } sem_plans;
 
-/* The plans of a relational edge, solving for the variables it primes (NULL
- * for a guarded command: its assignments are its plan). */
+/* The most plans one relation may need. */
+#define SEM_MAX_CASES 4096
+
+/* The plans of a relational edge, solving for the cells it primes; NULL for a
+ * guarded command whose targets are cells (its assignments are its plan).
+ * A primed element a'[e] whose index is not constant is planned once per
+ * element it may be: the disjunct with e == k conjoined and a'[k] for a'[e];
+ * a command with such a target gets the plans of its guard and x' == e per
+ * assignment. */
 const sem_plans *sem_edge_plans(const ast_edge *e);
 
 /* The plans of the initial state: the init predicates (true when there are

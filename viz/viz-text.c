@@ -126,7 +126,7 @@ void viz_put_label(strbuf *b, const char *literal) {
 
 /* A conjunct printed on its own needs parentheses when it binds looser than &&. */
 static bool looser_than_and(const ir_expr *e) {
-  if (e->kind == IR_ITE) return true;
+  if (e->kind == IR_ITE || e->kind == IR_QUANT) return true;
   return e->kind == IR_BINARY && (e->op == OP_OR || e->op == OP_IMPLIES || e->op == OP_IFF);
 }
 
