@@ -283,8 +283,10 @@ static bool literals_fit(const ast_spec *spec);
 
 /* ---------------------------------------------------------------- going wrong */
 
-static const mdl_verdict_kind kind_of[] = {[SEM_ASSERTION] = MDL_ASSERTION, [SEM_INVARIANT] = MDL_INVARIANT,
-                                           [SEM_PROPERTY] = MDL_PROPERTY,   [SEM_BOUNDS] = MDL_BOUNDS,
+static const mdl_verdict_kind kind_of[] = {[SEM_ASSERTION] = MDL_ASSERTION,
+                                           [SEM_INVARIANT] = MDL_INVARIANT,
+                                           [SEM_PROPERTY] = MDL_PROPERTY,
+                                           [SEM_BOUNDS] = MDL_BOUNDS,
                                            [SEM_CONFLICT] = MDL_CONFLICT};
 
 /* Fills why from the first check that fails (with the index it found);
@@ -396,19 +398,27 @@ static void describe_bounds(const mdl *m, const mdl_violation *why, strbuf *out)
     mdl_describe_step(m, &(mdl_step){why->slot, why->edge}, out);
     sbuf_putc(out, ')');
   } else if (why->slot >= 0 && why->context) {
-    sbuf_puts(out, " (in ");
+    const ast_state *st = thread_of_slot((const product *)m, why->slot)->states.items[why->state];
+    sbuf_puts(out, st->assertion == why->context ? " (in its assertion " : " (in the thread invariant ");
     ir_print(out, why->context);
     sbuf_putc(out, ')');
   }
+}
+
+/* An assignment's target as written: a[i], not the a'[i] of its meaning. */
+static void print_target(strbuf *out, const ir_expr *t) {
+  sbuf_printf(out, "%s[", t->text);
+  ir_print(out, t->a);
+  sbuf_putc(out, ']');
 }
 
 static void describe_conflict(const mdl *m, const mdl_violation *why, strbuf *out) {
   sbuf_puts(out, "edge ");
   mdl_describe_step(m, &(mdl_step){why->slot, why->edge}, out);
   sbuf_puts(out, " assigns ");
-  ir_print(out, why->context);
+  print_target(out, why->context);
   sbuf_puts(out, " and ");
-  ir_print(out, why->failed);
+  print_target(out, why->failed);
   sbuf_printf(out, ", which are both element %" PRId64, why->value);
 }
 

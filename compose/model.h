@@ -58,10 +58,10 @@ typedef enum mdl_verdict_kind {
 
 /* Why a state goes wrong. */
 typedef struct mdl_violation {
-  mdl_verdict_kind kind;  /* MDL_OK when it does not */
-  int slot;               /* the instance that goes wrong, or -1 (a system invariant) */
-  int state;              /* with slot: its control state */
-  const ir_expr *failed;  /* the assertion or invariant; MDL_BOUNDS: the element a[i]; MDL_CONFLICT: the second target */
+  mdl_verdict_kind kind; /* MDL_OK when it does not */
+  int slot;              /* the instance that goes wrong, or -1 (a system invariant) */
+  int state;             /* with slot: its control state */
+  const ir_expr *failed; /* the assertion or invariant; MDL_BOUNDS: the element a[i]; MDL_CONFLICT: the second target */
   const ir_expr *context; /* MDL_BOUNDS: the assertion or invariant the element is in, or NULL (an edge);
                              MDL_CONFLICT: the first target */
   int edge;               /* MDL_BOUNDS, MDL_CONFLICT: the edge (in the instance's thread) it is in, or -1 */

@@ -10,6 +10,7 @@
 #include "../core/arena.h"
 #include "../core/symtab.h"
 #include "../core/vec.h"
+#include "../spec-lang/semantics.h"
 #include "promela.h"
 
 typedef enum bind_kind { BIND_NONE, BIND_SUBST, BIND_TEMP } bind_kind;
@@ -30,7 +31,8 @@ typedef VEC(assign_plan) assign_list;
 /* One atomic step: an edge, or one top-level disjunct of a relational edge. */
 typedef struct step {
   const ast_edge *edge; /* the edge it takes */
-  int part, parts;      /* disjunct part of parts, or 0 of 0 when not split */
+  const sem_plan *plan; /* the plan it follows (relations, and commands that write elements by a variable index) */
+  int parts;            /* the edge's plans, or 0 when not split */
   ir_expr_list guard;   /* conditions on the pre-state (besides pc == from) */
   assign_list assigns;  /* parallel assignments from the pre-state; choices have value NULL */
   VEC(int) chosen;      /* temporaries that range over their variable's type */

@@ -137,7 +137,8 @@ static void plan_relation(pml *p, int thread, const ast_edge *e) {
   if (!plans_usable(p, e, plans)) return;
   for (size_t i = 0; i < plans->count; i++) {
     step *s = step_new(p, e);
-    if (plans->count > 1) s->part = (int)i + 1, s->parts = (int)plans->count;
+    s->plan = &plans->items[i];
+    if (plans->count > 1) s->parts = (int)plans->count;
     plan_disjunct(p, s, &plans->items[i]);
     vec_push(p->arena, &p->steps[thread], s);
   }

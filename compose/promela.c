@@ -484,7 +484,8 @@ static void emit_array(pml *p, const ast_shared *v) {
   if (same && v->type.kind == TYPE_BOOL) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (same) sbuf_printf(p->out, " = %" PRId64, value);
   sbuf_puts(p->out, ";");
-  if (v->type.kind == TYPE_RANGE) sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "] */", v->type.lo_value, v->type.hi_value);
+  if (v->type.kind == TYPE_RANGE)
+    sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "] */", v->type.lo_value, v->type.hi_value);
   if (!same) sbuf_puts(p->out, " /* set or chosen by init */");
   if (strcmp(p->array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
@@ -578,7 +579,8 @@ static bool has_array_checks(const sem_checks *cs) {
  * of its thread (0 when it is the only one). */
 static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_t index) {
   bool any = t->invariants.len > 0;
-  vec_foreach(&t->states, s) any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
+  vec_foreach(&t->states, s)
+    any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
   if (!any) return;
   p->tid = tid;
   if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
@@ -768,7 +770,10 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
     comment_text(p, e->label);
     sbuf_putc(p->out, '"');
   }
-  if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->part, s->parts);
+  if (s->parts && e->kind == EDGE_COMMAND) sbuf_printf(p->out, ", case %d of %d", s->plan->case_number, s->parts);
+  else if (s->parts && s->plan->case_number)
+    sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
+  else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
   sbuf_puts(p->out, " */\n");
   p->binds = s->binds;
   indent(p, 5);

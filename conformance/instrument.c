@@ -69,7 +69,9 @@ static const ir_expr *finish(ins *x, ir_op op, const ir_expr *acc) { return acc 
 static const ir_expr *lift(ins *x, const ir_expr *e, bool relation);
 
 /* Cell c's program variable: g, or u when read before the step. */
-static int cell_var(const ins *x, int c, bool primed, bool relation) { return primed || !relation ? c : x->old_base + c; }
+static int cell_var(const ins *x, int c, bool primed, bool relation) {
+  return primed || !relation ? c : x->old_base + c;
+}
 
 /* An element: its cell's variable, or a chain of ?: over the cells (the
  * last stands for every index outside the array: the candidates' bounds

@@ -59,20 +59,21 @@ typedef enum ir_op {
 typedef enum ir_ref { REF_UNRESOLVED, REF_CONST, REF_SHARED, REF_VAR, REF_BOUND } ir_ref;
 
 /* IR_INDEX cell values besides a cell number. */
-#define IR_CELL_DYNAMIC (-1)    /* the index is not a constant */
+#define IR_CELL_DYNAMIC (-1)      /* the index is not a constant */
 #define IR_CELL_OUT_OF_RANGE (-2) /* the index is a constant outside the array */
 
 typedef struct ir_expr ir_expr;
 struct ir_expr {
-  ir_kind kind;           /* which node */
-  ir_op op;               /* IR_UNARY, IR_BINARY */
-  ir_type type;           /* set by sema; TY_NONE after a type error */
-  loc at;                 /* source span of the whole expression */
-  ir_expr *a, *b, *c;     /* operands; IR_AT: a is the index */
-  int64_t value;          /* IR_BOOL, IR_INT (when !big) */
-  bool big;               /* IR_INT does not fit in 64 bits */
-  bool primed;            /* IR_NAME written as x' */
-  const char *text;       /* IR_INT as written; IR_NAME, IR_COUNT, IR_AT, IR_INDEX, IR_QUANT: the (thread, array, bound variable) name, interned */
+  ir_kind kind;       /* which node */
+  ir_op op;           /* IR_UNARY, IR_BINARY */
+  ir_type type;       /* set by sema; TY_NONE after a type error */
+  loc at;             /* source span of the whole expression */
+  ir_expr *a, *b, *c; /* operands; IR_AT: a is the index */
+  int64_t value;      /* IR_BOOL, IR_INT (when !big) */
+  bool big;           /* IR_INT does not fit in 64 bits */
+  bool primed;        /* IR_NAME written as x' */
+  const char *
+      text; /* IR_INT as written; IR_NAME, IR_COUNT, IR_AT, IR_INDEX, IR_QUANT: the (thread, array, bound variable) name, interned */
   const char *state_name; /* IR_COUNT, IR_AT: the state, interned */
   loc name_at;            /* IR_COUNT, IR_AT, IR_INDEX, IR_QUANT: span of the thread, array or bound variable name */
   loc state_at;           /* IR_COUNT, IR_AT: span of the state name */

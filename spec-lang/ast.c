@@ -150,9 +150,8 @@ void ast_add_system(ast_spec *s, loc at, ast_system *sys, const char *name, loc 
 }
 
 static const char *const keywords[] = {
-    "const", "shared", "thread", "system", "state", "init", "assert", "invariant", "implements",
-    "when",  "do",     "true",   "false",  "int",   "bool", "count",  "tid",       "binds",
-    "forall", "exists", "in",
+    "const", "shared", "thread", "system", "state", "init", "assert", "invariant", "implements", "when", "do",
+    "true",  "false",  "int",    "bool",   "count", "tid",  "binds",  "forall",    "exists",     "in",
 };
 
 bool ast_is_keyword(const char *s, size_t n) {

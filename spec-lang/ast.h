@@ -39,38 +39,38 @@ typedef struct ast_type {
 
 /* An initializer: one value, or a list of one value per array element. */
 typedef struct ast_init {
-  ir_expr *value;       /* "= e", or NULL */
-  VEC(ir_expr *) list;  /* "= {e1, e2, ...}": the values in order (empty without a list) */
-  loc list_at;          /* span of "= {...}" */
+  ir_expr *value;      /* "= e", or NULL */
+  VEC(ir_expr *) list; /* "= {e1, e2, ...}": the values in order (empty without a list) */
+  loc list_at;         /* span of "= {...}" */
 } ast_init;
 
 /* A declared shared variable (spec->variables), or a cell: a scalar variable,
  * or one element of an array, which sema makes (spec->shared). A scalar's
  * declaration is its cell. */
 typedef struct ast_shared {
-  const char *name;                 /* interned; a cell of an array: "a[2]" */
-  loc name_at;                      /* span of the name */
-  loc at;                           /* span of the declaration */
-  ast_type type;                    /* declared type (of each element of an array) */
-  ir_expr *size;                    /* "[N]": the number of elements of an array, or NULL for a scalar */
-  ir_expr *init;                    /* initial value (of every element), or NULL for "any value of the type" */
-  VEC(ir_expr *) init_list;         /* initial values, one per element ("= {...}"), or empty */
-  loc init_list_at;                 /* span of "= {...}" */
-  const char *binds;                /* the C object it stands for when named otherwise ("binds PATH"), or NULL */
-  loc binds_at;                     /* span of that path */
-  int index;                        /* sema: its cell in spec->shared (an array: the cell of element 0) */
-  int64_t length;                   /* sema: an array's number of elements; 0 for a scalar */
-  int variable;                     /* sema: position in spec->variables (-1 for an element's cell) */
-  const struct ast_shared *array;   /* sema, element cells: the array it belongs to, else NULL */
-  int64_t element;                  /* sema, element cells: its position in the array */
+  const char *name;               /* interned; a cell of an array: "a[2]" */
+  loc name_at;                    /* span of the name */
+  loc at;                         /* span of the declaration */
+  ast_type type;                  /* declared type (of each element of an array) */
+  ir_expr *size;                  /* "[N]": the number of elements of an array, or NULL for a scalar */
+  ir_expr *init;                  /* initial value (of every element), or NULL for "any value of the type" */
+  VEC(ir_expr *) init_list;       /* initial values, one per element ("= {...}"), or empty */
+  loc init_list_at;               /* span of "= {...}" */
+  const char *binds;              /* the C object it stands for when named otherwise ("binds PATH"), or NULL */
+  loc binds_at;                   /* span of that path */
+  int index;                      /* sema: its cell in spec->shared (an array: the cell of element 0) */
+  int64_t length;                 /* sema: an array's number of elements; 0 for a scalar */
+  int variable;                   /* sema: position in spec->variables (-1 for an element's cell) */
+  const struct ast_shared *array; /* sema, element cells: the array it belongs to, else NULL */
+  int64_t element;                /* sema, element cells: its position in the array */
 } ast_shared;
 
 typedef struct ast_state {
-  const char *name;   /* interned */
-  loc at;             /* span of the name */
-  bool initial;       /* declared with init */
-  ir_expr *assertion;             /* NULL when none (shared by the states of one declaration) */
-  int index;                      /* sema: position in thread->states */
+  const char *name;                /* interned */
+  loc at;                          /* span of the name */
+  bool initial;                    /* declared with init */
+  ir_expr *assertion;              /* NULL when none (shared by the states of one declaration) */
+  int index;                       /* sema: position in thread->states */
   const struct sem_checks *checks; /* semantics.h: sem_state_checks() */
 } ast_state;
 
@@ -89,14 +89,14 @@ typedef struct ast_target {
 } ast_target;
 
 typedef struct ast_assign {
-  const char *var;        /* interned shared variable (array) name */
-  loc var_at;             /* span of the name */
-  ir_expr *index;         /* "a[e] := ...": the index, or NULL */
-  loc target_at;          /* span of the target (a[e] or x) */
-  ir_expr *value;         /* right-hand side, NULL for '*' */
-  int var_index;          /* sema: the written cell (an array's element 0 when the index is not constant), -1 if
+  const char *var;       /* interned shared variable (array) name */
+  loc var_at;            /* span of the name */
+  ir_expr *index;        /* "a[e] := ...": the index, or NULL */
+  loc target_at;         /* span of the target (a[e] or x) */
+  ir_expr *value;        /* right-hand side, NULL for '*' */
+  int var_index;         /* sema: the written cell (an array's element 0 when the index is not constant), -1 if
                              unresolved */
-  const ir_expr *target;  /* sema: what it writes, primed (x' or a'[e]) */
+  const ir_expr *target; /* sema: what it writes, primed (x' or a'[e]) */
 } ast_assign;
 
 typedef enum ast_edge_kind { EDGE_RELATION, EDGE_COMMAND } ast_edge_kind;

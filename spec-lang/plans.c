@@ -253,6 +253,8 @@ static const ir_expr *case_of(const ast_spec *spec, const cases *cs, const ir_ex
 
 typedef struct planner {
   const ast_spec *spec; /* the spec */
+  int disjunct;         /* the top-level disjunct being planned, from 1 */
+  int case_number;      /* its case, from 1, or 0 */
   unknowns u;           /* reused per plan */
   VEC(sem_plan) plans;  /* made so far (heap) */
   int bad;              /* an unbounded unknown left open, or -1 */
@@ -263,6 +265,8 @@ typedef struct planner {
 static void plan(planner *pl, const ir_expr *f, const ir_expr *d) {
   sem_plan p;
   int bad = plan_disjunct(pl->spec, &pl->u, f, &p);
+  p.disjunct = pl->disjunct;
+  p.case_number = pl->case_number;
   vec_push(NULL, &pl->plans, p);
   if (bad >= 0 && pl->bad < 0) pl->bad = bad, pl->bad_at = d;
 }
@@ -281,8 +285,12 @@ static const sem_plans *planner_finish(planner *pl, const ir_expr *f, bool too_m
   sem_plans *out = arena_alloc(spec->arena, sizeof *out);
   sem_plan *items = arena_alloc(spec->arena, (pl->plans.len + 1) * sizeof *items);
   if (pl->plans.len) memcpy(items, pl->plans.items, pl->plans.len * sizeof *items);
-  *out = (sem_plans){.items = items, .count = pl->plans.len, .undetermined = pl->bad, .undetermined_at = pl->bad_at,
-                     .too_many = too_many, .formula = f};
+  *out = (sem_plans){.items = items,
+                     .count = pl->plans.len,
+                     .undetermined = pl->bad,
+                     .undetermined_at = pl->bad_at,
+                     .too_many = too_many,
+                     .formula = f};
   if (too_many) out->count = 0;
   free(pl->u.is_unknown);
   free(pl->u.fixed);
@@ -293,9 +301,13 @@ static const sem_plans *planner_finish(planner *pl, const ir_expr *f, bool too_m
 /* Plans every case of disjunct d (stopping at an open unbounded unknown):
  * the cells that the relation's writes may change are its unknowns. */
 static void plan_cases(planner *pl, cases *cs, const ir_expr *d) {
+  pl->disjunct++;
+  pl->case_number = 0;
   do {
     memcpy(pl->u.is_unknown, cs->w->cells, pl->spec->shared.len * sizeof *cs->w->cells);
-    if (case_cells(cs, pl->u.is_unknown)) plan(pl, cs->choices.len ? case_of(pl->spec, cs, d) : d, d);
+    if (!case_cells(cs, pl->u.is_unknown)) continue;
+    if (cs->choices.len) pl->case_number++;
+    plan(pl, cs->choices.len ? case_of(pl->spec, cs, d) : d, d);
   } while (pl->bad < 0 && next_case(cs));
 }
 
@@ -332,6 +344,7 @@ const sem_plans *sem_plan_initial(const ast_spec *spec) {
   ir_flatten(f, OP_OR, &disj);
   for (size_t i = 0; i < disj.len && pl.bad < 0; i++) {
     vec_foreach(&spec->shared, c) pl.u.is_unknown[c] = !spec->shared.items[c]->init;
+    pl.disjunct = (int)i + 1;
     plan(&pl, disj.items[i], disj.items[i]);
   }
   vec_free(&disj);

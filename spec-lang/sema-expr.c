@@ -13,6 +13,19 @@ const char *sema_type_name(ir_type t) { return t == TY_BOOL ? "bool" : t == TY_I
 
 /* ---------------------------------------------------------------- names */
 
+static ir_type primed_error(sema *s, const expr_rules *r, const ir_expr *e) {
+  if (r->in_index)
+    diag_error(s->src, e->at,
+               "primed variable '%s'' cannot appear in an array index: indices are evaluated in the state before the "
+               "step",
+               e->text);
+  else
+    diag_error(s->src, e->at,
+               "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
+               e->text, r->where);
+  return TY_NONE;
+}
+
 static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) {
   bool is_const = code % 2 == 0;
   int index = code / 2;
@@ -35,12 +48,7 @@ static ir_type check_global(sema *s, const expr_rules *r, ir_expr *e, int code) 
     diag_error(s->src, e->at, "shared variable '%s' cannot appear in %s, which must be constant", e->text, r->where);
     return TY_NONE;
   }
-  if (e->primed && !r->primes) {
-    diag_error(s->src, e->at,
-               "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
-               e->text, r->where);
-    return TY_NONE;
-  }
+  if (e->primed && !r->primes) return primed_error(s, r, e);
   ast_shared *v = s->spec->variables.items[index];
   if (v->size) {
     diag_error(s->src, e->at, "'%s' is an array; name one element, as in %s%s[0]", e->text, e->text,
@@ -197,8 +205,8 @@ static const ast_shared *resolve_array(sema *s, const expr_rules *r, const ir_ex
     return NULL;
   }
   if (!v->size) {
-    diag_error(s->src, e->name_at, "'%s' is not an array; it is a %s variable", e->text,
-               v->type.kind == TYPE_BOOL ? "bool" : "int");
+    diag_error(s->src, e->name_at, "'%s' is not an array; it is %s variable", e->text,
+               v->type.kind == TYPE_BOOL ? "a bool" : "an int");
     return NULL;
   }
   if (r->constant) {
@@ -206,9 +214,7 @@ static const ast_shared *resolve_array(sema *s, const expr_rules *r, const ir_ex
     return NULL;
   }
   if (e->primed && !r->primes) {
-    diag_error(s->src, e->at,
-               "primed variable '%s'' cannot appear in %s; primes belong in the relation of an edge (after ':')",
-               e->text, r->where);
+    primed_error(s, r, e);
     return NULL;
   }
   return v;
@@ -226,6 +232,7 @@ static int element_cell(sema *s, const ast_shared *v, const ir_expr *index) {
 ir_type sema_index(sema *s, const expr_rules *r, ir_expr *e, bool primed_ok) {
   expr_rules inner = *r;
   inner.primes = false;
+  inner.in_index = true;
   inner.where = "an array index";
   ir_type t = sema_expr(s, &inner, e->a);
   if (t != TY_NONE && t != TY_INT) {
@@ -298,7 +305,8 @@ static ir_expr *expand(sema *s, const ir_expr *e) {
   if (e->a && !(copy->a = expand(s, e->a))) return NULL;
   if (e->b && !(copy->b = expand(s, e->b))) return NULL;
   if (e->c && !(copy->c = expand(s, e->c))) return NULL;
-  if (e->kind == IR_INDEX && e->extent > 0) copy->cell = element_cell(s, s->spec->shared.items[e->index]->array, copy->a);
+  if (e->kind == IR_INDEX && e->extent > 0)
+    copy->cell = element_cell(s, s->spec->shared.items[e->index]->array, copy->a);
   return copy;
 }
 

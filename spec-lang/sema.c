@@ -93,8 +93,12 @@ static bool check_size(sema *s, ast_shared *v) {
     v->length = n;
     return true;
   }
-  if (n < 1) diag_error(s->src, v->size->at, "array '%s' must have at least 1 element, but its length is %" PRId64, v->name, n);
-  else diag_error(s->src, v->size->at, "array '%s' has %" PRId64 " elements; a spec may have at most %d shared values in all", v->name, n, MAX_CELLS);
+  if (n < 1)
+    diag_error(s->src, v->size->at, "array '%s' must have at least 1 element, but its length is %" PRId64, v->name, n);
+  else
+    diag_error(s->src, v->size->at,
+               "array '%s' has %" PRId64 " elements; a spec may have at most %d shared values in all", v->name, n,
+               MAX_CELLS);
   sema_note_overrides(s, v->size);
   return false;
 }
@@ -109,7 +113,8 @@ static bool check_init_list(sema *s, const ast_shared *v) {
   vec_foreach(&v->init_list, i) check_initial_value(s, v, v->init_list.items[i]);
   if ((int64_t)v->init_list.len == v->length || v->length == 0) return true;
   diag_error(s->src, v->init_list_at,
-             "array '%s' has %" PRId64 " elements but %zu initial values; give one per element, or one value for all ('= 0')",
+             "array '%s' has %" PRId64
+             " elements but %zu initial values; give one per element, or one value for all ('= 0')",
              v->name, v->length, v->init_list.len);
   sema_note_overrides(s, v->size);
   return false;
@@ -236,7 +241,8 @@ static const ir_expr *assign_target(sema *s, ast_thread *t, ast_assign *as) {
   const ast_shared *v = s->spec->variables.items[code / 2];
   loc at = as->target_at;
   if (!as->index) {
-    if (v->size) diag_error(s->src, as->var_at, "'%s' is an array; assign one element, as in %s[0] := ...", as->var, as->var);
+    if (v->size)
+      diag_error(s->src, as->var_at, "'%s' is an array; assign one element, as in %s[0] := ...", as->var, as->var);
     ir_expr *x = ir_name(s->spec->arena, at, as->var, true);
     expr_rules r = thread_rules(t, "an assignment", true);
     if (v->size || sema_expr(s, &r, x) == TY_NONE) return NULL;
@@ -250,9 +256,12 @@ static const ir_expr *assign_target(sema *s, ast_thread *t, ast_assign *as) {
   return x;
 }
 
+/* Two assignments to one variable, or to one element by constant indices
+ * (an element and its whole array are reported as the array). */
 static bool same_target(const ast_assign *a, const ast_assign *b) {
   if (a->var != b->var) return false;
-  if (!a->target || !b->target || a->target->kind != IR_INDEX) return true;
+  if (!a->index && !b->index) return true;
+  if (!a->target || !b->target || a->target->kind != IR_INDEX || b->target->kind != IR_INDEX) return false;
   return a->target->cell >= 0 && a->target->cell == b->target->cell;
 }
 
@@ -429,7 +438,7 @@ static void check_system_exprs(sema *s, ast_system *sys) {
   vec_foreach(&sys->items, i) {
     ast_sys_item *it = &sys->items.items[i];
     if (it->kind == SYS_INIT) {
-      expr_rules r = {.where = "a system init predicate"};
+      expr_rules r = {.where = "a system init predicate", .static_index = true};
       sema_expr_typed(s, &r, it->expr, TY_BOOL);
       vec_push(s->spec->arena, &s->spec->inits, it->expr);
     } else if (it->kind == SYS_INVARIANT) {

@@ -36,6 +36,7 @@ typedef struct expr_rules {
   bool tid;           /* tid allowed (inside a thread) */
   bool count;         /* count(T@S) and T[i]@S allowed (system invariants) */
   bool static_index;  /* array indices must be constants or quantified variables (system init predicates) */
+  bool in_index;      /* the expression is an array index */
   ast_thread *thread; /* the thread the expression belongs to, or NULL */
 } expr_rules;
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/strbuf.h"
 #include "../core/vec.h"
 #include "semantics-impl.h"
 
@@ -195,7 +196,24 @@ typedef struct checker {
   bool ok;               /* no error reported */
 } checker;
 
+/* True when the state has a bounds check that reads like holds already. */
+static bool known_bounds(const checker *k, const ir_expr *holds) {
+  strbuf a = {0}, b = {0};
+  ir_dump(&a, holds);
+  bool found = false;
+  for (size_t i = 0; i < k->out.len && !found; i++) {
+    if (k->out.items[i].kind != SEM_BOUNDS) continue;
+    b.len = 0;
+    ir_dump(&b, k->out.items[i].holds);
+    found = strcmp(sbuf_str(&a), sbuf_str(&b)) == 0;
+  }
+  sbuf_free(&a);
+  sbuf_free(&b);
+  return found;
+}
+
 static void add_check(checker *k, sem_check_kind kind, const ir_expr *holds, const ir_expr *what) {
+  if (kind == SEM_BOUNDS && known_bounds(k, holds)) return;
   sem_check c = {.kind = kind, .holds = holds, .what = what, .within = k->within, .edge = k->edge};
   vec_push(NULL, &k->out, c);
 }
@@ -208,8 +226,9 @@ static void report_outside(checker *k, const ir_expr *e) {
   vec_push(NULL, &k->reported, e);
   int64_t v = 0;
   sem_constant(k->spec, e->a, &v);
-  diag_error(k->spec->src, e->a->at, "index %" PRId64 " is outside array '%s', whose elements are %s[0] to %s[%" PRId64 "]",
-             v, e->text, e->text, e->text, e->extent - 1);
+  diag_error(k->spec->src, e->a->at,
+             "index %" PRId64 " is outside array '%s', whose elements are %s[0] to %s[%" PRId64 "]", v, e->text,
+             e->text, e->text, e->extent - 1);
 }
 
 /* 0 <= i && i < n for element e = a[i] of an array of n. */
@@ -282,7 +301,8 @@ static void check_conflicts(checker *k, const ast_edge *e) {
     for (size_t i = 0; i < j; i++) {
       const ir_expr *a = e->assigns.items[i].target;
       if (a->kind != IR_INDEX || b->kind != IR_INDEX || a->index != b->index) continue;
-      if ((a->cell >= 0 && b->cell >= 0) || a->cell == IR_CELL_OUT_OF_RANGE || b->cell == IR_CELL_OUT_OF_RANGE) continue;
+      if ((a->cell >= 0 && b->cell >= 0) || a->cell == IR_CELL_OUT_OF_RANGE || b->cell == IR_CELL_OUT_OF_RANGE)
+        continue;
       const ir_expr *apart = sem_binary(k->spec, OP_NE, a->a, b->a);
       add_check(k, SEM_CONFLICT, e->guard ? sem_binary(k->spec, OP_IMPLIES, e->guard, apart) : apart, b);
       k->out.items[k->out.len - 1].other = a;
@@ -352,7 +372,8 @@ static const sem_checks *system_checks(checker *k) {
  * frame rule needs no conjunct: the cells it keeps are not unknowns). */
 static const ir_expr *dynamic_command(const ast_spec *spec, const ast_edge *e) {
   bool dynamic = false;
-  vec_foreach(&e->assigns, i) dynamic |= e->assigns.items[i].target->kind == IR_INDEX && e->assigns.items[i].target->cell < 0;
+  vec_foreach(&e->assigns, i)
+    dynamic |= e->assigns.items[i].target->kind == IR_INDEX && e->assigns.items[i].target->cell < 0;
   if (!dynamic) return NULL;
   const ir_expr *f = e->guard ? sem_lower(spec, e->guard) : NULL;
   vec_foreach(&e->assigns, i) {

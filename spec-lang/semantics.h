@@ -117,7 +117,9 @@ typedef struct sem_step {
 typedef struct sem_plan {
   const sem_step *steps; /* in order */
   size_t step_count;     /* entries in steps */
-  const ir_expr *test;   /* the disjunct: what every solution satisfies */
+  const ir_expr *test;   /* the disjunct (its case): what every solution satisfies */
+  int disjunct;          /* which top-level disjunct it solves, from 1 */
+  int case_number;       /* which choice of written elements, from 1; 0 when no write needs one */
 } sem_plan;
 
 typedef struct sem_plans {
