@@ -77,7 +77,7 @@ static bool accept(void *ctx, Z3_model model) {
 }
 
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
-static int spacer(const engine *e, char **certificate, char *reason, size_t reason_size) {
+static int spacer(const engine *e, double deadline, char **certificate, char *reason, size_t reason_size) {
   Z3_context c = smt_z3(e->s);
   const sym_system *y = e->y;
   Z3_sort *sorts = xcalloc(e->width + 1, sizeof *sorts);
@@ -87,14 +87,14 @@ static int spacer(const engine *e, char **certificate, char *reason, size_t reas
   Z3_inc_ref(c, Z3_func_decl_to_ast(c, inv));
   Z3_ast inv_x = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, x));
   Z3_ast inv_y = smt_keep(e->s, Z3_mk_app(c, inv, (unsigned)e->width, y1));
-  Z3_solver s = smt_solver(e->s, e->deadline, true);
+  Z3_solver s = smt_solver(e->s, deadline, true);
   Z3_ast step[2] = {inv_x, sym_transition(y, x, y1, NULL)};
   Z3_ast wrong[2] = {inv_x, y->bad(y->ctx, x)};
   Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, NULL, smt_implies(e->s, y->initial(y->ctx, x), inv_x)));
   Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, y1, smt_implies(e->s, smt_and(e->s, 2, step), inv_y)));
   Z3_solver_assert(c, s, sym_forall(y, NULL, e->width, x, NULL, smt_not(e->s, smt_and(e->s, 2, wrong))));
   spacer_proof p = {e, inv, x, y1, certificate};
-  int outcome = smt_spacer(e->s, s, e->deadline, accept, &p, reason, reason_size);
+  int outcome = smt_spacer(e->s, s, deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(c, s);
   Z3_dec_ref(c, Z3_func_decl_to_ast(c, inv));
   free(sorts);
@@ -146,7 +146,10 @@ void symbolic_run(const mdl *m, const symbolic_options *o, compose_result *r, ch
   engine e = {face, &face->sys, s, mdl_width(m), o->timeout > 0 ? start + o->timeout : 0, r};
   smt_watch *w = smt_watch_start(s, e.deadline);
   char reason[160] = "";
-  int proof = spacer(&e, certificate, reason, sizeof reason);
+  /* Under a time limit Spacer gets half of it, so that a search Spacer cannot
+   * finish (nonlinear arithmetic, say) still leaves BMC time to find a bug. */
+  double proof_deadline = o->timeout > 0 ? start + o->timeout / 2 : 0;
+  int proof = spacer(&e, proof_deadline, certificate, reason, sizeof reason);
   if (proof == 1) r->verdict = VERDICT_SAFE;
   else search(&e, m, o, proof, reason);
   smt_watch_stop(w);

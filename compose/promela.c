@@ -629,12 +629,17 @@ static void emit_check(pml *p) {
 
 /* ---------------------------------------------------------------- steps */
 
-/* target takes any value of variable var's type. */
+/* target takes any value of variable var's type (select takes no array
+ * element: an element counts up from the lowest value and stops anywhere). */
 static void emit_choice(pml *p, int n, const char *target, int var) {
   const ast_type *t = &pml_shared_var(p, var)->type;
   if (t->kind == TYPE_BOOL) line(p, n, "if :: %s = false :: %s = true fi;", target, target);
   else if (t->lo_value == t->hi_value) line(p, n, "%s = %" PRId64 ";", target, t->lo_value);
-  else line(p, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
+  else if (!strchr(target, '['))
+    line(p, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
+  else
+    line(p, n, "%s = %" PRId64 "; do :: %s < %" PRId64 " -> %s++ :: break od;", target, t->lo_value, target,
+         t->hi_value, target);
 }
 
 static void emit_set(pml *p, int n, const char *target, const ir_expr *value) {

@@ -21,7 +21,12 @@ compose: it shares no code with either. Systems have 2-4 threads of 2-6
 states over 1-4 shared variables (bool, small ranges, sometimes an unbounded
 int kept small by % 3), both edge forms, labels, state assertions, thread
 invariants, init predicates, system invariants with count(T@S) and T[i]@S,
-and tid. Python 3 standard library only.
+and tid. About a third of the systems also have arrays (bool or small-range
+elements, 2-3 of them, one initial value, one per element, or none): elements
+read and written by constant indices, tid and variables (sometimes outside
+the array: the instance then goes wrong), primed elements in relations, and
+forall/exists over an array; init predicates index by constants. Python 3
+standard library only.
 """
 import itertools
 import random
@@ -48,7 +53,9 @@ def c_mod(a, b):
 # ---------------------------------------------------------------- expressions
 # An expression is a tuple: ('lit', v) ('bool', v) ('var', i) ('prime', i)
 # ('const', name, v) ('tid',) ('count', thread, state) ('at', thread, k, state)
-# ('un', op, a) ('bin', op, a, b) ('ite', c, a, b).
+# ('un', op, a) ('bin', op, a, b) ('ite', c, a, b) ('elem', i, index)
+# ('pelem', i, index) (primed) ('quant', 'forall'|'exists', name, lo, hi, body)
+# ('bound', name).
 
 PREC = {"<==>": 2, "==>": 3, "||": 4, "&&": 5, "==": 6, "!=": 6, "<": 7, "<=": 7, ">": 7, ">=": 7,
         "+": 8, "-": 8, "*": 9, "/": 9, "%": 9}
@@ -65,6 +72,12 @@ def render(e, m):
         return m.vars[e[1]].name
     if k == "prime":
         return m.vars[e[1]].name + "'"
+    if k in ("elem", "pelem"):
+        return "%s%s[%s]" % (m.vars[e[1]].name, "'" if k == "pelem" else "", render(e[2], m))
+    if k == "quant":
+        return "(%s %s in %d..%d: %s)" % (e[1], e[2], e[3], e[4], render(e[5], m))
+    if k == "bound":
+        return e[1]
     if k == "const":
         return e[1]
     if k == "tid":
@@ -85,15 +98,50 @@ def wrap(e, m):
     return "(" + s + ")" if e[0] in ("bin",) or (e[0] == "un" and e[2][0] == "un") else s
 
 
+class OutOfBounds(Exception):
+    """An element outside its array was read."""
+
+
+def expansion(e):
+    """A quantifier as the &&- (||-) chain of its instances, left to right."""
+    _, kind, name, lo, hi, body = e
+    parts = [substitute(body, name, v) for v in range(lo, hi + 1)]
+    if not parts:
+        return ("bool", kind == "forall")
+    out = parts[0]
+    for p in parts[1:]:
+        out = ("bin", "&&" if kind == "forall" else "||", out, p)
+    return out
+
+
+def substitute(e, name, value):
+    if e == ("bound", name):
+        return ("lit", value)
+    return tuple(substitute(x, name, value) if isinstance(x, tuple) else x for x in e)
+
+
+def cell_of(e, env):
+    """The cell that ('var', i) or an element names (raises OutOfBounds)."""
+    m = env[4]
+    if e[0] in ("var", "prime"):
+        return m.base[e[1]]
+    k = evaluate(e[2], env)
+    if not 0 <= k < m.vars[e[1]].length:
+        raise OutOfBounds()
+    return m.base[e[1]] + k
+
+
 def evaluate(e, env):
     """env: (shared values, primed values or None, tid, pcs, model)."""
     k = e[0]
     if k in ("lit", "bool"):
         return e[1]
-    if k == "var":
-        return env[0][e[1]]
-    if k == "prime":
-        return env[1][e[1]]
+    if k in ("var", "elem"):
+        return env[0][cell_of(e, env)]
+    if k in ("prime", "pelem"):
+        return env[1][cell_of(e, env)]
+    if k == "quant":
+        return evaluate(expansion(e), env)
     if k == "const":
         return e[2]
     if k == "tid":
@@ -120,6 +168,42 @@ def evaluate(e, env):
     return {"<==>": lambda: a == b, "==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b,
             "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b, "+": lambda: a + b,
             "-": lambda: a - b, "*": lambda: a * b, "/": lambda: c_div(a, b), "%": lambda: c_mod(a, b)}[op]()
+
+
+def has_primes(e):
+    if e[0] in ("prime", "pelem"):
+        return True
+    if e[0] == "quant":
+        return has_primes(expansion(e))
+    return any(isinstance(x, tuple) and has_primes(x) for x in e[1:])
+
+
+def defined(e, env):
+    """Evaluating e in the state before a step reads no element outside its
+    array (docs/language.md section 6): && || ==> ?: protect their later
+    operands unless the protecting condition reads primed values."""
+    k = e[0]
+    if k == "quant":
+        return defined(expansion(e), env)
+    if k in ("elem", "pelem"):
+        if not defined(e[2], env):
+            return False
+        return 0 <= evaluate(e[2], env) < env[4].vars[e[1]].length
+    if k == "bin" and e[1] in ("&&", "||", "==>"):
+        if not defined(e[2], env):
+            return False
+        if has_primes(e[2]):
+            return defined(e[3], env)
+        a = evaluate(e[2], env)
+        reached = (not a) if e[1] == "||" else a
+        return (not reached) or defined(e[3], env)
+    if k == "ite":
+        if not defined(e[1], env):
+            return False
+        if has_primes(e[1]):
+            return defined(e[2], env) and defined(e[3], env)
+        return defined(e[2] if evaluate(e[1], env) else e[3], env)
+    return all(defined(x, env) for x in e[1:] if isinstance(x, tuple))
 
 
 def primes_in(e, out):
@@ -156,18 +240,29 @@ def conj(parts):
 # ---------------------------------------------------------------- the model
 
 class Var:
-    def __init__(self, name, kind, lo=0, hi=1, init=None):
+    def __init__(self, name, kind, lo=0, hi=1, init=None, length=None):
         self.name, self.kind, self.lo, self.hi, self.init = name, kind, lo, hi, init
+        self.length = length  # an array's elements, None for a scalar; init is then a list per element or None
+        self.one_value = False  # an array's init is written "= v" (every element the same)
 
     def domain(self):
         return [False, True] if self.kind == "bool" else list(range(self.lo, self.hi + 1))
 
+    def literal(self, x):
+        return ("true" if x else "false") if self.kind == "bool" else str(x)
+
     def decl(self):
         t = {"bool": "bool", "int": "int"}.get(self.kind, "int[%d..%d]" % (self.lo, self.hi))
         init = ""
-        if self.init is not None:
-            init = " = " + (("true" if self.init else "false") if self.kind == "bool" else str(self.init))
-        return "shared %s %s%s;" % (t, self.name, init)
+        if self.length is not None and self.init is not None:
+            if self.one_value:
+                init = " = " + self.literal(self.init[0])
+            else:
+                init = " = {%s}" % ", ".join(self.literal(x) for x in self.init)
+        elif self.init is not None:
+            init = " = " + self.literal(self.init)
+        size = "[%d]" % self.length if self.length is not None else ""
+        return "shared %s %s%s%s;" % (t, self.name, size, init)
 
 
 class Edge:
@@ -190,6 +285,17 @@ class Model:
         self.consts, self.vars, self.threads = [], [], []
         self.init_preds, self.sys_invs = [], []
         self.first_tid = []
+        self.base = []  # per variable: its first cell (arrays come after the scalars)
+
+    def layout(self):
+        self.base, n = [], 0
+        for v in self.vars:
+            self.base.append(n)
+            n += v.length or 1
+        return n
+
+    def arrays(self):
+        return [i for i, v in enumerate(self.vars) if v.length is not None]
 
     def instance_tids(self, t):
         return list(range(self.first_tid[t], self.first_tid[t] + self.threads[t].count))
@@ -206,18 +312,90 @@ class Gen:
         self.m = Model()
         self.forall = forall  # one thread gets N instances (--forall-batch); off: outputs unchanged
         self.sym = None       # that thread's index
+        # Arrays draw from a stream of their own, so systems without arrays are
+        # the ones this generator always made.
+        self.ra = random.Random(seed * 7919 + 17)
+        self.with_arrays = not forall and self.ra.random() < 0.35
 
     def chance(self, p):
         return self.r.random() < p
 
     # ---- leaves
     def int_vars(self):
-        return [i for i, v in enumerate(self.m.vars) if v.kind != "bool"]
+        return [i for i, v in enumerate(self.m.vars) if v.kind != "bool" and v.length is None]
 
     def bool_vars(self):
-        return [i for i, v in enumerate(self.m.vars) if v.kind == "bool"]
+        return [i for i, v in enumerate(self.m.vars) if v.kind == "bool" and v.length is None]
+
+    # ---- arrays
+    def index(self, ctx, vi):
+        """An index into array vi: constant, the quantified variable, from tid
+        or a variable (the last two may fall outside the array)."""
+        n = self.m.vars[vi].length
+        r = self.ra.random()
+        if ctx.get("static_index") or r < 0.3:
+            return ("lit", self.ra.randrange(n))
+        if ctx.get("bound") and r < 0.5:
+            return ("bound", ctx["bound"])
+        if ctx.get("tid") and r < 0.7:
+            ctx["used_tid"] = True
+            return ("bin", "%", ("tid",), ("lit", n)) if self.ra.random() < 0.6 else ("bin", "-", ("tid",), ("lit", 1))
+        rv = [i for i in self.int_vars() if self.m.vars[i].kind == "range"]
+        if not rv:
+            return ("lit", self.ra.randrange(n))
+        i = self.ra.choice(rv)
+        return ("var", i) if self.ra.random() < 0.7 else ("bin", "%", ("bin", "+", ("var", i), ("lit", 1)), ("lit", n))
+
+    def element(self, ctx, kind):
+        """An element of an array of the kind ("bool" or "int"), or None."""
+        cands = [i for i in self.m.arrays() if (self.m.vars[i].kind == "bool") == (kind == "bool")]
+        if not cands:
+            return None
+        vi = self.ra.choice(cands)
+        idx = self.index(ctx, vi)
+        if vi in ctx.get("primed_arrays", ()) and self.ra.random() < 0.5:
+            return ("pelem", vi, idx)
+        return ("elem", vi, idx)
+
+    def quantifier(self, ctx):
+        vi = self.ra.choice(self.m.arrays())
+        v = self.m.vars[vi]
+        el = ("elem", vi, ("bound", "q"))
+        if v.kind == "bool":
+            body = el if self.ra.random() < 0.5 else ("un", "!", el)
+        else:
+            body = ("bin", self.ra.choice(["<=", ">=", "!=", "=="]), el, ("lit", self.ra.randint(v.lo, v.hi)))
+        if self.ra.random() < 0.4:
+            body = ("bin", "||", self.bool_leaf(dict(ctx, bound="q")), body)
+        hi = v.length - 1 if self.ra.random() > 0.15 else v.length  # now and then one past the end
+        return ("quant", self.ra.choice(["forall", "exists"]), "q", 0, hi, body)
+
+    def element_value(self, vi, ctx):
+        v = self.m.vars[vi]
+        plain = {"tid": ctx.get("tid")}
+        if v.kind == "bool":
+            return self.bool_expr(plain, 1)
+        if self.ra.random() < 0.5:
+            return ("lit", self.ra.randint(v.lo, v.hi))
+        return ("bin", "%", ("bin", "+", ("elem", vi, self.index(plain, vi)), ("lit", 1)), ("lit", v.hi + 1))
+
+    def declare_arrays(self):
+        for n in range(self.ra.randint(1, 2)):
+            kind = self.ra.choice(["bool", "range"])
+            v = Var("a%d" % n, kind, 0, self.ra.choice([1, 2]), length=self.ra.choice([2, 3]))
+            r = self.ra.random()
+            if r < 0.45:
+                x = self.ra.choice(v.domain())
+                v.init, v.one_value = [x] * v.length, True
+            elif r < 0.75:
+                v.init = [self.ra.choice(v.domain()) for _ in range(v.length)]
+            self.m.vars.append(v)
 
     def int_leaf(self, ctx):
+        if self.with_arrays and self.ra.random() < 0.2:
+            el = self.element(ctx, "int")
+            if el:
+                return el
         r = self.r.random()
         iv = self.int_vars()
         if ctx.get("count") and r < 0.3:
@@ -237,6 +415,10 @@ class Gen:
         return ("lit", self.r.choice([-1, 0, 1, 1, 2, 2, 3]))
 
     def bool_leaf(self, ctx):
+        if self.with_arrays and self.ra.random() < 0.2:
+            el = self.element(ctx, "bool")
+            if el:
+                return el
         bv = self.bool_vars()
         r = self.r.random()
         if ctx.get("count") and r < 0.25:
@@ -281,6 +463,8 @@ class Gen:
         return ("ite", self.bool_expr(ctx, depth - 1), self.int_expr(ctx, depth - 1), self.int_expr(ctx, depth - 1))
 
     def bool_expr(self, ctx, depth):
+        if self.with_arrays and not ctx.get("bound") and not ctx.get("static_index") and self.ra.random() < 0.08:
+            return self.quantifier(ctx)
         if depth <= 0 or self.chance(0.4):
             return self.bool_leaf(ctx) if self.chance(0.5) else self.compare(ctx, 0)
         r = self.r.random()
@@ -338,6 +522,9 @@ class Gen:
         # a Promela-awkward variable name now and then
         if self.chance(0.15):
             self.r.choice(m.vars).name = self.r.choice(["len", "pc", "now", "int_1", "check", "tid_"])
+        if self.with_arrays:
+            self.declare_arrays()
+        m.layout()
 
     def make_threads(self):
         m = self.m
@@ -365,8 +552,10 @@ class Gen:
             m.first_tid.append(tid)
             tid += t.count
 
-    def relation_part(self, ctx, primed, must_define):
+    def relation_part(self, ctx, primed, must_define, primed_arrays=()):
         parts = []
+        for vi in primed_arrays:
+            parts.append(("bin", "==", ("pelem", vi, self.index(ctx, vi)), self.element_value(vi, ctx)))
         if self.chance(0.5):
             parts.append(self.bool_expr({"tid": ctx["tid"]}, 1))
         for i in primed:
@@ -389,26 +578,42 @@ class Gen:
         return conj(parts)
 
     def relational_edge(self, e, ctx):
-        primed = self.r.sample(range(len(self.m.vars)), self.r.randint(0, min(2, len(self.m.vars))))
-        if not primed and self.chance(0.5):
+        scalars = [i for i, v in enumerate(self.m.vars) if v.length is None]
+        primed = self.r.sample(scalars, self.r.randint(0, min(2, len(scalars))))
+        arrays = self.m.arrays()
+        primed_arrays = self.ra.sample(arrays, self.ra.randint(0, len(arrays))) if arrays else []
+        if not primed and not primed_arrays and self.chance(0.5):
             e.rel = ("bool", True) if self.chance(0.5) else self.bool_expr(ctx, 1)
             return
-        ctx = dict(ctx, primes=set(primed))
+        ctx = dict(ctx, primes=set(primed), primed_arrays=set(primed_arrays))
         unbounded = {i for i in primed if self.m.vars[i].kind == "int"}
-        rel = self.relation_part(ctx, primed, unbounded)
+        rel = self.relation_part(ctx, primed, unbounded, primed_arrays)
         if self.chance(0.25):
-            rel = ("bin", "||", rel, self.relation_part(ctx, primed, unbounded))
+            rel = ("bin", "||", rel, self.relation_part(ctx, primed, unbounded, primed_arrays))
         e.rel = rel
 
     def command_edge(self, e, ctx):
         if self.chance(0.7):
             e.guard = self.bool_expr(ctx, 1 + (self.chance(0.3)))
-        targets = self.r.sample(range(len(self.m.vars)), self.r.randint(0, min(2, len(self.m.vars))))
+        scalars = [i for i, v in enumerate(self.m.vars) if v.length is None]
+        targets = self.r.sample(scalars, self.r.randint(0, min(2, len(scalars))))
         for i in targets:
             if self.m.vars[i].kind != "int" and self.chance(0.2):
                 e.assigns.append((i, None))
             else:
                 e.assigns.append((i, self.value_for(i, ctx)))
+        for vi in self.m.arrays():
+            if self.ra.random() < 0.4:
+                self.element_targets(e, ctx, vi)
+
+    def element_targets(self, e, ctx, vi):
+        """One or two assignments to elements of array vi; a second one has an
+        index that is not constant (the two may meet: the instance goes wrong)."""
+        first = self.index(ctx, vi)
+        e.assigns.append((("elem", vi, first), None if self.ra.random() < 0.15 else self.element_value(vi, ctx)))
+        second = self.index(ctx, vi)
+        if self.ra.random() < 0.3 and second[0] != "lit" and first != second:
+            e.assigns.append((("elem", vi, second), self.element_value(vi, ctx)))
 
     def make_edges(self):
         for ti, t in enumerate(self.m.threads):
@@ -437,7 +642,7 @@ class Gen:
             if v.kind == "int" and v.init is None:
                 m.init_preds.append(("bin", "==", ("var", i), ("lit", self.r.randint(0, 2))))
         if self.chance(0.4):
-            m.init_preds.append(self.weak_bool({}))
+            m.init_preds.append(self.weak_bool({"static_index": True}))
             if next(initial_states(m), None) is None:
                 m.init_preds.pop()  # keep systems that have initial states
         for _ in range(self.r.choice([0, 0, 0, 0, 1, 1, 2])):
@@ -477,7 +682,8 @@ def spec_text(m, seed):
             if e.guard is not None:
                 head += " when " + render(e.guard, m)
             if e.assigns:
-                head += " do " + ", ".join("%s := %s" % (m.vars[i].name, "*" if x is None else render(x, m)) for i, x in e.assigns)
+                head += " do " + ", ".join("%s := %s" % (render(i, m) if isinstance(i, tuple) else m.vars[i].name,
+                                                         "*" if x is None else render(x, m)) for i, x in e.assigns)
             elif e.guard is None:
                 head += " when true"
             out.append(head + ";")
@@ -499,41 +705,88 @@ def spec_text(m, seed):
 
 # ---------------------------------------------------------------- the explicit-state oracle
 
+def edge_goes_wrong(m, e, env):
+    """Evaluating edge e reads outside an array, or two of its assignments
+    write one element (docs/language.md section 6)."""
+    if e.kind == "rel":
+        return not defined(e.rel, env)
+    if e.guard is not None and not defined(e.guard, env):
+        return True
+    if e.guard is not None and not evaluate(e.guard, env):
+        return False
+    cells = []
+    for target, value in e.assigns:
+        if isinstance(target, tuple):
+            if not defined(target, env):
+                return True
+            cells.append(cell_of(target, env))
+        if value is not None and not defined(value, env):
+            return True
+    return len(cells) != len(set(cells))
+
+
+def instance_wrong(m, t, shared, tid, pcs):
+    env = (shared, None, tid, pcs, m)
+    s = pcs[tid - 1]
+    checks = ([t.asserts[s]] if s in t.asserts else []) + t.invariants
+    if any(not defined(c, env) or not evaluate(c, env) for c in checks):
+        return True
+    return any(edge_goes_wrong(m, e, env) for e in t.edges if e.src == s)
+
+
 def wrong(m, shared, pcs):
     for ti, t in enumerate(m.threads):
         for tid in m.instance_tids(ti):
-            env = (shared, None, tid, pcs, m)
-            s = pcs[tid - 1]
-            if s in t.asserts and not evaluate(t.asserts[s], env):
+            if instance_wrong(m, t, shared, tid, pcs):
                 return True
-            if any(not evaluate(inv, env) for inv in t.invariants):
-                return True
-    return any(not evaluate(p, (shared, None, 0, pcs, m)) for p in m.sys_invs)
+    env = (shared, None, 0, pcs, m)
+    return any(not defined(p, env) or not evaluate(p, env) for p in m.sys_invs)
 
 
 def in_type(v, x):
     return v.kind != "range" or v.lo <= x <= v.hi
 
 
+def written_cells(m, e, env, out):
+    """The cells relation e may change in the state env: its primed scalars and
+    the primed elements whose index (evaluated before the step) is in range."""
+    if e[0] == "prime":
+        out[m.base[e[1]]] = m.vars[e[1]]
+    elif e[0] == "pelem":
+        k = evaluate(e[2], env) if defined(e[2], env) else -1
+        if 0 <= k < m.vars[e[1]].length:
+            out[m.base[e[1]] + k] = m.vars[e[1]]
+    elif e[0] == "quant":
+        written_cells(m, expansion(e), env, out)
+    else:
+        for x in e[1:]:
+            if isinstance(x, tuple):
+                written_cells(m, x, env, out)
+    return out
+
+
 def relation_successors(m, e, shared, tid, pcs):
-    primed = sorted(primes_in(e.rel, set()))
+    env = (shared, None, tid, pcs, m)
+    written = written_cells(m, e.rel, env, {})
+    cells = sorted(written)
     choices = []
-    for i in primed:
-        v = m.vars[i]
+    for c in cells:
+        v = written[c]
         if v.kind != "int":
             choices.append(v.domain())
             continue
         # every top-level disjunct holds a conjunct u' == e with e prime-free
+        i = m.base.index(c)
         cands = set()
         for d in disjuncts(e.rel):
-            for c in conjuncts(d):
-                if c[0] == "bin" and c[1] == "==" and c[2] == ("prime", i) and not primes_in(c[3], set()):
-                    cands.add(evaluate(c[3], (shared, None, tid, pcs, m)))
+            for cj in conjuncts(d):
+                if cj[0] == "bin" and cj[1] == "==" and cj[2] == ("prime", i) and not primes_in(cj[3], set()):
+                    cands.add(evaluate(cj[3], env))
         choices.append(sorted(cands))
     for values in itertools.product(*choices):
         nxt = list(shared)
-        for i, x in zip(primed, values):
-            nxt[i] = x
+        for c, x in zip(cells, values):
+            nxt[c] = x
         if evaluate(e.rel, (shared, nxt, tid, pcs, m)):
             yield tuple(nxt)
 
@@ -542,23 +795,27 @@ def command_successors(m, e, shared, tid, pcs):
     env = (shared, None, tid, pcs, m)
     if e.guard is not None and not evaluate(e.guard, env):
         return
-    fixed = {i: evaluate(x, env) for i, x in e.assigns if x is not None}
-    if any(not in_type(m.vars[i], x) for i, x in fixed.items()):
+    targets = [(cell_of(i, env) if isinstance(i, tuple) else m.base[i], m.vars[i[1] if isinstance(i, tuple) else i])
+               for i, _ in e.assigns]
+    fixed = [(c, v, evaluate(x, env)) for (c, v), (_, x) in zip(targets, e.assigns) if x is not None]
+    if any(not in_type(v, x) for _, v, x in fixed):
         return
-    free = [i for i, x in e.assigns if x is None]
-    for values in itertools.product(*[m.vars[i].domain() for i in free]):
+    free = [(c, v) for (c, v), (_, x) in zip(targets, e.assigns) if x is None]
+    for values in itertools.product(*[v.domain() for _, v in free]):
         nxt = list(shared)
-        for i, x in fixed.items():
-            nxt[i] = x
-        for i, x in zip(free, values):
-            nxt[i] = x
+        for c, _, x in fixed:
+            nxt[c] = x
+        for (c, _), x in zip(free, values):
+            nxt[c] = x
         yield tuple(nxt)
 
 
 def initial_states(m):
     domains = []
     for v in m.vars:
-        if v.init is not None:
+        if v.length is not None:
+            domains += [[x] for x in v.init] if v.init is not None else [v.domain()] * v.length
+        elif v.init is not None:
             domains.append([v.init])
         elif v.kind == "int":
             domains.append([c[3][1] for c in m.init_preds if c[0] == "bin" and c[1] == "==" and c[2][0] == "var"
