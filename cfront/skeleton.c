@@ -193,13 +193,21 @@ static const char *unique(draft *d, symtab *taken, const char *base) {
   return name;
 }
 
+/* True when part q is a whole global whose C name is a spec name. */
+static bool keeps_c_name(draft *d, const part *q) {
+  return q->len == 0 && !skel_is_keyword(q->g->name) && strcmp(skel_identifier(d->a, q->g->name), q->g->name) == 0;
+}
+
+/* Whole globals keep their C names; flattened, renamed ones come second. */
 static void name_parts(draft *d) {
-  vec_foreach(&d->parts, i) {
-    part *q = &d->parts.items[i];
-    if (q->why) continue;
-    const char *base = skel_identifier(d->a, skel_flat_name(d->a, q->g->name, q->path, q->len));
-    if (skel_is_keyword(base)) base = arena_printf(d->a, "%s_", base);
-    q->name = unique(d, &d->names, base);
+  for (int pass = 0; pass < 2; pass++) {
+    vec_foreach(&d->parts, i) {
+      part *q = &d->parts.items[i];
+      if (q->why || keeps_c_name(d, q) != (pass == 0)) continue;
+      const char *base = skel_identifier(d->a, skel_flat_name(d->a, q->g->name, q->path, q->len));
+      if (skel_is_keyword(base)) base = arena_printf(d->a, "%s_", base);
+      q->name = unique(d, &d->names, base);
+    }
   }
 }
 
@@ -344,7 +352,8 @@ static const char *type_note(draft *d, const part *q) {
 static const char *array_init(draft *d, const part *q, const char **note) {
   int64_t n = q->type->length;
   int64_t *v = xcalloc((size_t)n + 1, sizeof *v);
-  bool known = true, folded = false, same = true;
+  bool known = true, same = true;
+  strbuf set = {0}; /* the elements main sets */
   for (int64_t k = 0; k < n && known; k++) {
     cfp_value c = c_value(d, q, k);
     known = c.kind == CFP_KNOWN;
@@ -358,14 +367,15 @@ static const char *array_init(draft *d, const part *q, const char **note) {
     const cfp_step *last = e->where.len == q->len + 1 ? &e->where.steps[q->len] : NULL;
     if (e->value.kind == CFP_KNOWN && last && !last->field && last->index >= 0 && last->index < n) {
       v[last->index] = q->type->elem->kind == CFP_BOOL ? e->value.value != 0 : e->value.value;
-      folded = true;
+      sbuf_printf(&set, "%s%s[%" PRId64 "]", set.len ? ", " : "", q->name, last->index);
     } else {
       known = false;
       *note = "C: then main writes it (not a constant)";
     }
   }
   if (!known && !*note) *note = "C initializer not read";
-  if (folded && known) *note = "C initializer, then what main sets";
+  if (set.len && known) *note = arena_printf(d->a, "main sets %s before the threads start", sbuf_str(&set));
+  sbuf_free(&set);
   strbuf b = {0};
   for (int64_t k = 1; k < n; k++) same &= v[k] == v[0];
   if (same) sbuf_puts(&b, value_text(d, q->type->elem, n ? v[0] : 0));
@@ -403,9 +413,17 @@ static const char *scalar_init(draft *d, const part *q, const char **note) {
   return NULL;
 }
 
+/* "union (unnamed union at f.c:3:1)" is just "union" in a comment. */
+static const char *plain_spelling(draft *d, const char *spelling) {
+  const char *paren = strstr(spelling, " (unnamed");
+  if (!paren) paren = strstr(spelling, " (anonymous");
+  return paren ? arena_strndup(d->a, spelling, (size_t)(paren - spelling)) : spelling;
+}
+
 static void put_part(draft *d, const part *q) {
   if (q->why) {
-    const char *decl = skel_declarator(d->a, q->type->spelling, skel_c_path(d->a, q->g->name, q->path, q->len));
+    const char *decl =
+        skel_declarator(d->a, plain_spelling(d, q->type->spelling), skel_c_path(d->a, q->g->name, q->path, q->len));
     return put(d, 0, arena_printf(d->a, "// not modelled: %s (%s)", decl, q->why), NULL);
   }
   const char *note = NULL;
