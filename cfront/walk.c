@@ -459,7 +459,7 @@ static int by_target(const void *a, const void *b) {
 
 /* One access per part of a global, its flags merged. */
 static void dedupe(cfp_accesses *v) {
-  qsort(v->items, v->len, sizeof *v->items, by_target);
+  if (v->len > 1) qsort(v->items, v->len, sizeof *v->items, by_target);
   size_t out = 0;
   vec_foreach(v, i) {
     cfp_access *last = out ? &v->items[out - 1] : NULL;
