@@ -4,27 +4,15 @@
 # in tests/skeleton/, and the SV-COMP tasks of tests/svcomp/. Each draft must
 # pass athread lint (no errors) and athread fmt --check, and -o must write
 # the same text atomically.
-#
-# Drafts with spec arrays (a[3]) or C paths after binds (ext.f, devs[0].f)
-# need those language features; while the lint in use rejects both forms
-# (probed below), such drafts are counted as pending instead of failed.
 set -u
 source "$(dirname "$0")/../setup"
 root=$(cd "$TESTS_DIR/.." && pwd)
-pending=0
-
-# Does this athread accept arrays and binds paths?
-printf 'shared int a[2] = 0;\nshared int s_f = 0 binds s.f;\n' > "$SCRATCH/probe.athread"
-if "$ATHREAD" lint "$SCRATCH/probe.athread" > /dev/null 2>&1; then extended=1; else extended=0; fi
 
 # check NAME DIR FILE.c: skeleton in DIR, then lint and fmt --check of the draft.
 check() {
   local name=$1 dir=$2 file=$3 draft=$SCRATCH/draft.athread
   if ! (cd "$dir" && $VALGRIND "$ATHREAD" skeleton "$file") > "$draft" 2> "$SCRATCH/err"; then
     fail "$name: skeleton failed"; head -n 5 "$SCRATCH/err"; return
-  fi
-  if [ $extended = 0 ] && grep -qE '^shared [a-z]+(\[[^]]*\])? [A-Za-z_0-9]+\[|binds [A-Za-z_0-9]+[.[]' "$draft"; then
-    pending=$((pending + 1)); return
   fi
   if ! "$ATHREAD" lint "$draft" > "$SCRATCH/lint" 2>&1 || grep -q 'error:' "$SCRATCH/lint"; then
     fail "$name: the draft does not lint"; head -n 8 "$SCRATCH/lint"; return
@@ -64,6 +52,5 @@ if ! "$ATHREAD" skeleton "$SCRATCH/broken.c" -o "$SCRATCH/none.athread" 2> /dev/
   [ -z "$(ls "$SCRATCH" | grep 'none.athread.')" ]; then pass
 else fail "a failed skeleton -o left a file"; fi
 
-[ $pending = 0 ] || echo "skeleton-lint: $pending drafts use arrays or binds paths, which this lint does not accept yet (pending)"
 summary skeleton-lint
 [ $failed = 0 ]
