@@ -12,8 +12,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"lint", cmd_lint},       {"fmt", cmd_fmt}, {"conform", cmd_conform},
-    {"compose", cmd_compose}, {"viz", cmd_viz}, {"promela", cmd_promela},
+    {"lint", cmd_lint}, {"fmt", cmd_fmt},         {"conform", cmd_conform},   {"compose", cmd_compose},
+    {"viz", cmd_viz},   {"promela", cmd_promela}, {"skeleton", cmd_skeleton},
 };
 
 static const command *find_command(const char *name) {

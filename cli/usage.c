@@ -22,6 +22,7 @@ static const usage usages[] = {
    "  compose  model-check the composition of the abstract threads\n"
    "  viz      draw threads, systems and counterexamples\n"
    "  promela  export the system for SPIN\n"
+   "  skeleton draft a specification from multithreaded C code\n"
    "\n"
    "  athread help COMMAND   or   athread COMMAND --help   for a command's options\n"
    "  athread --version\n"
@@ -131,6 +132,23 @@ static const usage usages[] = {
    "\n"
    "Exit codes: 0 written, 2 bad input or usage, or a spec that has no exact Promela\n"
    "counterpart (an unbounded int whose next or initial value is not determined).\n"},
+  {"skeleton",
+   "usage: athread skeleton [OPTIONS] FILE.c...\n"
+   "Draft a specification from a multithreaded C program (read with libclang):\n"
+   "the globals its threads touch, directly or through the functions they call,\n"
+   "as shared variables with their C initial values (structs flattened and bound\n"
+   "to their C paths, locks as bools that are true while held); one thread with\n"
+   "one state per function started by pthread_create, CreateThread,\n"
+   "PsCreateSystemThread or kthread_run, with the variables it reads and writes;\n"
+   "and a system with the instance counts from main's creation calls and loops,\n"
+   "and main's constant writes before the first start as init predicates.\n"
+   "The draft passes athread lint and is in athread fmt's layout.\n"
+   "\n"
+   "  -o, --output FILE   write the draft to FILE (atomically) instead of stdout\n"
+   "  -I DIR, -D NAME[=V], -U NAME   passed to clang\n"
+   "  -h, --help          show this help\n"
+   "\n"
+   "Exit codes: 0 written, 2 bad input (clang's errors, or no thread started) or usage.\n"},
 };
 /* clang-format on */
 

@@ -11,6 +11,7 @@ packages=(
   libjansson-dev          # JSON output and traces
   spin                    # reference model checker for differential tests
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
+  libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
 )
 
 missing=()

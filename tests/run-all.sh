@@ -93,6 +93,11 @@ out=$(tests/viz/run.sh)
 echo "$out"
 add_counts "$out"
 
+echo "== skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical"
+out=$(tests/skeleton/lint-all.sh)
+echo "$out"
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"

@@ -7,5 +7,6 @@ int main(void) {
   failures += run_spec_tests();
   failures += run_conform_tests();
   failures += run_cfront_tests();
+  failures += run_program_tests();
   return failures;
 }

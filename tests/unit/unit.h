@@ -12,5 +12,6 @@ int run_core_tests(void);
 int run_spec_tests(void);
 int run_conform_tests(void);
 int run_cfront_tests(void);
+int run_program_tests(void);
 
 #endif

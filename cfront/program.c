@@ -1,0 +1,308 @@
+/* cfront/program.c -- cfp_read: parse each file with libclang, pass clang's
+ * errors on, read the file-scope declarations (globals here, function bodies
+ * in walk.c), then pick the function that starts the threads and expand the
+ * calls among its early writes. Also the queries over the finished program. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader.h"
+
+#ifndef CFRONT_CLANG_INCLUDE
+#define CFRONT_CLANG_INCLUDE "/usr/lib/llvm-19/lib/clang/19/include"
+#endif
+
+/* ---------------------------------------------------------------- helpers for the reader */
+
+const char *cfp_intern(cfp_reader *r, CXString s) {
+  const char *text = clang_getCString(s);
+  const char *out = arena_intern_cstr(r->p->arena, text ? text : "");
+  clang_disposeString(s);
+  return out;
+}
+
+void cfp_where(cfp_reader *r, CXCursor c, const char **file, unsigned *line) {
+  CXFile f = NULL;
+  unsigned l = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, &l, NULL, NULL);
+  *file = f ? cfp_intern(r, clang_getFileName(f)) : "";
+  *line = l;
+}
+
+typedef struct kids {
+  CXCursor *out; /* where the first max go (may be NULL when max is 0) */
+  size_t max;    /* room in out */
+  size_t n;      /* children seen */
+} kids;
+
+static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  kids *k = data;
+  if (k->n < k->max) k->out[k->n] = c;
+  k->n++;
+  return CXChildVisit_Continue;
+}
+
+size_t cfp_children(CXCursor c, CXCursor *out, size_t max) {
+  kids k = {out, max, 0};
+  clang_visitChildren(c, add_kid, &k);
+  return k.n;
+}
+
+CXCursor cfp_strip(CXCursor c) {
+  for (int level = 0; level < 64; level++) {
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    CXCursor kid;
+    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfp_children(c, &kid, 1) != 1) break;
+    c = kid;
+  }
+  return c;
+}
+
+cfp_value cfp_eval(CXCursor c) {
+  cfp_value v = {CFP_UNKNOWN, 0};
+  if (!clang_isExpression(clang_getCursorKind(c))) return v;
+  CXEvalResult e = clang_Cursor_Evaluate(c);
+  if (!e) return v;
+  if (clang_EvalResult_getKind(e) == CXEval_Int && clang_EvalResult_isUnsignedInt(e)) {
+    unsigned long long u = clang_EvalResult_getAsUnsigned(e);
+    v = u > INT64_MAX ? (cfp_value){CFP_TOO_BIG, 0} : (cfp_value){CFP_KNOWN, (int64_t)u};
+  } else if (clang_EvalResult_getKind(e) == CXEval_Int) {
+    v = (cfp_value){CFP_KNOWN, clang_EvalResult_getAsLongLong(e)};
+  }
+  clang_EvalResult_dispose(e);
+  return v;
+}
+
+/* ---------------------------------------------------------------- globals */
+
+static cfp_global *new_global(cfp_reader *r, CXCursor decl, const char *name) {
+  cfp_global *g = arena_alloc(r->p->arena, sizeof *g);
+  g->name = name;
+  g->type = cfp_type_of(r, clang_getCursorType(decl));
+  g->thread_local = clang_getCursorTLSKind(decl) != CXTLS_None;
+  cfp_where(r, decl, &g->file, &g->line);
+  return g;
+}
+
+int cfp_global_of(cfp_reader *r, CXCursor decl) {
+  if (clang_Cursor_hasVarDeclGlobalStorage(decl) != 1 ||
+      clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit)
+    return -1; /* a local, or a static local */
+  const char *name = cfp_intern(r, clang_getCursorSpelling(decl));
+  int index = symtab_get(&r->globals, name);
+  if (index >= 0 || clang_Location_isInSystemHeader(clang_getCursorLocation(decl))) return index;
+  index = (int)r->p->globals.len;
+  symtab_put(&r->globals, name, index);
+  vec_push(r->p->arena, &r->p->globals, new_global(r, decl, name));
+  return index;
+}
+
+/* A file-scope variable declaration: the definition gives the type and the
+ * place, an initializer the values. */
+static void read_global(cfp_reader *r, CXCursor decl) {
+  int index = cfp_global_of(r, decl);
+  if (index < 0) return;
+  cfp_global *g = r->p->globals.items[index];
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  if (clang_isCursorDefinition(decl) || !clang_Cursor_isNull(init)) {
+    g->type = cfp_type_of(r, clang_getCursorType(decl));
+    cfp_where(r, decl, &g->file, &g->line);
+  }
+  if (!clang_Cursor_isNull(init)) cfp_read_initializer(r, g, init);
+}
+
+static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cfp_reader *r = data;
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_VarDecl) read_global(r, c);
+  else if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) cfp_walk_function(r, c);
+  return CXChildVisit_Continue;
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+/* clang's "file:line:col: error: msg" (or "fatal error:") through the sink. */
+static void report(cfp_reader *r, const char *path, CXDiagnostic d) {
+  CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
+  const char *text = clang_getCString(s);
+  static const char *const marks[] = {": fatal error: ", ": error: "};
+  for (int i = 0; i < 2; i++) {
+    const char *at = strstr(text, marks[i]);
+    if (!at) continue;
+    diag_error_at(r->sink, arena_strndup(r->p->arena, text, (size_t)(at - text)), "%s", at + strlen(marks[i]));
+    clang_disposeString(s);
+    return;
+  }
+  const char *msg = strncmp(text, "fatal error: ", 13) == 0 ? text + 13 : text;
+  diag_error_at(r->sink, path, "%s", strncmp(msg, "error: ", 7) == 0 ? msg + 7 : msg);
+  clang_disposeString(s);
+}
+
+static bool report_errors(cfp_reader *r, const char *path, CXTranslationUnit tu) {
+  bool ok = true;
+  for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      report(r, path, d);
+      ok = false;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return ok;
+}
+
+static bool readable(cfp_reader *r, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) diag_error_at(r->sink, path, "cannot open file: %s", strerror(errno));
+  else if (S_ISDIR(st.st_mode)) diag_error_at(r->sink, path, "is a directory, not a file");
+  else return true;
+  return false;
+}
+
+/* The command line of the parse: clang's own headers, the user's flags,
+ * athread's include/ last (for athread.h; the C library's headers win). */
+static const char **clang_args(const cfp_options *o, int *n) {
+  const char **args = xcalloc(o->clang_arg_count + 8, sizeof *args);
+  args[(*n)++] = "-I" CFRONT_CLANG_INCLUDE;
+  for (size_t i = 0; i < o->clang_arg_count; i++) args[(*n)++] = o->clang_args[i];
+  if (o->include_dir) args[(*n)++] = "-idirafter", args[(*n)++] = o->include_dir;
+  return args;
+}
+
+static bool read_file(cfp_reader *r, CXIndex index, const char *path, const cfp_options *o) {
+  if (!readable(r, path)) return false;
+  int n = 0;
+  const char **args = clang_args(o, &n);
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode e = clang_parseTranslationUnit2(index, path, args, n, NULL, 0, CXTranslationUnit_None, &tu);
+  free(args);
+  if (e != CXError_Success || !tu) {
+    diag_error_at(r->sink, path, "libclang could not parse the file (error code %d)", (int)e);
+    return false;
+  }
+  bool ok = report_errors(r, path, tu);
+  r->tu = tu;
+  if (ok) clang_visitChildren(clang_getTranslationUnitCursor(tu), top_level, r);
+  clang_disposeTranslationUnit(tu);
+  r->tu = NULL;
+  return ok;
+}
+
+/* ---------------------------------------------------------------- after the files */
+
+/* main when it starts threads, else the function of the first start. */
+static const char *pick_creator(const cfp_program *p) {
+  vec_foreach(&p->sites, i)
+    if (strcmp(p->sites.items[i].creator, "main") == 0) return p->sites.items[i].creator;
+  return p->sites.len ? p->sites.items[0].creator : NULL;
+}
+
+/* The creator's early writes, with each call replaced by what it writes. */
+static void resolve_early(cfp_reader *r) {
+  cfp_program *p = r->p;
+  p->creator = pick_creator(p);
+  vec_foreach(&r->early, i) {
+    const cfp_early_list *list = &r->early.items[i];
+    if (list->function != p->creator) continue;
+    vec_foreach(&list->writes, k) {
+      const cfp_raw_early *w = &list->writes.items[k];
+      if (!w->callee) {
+        vec_push(p->arena, &p->early, w->early);
+        continue;
+      }
+      cfp_accesses reached = {0};
+      cfp_reach(p, w->callee, &reached);
+      vec_foreach(&reached, a)
+        if (reached.items[a].write) {
+          cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}};
+          vec_push(p->arena, &p->early, e);
+        }
+      vec_free(&reached);
+    }
+    break;
+  }
+}
+
+static void reader_free(cfp_reader *r) {
+  symtab_free(&r->globals);
+  symtab_free(&r->functions);
+  symtab_free(&r->types);
+  vec_free(&r->type_memo);
+  vec_free(&r->early);
+}
+
+cfp_program *cfp_read(diag_sink *sink, const char *const *files, size_t file_count, const cfp_options *opts) {
+  cfp_program *p = xcalloc(1, sizeof *p);
+  p->arena = arena_new();
+  cfp_reader r = {.p = p, .sink = sink};
+  CXIndex index = clang_createIndex(0, 0);
+  bool ok = true;
+  for (size_t i = 0; i < file_count; i++) ok &= read_file(&r, index, files[i], opts);
+  clang_disposeIndex(index);
+  if (ok) resolve_early(&r);
+  reader_free(&r);
+  if (ok) return p;
+  cfp_free(p);
+  return NULL;
+}
+
+void cfp_free(cfp_program *p) {
+  if (!p) return;
+  arena_free(p->arena);
+  free(p);
+}
+
+/* ---------------------------------------------------------------- queries */
+
+const cfp_function *cfp_function_named(const cfp_program *p, const char *name) {
+  vec_foreach(&p->functions, i)
+    if (strcmp(p->functions.items[i]->name, name) == 0) return p->functions.items[i];
+  return NULL;
+}
+
+void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+  const cfp_function *start = cfp_function_named(p, name);
+  if (!start) return;
+  symtab index = {0};
+  vec_foreach(&p->functions, i) symtab_put(&index, p->functions.items[i]->name, (int)i);
+  bool *seen = xcalloc(p->functions.len + 1, sizeof *seen);
+  VEC(const cfp_function *) todo = {0};
+  vec_push(NULL, &todo, start);
+  seen[symtab_get(&index, start->name)] = true;
+  while (todo.len) {
+    const cfp_function *f = todo.items[--todo.len];
+    vec_foreach(&f->accesses, i) vec_push(NULL, out, f->accesses.items[i]);
+    vec_foreach(&f->callees, i) {
+      int k = symtab_get(&index, f->callees.items[i]);
+      if (k < 0 || seen[k]) continue;
+      seen[k] = true;
+      vec_push(NULL, &todo, p->functions.items[k]);
+    }
+  }
+  vec_free(&todo);
+  free(seen);
+  symtab_free(&index);
+}
+
+uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len) {
+  uint64_t leaf = 0;
+  for (size_t i = 0; i < len; i++) {
+    const cfp_step *s = &steps[i];
+    if (t->kind == CFP_ARRAY && !s->field && s->index >= 0 && s->index < t->length) {
+      leaf += (uint64_t)s->index * t->elem->leaves;
+      t = t->elem;
+      continue;
+    }
+    if (t->kind != CFP_STRUCT || !s->field) return CFP_MANY;
+    size_t k = 0;
+    while (k < t->fields.len && strcmp(t->fields.items[k].name, s->field) != 0)
+      leaf += t->fields.items[k++].type->leaves;
+    if (k == t->fields.len) return CFP_MANY;
+    t = t->fields.items[k].type;
+  }
+  return t->kind == CFP_STRUCT || t->kind == CFP_ARRAY ? CFP_MANY : leaf;
+}

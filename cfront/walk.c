@@ -1,0 +1,500 @@
+/* cfront/walk.c -- reading a function body: which parts of which globals it
+ * reads and writes (x, s.f, a[2], a[i]), which functions it calls, where it
+ * starts threads and inside which loops, and -- for a function that starts
+ * threads -- what it writes before the first start. Taking an address (&x,
+ * an array passed to a function) counts as a read and a write: the callee
+ * may do either. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+enum { READ = 1, WRITE = 2, READ_WRITE = 3 };
+
+/* How deep expressions are followed; deeper ones are not read (p->truncated). */
+enum { MAX_DEPTH = 1500 };
+
+typedef struct walker {
+  cfp_reader *r;       /* the reader */
+  cfp_function *fn;    /* the function being read */
+  cfp_accesses *out;   /* where accesses go: fn->accesses, or a site's argument */
+  VEC(CXCursor) loops; /* the loops around the current statement (heap) */
+  VEC(cfp_step) steps; /* the lvalue path being built, outermost step first (heap) */
+  int depth;           /* expression nesting */
+} walker;
+
+static void walk(walker *w, CXCursor c, int mode);
+
+/* ---------------------------------------------------------------- thread APIs */
+
+static const struct {
+  const char *name; /* the function that starts a thread */
+  unsigned routine; /* the argument naming the thread function */
+  unsigned data;    /* the argument the thread gets */
+} thread_apis[] = {
+    {"pthread_create", 2, 3}, {"CreateThread", 2, 3},   {"PsCreateSystemThread", 5, 6},
+    {"kthread_run", 0, 1},    {"kthread_create", 0, 1}, {"kthread_create_on_node", 0, 1},
+};
+
+static int thread_api(const char *name) {
+  for (size_t i = 0; i < sizeof thread_apis / sizeof *thread_apis; i++)
+    if (strcmp(name, thread_apis[i].name) == 0) return (int)i;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- children */
+
+static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  walk(data, c, READ);
+  return CXChildVisit_Continue;
+}
+
+static void walk_children(walker *w, CXCursor c) { clang_visitChildren(c, walk_child, w); }
+
+/* ---------------------------------------------------------------- accesses */
+
+static void note(walker *w, int global, int mode) {
+  if (!w->out) return;
+  arena *a = w->r->p->arena;
+  cfp_access acc = {.global = global, .len = w->steps.len, .read = mode & READ, .write = mode & WRITE};
+  acc.steps = arena_alloc(a, (acc.len + 1) * sizeof *acc.steps);
+  for (size_t i = 0; i < acc.len; i++) acc.steps[i] = w->steps.items[acc.len - 1 - i];
+  vec_push(a, w->out, acc);
+}
+
+/* A name used as a value: a global (an access) or a function (a possible call). */
+static void note_reference(walker *w, CXCursor c, int mode) {
+  CXCursor decl = clang_getCursorReferenced(c);
+  enum CXCursorKind kind = clang_getCursorKind(decl);
+  if (kind == CXCursor_VarDecl) {
+    int g = cfp_global_of(w->r, decl);
+    if (g >= 0) note(w, g, mode);
+  } else if (kind == CXCursor_FunctionDecl) {
+    vec_push(w->r->p->arena, &w->fn->callees, cfp_intern(w->r, clang_getCursorSpelling(decl)));
+  }
+}
+
+static bool is_array_type(CXType t) {
+  enum CXTypeKind k = clang_getCanonicalType(t).kind;
+  return k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_VariableArray;
+}
+
+static bool is_pointer_type(CXType t) { return clang_getCanonicalType(t).kind == CXType_Pointer; }
+
+/* The array under an array-to-pointer decay, or c itself. */
+static CXCursor undecay(CXCursor c) {
+  CXCursor kid;
+  if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && cfp_children(c, &kid, 1) == 1 &&
+      is_array_type(clang_getCursorType(kid)))
+    return kid;
+  return c;
+}
+
+static bool is_path_kind(enum CXCursorKind k) {
+  return k == CXCursor_DeclRefExpr || k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr ||
+         k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr;
+}
+
+static void push_step(walker *w, const char *field, int64_t index) {
+  cfp_step s = {field, index};
+  vec_push(NULL, &w->steps, s);
+}
+
+/* x, s.f, a[k], (x): follows the path down to a global, one step per level. */
+static void walk_lvalue(walker *w, CXCursor c, int mode) {
+  size_t mark = w->steps.len;
+  CXCursor kids[2];
+  for (int level = 0; level < MAX_DEPTH; level++) {
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_DeclRefExpr) {
+      note_reference(w, c, mode);
+    } else if ((kind == CXCursor_ParenExpr || kind == CXCursor_UnexposedExpr) && cfp_children(c, kids, 2) == 1) {
+      c = kids[0];
+      continue;
+    } else if (kind == CXCursor_MemberRefExpr && cfp_children(c, kids, 1) == 1) {
+      if (is_pointer_type(clang_getCursorType(kids[0]))) {
+        walk(w, kids[0], READ); /* p->f: the pointer is read */
+      } else {
+        push_step(w, cfp_intern(w->r, clang_getCursorSpelling(c)), 0);
+        c = kids[0];
+        continue;
+      }
+    } else if (kind == CXCursor_ArraySubscriptExpr && cfp_children(c, kids, 2) == 2) {
+      walk(w, kids[1], READ);
+      CXCursor base = undecay(kids[0]);
+      if (!is_array_type(clang_getCursorType(base))) {
+        walk(w, kids[0], READ); /* p[i]: the pointer is read */
+      } else {
+        cfp_value k = cfp_eval(kids[1]);
+        push_step(w, NULL, k.kind == CFP_KNOWN && k.value >= 0 ? k.value : CFP_ANY);
+        c = base;
+        continue;
+      }
+    } else if (level > 0 && !is_path_kind(kind)) {
+      walk(w, c, READ); /* (x++), (*p): an expression, not a path */
+    } else {
+      walk_children(w, c);
+    }
+    break;
+  }
+  w->steps.len = mark;
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static void walk_binary(walker *w, CXCursor c) {
+  CXCursor kids[2];
+  if (cfp_children(c, kids, 2) != 2) return walk_children(w, c);
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+  if (op == CXBinaryOperator_Assign) walk(w, kids[0], WRITE);
+  else if (clang_getCursorKind(c) == CXCursor_CompoundAssignOperator) walk(w, kids[0], READ_WRITE);
+  else walk(w, kids[0], READ);
+  walk(w, kids[1], READ);
+}
+
+static void walk_unary(walker *w, CXCursor c) {
+  CXCursor kid;
+  if (cfp_children(c, &kid, 1) != 1) return walk_children(w, c);
+  switch (clang_getCursorUnaryOperatorKind(c)) {
+  case CXUnaryOperator_PostInc:
+  case CXUnaryOperator_PostDec:
+  case CXUnaryOperator_PreInc:
+  case CXUnaryOperator_PreDec:
+  case CXUnaryOperator_AddrOf: walk(w, kid, READ_WRITE); break;
+  default: walk(w, kid, READ); break;
+  }
+}
+
+/* ---------------------------------------------------------------- loops */
+
+/* The range r as written in the file (a macro's use, not its definition). */
+static CXSourceRange expansion_range(CXTranslationUnit tu, CXSourceRange r) {
+  CXFile f1 = NULL, f2 = NULL;
+  unsigned o1 = 0, o2 = 0;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &o2);
+  if (!f1 || !clang_File_isEqual(f1, f2) || o2 < o1) return clang_getNullRange();
+  return clang_getRange(clang_getLocationForOffset(tu, f1, o1), clang_getLocationForOffset(tu, f1, o2));
+}
+
+/* The macro or enum constant that spells bound, if it is a single name. */
+static const char *bound_name(walker *w, CXCursor bound) {
+  CXCursor s = cfp_strip(bound);
+  if (clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
+      clang_getCursorKind(clang_getCursorReferenced(s)) == CXCursor_EnumConstantDecl)
+    return cfp_intern(w->r, clang_getCursorSpelling(s));
+  CXToken *tokens = NULL;
+  unsigned n = 0;
+  clang_tokenize(w->r->tu, expansion_range(w->r->tu, clang_getCursorExtent(bound)), &tokens, &n);
+  const char *name = NULL;
+  if (n == 1 && clang_getTokenKind(tokens[0]) == CXToken_Identifier)
+    name = cfp_intern(w->r, clang_getTokenSpelling(w->r->tu, tokens[0]));
+  clang_disposeTokens(w->r->tu, tokens, n);
+  return name;
+}
+
+/* The loop variable and its start from `i = a` or `int i = a`. */
+static bool loop_start(CXCursor init, CXCursor *var, CXCursor *start) {
+  CXCursor kids[2];
+  if (clang_getCursorKind(init) == CXCursor_DeclStmt && cfp_children(init, kids, 2) == 1 &&
+      clang_getCursorKind(kids[0]) == CXCursor_VarDecl) {
+    *var = kids[0];
+    *start = clang_Cursor_getVarDeclInitializer(kids[0]);
+    return !clang_Cursor_isNull(*start);
+  }
+  if (clang_getCursorKind(init) != CXCursor_BinaryOperator ||
+      clang_getCursorBinaryOperatorKind(init) != CXBinaryOperator_Assign || cfp_children(init, kids, 2) != 2)
+    return false;
+  CXCursor lhs = cfp_strip(kids[0]);
+  if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) return false;
+  *var = clang_getCursorReferenced(lhs);
+  *start = kids[1];
+  return true;
+}
+
+static bool is_var(CXCursor e, CXCursor var) {
+  e = cfp_strip(e);
+  return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+/* +1 for i++, ++i, i += 1; -1 for the decrements; 0 otherwise. */
+static int loop_step(CXCursor inc, CXCursor var) {
+  CXCursor kids[2];
+  size_t n = cfp_children(inc, kids, 2);
+  if (clang_getCursorKind(inc) == CXCursor_UnaryOperator && n == 1 && is_var(kids[0], var)) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
+    if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc) return 1;
+    if (op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreDec) return -1;
+  }
+  if (clang_getCursorKind(inc) != CXCursor_CompoundAssignOperator || n != 2 || !is_var(kids[0], var)) return 0;
+  cfp_value one = cfp_eval(kids[1]);
+  if (one.kind != CFP_KNOWN || one.value != 1) return 0;
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(inc);
+  return op == CXBinaryOperator_AddAssign ? 1 : op == CXBinaryOperator_SubAssign ? -1 : 0;
+}
+
+static enum CXBinaryOperatorKind flipped(enum CXBinaryOperatorKind op) {
+  switch (op) {
+  case CXBinaryOperator_LT: return CXBinaryOperator_GT;
+  case CXBinaryOperator_LE: return CXBinaryOperator_GE;
+  case CXBinaryOperator_GT: return CXBinaryOperator_LT;
+  case CXBinaryOperator_GE: return CXBinaryOperator_LE;
+  default: return op;
+  }
+}
+
+typedef struct bound_form {
+  int64_t start, limit;         /* i = start; i OP limit */
+  enum CXBinaryOperatorKind op; /* with i on the left */
+  int step;                     /* +1 or -1 */
+} bound_form;
+
+/* The number of iterations of the form, or 0 when it is not a plain count. */
+static int64_t trip_count(const bound_form *f) {
+  const int64_t big = INT64_C(1) << 60;
+  if (f->start <= -big || f->start >= big || f->limit <= -big || f->limit >= big) return 0;
+  int64_t d = f->step > 0 ? f->limit - f->start : f->start - f->limit;
+  if ((f->step > 0 && f->op == CXBinaryOperator_LE) || (f->step < 0 && f->op == CXBinaryOperator_GE)) d++;
+  else if (!(f->op == CXBinaryOperator_NE || (f->step > 0 && f->op == CXBinaryOperator_LT) ||
+             (f->step < 0 && f->op == CXBinaryOperator_GT)))
+    return 0;
+  return d > 0 ? d : 0;
+}
+
+/* for (i = a; i < b; i++) and its variants: the count, named when b (or a,
+ * counting down to 0) is a macro or an enum constant and is the count. */
+static void analyze_for(walker *w, CXCursor loop, cfp_loop *out) {
+  CXCursor kids[5], var, start, sides[2];
+  if (cfp_children(loop, kids, 5) != 4 || !loop_start(kids[0], &var, &start)) return;
+  if (clang_getCursorKind(kids[1]) != CXCursor_BinaryOperator || cfp_children(kids[1], sides, 2) != 2) return;
+  bound_form f = {.op = clang_getCursorBinaryOperatorKind(kids[1]), .step = loop_step(kids[2], var)};
+  CXCursor bound = sides[1];
+  if (is_var(sides[1], var) && !is_var(sides[0], var)) bound = sides[0], f.op = flipped(f.op);
+  else if (!is_var(sides[0], var)) return;
+  cfp_value a = cfp_eval(start), b = cfp_eval(bound);
+  if (a.kind != CFP_KNOWN || b.kind != CFP_KNOWN || f.step == 0) return;
+  f.start = a.value, f.limit = b.value;
+  if (!(out->count = trip_count(&f))) return;
+  out->constant = true;
+  if (f.step > 0 && f.start == 0 && f.op != CXBinaryOperator_LE) out->name = bound_name(w, bound);
+  if (f.step < 0 && f.limit == 0 && f.op == CXBinaryOperator_GT) out->name = bound_name(w, start);
+}
+
+static cfp_loop analyze_loop(walker *w, CXCursor loop) {
+  cfp_loop l = {0};
+  cfp_where(w->r, loop, &l.file, &l.line);
+  if (clang_getCursorKind(loop) == CXCursor_ForStmt) analyze_for(w, loop, &l);
+  return l;
+}
+
+static void walk_loop(walker *w, CXCursor c) {
+  vec_push(NULL, &w->loops, c);
+  walk_children(w, c);
+  w->loops.len--;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+/* The function named by a thread routine argument: f, &f, (cast)f. */
+static const char *routine_name(walker *w, CXCursor arg) {
+  for (int level = 0; level < 16 && !clang_Cursor_isNull(arg); level++) {
+    enum CXCursorKind kind = clang_getCursorKind(arg);
+    CXCursor kids[2];
+    size_t n = cfp_children(arg, kids, 2);
+    if (kind == CXCursor_DeclRefExpr) {
+      CXCursor decl = clang_getCursorReferenced(arg);
+      if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) return NULL;
+      return cfp_intern(w->r, clang_getCursorSpelling(decl));
+    }
+    if (n == 0 || !(kind == CXCursor_UnexposedExpr || kind == CXCursor_ParenExpr || kind == CXCursor_CStyleCastExpr ||
+                    kind == CXCursor_UnaryOperator))
+      return NULL;
+    arg = kids[n - 1]; /* a cast's first child may be its TypeRef */
+  }
+  return NULL;
+}
+
+static void add_site(walker *w, CXCursor call, int api) {
+  cfp_program *p = w->r->p;
+  cfp_site s = {.api = thread_apis[api].name, .creator = w->fn->name};
+  cfp_where(w->r, call, &s.file, &s.line);
+  s.function = routine_name(w, clang_Cursor_getArgument(call, thread_apis[api].routine));
+  vec_foreach(&w->loops, i) {
+    cfp_loop l = analyze_loop(w, w->loops.items[i]);
+    vec_push(p->arena, &s.loops, l);
+  }
+  CXCursor data = clang_Cursor_getArgument(call, thread_apis[api].data);
+  cfp_accesses *saved = w->out;
+  w->out = &s.argument;
+  if (!clang_Cursor_isNull(data)) walk(w, data, READ);
+  w->out = saved;
+  vec_push(p->arena, &p->sites, s);
+}
+
+static void walk_call(walker *w, CXCursor c) {
+  CXCursor callee = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) return walk_children(w, c);
+  const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
+  vec_push(w->r->p->arena, &w->fn->callees, name);
+  int api = thread_api(name);
+  if (api >= 0) return add_site(w, c, api);
+  if (cfp_is_lock_init(name)) return; /* the lock starts free: not a write to report */
+  int n = clang_Cursor_getNumArguments(c);
+  for (int i = 0; i < n; i++) walk(w, clang_Cursor_getArgument(c, (unsigned)i), READ);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static void walk(walker *w, CXCursor c, int mode) {
+  if (w->depth >= MAX_DEPTH) {
+    w->r->p->truncated = true;
+    return;
+  }
+  w->depth++;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_DeclRefExpr:
+  case CXCursor_MemberRefExpr:
+  case CXCursor_ArraySubscriptExpr:
+  case CXCursor_ParenExpr: walk_lvalue(w, c, mode); break;
+  case CXCursor_UnexposedExpr:
+    if (!clang_equalCursors(undecay(c), c)) mode = READ_WRITE; /* an array passed on: its address */
+    if (cfp_children(c, NULL, 0) == 1) walk_lvalue(w, c, mode);
+    else walk_children(w, c);
+    break;
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: walk_binary(w, c); break;
+  case CXCursor_UnaryOperator: walk_unary(w, c); break;
+  case CXCursor_CallExpr: walk_call(w, c); break;
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt: walk_loop(w, c); break;
+  case CXCursor_UnaryExpr: break; /* sizeof, _Alignof: nothing is evaluated */
+  default: walk_children(w, c); break;
+  }
+  w->depth--;
+}
+
+/* ---------------------------------------------------------------- early writes */
+
+/* `g = constant;` with a global part on the left, every index constant. */
+static bool constant_assignment(walker *w, CXCursor stmt, cfp_raw_early *out) {
+  CXCursor kids[2];
+  if (clang_getCursorKind(stmt) != CXCursor_BinaryOperator ||
+      clang_getCursorBinaryOperatorKind(stmt) != CXBinaryOperator_Assign || cfp_children(stmt, kids, 2) != 2)
+    return false;
+  cfp_value v = cfp_eval(kids[1]);
+  if (v.kind == CFP_UNKNOWN) return false;
+  cfp_accesses lhs = {0}, *saved = w->out;
+  w->out = &lhs;
+  walk(w, kids[0], WRITE);
+  w->out = saved;
+  bool ok = lhs.len == 1 && !lhs.items[0].read;
+  for (size_t i = 0; ok && i < lhs.items[0].len; i++) ok = lhs.items[0].steps[i].index != CFP_ANY;
+  if (ok) *out = (cfp_raw_early){.early = {lhs.items[0], v}};
+  return ok;
+}
+
+/* Statement stmt came before the first start: its writes, or its calls. */
+static void record_early(walker *w, CXCursor stmt, cfp_early_list *list, size_t acc0, size_t calls0) {
+  arena *a = w->r->p->arena;
+  cfp_raw_early e;
+  if (constant_assignment(w, stmt, &e)) {
+    vec_push(a, &list->writes, e);
+    return;
+  }
+  for (size_t i = acc0; i < w->fn->accesses.len; i++) {
+    if (!w->fn->accesses.items[i].write) continue;
+    e = (cfp_raw_early){.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}}};
+    vec_push(a, &list->writes, e);
+  }
+  for (size_t i = calls0; i < w->fn->callees.len; i++) {
+    e = (cfp_raw_early){.callee = w->fn->callees.items[i]};
+    vec_push(a, &list->writes, e);
+  }
+}
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  VEC(CXCursor) *v = data;
+  vec_push(NULL, v, c);
+  return CXChildVisit_Continue;
+}
+
+/* The statements of the body in order; those before the first thread start
+ * give the function's early writes (kept when it starts threads). */
+static void walk_body(walker *w, CXCursor body) {
+  VEC(CXCursor) stmts = {0};
+  clang_visitChildren(body, collect, &stmts);
+  cfp_program *p = w->r->p;
+  cfp_early_list list = {.function = w->fn->name};
+  bool started = false;
+  vec_foreach(&stmts, i) {
+    size_t sites0 = p->sites.len, acc0 = w->fn->accesses.len, calls0 = w->fn->callees.len;
+    walk(w, stmts.items[i], READ);
+    if (!started && p->sites.len > sites0) started = true;
+    else if (!started) record_early(w, stmts.items[i], &list, acc0, calls0);
+  }
+  if (started) vec_push(NULL, &w->r->early, list);
+  vec_free(&stmts);
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static int compare_steps(const cfp_access *x, const cfp_access *y) {
+  if (x->len != y->len) return x->len < y->len ? -1 : 1;
+  for (size_t i = 0; i < x->len; i++) {
+    const cfp_step *s = &x->steps[i], *t = &y->steps[i];
+    if (s->field != t->field) return s->field ? (t->field ? strcmp(s->field, t->field) : 1) : -1;
+    if (s->index != t->index) return s->index < t->index ? -1 : 1;
+  }
+  return 0;
+}
+
+static int by_target(const void *a, const void *b) {
+  const cfp_access *x = a, *y = b;
+  if (x->global != y->global) return x->global < y->global ? -1 : 1;
+  return compare_steps(x, y);
+}
+
+/* One access per part of a global, its flags merged. */
+static void dedupe(cfp_accesses *v) {
+  if (v->len > 1) qsort(v->items, v->len, sizeof *v->items, by_target);
+  size_t out = 0;
+  vec_foreach(v, i) {
+    cfp_access *last = out ? &v->items[out - 1] : NULL;
+    if (last && by_target(last, &v->items[i]) == 0) {
+      last->read |= v->items[i].read;
+      last->write |= v->items[i].write;
+    } else {
+      v->items[out++] = v->items[i];
+    }
+  }
+  v->len = out;
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CompoundStmt) *(CXCursor *)data = c;
+  return CXChildVisit_Continue;
+}
+
+void cfp_walk_function(cfp_reader *r, CXCursor fn_decl) {
+  const char *name = cfp_intern(r, clang_getCursorSpelling(fn_decl));
+  int index = symtab_get(&r->functions, name);
+  if (index < 0) {
+    cfp_function *f = arena_alloc(r->p->arena, sizeof *f);
+    f->name = name;
+    index = (int)r->p->functions.len;
+    symtab_put(&r->functions, name, index);
+    vec_push(r->p->arena, &r->p->functions, f);
+  }
+  walker w = {.r = r, .fn = r->p->functions.items[index]};
+  w.out = &w.fn->accesses;
+  CXCursor body = clang_getNullCursor();
+  clang_visitChildren(fn_decl, find_body, &body);
+  if (!clang_Cursor_isNull(body)) walk_body(&w, body);
+  dedupe(&w.fn->accesses);
+  vec_free(&w.loops);
+  vec_free(&w.steps);
+}

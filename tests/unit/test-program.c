@@ -1,0 +1,186 @@
+/* tests/unit/test-program.c -- cfront/program.h, the libclang reader behind
+ * athread skeleton: snippets are written to a temporary .c file and read;
+ * the globals' values, the accesses, the creation sites with their loops
+ * and main's early writes are checked. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cfront/program.h"
+#include "unit.h"
+
+typedef struct read_result {
+  cfp_program *p; /* NULL after errors */
+  char *diags;    /* every message printed */
+  size_t len;     /* its length */
+} read_result;
+
+static read_result read_code(const char *code) {
+  read_result r = {0};
+  FILE *mem = open_memstream(&r.diags, &r.len);
+  diag_sink sink = {.out = mem};
+  char dir[] = "/tmp/cfp-test-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[64];
+  snprintf(path, sizeof path, "%s/t.c", dir);
+  FILE *f = fopen(path, "w");
+  fputs(code, f);
+  fclose(f);
+  const char *files[] = {path};
+  cfp_options o = {0};
+  r.p = cfp_read(&sink, files, 1, &o);
+  unlink(path);
+  rmdir(dir);
+  fclose(mem);
+  return r;
+}
+
+static void release(read_result *r) {
+  cfp_free(r->p);
+  free(r->diags);
+}
+
+static const cfp_global *global(const cfp_program *p, const char *name) {
+  vec_foreach(&p->globals, i)
+    if (strcmp(p->globals.items[i]->name, name) == 0) return p->globals.items[i];
+  fail_msg("no global %s", name);
+  return NULL;
+}
+
+static int64_t value_at(const cfp_global *g, const cfp_step *steps, size_t len) {
+  cfp_value v = cfp_initial_value(g, cfp_leaf_of(g->type, steps, len));
+  assert_int_equal(v.kind, CFP_KNOWN);
+  return v.value;
+}
+
+/* ---------------------------------------------------------------- initializers */
+
+static void designated_and_elided_initializers(void **state) {
+  (void)state;
+  read_result r = read_code("struct in { int a; unsigned char b; };\n"
+                            "struct ext { int io; struct in in; int slots[3]; };\n"
+                            "struct ext e = { .slots = {1, 2}, .io = 7 };\n"
+                            "struct ext f = { 3, 4, 5, 6 };\n"
+                            "struct in devs[2] = { [1].a = 9 };\n"
+                            "char name[4] = \"ab\";\n"
+                            "_Bool flag = 5;\n");
+  assert_non_null(r.p);
+  cfp_step io = {"io", 0}, slots[2] = {{"slots", 0}, {NULL, 1}}, in_b[2] = {{"in", 0}, {"b", 0}};
+  assert_int_equal(value_at(global(r.p, "e"), &io, 1), 7);
+  assert_int_equal(value_at(global(r.p, "e"), slots, 2), 2);
+  assert_int_equal(value_at(global(r.p, "f"), in_b, 2), 5); /* braces elided: 3, {4, 5}, {6} */
+  cfp_step dev1a[2] = {{NULL, 1}, {"a", 0}}, ch[1] = {{NULL, 1}}, ch3[1] = {{NULL, 3}};
+  assert_int_equal(value_at(global(r.p, "devs"), dev1a, 2), 9);
+  assert_int_equal(value_at(global(r.p, "name"), ch, 1), 'b');
+  assert_int_equal(value_at(global(r.p, "name"), ch3, 1), 0);
+  assert_int_equal(value_at(global(r.p, "flag"), NULL, 0), 1);
+  release(&r);
+}
+
+static void types_are_classified_by_name(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n"
+                            "pthread_mutex_t m; pthread_t t; float x; int *p; enum e { A } en;\n"
+                            "unsigned long big = 18446744073709551615UL;\n");
+  assert_non_null(r.p);
+  assert_int_equal(global(r.p, "m")->type->kind, CFP_LOCK);
+  assert_string_equal(global(r.p, "t")->type->why, "a thread handle");
+  assert_string_equal(global(r.p, "x")->type->why, "floating point");
+  assert_string_equal(global(r.p, "p")->type->why, "a pointer");
+  assert_int_equal(global(r.p, "en")->type->kind, CFP_INT);
+  const cfp_global *big = global(r.p, "big");
+  assert_int_equal(cfp_initial_value(big, 0).kind, CFP_TOO_BIG);
+  release(&r);
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+static const cfp_access *find_access(const cfp_accesses *v, const cfp_program *p, const char *name) {
+  vec_foreach(v, i)
+    if (strcmp(p->globals.items[v->items[i].global]->name, name) == 0) return &v->items[i];
+  return NULL;
+}
+
+static void accesses_follow_calls_and_paths(void **state) {
+  (void)state;
+  read_result r = read_code("struct s { int f; int g; } s; int a[4]; int x, y, untouched;\n"
+                            "#define INC(v) ((v)++)\n"
+                            "static void helper(void) { y = 1; }\n"
+                            "void worker(int i) { INC(s.f); a[i] = x; helper(); }\n");
+  assert_non_null(r.p);
+  cfp_accesses reach = {0};
+  cfp_reach(r.p, "worker", &reach);
+  const cfp_access *sf = find_access(&reach, r.p, "s"), *ai = find_access(&reach, r.p, "a");
+  assert_non_null(sf);
+  assert_true(sf->read && sf->write && sf->len == 1 && strcmp(sf->steps[0].field, "f") == 0);
+  assert_true(ai->write && !ai->read && ai->len == 1 && ai->steps[0].index == CFP_ANY);
+  assert_true(find_access(&reach, r.p, "x")->read);
+  assert_true(find_access(&reach, r.p, "y")->write);
+  assert_null(find_access(&reach, r.p, "untouched"));
+  vec_free(&reach);
+  release(&r);
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static void sites_with_loop_bounds(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n#define N 4\nenum { M = 2 };\n"
+                            "void *w(void *a) { return a; }\n"
+                            "int main(int argc, char **argv) {\n"
+                            "  pthread_t t;\n"
+                            "  for (int i = 0; i < N; i++) pthread_create(&t, 0, w, 0);\n"
+                            "  for (int i = M; i > 0; i--) pthread_create(&t, 0, w, 0);\n"
+                            "  for (int i = 1; i <= 3; i++) pthread_create(&t, 0, w, 0);\n"
+                            "  for (int i = 0; i < argc; i++) pthread_create(&t, 0, w, 0);\n"
+                            "  return 0;\n}\n");
+  assert_non_null(r.p);
+  assert_int_equal(r.p->sites.len, 4);
+  const cfp_loop *l = &r.p->sites.items[0].loops.items[0];
+  assert_true(l->constant && l->count == 4 && strcmp(l->name, "N") == 0);
+  l = &r.p->sites.items[1].loops.items[0];
+  assert_true(l->constant && l->count == 2 && strcmp(l->name, "M") == 0);
+  l = &r.p->sites.items[2].loops.items[0];
+  assert_true(l->constant && l->count == 3 && l->name == NULL);
+  assert_false(r.p->sites.items[3].loops.items[0].constant);
+  assert_string_equal(r.p->sites.items[0].function, "w");
+  release(&r);
+}
+
+static void early_writes_stop_at_the_first_start(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n#include <stdlib.h>\n"
+                            "int a, b, c, d; pthread_mutex_t m;\n"
+                            "static void init(void) { c = rand(); }\n"
+                            "void *w(void *x) { return x; }\n"
+                            "int main(void) {\n  pthread_t t;\n  a = 5;\n  b = rand();\n  init();\n"
+                            "  pthread_mutex_init(&m, 0);\n  pthread_create(&t, 0, w, 0);\n  d = 1;\n  return 0;\n}\n");
+  assert_non_null(r.p);
+  assert_string_equal(r.p->creator, "main");
+  assert_int_equal(r.p->early.len, 3);
+  const cfp_early *e = r.p->early.items;
+  assert_string_equal(r.p->globals.items[e[0].where.global]->name, "a");
+  assert_true(e[0].value.kind == CFP_KNOWN && e[0].value.value == 5);
+  assert_string_equal(r.p->globals.items[e[1].where.global]->name, "b");
+  assert_int_equal(e[1].value.kind, CFP_UNKNOWN);
+  assert_string_equal(r.p->globals.items[e[2].where.global]->name, "c");
+  release(&r);
+}
+
+static void clang_errors_are_reported(void **state) {
+  (void)state;
+  read_result r = read_code("int x = ;\n");
+  assert_null(r.p);
+  assert_non_null(strstr(r.diags, "t.c:1:9: error: expected expression"));
+  release(&r);
+}
+
+int run_program_tests(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(designated_and_elided_initializers),   cmocka_unit_test(types_are_classified_by_name),
+      cmocka_unit_test(accesses_follow_calls_and_paths),      cmocka_unit_test(sites_with_loop_bounds),
+      cmocka_unit_test(early_writes_stop_at_the_first_start), cmocka_unit_test(clang_errors_are_reported),
+  };
+  return cmocka_run_group_tests_name("cfront-program", tests, NULL, NULL);
+}
