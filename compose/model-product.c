@@ -158,7 +158,10 @@ static void run_steps(const solver *sv, size_t k, size_t i) {
 }
 
 static void solve(solver *sv) {
-  for (size_t k = 0; k < sv->ps->count; k++) run_steps(sv, k, 0);
+  for (size_t k = 0; k < sv->ps->count; k++) {
+    const ir_expr *pre = sv->ps->items[k].pre;
+    if (!pre || eval(&sv->v, pre)) run_steps(sv, k, 0);
+  }
 }
 
 /* ---------------------------------------------------------------- initial states */

@@ -123,6 +123,9 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   while ((r = add_step(spec, u, conj.items, conj.len, &steps)) == -1) {}
   sem_step *copy = arena_alloc(spec->arena, (steps.len + 1) * sizeof *copy);
   if (steps.len) memcpy(copy, steps.items, steps.len * sizeof *steps.items);
+  out->pre = NULL;
+  vec_foreach(&conj, k)
+    if (conj.len > 1 && computable(u, conj.items[k], true)) out->pre = sem_join(spec, OP_AND, out->pre, conj.items[k]);
   out->test = disjunct;
   out->step_count = steps.len;
   out->steps = copy;

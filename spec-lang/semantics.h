@@ -118,6 +118,7 @@ typedef struct sem_plan {
   const sem_step *steps; /* in order */
   size_t step_count;     /* entries in steps */
   const ir_expr *test;   /* the disjunct (its case): what every solution satisfies */
+  const ir_expr *pre;    /* the conjuncts of test that read only the state before (tested first), or NULL */
   int disjunct;          /* which top-level disjunct it solves, from 1 */
   int case_number;       /* which choice of written elements, from 1; 0 when no write needs one */
 } sem_plan;
