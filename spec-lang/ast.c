@@ -203,6 +203,20 @@ void ast_foreach_expr(const ast_spec *spec, expr_visitor visit, void *ctx) {
   }
 }
 
+/* ---------------------------------------------------------------- printing */
+
+void ast_print_assign(strbuf *out, const ast_assign *as) {
+  sbuf_puts(out, as->var);
+  if (as->index) {
+    sbuf_putc(out, '[');
+    ir_print(out, as->index);
+    sbuf_putc(out, ']');
+  }
+  sbuf_puts(out, " := ");
+  if (as->value) ir_print(out, as->value);
+  else sbuf_putc(out, '*');
+}
+
 /* ---------------------------------------------------------------- dump */
 
 static void dump_opt(strbuf *out, const ir_expr *e) {

@@ -211,6 +211,9 @@ ast_const *ast_find_const(const ast_spec *spec, const char *name);
 /* Looks a state up by name within a thread; NULL if absent. Borrowed. */
 ast_state *ast_find_state(const ast_thread *thread, const char *name);
 
+/* Appends an assignment as written: "x := e", "a[i] := *". */
+void ast_print_assign(strbuf *out, const ast_assign *as);
+
 /* Appends a location-free S-expression of the whole spec's syntax; two specs
  * have the same AST exactly when their dumps are equal. */
 void ast_dump(strbuf *out, const ast_spec *spec);

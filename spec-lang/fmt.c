@@ -100,15 +100,8 @@ static void put_edge(printer *p, const ast_edge *e) {
   sbuf_puts(p->out, " do ");
   vec_foreach(&e->assigns, i) {
     const ast_assign *as = &e->assigns.items[i];
-    sbuf_printf(p->out, "%s%s", i ? ", " : "", as->var);
-    if (as->index) {
-      sbuf_putc(p->out, '[');
-      put_expr(p, as->index);
-      sbuf_putc(p->out, ']');
-    }
-    sbuf_puts(p->out, " := ");
-    if (as->value) put_expr(p, as->value);
-    else sbuf_putc(p->out, '*');
+    if (i) sbuf_puts(p->out, ", ");
+    ast_print_assign(p->out, as);
   }
 }
 

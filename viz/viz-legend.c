@@ -86,13 +86,32 @@ static void variables_heading(legend *l) {
   sbuf_free(&last);
 }
 
+/* "{0, 1, 2}" for an array's list of initial values. */
+static void put_init_list(strbuf *b, const ast_shared *v) {
+  sbuf_putc(b, '{');
+  vec_foreach(&v->init_list, i) {
+    if (i) sbuf_puts(b, ", ");
+    ir_print(b, v->init_list.items[i]);
+  }
+  sbuf_putc(b, '}');
+}
+
+/* A shared variable as declared (an array: "flag[N]", one row), or with a
+ * trace one cell (an element: "flag[2]", whose values the trace shows). */
 static void shared_cells(legend *l, const ast_shared *v) {
-  strbuf type = {0}, init = {0};
+  strbuf name = {0}, type = {0}, init = {0};
+  sbuf_puts(&name, v->name);
+  if (v->size) {
+    sbuf_putc(&name, '[');
+    ir_print(&name, v->size);
+    sbuf_putc(&name, ']');
+  }
   put_type(&type, &v->type);
-  if (v->binds) sbuf_printf(&type, " binds %s", v->binds); /* the C global it stands for */
+  if (v->binds) sbuf_printf(&type, " binds %s", v->binds); /* the C object it stands for */
   if (v->init) ir_print(&init, v->init);
+  else if (v->init_list.len) put_init_list(&init, v);
   else sbuf_puts(&init, "any");
-  cell(l, v->name, NULL, false);
+  cell(l, sbuf_str(&name), NULL, false);
   cell(l, sbuf_str(&type), MUTED, false);
   cell(l, sbuf_str(&init), NULL, false);
   if (l->trace) {
@@ -104,6 +123,7 @@ static void shared_cells(legend *l, const ast_shared *v) {
     cell(l, first, NULL, false);
     cell(l, last, changed ? CHANGED : NULL, changed);
   }
+  sbuf_free(&name);
   sbuf_free(&type);
   sbuf_free(&init);
 }
@@ -118,12 +138,17 @@ static void const_cells(legend *l, const ast_const *c) {
   sbuf_free(&value);
 }
 
+/* The shared variables' rows: one per declaration, or with a trace one per
+ * cell (every element of an array has its own values). */
+static size_t shared_rows(const legend *l) { return l->trace ? l->spec->shared.len : l->spec->variables.len; }
+
 /* Row 0: the headings; then the consts, then the shared variables. */
 static void variables_row(legend *l, size_t r) {
   const ast_spec *spec = l->spec;
+  size_t k = r - 1 - spec->consts.len;
   if (r == 0) variables_heading(l);
   else if (r - 1 < spec->consts.len) const_cells(l, spec->consts.items[r - 1]);
-  else shared_cells(l, spec->shared.items[r - 1 - spec->consts.len]);
+  else shared_cells(l, l->trace ? spec->shared.items[k] : spec->variables.items[k]);
 }
 
 /* ---------------------------------------------------------------- the system */
@@ -397,7 +422,7 @@ static void conform_legend(legend *l, const viz_options *o) {
     first = false;
     block blocks[2];
     size_t n = 0;
-    if (variables) blocks[n++] = (block){1 + spec->consts.len + spec->shared.len, 5, variables_row};
+    if (variables) blocks[n++] = (block){1 + spec->consts.len + shared_rows(l), 5, variables_row};
     blocks[n++] = (block){csteps_rows(l->c), 7, csteps_row};
     conform_title_row(l, columns);
     block_rows(l, blocks, n);
@@ -413,7 +438,7 @@ static void system_legend(legend *l, const viz_options *o) {
   block blocks[3];
   size_t n = 0;
   if (spec->consts.len || spec->shared.len)
-    blocks[n++] = (block){1 + spec->consts.len + spec->shared.len, o->trace ? 5 : 3, variables_row};
+    blocks[n++] = (block){1 + spec->consts.len + shared_rows(l), o->trace ? 5 : 3, variables_row};
   blocks[n++] = (block){1 + spec->inits.len + spec->properties.len + o->idle, 2, system_row};
   if (o->trace) blocks[n++] = (block){steps_rows(o->trace), 4, steps_row};
   int columns = 0;

@@ -155,10 +155,8 @@ void viz_put_wrapped(strbuf *b, const ir_expr *e, size_t width) {
 
 void viz_put_assignments(strbuf *b, const ast_edge *e) {
   vec_foreach(&e->assigns, i) {
-    const ast_assign *a = &e->assigns.items[i];
-    sbuf_printf(b, "%s%s := ", i ? ", " : "", a->var);
-    if (a->value) ir_print(b, a->value);
-    else sbuf_putc(b, '*');
+    if (i) sbuf_puts(b, ", ");
+    ast_print_assign(b, &e->assigns.items[i]);
   }
 }
 

@@ -70,6 +70,7 @@ mkdir -p "$SCRATCH/specs" "$SCRATCH/run" "$SCRATCH/results"
 cases=$SCRATCH/cases
 : > "$cases"
 for spec in examples/*/*.athread; do
+  grep -qw tid "$spec" && continue # not symmetric (arrays indexed by tid): --for-all does not apply
   # the consts that count a thread's instances: "Worker[N];" in the system
   for param in $(sed -n 's/^ *[A-Za-z_][A-Za-z0-9_]*\[\([A-Za-z_][A-Za-z0-9_]*\)\];.*/\1/p' "$spec" | sort -u); do
     grep -q "^const $param " "$spec" && echo "$(basename "$spec" .athread)-$param $PWD/$spec $param" >> "$cases"
