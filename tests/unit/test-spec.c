@@ -229,6 +229,87 @@ static void plans_compute_before_they_enumerate(void **state) {
   unload(spec);
 }
 
+/* Arrays are cells; a write by an index that is not constant keeps every
+ * other element (the per-element frame rule) and is planned per element. */
+static void elements_are_cells_with_their_own_frame(void **state) {
+  (void)state;
+  ast_spec *spec = load("shared int[0..2] i; shared int a[2] = {1, 2};\n"
+                        "thread T { init state S;\n"
+                        "  S -> S : a'[i] == 7;\n"
+                        "  S -> S do a[i] := 1, a[1] := *; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  assert_int_equal(spec->variables.len, 2);
+  assert_int_equal(spec->shared.len, 3);
+  assert_string_equal(spec->shared.items[2]->name, "a[1]");
+  assert_ptr_equal(spec->shared.items[2]->array, spec->variables.items[1]);
+  const ast_thread *t = spec->threads.items[0];
+  check_conj(sem_edge(t->edges.items[0]), "a'[i] == 7 ; i' == i ; i == 0 || a'[0] == a[0] ; i == 1 || a'[1] == a[1]");
+  check_conj(sem_edge(t->edges.items[1]), "a'[i] == 1 ; i' == i ; i == 0 || a'[0] == a[0]");
+  check_conj(sem_initial(spec), "a[0] == 1 ; a[1] == 2");
+  const sem_plans *ps = sem_edge_plans(t->edges.items[0]);
+  assert_int_equal(ps->count, 2); /* i == 0 and i == 1; i == 2 is outside the array */
+  strbuf test = {0};
+  ir_print(&test, ps->items[1].test);
+  assert_string_equal(sbuf_str(&test), "i == 1 && a'[1] == 7");
+  sbuf_free(&test);
+  assert_int_equal(ps->items[1].step_count, 1);
+  assert_int_equal(ps->items[1].steps[0].var, 2);
+  assert_int_equal(ps->items[1].case_number, 2);
+  assert_non_null(sem_edge_plans(t->edges.items[1])); /* a command with a dynamic target is planned too */
+  unload(spec);
+}
+
+/* Going wrong: the assertion after its indices, then each edge's indices
+ * where they are evaluated, and two writes that may meet. */
+static void checks_guard_indices_where_they_are_read(void **state) {
+  (void)state;
+  ast_spec *spec = load("shared int[0..3] i; shared int[0..3] j; shared bool a[3];\n"
+                        "thread T { init state S assert a[i];\n"
+                        "  S -> S when i < 3 && a[i] do a[i] := false, a[j] := true; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  const sem_checks *cs = sem_state_checks(spec->threads.items[0]->states.items[0]);
+  const char *expected[] = {
+      "0 <= i && i < 3",                   /* the assertion's index */
+      "a[i]",                              /* the assertion */
+      "i < 3 ==> 0 <= i && i < 3",         /* the guard's index, where i < 3 */
+      "i < 3 && a[i] ==> 0 <= i && i < 3", /* a[i] := ..., where the guard holds */
+      "i < 3 && a[i] ==> 0 <= j && j < 3", /* a[j] := ... */
+      "i < 3 && a[i] ==> i != j",          /* the two writes differ */
+  };
+  assert_int_equal(cs->len, 6);
+  for (size_t k = 0; k < cs->len; k++) {
+    strbuf b = {0};
+    ir_print(&b, cs->items[k].holds);
+    assert_string_equal(sbuf_str(&b), expected[k]);
+    sbuf_free(&b);
+  }
+  assert_int_equal(cs->items[1].kind, SEM_ASSERTION);
+  assert_int_equal(cs->items[5].kind, SEM_CONFLICT);
+  assert_ptr_equal(cs->items[4].edge, spec->threads.items[0]->edges.items[0]);
+  unload(spec);
+}
+
+/* forall/exists expand in order; a bound variable indexes like a constant. */
+static void quantifiers_expand_in_order(void **state) {
+  (void)state;
+  ast_spec *spec = load("shared bool f[3];\n"
+                        "thread T { init state S assert forall k in 0..2: f[k] || exists m in k..2: !f[m]; }\n",
+                        NULL, NULL);
+  assert_non_null(spec);
+  const ir_expr *q = spec->threads.items[0]->states.items[0]->assertion;
+  assert_int_equal(q->kind, IR_QUANT);
+  strbuf b = {0};
+  ir_print(&b, q->lowered);
+  assert_string_equal(sbuf_str(&b),
+                      "(f[0] || (!f[0] || !f[1] || !f[2])) && (f[1] || (!f[1] || !f[2])) && (f[2] || !f[2])");
+  sbuf_free(&b);
+  assert_int_equal(q->lowered->b->a->cell, 2);                                         /* f[2] by its cell */
+  assert_int_equal(sem_state_checks(spec->threads.items[0]->states.items[0])->len, 1); /* no index to check */
+  unload(spec);
+}
+
 static void syntax_errors_are_all_reported(void **state) {
   (void)state;
   int errors = 0;
@@ -263,6 +344,9 @@ int run_spec_tests(void) {
       cmocka_unit_test(names_resolve_to_indices),
       cmocka_unit_test(edges_mean_their_relation_with_the_frame_rule),
       cmocka_unit_test(plans_compute_before_they_enumerate),
+      cmocka_unit_test(elements_are_cells_with_their_own_frame),
+      cmocka_unit_test(checks_guard_indices_where_they_are_read),
+      cmocka_unit_test(quantifiers_expand_in_order),
       cmocka_unit_test(syntax_errors_are_all_reported),
       cmocka_unit_test(labels_are_xml_text),
   };
