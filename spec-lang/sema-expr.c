@@ -272,24 +272,38 @@ static ir_expr *bound_value(sema *s, const ir_expr *e) {
   return lit;
 }
 
+/* items[lo..hi) joined by op as a balanced tree, so that a long expansion
+ * stays shallow (every walk over the IR recurses); && and || are
+ * associative, also in how they guard evaluation. */
+static ir_expr *join_balanced(sema *s, ir_op op, ir_expr **items, size_t lo, size_t hi, loc at) {
+  if (hi - lo == 1) return items[lo];
+  size_t mid = lo + (hi - lo) / 2;
+  ir_expr *e = ir_binary(s->spec->arena, at, op, join_balanced(s, op, items, lo, mid, at),
+                         join_balanced(s, op, items, mid, hi, at));
+  e->type = TY_BOOL;
+  return e;
+}
+
 /* The instances of q's body for every value of its variable, joined by q's
- * operator (true for an empty forall, false for an empty exists). */
+ * operator in order (true for an empty forall, false for an empty exists);
+ * NULL after an error. */
 static ir_expr *instances(sema *s, const ir_expr *q) {
   int64_t lo, hi;
   if (!sema_eval(s, q->a, &lo) || !sema_eval(s, q->b, &hi)) return NULL;
-  ir_expr *all = NULL;
+  VEC(ir_expr *) parts = {0};
   for (int64_t v = lo; v <= hi && s->expanded <= MAX_EXPANSION; v++) {
     s->bound[q->index] = v;
     ir_expr *one = expand(s, q->c);
-    if (!one) return NULL;
-    all = all ? ir_binary(s->spec->arena, q->at, q->op, all, one) : one;
-    all->type = TY_BOOL;
+    if (!one) break;
+    vec_push(NULL, &parts, one);
     if (v == hi) break;
   }
-  if (!all) {
-    all = ir_bool(s->spec->arena, q->at, q->op == OP_AND);
-    all->type = TY_BOOL;
-  }
+  ir_expr *all = parts.len ? join_balanced(s, q->op, parts.items, 0, parts.len, q->at) : NULL;
+  bool complete = s->expanded <= MAX_EXPANSION && (lo > hi || (int64_t)parts.len == hi - lo + 1);
+  vec_free(&parts);
+  if (!complete) return NULL;
+  if (!all) all = ir_bool(s->spec->arena, q->at, q->op == OP_AND);
+  all->type = TY_BOOL;
   return all;
 }
 
@@ -305,6 +319,11 @@ static ir_expr *expand(sema *s, const ir_expr *e) {
   if (e->a && !(copy->a = expand(s, e->a))) return NULL;
   if (e->b && !(copy->b = expand(s, e->b))) return NULL;
   if (e->c && !(copy->c = expand(s, e->c))) return NULL;
+  uint32_t depth = 0;
+  const ir_expr *kids[] = {copy->a, copy->b, copy->c};
+  for (int i = 0; i < 3; i++)
+    if (kids[i] && kids[i]->depth > depth) depth = kids[i]->depth;
+  copy->depth = depth + 1;
   if (e->kind == IR_INDEX && e->extent > 0)
     copy->cell = element_cell(s, s->spec->shared.items[e->index]->array, copy->a);
   return copy;
@@ -329,9 +348,15 @@ static void lower(sema *s, ir_expr *q) {
   int64_t *bound = xcalloc((size_t)s->binder_count + 1, sizeof *bound);
   s->bound = bound;
   s->expanded = 0;
+  int errors = s->src->sink->errors;
   q->lowered = instances(s, q);
   if (s->expanded > MAX_EXPANSION)
     diag_error(s->src, q->at, "this quantifier expands to more than %u terms; use smaller ranges", MAX_EXPANSION);
+  else if (q->lowered && q->lowered->depth > IR_MAX_DEPTH)
+    diag_error(s->src, q->at, "this quantifier expands to an expression nested %u levels deep; the limit is %d",
+               q->lowered->depth, IR_MAX_DEPTH);
+  else if (!q->lowered && s->src->sink->errors == errors)
+    diag_error(s->src, q->at, "this quantifier cannot be expanded (its range is not a constant)");
   s->bound = NULL;
   free(bound);
 }
