@@ -226,7 +226,19 @@ static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
 
 void ir_print(strbuf *out, const ir_expr *e) { print_prec(out, e, PREC_ITE); }
 
+/* "(HEAD a b c)" over the operands that are present. */
+static void dump_operands(strbuf *out, const char *head, const ir_expr *e) {
+  const ir_expr *operands[] = {e->a, e->b, e->c};
+  sbuf_printf(out, "(%s", head);
+  for (int i = 0; i < 3 && operands[i]; i++) {
+    sbuf_putc(out, ' ');
+    ir_dump(out, operands[i]);
+  }
+  sbuf_putc(out, ')');
+}
+
 void ir_dump(strbuf *out, const ir_expr *e) {
+  strbuf head = {0};
   switch (e->kind) {
   case IR_INT:
     if (e->big) sbuf_printf(out, "(int %s)", e->text);
@@ -234,34 +246,18 @@ void ir_dump(strbuf *out, const ir_expr *e) {
     return;
   case IR_UNARY:
   case IR_BINARY:
-  case IR_ITE: {
-    const ir_expr *operands[] = {e->a, e->b, e->c};
-    sbuf_printf(out, "(%s", e->kind == IR_ITE ? "?:" : op_texts[e->op]);
-    for (int i = 0; i < 3 && operands[i]; i++) {
-      sbuf_putc(out, ' ');
-      ir_dump(out, operands[i]);
-    }
-    sbuf_putc(out, ')');
-    return;
-  }
+  case IR_ITE: dump_operands(out, e->kind == IR_ITE ? "?:" : op_texts[e->op], e); return;
   case IR_AT:
     sbuf_printf(out, "(at %s ", e->text);
     ir_dump(out, e->a);
     sbuf_printf(out, " %s)", e->state_name);
     return;
   case IR_INDEX:
-    sbuf_printf(out, "(index %s%s ", e->text, e->primed ? "'" : "");
-    ir_dump(out, e->a);
-    sbuf_putc(out, ')');
-    return;
   case IR_QUANT:
-    sbuf_printf(out, "(%s %s ", e->op == OP_AND ? "forall" : "exists", e->text);
-    ir_dump(out, e->a);
-    sbuf_putc(out, ' ');
-    ir_dump(out, e->b);
-    sbuf_putc(out, ' ');
-    ir_dump(out, e->c);
-    sbuf_putc(out, ')');
+    if (e->kind == IR_INDEX) sbuf_printf(&head, "index %s%s", e->text, e->primed ? "'" : "");
+    else sbuf_printf(&head, "%s %s", e->op == OP_AND ? "forall" : "exists", e->text);
+    dump_operands(out, sbuf_str(&head), e);
+    sbuf_free(&head);
     return;
   default: print_atom(out, e); return;
   }

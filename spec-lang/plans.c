@@ -232,14 +232,7 @@ static const ir_expr *substitute(const ast_spec *spec, const cases *cs, const ir
   if (!e) return NULL;
   if (e->kind == IR_INDEX && e->primed && e->cell == IR_CELL_DYNAMIC)
     return sem_cell_ref(spec, e->index + (int)value_of(cs, e), true, e->at);
-  const ir_expr *a = substitute(spec, cs, e->a), *b = substitute(spec, cs, e->b), *c = substitute(spec, cs, e->c);
-  if (a == e->a && b == e->b && c == e->c) return e;
-  ir_expr *copy = arena_alloc(spec->arena, sizeof *copy);
-  *copy = *e;
-  copy->a = (ir_expr *)a;
-  copy->b = (ir_expr *)b;
-  copy->c = (ir_expr *)c;
-  return copy;
+  return sem_rebuild(spec, e, substitute(spec, cs, e->a), substitute(spec, cs, e->b), substitute(spec, cs, e->c));
 }
 
 /* index == k for every choice, then disjunct d for those values. */

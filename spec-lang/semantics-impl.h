@@ -20,6 +20,9 @@ ir_expr *sem_not(const ast_spec *spec, const ir_expr *a);
 /* acc op e, or e when acc is NULL. */
 const ir_expr *sem_join(const ast_spec *spec, ir_op op, const ir_expr *acc, const ir_expr *e);
 
+/* e itself when its operands are a, b and c already, else a copy with them. */
+const ir_expr *sem_rebuild(const ast_spec *spec, const ir_expr *e, const ir_expr *a, const ir_expr *b,
+                           const ir_expr *c);
 /* e with every quantifier replaced by its expansion (e itself when it has none). */
 const ir_expr *sem_lower(const ast_spec *spec, const ir_expr *e);
 

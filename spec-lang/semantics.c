@@ -49,10 +49,8 @@ const ir_expr *sem_join(const ast_spec *spec, ir_op op, const ir_expr *acc, cons
   return acc ? sem_binary(spec, op, acc, e) : e;
 }
 
-const ir_expr *sem_lower(const ast_spec *spec, const ir_expr *e) {
-  if (!e) return NULL;
-  if (e->kind == IR_QUANT) return e->lowered;
-  const ir_expr *a = sem_lower(spec, e->a), *b = sem_lower(spec, e->b), *c = sem_lower(spec, e->c);
+const ir_expr *sem_rebuild(const ast_spec *spec, const ir_expr *e, const ir_expr *a, const ir_expr *b,
+                           const ir_expr *c) {
   if (a == e->a && b == e->b && c == e->c) return e;
   ir_expr *copy = arena_alloc(spec->arena, sizeof *copy);
   *copy = *e;
@@ -60,6 +58,12 @@ const ir_expr *sem_lower(const ast_spec *spec, const ir_expr *e) {
   copy->b = (ir_expr *)b;
   copy->c = (ir_expr *)c;
   return copy;
+}
+
+const ir_expr *sem_lower(const ast_spec *spec, const ir_expr *e) {
+  if (!e) return NULL;
+  if (e->kind == IR_QUANT) return e->lowered;
+  return sem_rebuild(spec, e, sem_lower(spec, e->a), sem_lower(spec, e->b), sem_lower(spec, e->c));
 }
 
 int sem_cell_of(const ir_expr *e, bool primed) {
