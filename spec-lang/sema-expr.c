@@ -348,15 +348,12 @@ static void lower(sema *s, ir_expr *q) {
   int64_t *bound = xcalloc((size_t)s->binder_count + 1, sizeof *bound);
   s->bound = bound;
   s->expanded = 0;
-  int errors = s->src->sink->errors;
-  q->lowered = instances(s, q);
+  q->lowered = instances(s, q); /* NULL only past the limit: the range is checked and constant */
   if (s->expanded > MAX_EXPANSION)
     diag_error(s->src, q->at, "this quantifier expands to more than %u terms; use smaller ranges", MAX_EXPANSION);
   else if (q->lowered && q->lowered->depth > IR_MAX_DEPTH)
     diag_error(s->src, q->at, "this quantifier expands to an expression nested %u levels deep; the limit is %d",
                q->lowered->depth, IR_MAX_DEPTH);
-  else if (!q->lowered && s->src->sink->errors == errors)
-    diag_error(s->src, q->at, "this quantifier cannot be expanded (its range is not a constant)");
   s->bound = NULL;
   free(bound);
 }
