@@ -362,7 +362,8 @@ static ir_type check_quant(sema *s, const expr_rules *r, ir_expr *q) {
   expr_rules range = *r;
   range.where = "a quantifier's range";
   range.constant = true;
-  bool ok = sema_expr_typed(s, &range, q->a, TY_INT) & sema_expr_typed(s, &range, q->b, TY_INT);
+  bool lo = sema_expr_typed(s, &range, q->a, TY_INT); /* both bounds are checked, whatever the first gives */
+  bool ok = sema_expr_typed(s, &range, q->b, TY_INT) && lo;
   if (!bind_variable(s, q)) return TY_NONE;
   ok &= sema_expr_typed(s, r, q->c, TY_BOOL);
   s->binders.len--;
