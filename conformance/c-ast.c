@@ -88,6 +88,56 @@ cfe_type cfe_specs_result(const cfe_specs *s) {
   return (cfe_type){.kind = CT_INT};
 }
 
+/* ---------------------------------------------------------------- structs */
+
+static cfe_record *record_new(cfe_ctx *ctx, const char *tag, cfe_pos at) {
+  cfe_record *r = arena_alloc(A(ctx), sizeof *r);
+  r->tag = tag;
+  r->at = at;
+  if (!tag) return r;
+  vec_push(A(ctx), &ctx->unit->records, r);
+  symtab_put(&ctx->unit->tags, tag, (int)ctx->unit->records.len - 1);
+  return r;
+}
+
+static cfe_type struct_type(cfe_record *r, cfe_pos at) { return (cfe_type){.kind = CT_STRUCT, .at = at, .record = r}; }
+
+static cfe_type union_type(cfe_ctx *ctx, cfe_pos at) {
+  return cfe_type_bad(ctx, at, "unsupported union type (the subset has structs, not unions)");
+}
+
+cfe_type cfe_struct_ref(cfe_ctx *ctx, const char *kw, const char *tag, cfe_pos at) {
+  if (strcmp(kw, "union") == 0) return union_type(ctx, at);
+  int i = symtab_get(&ctx->unit->tags, tag);
+  return struct_type(i >= 0 ? ctx->unit->records.items[i] : record_new(ctx, tag, at), at);
+}
+
+cfe_type cfe_struct_def(cfe_ctx *ctx, const char *kw, const char *tag, cfe_fields *fields, cfe_pos at) {
+  if (strcmp(kw, "union") == 0) return union_type(ctx, at);
+  int i = tag ? symtab_get(&ctx->unit->tags, tag) : -1;
+  cfe_record *r = i >= 0 && !ctx->unit->records.items[i]->complete ? ctx->unit->records.items[i] : NULL;
+  if (!r) r = record_new(ctx, tag, at); /* a new tag, an anonymous struct, or a redefinition in another scope */
+  r->at = at;
+  r->complete = true;
+  r->fields = *fields;
+  return struct_type(r, at);
+}
+
+cfe_fields *cfe_fields_new(cfe_ctx *ctx) { return arena_alloc(A(ctx), sizeof(cfe_fields)); }
+
+static void apply_specs(cfe_ctx *ctx, const cfe_specs *s, cfe_decl *x);
+
+void cfe_fields_add(cfe_ctx *ctx, cfe_fields *fields, const cfe_specs *s, cfe_decls *decls) {
+  vec_foreach(decls, i) {
+    cfe_decl *d = decls->items[i];
+    if (!d->name) continue;
+    apply_specs(ctx, s, d);
+    if (d->is_function) d->type = cfe_type_bad(ctx, d->name_at, "unsupported function type");
+    cfe_field f = {.name = d->name, .at = d->name_at, .type = d->type};
+    vec_push(A(ctx), fields, f);
+  }
+}
+
 cfe_type cfe_typedef_type(cfe_ctx *ctx, const char *name, cfe_pos at) {
   cfe_entity *e = cfe_lookup(ctx->unit, name);
   if (e->type.kind == CT_BAD && e->system)
@@ -116,12 +166,33 @@ cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_p
   return d;
 }
 
-cfe_declarator *cfe_declarator_array(cfe_declarator *d, cfe_pos at) {
-  if (!d->bad) {
-    d->bad = d->is_function ? "function returning an array" : "array type";
+/* Why a length cannot size an array, or NULL when len is one. */
+static const char *bad_length(cfe_ctx *ctx, const cfe_expr *length, int64_t *len) {
+  if (!length) return "array type without a length (give it one: 'int a[4]')";
+  if (!cfe_const_value(ctx->unit, length, len))
+    return "array length that is not an integer constant (variable-length arrays are not in the subset)";
+  if (*len <= 0) return arena_printf(A(ctx), "array length %lld (an array has at least one element)", (long long)*len);
+  return NULL;
+}
+
+cfe_declarator *cfe_declarator_array(cfe_ctx *ctx, cfe_declarator *d, const cfe_expr *length, cfe_pos at) {
+  int64_t len = 0;
+  const char *bad = d->is_function ? "function returning an array" : bad_length(ctx, length, &len);
+  if (!d->bad && bad) {
+    d->bad = bad;
     d->bad_at = at;
   }
+  if (!d->bad) vec_push(A(ctx), &d->dims, len);
   d->at = at;
+  return d;
+}
+
+cfe_declarator *cfe_declarator_bitfield(cfe_declarator *d, cfe_pos at) {
+  if (!d->bad) {
+    d->bad = "bit-field (declare the field without a width)";
+    d->bad_at = at;
+  }
+  d->at = cfe_span(d->at, at);
   return d;
 }
 
@@ -132,8 +203,8 @@ cfe_declarator *cfe_declarator_function(cfe_ctx *ctx, cfe_declarator *d, cfe_dec
     d->at = at;
     return d;
   }
-  if (d->is_function && !d->bad) {
-    d->bad = "function returning a function";
+  if ((d->is_function || d->dims.len > 0) && !d->bad) {
+    d->bad = d->is_function ? "function returning a function" : "array of functions";
     d->bad_at = at;
   }
   d->is_function = true;
@@ -147,11 +218,21 @@ cfe_decls *cfe_decls_new(cfe_ctx *ctx) { return arena_alloc(A(ctx), sizeof(cfe_d
 
 void cfe_decls_add(cfe_ctx *ctx, cfe_decls *list, cfe_decl *d) { vec_push(A(ctx), list, d); }
 
+/* An array of length elements of elem (whose problem it keeps). */
+static cfe_type array_of(cfe_ctx *ctx, cfe_type elem, int64_t length, cfe_pos at) {
+  if (elem.kind == CT_BAD) return elem;
+  if (elem.kind == CT_VOID) return cfe_type_bad(ctx, at, "unsupported array of void");
+  cfe_type *e = arena_alloc(A(ctx), sizeof *e);
+  *e = elem;
+  return (cfe_type){.kind = CT_ARRAY, .at = at, .elem = e, .length = length};
+}
+
 static void apply_specs(cfe_ctx *ctx, const cfe_specs *s, cfe_decl *x) {
   cfe_declarator *d = x->declarator;
   x->storage = s->storage;
   x->type = cfe_specs_result(s);
   if (d->bad && x->type.kind != CT_BAD) x->type = cfe_type_bad(ctx, d->bad_at, "unsupported %s", d->bad);
+  for (size_t i = d->dims.len; i-- > 0;) x->type = array_of(ctx, x->type, d->dims.items[i], d->at);
 }
 
 cfe_decl *cfe_decl_new(cfe_ctx *ctx, const cfe_specs *s, cfe_declarator *d, cfe_expr *init, cfe_pos at) {
@@ -326,6 +407,17 @@ cfe_expr *cfe_cast(cfe_ctx *ctx, cfe_pos at, cfe_type type, cfe_expr *a) {
   return e;
 }
 
+cfe_expr *cfe_index(cfe_ctx *ctx, cfe_pos at, cfe_expr *array, cfe_expr *index) {
+  return tree(ctx, CE_INDEX, at, 0, array, index, NULL); /* no operator */
+}
+
+cfe_expr *cfe_member(cfe_ctx *ctx, cfe_pos at, cfe_expr *object, const char *field, cfe_pos field_at) {
+  cfe_expr *e = tree(ctx, CE_MEMBER, at, 0, object, NULL, NULL);
+  e->name = field;
+  e->name_at = field_at;
+  return e;
+}
+
 cfe_expr *cfe_star(cfe_ctx *ctx, cfe_pos at) { return expr_new(ctx, CE_STAR, at); }
 
 cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...) {
@@ -434,9 +526,20 @@ void cfe_note(const cfe_unit *u, cfe_pos pos, const char *fmt, ...) {
 
 /* ---------------------------------------------------------------- constant expressions */
 
-static bool eval(const cfe_unit *u, const cfe_expr *e, int64_t *out);
+/* An evaluation: the unit, and whether to report why an expression is not constant. */
+typedef struct evaluator {
+  const cfe_unit *u; /* the names */
+  bool report;       /* report errors (else only answer false) */
+} evaluator;
 
-static bool eval_binary(const cfe_unit *u, const cfe_expr *e, int64_t a, int64_t b, int64_t *out) {
+static bool refuse(const evaluator *ev, cfe_pos at, const char *msg) {
+  if (ev->report) cfe_error(ev->u, at, "%s", msg);
+  return false;
+}
+
+static bool eval(const evaluator *ev, const cfe_expr *e, int64_t *out);
+
+static bool eval_binary(const evaluator *ev, const cfe_expr *e, int64_t a, int64_t b, int64_t *out) {
   bool ovf = false;
   switch (e->op) {
   case CO_ADD: ovf = __builtin_add_overflow(a, b, out); break;
@@ -444,10 +547,7 @@ static bool eval_binary(const cfe_unit *u, const cfe_expr *e, int64_t a, int64_t
   case CO_MUL: ovf = __builtin_mul_overflow(a, b, out); break;
   case CO_DIV:
   case CO_MOD:
-    if (b == 0) {
-      cfe_error(u, e->b->at, "division by zero in a constant expression");
-      return false;
-    }
+    if (b == 0) return refuse(ev, e->b->at, "division by zero in a constant expression");
     ovf = a == INT64_MIN && b == -1;
     if (!ovf) *out = e->op == CO_DIV ? a / b : a % b;
     break;
@@ -459,45 +559,46 @@ static bool eval_binary(const cfe_unit *u, const cfe_expr *e, int64_t a, int64_t
   case CO_NE: *out = a != b; break;
   case CO_AND: *out = a && b; break;
   case CO_OR: *out = a || b; break;
-  default: cfe_error(u, e->at, "unsupported operator in a constant expression"); return false;
+  default: return refuse(ev, e->at, "unsupported operator in a constant expression");
   }
-  if (ovf) cfe_error(u, e->at, "this constant expression overflows 64 bits");
-  return !ovf;
+  return !ovf || refuse(ev, e->at, "this constant expression overflows 64 bits");
 }
 
-static bool eval(const cfe_unit *u, const cfe_expr *e, int64_t *out) {
+static bool eval_name(const evaluator *ev, const cfe_expr *e, int64_t *out) {
+  cfe_entity *x = cfe_lookup(ev->u, e->name);
+  if (x && x->kind == ENT_ENUM) *out = x->value;
+  else if (ev->report) cfe_error(ev->u, e->at, "'%s' is not a constant", e->name);
+  return x && x->kind == ENT_ENUM;
+}
+
+static bool eval_unary(const evaluator *ev, const cfe_expr *e, int64_t *out) {
+  int64_t a = 0;
+  if (!eval(ev, e->a, &a)) return false;
+  if (e->op == CO_NEG && a == INT64_MIN) return refuse(ev, e->at, "this constant expression overflows 64 bits");
+  *out = e->op == CO_NEG ? -a : e->op == CO_NOT ? !a : a;
+  return true;
+}
+
+static bool eval(const evaluator *ev, const cfe_expr *e, int64_t *out) {
   int64_t a = 0, b = 0;
   switch (e->kind) {
   case CE_INT:
-    if (e->big) cfe_error(u, e->at, "integer constant too large (the limit is 2^63 - 1)");
     *out = e->value;
-    return !e->big;
-  case CE_NAME: {
-    cfe_entity *x = cfe_lookup(u, e->name);
-    if (x && x->kind == ENT_ENUM) *out = x->value;
-    else cfe_error(u, e->at, "'%s' is not a constant", e->name);
-    return x && x->kind == ENT_ENUM;
-  }
+    return !e->big || refuse(ev, e->at, "integer constant too large (the limit is 2^63 - 1)");
+  case CE_NAME: return eval_name(ev, e, out);
   case CE_CAST:
-    if (e->type.kind == CT_BAD || e->type.kind == CT_VOID) break;
-    if (!eval(u, e->a, &a)) return false;
+    if (e->type.kind != CT_INT && e->type.kind != CT_BOOL) break;
+    if (!eval(ev, e->a, &a)) return false;
     *out = e->type.kind == CT_BOOL ? a != 0 : a;
     return true;
   case CE_UNARY:
     if (e->op != CO_NEG && e->op != CO_NOT && e->op != CO_PLUS) break;
-    if (!eval(u, e->a, &a)) return false;
-    if (e->op == CO_NEG && a == INT64_MIN) {
-      cfe_error(u, e->at, "this constant expression overflows 64 bits");
-      return false;
-    }
-    *out = e->op == CO_NEG ? -a : e->op == CO_NOT ? !a : a;
-    return true;
-  case CE_BINARY: return eval(u, e->a, &a) && eval(u, e->b, &b) && eval_binary(u, e, a, b, out);
-  case CE_COND: return eval(u, e->a, &a) && eval(u, a ? e->b : e->c, out);
+    return eval_unary(ev, e, out);
+  case CE_BINARY: return eval(ev, e->a, &a) && eval(ev, e->b, &b) && eval_binary(ev, e, a, b, out);
+  case CE_COND: return eval(ev, e->a, &a) && eval(ev, a ? e->b : e->c, out);
   default: break;
   }
-  cfe_error(u, e->at, "this is not an integer constant expression");
-  return false;
+  return refuse(ev, e->at, "this is not an integer constant expression");
 }
 
 bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out) {
@@ -505,5 +606,11 @@ bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out) {
     cfe_error(u, e->at, "this expression is nested %u levels deep; the limit is %d", e->depth, IR_MAX_DEPTH);
     return false;
   }
-  return eval(u, e, out);
+  evaluator ev = {u, true};
+  return eval(&ev, e, out);
+}
+
+bool cfe_const_value(const cfe_unit *u, const cfe_expr *e, int64_t *out) {
+  evaluator ev = {u, false};
+  return e->depth <= IR_MAX_DEPTH && eval(&ev, e, out);
 }

@@ -6,7 +6,9 @@
  * and die with cfe_free. The unit owns the diag_sources of the files seen.
  * The grammar builds nodes with the cfe_* constructors below; unsupported
  * constructs become CE_BAD/CS_BAD/CT_BAD nodes that lowering reports, so only
- * code that the checked function reaches is held to the subset.
+ * code that the checked function reaches is held to the subset. Struct types
+ * are records shared through their tag (unit->records, arena-owned), so a
+ * definition after a use completes the type the use holds.
  */
 #ifndef ATHREAD_C_AST_H
 #define ATHREAD_C_AST_H
@@ -30,17 +32,39 @@ typedef struct cfe_pos {
 /* ---------------------------------------------------------------- types */
 
 typedef enum cfe_type_kind {
-  CT_INT,  /* any integer type or enum: a mathematical integer */
-  CT_BOOL, /* _Bool */
-  CT_VOID, /* void (function results and "(void)" only) */
-  CT_BAD   /* outside the subset: what says why */
+  CT_INT,    /* any integer type or enum: a mathematical integer */
+  CT_BOOL,   /* _Bool */
+  CT_VOID,   /* void (function results and "(void)" only) */
+  CT_STRUCT, /* a struct: record */
+  CT_ARRAY,  /* an array of a constant length: elem, length */
+  CT_BAD     /* outside the subset: what says why */
 } cfe_type_kind;
 
+typedef struct cfe_record cfe_record;
+
 typedef struct cfe_type {
-  cfe_type_kind kind; /* which */
-  const char *what;   /* CT_BAD: the whole message ("unsupported pointer type") */
-  cfe_pos at;         /* CT_BAD: where to point */
+  cfe_type_kind kind;          /* which */
+  const char *what;            /* CT_BAD: the whole message ("unsupported pointer type") */
+  cfe_pos at;                  /* CT_BAD: where to point; CT_STRUCT: the specifier */
+  cfe_record *record;          /* CT_STRUCT: the struct's fields (complete once its definition is seen) */
+  const struct cfe_type *elem; /* CT_ARRAY: the element type (arena-owned) */
+  int64_t length;              /* CT_ARRAY: the number of elements, at least 1 */
 } cfe_type;
+
+typedef struct cfe_field {
+  const char *name; /* interned */
+  cfe_pos at;       /* its declarator */
+  cfe_type type;    /* its type */
+} cfe_field;
+
+typedef VEC(cfe_field) cfe_fields;
+
+struct cfe_record {
+  const char *tag;   /* interned, or NULL for an anonymous struct */
+  cfe_pos at;        /* 'struct' and the tag where first seen, or where defined */
+  bool complete;     /* its member list was seen */
+  cfe_fields fields; /* in order */
+};
 
 typedef enum cfe_storage { SC_NONE, SC_TYPEDEF, SC_EXTERN, SC_STATIC, SC_OTHER } cfe_storage;
 
@@ -67,6 +91,8 @@ typedef enum cfe_expr_kind {
   CE_INCDEC, /* ++a, a++, --a, a-- (delta, post) */
   CE_CALL,   /* name(args) */
   CE_CAST,   /* (type) a */
+  CE_INDEX,  /* a[b] */
+  CE_MEMBER, /* a.name */
   CE_STAR,   /* '*' as a whole condition */
   CE_BAD     /* outside the subset: what */
 } cfe_expr_kind;
@@ -110,8 +136,8 @@ struct cfe_expr {
   cfe_expr *a, *b, *c; /* operands */
   int64_t value;       /* CE_INT */
   bool big;            /* CE_INT: does not fit in 63 bits */
-  const char *name;    /* CE_NAME, CE_CALL: interned */
-  cfe_pos name_at;     /* CE_CALL: the callee's name */
+  const char *name;    /* CE_NAME, CE_CALL, CE_MEMBER (the field): interned */
+  cfe_pos name_at;     /* CE_CALL: the callee's name; CE_MEMBER: the field's */
   cfe_exprs args;      /* CE_CALL */
   cfe_type type;       /* CE_CAST */
   int delta;           /* CE_INCDEC: +1 or -1 */
@@ -127,14 +153,15 @@ typedef VEC(cfe_decl *) cfe_decls;
 
 /* A declarator while it is built: the name and what surrounds it. */
 typedef struct cfe_declarator {
-  const char *name; /* interned; NULL for an abstract declarator */
-  cfe_pos name_at;  /* its span */
-  cfe_pos at;       /* the whole declarator */
-  const char *bad;  /* first unsupported derivation ("pointer", "array") or NULL */
-  cfe_pos bad_at;   /* where it is */
-  bool is_function; /* name(params) */
-  cfe_decls params; /* the parameters */
-  bool variadic;    /* params end in "..." */
+  const char *name;  /* interned; NULL for an abstract declarator */
+  cfe_pos name_at;   /* its span */
+  cfe_pos at;        /* the whole declarator */
+  const char *bad;   /* first unsupported derivation ("pointer type", "bit-field") or NULL */
+  cfe_pos bad_at;    /* where it is */
+  VEC(int64_t) dims; /* array lengths, as written left to right ("a[2][3]": 2, 3) */
+  bool is_function;  /* name(params) */
+  cfe_decls params;  /* the parameters */
+  bool variadic;     /* params end in "..." */
 } cfe_declarator;
 
 struct cfe_decl {
@@ -218,13 +245,15 @@ typedef struct cfe_file {
 } cfe_file;
 
 struct cfe_unit {
-  arena *arena;             /* owns every node and string */
-  diag_sink *sink;          /* borrowed */
-  VEC(cfe_file) files;      /* every file seen */
-  symtab names;             /* interned name -> index into entities */
-  VEC(cfe_entity) entities; /* what each file-scope name means */
-  VEC(cfe_decl *) globals;  /* global variables, first declaration each */
-  VEC(cfe_func *) funcs;    /* functions */
+  arena *arena;              /* owns every node and string */
+  symtab tags;               /* interned struct tag -> index into records */
+  VEC(cfe_record *) records; /* every tagged struct */
+  diag_sink *sink;           /* borrowed */
+  VEC(cfe_file) files;       /* every file seen */
+  symtab names;              /* interned name -> index into entities */
+  VEC(cfe_entity) entities;  /* what each file-scope name means */
+  VEC(cfe_decl *) globals;   /* global variables, first declaration each */
+  VEC(cfe_func *) funcs;     /* functions */
 };
 
 /* ---------------------------------------------------------------- one parse */
@@ -274,6 +303,8 @@ cfe_pos cfe_map_token(cfe_ctx *ctx, const char *text, size_t len);
 void cfe_system_token(cfe_ctx *ctx, int token, const char *text, size_t len);
 /* Evaluates an integer constant expression; false after reporting an error. */
 bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out);
+/* The same without messages: false when e is not a constant or faults. */
+bool cfe_const_value(const cfe_unit *u, const cfe_expr *e, int64_t *out);
 
 /* ---------------------------------------------------------------- constructors (c-ast.c) */
 
@@ -287,11 +318,22 @@ void cfe_specs_type(cfe_specs *s, cfe_type t, cfe_pos at);
 cfe_type cfe_specs_result(const cfe_specs *s);
 /* The type a typedef name stands for (reporting a system header's name). */
 cfe_type cfe_typedef_type(cfe_ctx *ctx, const char *name, cfe_pos at);
+/* "struct TAG" (kw is "struct" or "union"): the tag's record, made incomplete
+ * when it is new. A union is unsupported. */
+cfe_type cfe_struct_ref(cfe_ctx *ctx, const char *kw, const char *tag, cfe_pos at);
+/* "struct [TAG] { fields }": completes the tag's record (or a new one). */
+cfe_type cfe_struct_def(cfe_ctx *ctx, const char *kw, const char *tag, cfe_fields *fields, cfe_pos at);
+cfe_fields *cfe_fields_new(cfe_ctx *ctx);
+/* Adds the members of one member declaration (unnamed bit-fields are left out). */
+void cfe_fields_add(cfe_ctx *ctx, cfe_fields *fields, const cfe_specs *s, cfe_decls *decls);
 
 cfe_declarator *cfe_declarator_name(cfe_ctx *ctx, const char *name, cfe_pos at);
 cfe_declarator *cfe_declarator_abstract(cfe_ctx *ctx, cfe_pos at);
 cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_pos at);
-cfe_declarator *cfe_declarator_array(cfe_declarator *d, cfe_pos at);
+/* d[length] (length NULL: "d[]"); a length that is not a positive constant makes d unsupported. */
+cfe_declarator *cfe_declarator_array(cfe_ctx *ctx, cfe_declarator *d, const cfe_expr *length, cfe_pos at);
+/* d : width (a bit-field, unsupported). */
+cfe_declarator *cfe_declarator_bitfield(cfe_declarator *d, cfe_pos at);
 cfe_declarator *cfe_declarator_function(cfe_ctx *ctx, cfe_declarator *d, cfe_decls *params, bool variadic, cfe_pos at);
 cfe_decls *cfe_decls_new(cfe_ctx *ctx);
 void cfe_decls_add(cfe_ctx *ctx, cfe_decls *list, cfe_decl *d);
@@ -316,6 +358,8 @@ cfe_expr *cfe_call(cfe_ctx *ctx, cfe_pos at, cfe_expr *callee, cfe_exprs *args);
 cfe_exprs *cfe_args_new(cfe_ctx *ctx);
 void cfe_args_add(cfe_ctx *ctx, cfe_exprs *args, cfe_expr *e);
 cfe_expr *cfe_cast(cfe_ctx *ctx, cfe_pos at, cfe_type type, cfe_expr *a);
+cfe_expr *cfe_index(cfe_ctx *ctx, cfe_pos at, cfe_expr *array, cfe_expr *index);
+cfe_expr *cfe_member(cfe_ctx *ctx, cfe_pos at, cfe_expr *object, const char *field, cfe_pos field_at);
 cfe_expr *cfe_star(cfe_ctx *ctx, cfe_pos at);
 /* An unsupported expression; sub is an operand whose depth counts, or NULL. */
 cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...)
@@ -332,7 +376,33 @@ void cfe_block_add(cfe_ctx *ctx, cfe_stmt *block, cfe_stmt *s);
 cfe_stmt *cfe_atomic(cfe_ctx *ctx, cfe_pos at, cfe_stmt *body);
 cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c) */
+/* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
+
+/* A bounds check the current statement makes before its action. */
+typedef struct cfe_check {
+  ir_expr *holds; /* where the index is evaluated, it lies within its array */
+  int subscript;  /* the access, in p->subscripts */
+} cfe_check;
+
+/* What the current statement does before its action: havoc its nondet
+ * temporaries, then make its bounds checks (heap vectors). */
+typedef struct cfe_pending {
+  VEC(int) temps;        /* nondet temporaries */
+  VEC(cfe_check) checks; /* bounds checks, innermost index first */
+} cfe_pending;
+
+/* An element named through indices that are not constants: the cells it may be. */
+typedef struct cfe_cells {
+  VEC(const ir_expr *) index; /* the indices that are not constants, outermost first (program arena) */
+  VEC(int64_t) length;        /* the length of the array each one indexes */
+  VEC(int) vars;              /* the cell of each combination of their values, row-major */
+} cfe_cells;
+
+/* What an assignment writes: one variable, or one of several cells. */
+typedef struct cfe_place {
+  int var;                /* a local, a global, or an element named by constants; -1 for cells or after an error */
+  const cfe_cells *cells; /* with var -1: the cells it may be, or NULL after an error */
+} cfe_place;
 
 typedef struct cfe_binding {
   const char *name; /* interned source name */
@@ -362,9 +432,13 @@ typedef struct cfe_lowering {
   VEC(cfe_binding) names;      /* local names in scope, innermost last (heap) */
   VEC(cfe_jumps) loops;        /* enclosing loops, innermost last (heap) */
   VEC(const cfe_func *) calls; /* the functions being inlined, outermost first (heap) */
-  VEC(int) temps;              /* nondet temporaries the current statement havocs first (heap) */
+  cfe_pending pending;         /* what the current statement does before its action */
+  ir_expr *guard;              /* while an operand of && || ?: is lowered: when it is evaluated, else NULL */
   int *file_map;               /* unit file -> index in p->files, -1 until used (heap) */
   int *globals;                /* unit global -> shared variable; -2 unchecked, -1 failed (heap) */
+  symtab cells;                /* a cell's C path (interned in the unit) -> its variable */
+  symtab arrays;               /* a C array some cell is an element of (its path, interned) -> that cell */
+  symtab reported;             /* C objects (interned paths, declarations) already reported */
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
@@ -388,7 +462,8 @@ int cfe_new_local(cfe_lowering *L, const char *display, bool boolean);
 /* True for a local that holds a C bool (0 or 1). */
 bool cfe_is_bool_local(const cfe_lowering *L, int v);
 /* The value of e as an int (TY_INT) or a condition (TY_BOOL). nondet calls
- * add temporaries to L->temps. After reporting an error returns a placeholder. */
+ * add temporaries, and indices that are not constants bounds checks, to
+ * L->pending. After reporting an error returns a placeholder. */
 ir_expr *cfe_lower_int(cfe_lowering *L, const cfe_expr *e);
 ir_expr *cfe_lower_bool(cfe_lowering *L, const cfe_expr *e);
 /* The natural value of e: TY_BOOL for conditions and bool shared variables, else TY_INT. */
@@ -399,10 +474,28 @@ ir_expr *cfe_not(cfe_lowering *L, ir_expr *c);
 ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_expr *rhs, cfe_pos at);
 /* What to store into v: the value converted to v's type (bool locals normalized). */
 ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value);
-/* The variable an assignment target names, or -1 after reporting why not. */
-int cfe_lower_target(cfe_lowering *L, const cfe_expr *e);
 /* The function a call names with its body, or NULL after reporting why not. */
 const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call);
+/* An int literal (arena-owned, typed). */
+ir_expr *cfe_int_lit(cfe_lowering *L, loc at, int64_t v);
+/* True when e is an integer constant expression (literals, enum constants, operators). */
+bool cfe_constant(const cfe_lowering *L, const cfe_expr *e);
+
+/* Maps the spec's cells by their C paths (L->cells, L->arrays); cfe_unmap_cells frees the maps. */
+void cfe_map_cells(cfe_lowering *L);
+void cfe_unmap_cells(cfe_lowering *L);
+/* The local of that name in scope, or -1. */
+int cfe_local(const cfe_lowering *L, const char *name);
+/* Reports a name that the code does not declare (or a system header's). */
+void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind);
+/* The value of a name, a field or an element (CE_NAME, CE_MEMBER, CE_INDEX). */
+ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e);
+/* What an assignment target names: a local, a global, or a field or element
+ * of a global struct or array (bounds checks go to L->pending); {-1, NULL}
+ * after reporting why not. */
+cfe_place cfe_lower_place(cfe_lowering *L, const cfe_expr *e);
+/* The value at a place: its variable, or a ?: tree over its cells by their indices. */
+ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at);
 
 /* A span from the start of a to the end of b (a's when they are in different files). */
 cfe_pos cfe_span(cfe_pos a, cfe_pos b);

@@ -50,6 +50,7 @@ static void cfe_yyerror(const CFE_YYLTYPE *at, void *scanner, cfe_ctx *ctx, cons
   cfe_declarator *dtor;
   cfe_decl *decl;
   cfe_decls *decls;
+  cfe_fields *fields;
   cfe_op op;
   bool flag;
 }
@@ -89,14 +90,15 @@ static void cfe_yyerror(const CFE_YYLTYPE *at, void *scanner, cfe_ctx *ctx, cons
 %left '*' '/' '%'
 
 %type <expr> expr assign_expr cond_expr bin_expr cast_expr unary_expr postfix_expr primary
-%type <expr> opt_expr condition initializer init_items
+%type <expr> opt_expr condition initializer init_items init_item
 %type <exprs> args
 %type <stmt> stmt compound block_items declaration for_init
 %type <specs> decl_specs specs_start
 %type <type> type_name struct_spec enum_spec
 %type <dtor> declarator direct_declarator abstract direct_abstract
-%type <decl> init_declarator param
-%type <decls> init_declarators params
+%type <decl> init_declarator param member_declarator
+%type <decls> init_declarators params member_declarators
+%type <fields> members
 %type <op> assign_op
 %type <flag> param_list_tail
 %type <name> any_name struct_kw
@@ -170,9 +172,9 @@ any_name
   ;
 
 struct_spec
-  : struct_kw any_name                      { $$ = cfe_type_bad(ctx, @$, "unsupported %s type", $1); }
-  | struct_kw '{' members '}'               { $$ = cfe_type_bad(ctx, @1, "unsupported %s type", $1); }
-  | struct_kw any_name '{' members '}'      { $$ = cfe_type_bad(ctx, cfe_span(@1, @2), "unsupported %s type", $1); }
+  : struct_kw any_name                      { $$ = cfe_struct_ref(ctx, $1, $2, @$); }
+  | struct_kw '{' members '}'               { $$ = cfe_struct_def(ctx, $1, NULL, $3, @1); }
+  | struct_kw any_name '{' members '}'      { $$ = cfe_struct_def(ctx, $1, $2, $4, cfe_span(@1, @2)); }
   ;
 
 struct_kw
@@ -181,20 +183,21 @@ struct_kw
   ;
 
 members
-  : %empty
-  | members decl_specs member_declarators ';'
-  | members decl_specs ';'
+  : %empty                                  { $$ = cfe_fields_new(ctx); }
+  | members decl_specs member_declarators ';' { $$ = $1; cfe_fields_add(ctx, $$, &$2, $3); }
+  | members decl_specs ';'                  { $$ = $1; }
   ;
 
 member_declarators
-  : member_declarator
-  | member_declarators ',' member_declarator
+  : member_declarator                       { $$ = cfe_decls_new(ctx); cfe_decls_add(ctx, $$, $1); }
+  | member_declarators ',' member_declarator { $$ = $1; cfe_decls_add(ctx, $$, $3); }
   ;
 
+/* The specifiers are applied when the whole member declaration is reduced. */
 member_declarator
-  : declarator
-  | declarator ':' cond_expr
-  | ':' cond_expr
+  : declarator                              { $$ = cfe_decl_new(ctx, NULL, $1, NULL, @$); }
+  | declarator ':' cond_expr                { $$ = cfe_decl_new(ctx, NULL, cfe_declarator_bitfield($1, cfe_span(@2, @3)), NULL, @$); }
+  | ':' cond_expr                           { $$ = cfe_decl_new(ctx, NULL, cfe_declarator_abstract(ctx, @1), NULL, @$); }
   ;
 
 enum_spec
@@ -229,15 +232,33 @@ init_declarator
   | declarator '=' initializer              { $$ = cfe_decl_new(ctx, NULL, $1, $3, @$); }
   ;
 
+/* Brace initializers (designators too) parse for globals, whose C initializers
+ * are ignored (the spec gives the initial values); lowering refuses one elsewhere. */
 initializer
   : assign_expr
+  | '{' '}'                                 { $$ = BAD(@$, "unsupported initializer list"); }
   | '{' init_items '}'                      { $$ = BAD(@$, "unsupported initializer list"); }
   | '{' init_items ',' '}'                  { $$ = BAD(@$, "unsupported initializer list"); }
   ;
 
 init_items
+  : init_item
+  | init_items ',' init_item
+  ;
+
+init_item
   : initializer
-  | init_items ',' initializer
+  | designators '=' initializer             { $$ = $3; }
+  ;
+
+designators
+  : designator
+  | designators designator
+  ;
+
+designator
+  : '[' cond_expr ']'
+  | '.' any_name
   ;
 
 declarator
@@ -258,8 +279,8 @@ qualifiers
 direct_declarator
   : IDENT                                   { $$ = cfe_declarator_name(ctx, $1, @1); }
   | '(' declarator ')'                      { $$ = $2; }
-  | direct_declarator '[' ']'               { $$ = cfe_declarator_array($1, @$); }
-  | direct_declarator '[' assign_expr ']'   { $$ = cfe_declarator_array($1, @$); }
+  | direct_declarator '[' ']'               { $$ = cfe_declarator_array(ctx, $1, NULL, @$); }
+  | direct_declarator '[' assign_expr ']'   { $$ = cfe_declarator_array(ctx, $1, $3, @$); }
   | direct_declarator '(' params param_list_tail ')' { $$ = cfe_declarator_function(ctx, $1, $3, $4, @$); }
   | direct_declarator '(' ')'               { $$ = cfe_declarator_function(ctx, $1, NULL, false, @$); }
   ;
@@ -287,10 +308,10 @@ abstract
   ;
 
 direct_abstract
-  : '[' ']'                                 { $$ = cfe_declarator_array(cfe_declarator_abstract(ctx, @1), @$); }
-  | '[' assign_expr ']'                     { $$ = cfe_declarator_array(cfe_declarator_abstract(ctx, @1), @$); }
-  | direct_abstract '[' ']'                 { $$ = cfe_declarator_array($1, @$); }
-  | direct_abstract '[' assign_expr ']'     { $$ = cfe_declarator_array($1, @$); }
+  : '[' ']'                                 { $$ = cfe_declarator_array(ctx, cfe_declarator_abstract(ctx, @1), NULL, @$); }
+  | '[' assign_expr ']'                     { $$ = cfe_declarator_array(ctx, cfe_declarator_abstract(ctx, @1), $2, @$); }
+  | direct_abstract '[' ']'                 { $$ = cfe_declarator_array(ctx, $1, NULL, @$); }
+  | direct_abstract '[' assign_expr ']'     { $$ = cfe_declarator_array(ctx, $1, $3, @$); }
   ;
 
 type_name
@@ -429,10 +450,10 @@ unary_expr
 
 postfix_expr
   : primary
-  | postfix_expr '[' expr ']'               { $$ = cfe_bad_expr(ctx, @$, $1, "unsupported array subscript"); }
+  | postfix_expr '[' expr ']'               { $$ = cfe_index(ctx, @$, $1, $3); }
   | postfix_expr '(' ')'                    { $$ = cfe_call(ctx, @$, $1, NULL); }
   | postfix_expr '(' args ')'               { $$ = cfe_call(ctx, @$, $1, $3); }
-  | postfix_expr '.' any_name               { $$ = cfe_bad_expr(ctx, @$, $1, "unsupported member access '.'"); }
+  | postfix_expr '.' any_name               { $$ = cfe_member(ctx, @$, $1, $3, @3); }
   | postfix_expr ARROW any_name             { $$ = cfe_bad_expr(ctx, @$, $1, "unsupported member access '->'"); }
   | postfix_expr INC                        { $$ = cfe_incdec(ctx, @$, 1, true, $1); }
   | postfix_expr DEC                        { $$ = cfe_incdec(ctx, @$, -1, true, $1); }

@@ -1,7 +1,8 @@
 /* conformance/cfront-expr.c -- lowering C expressions to IR over program
- * variables: names and globals, the int/bool conversions of C, constant
- * divisors, nondet temporaries, and the errors for everything outside the
- * subset (reference section 7). */
+ * variables: the int/bool conversions of C, constant divisors, nondet
+ * temporaries, when an operand of && || ?: is evaluated (for the bounds
+ * checks of its indices), and the errors for everything outside the subset
+ * (reference section 7). Names, fields and elements are cfront-access.c's. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -61,25 +62,25 @@ static ir_expr *typed(ir_expr *e, ir_type t) {
   return e;
 }
 
-static ir_expr *int_lit(cfe_lowering *L, loc at, int64_t v) {
+ir_expr *cfe_int_lit(cfe_lowering *L, loc at, int64_t v) {
   if (v >= 0) return typed(ir_int(PA, at, arena_printf(PA, "%" PRId64, v)), TY_INT);
   const char *text = v == INT64_MIN ? "9223372036854775808" : arena_printf(PA, "%" PRId64, -v);
   return typed(ir_unary(PA, at, OP_NEG, typed(ir_int(PA, at, text), TY_INT)), TY_INT);
 }
 
 /* The placeholder returned after an error. */
-static ir_expr *placeholder(cfe_lowering *L, cfe_pos at) { return int_lit(L, at.at, 0); }
+static ir_expr *placeholder(cfe_lowering *L, cfe_pos at) { return cfe_int_lit(L, at.at, 0); }
 
 static ir_expr *to_int(cfe_lowering *L, ir_expr *e) {
   if (e->type != TY_BOOL) return e;
-  if (e->kind == IR_BOOL) return int_lit(L, e->at, e->value);
-  return typed(ir_ite(PA, e->at, e, int_lit(L, e->at, 1), int_lit(L, e->at, 0)), TY_INT);
+  if (e->kind == IR_BOOL) return cfe_int_lit(L, e->at, e->value);
+  return typed(ir_ite(PA, e->at, e, cfe_int_lit(L, e->at, 1), cfe_int_lit(L, e->at, 0)), TY_INT);
 }
 
 static ir_expr *to_bool(cfe_lowering *L, ir_expr *e) {
   if (e->type == TY_BOOL) return e;
   if (e->kind == IR_INT) return typed(ir_bool(PA, e->at, e->value != 0 || e->big), TY_BOOL);
-  return typed(ir_binary(PA, e->at, OP_NE, e, int_lit(L, e->at, 0)), TY_BOOL);
+  return typed(ir_binary(PA, e->at, OP_NE, e, cfe_int_lit(L, e->at, 0)), TY_BOOL);
 }
 
 ir_expr *cfe_not(cfe_lowering *L, ir_expr *c) {
@@ -91,96 +92,17 @@ ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
   if (L->p->vars.items[v].type == TY_BOOL) return to_bool(L, value);
   if (!cfe_is_bool_local(L, v)) return to_int(L, value);
   ir_expr *c = to_bool(L, value);
-  if (c->kind == IR_BOOL) return int_lit(L, c->at, c->value);
-  return typed(ir_ite(PA, c->at, c, int_lit(L, c->at, 1), int_lit(L, c->at, 0)), TY_INT);
+  if (c->kind == IR_BOOL) return cfe_int_lit(L, c->at, c->value);
+  return typed(ir_ite(PA, c->at, c, cfe_int_lit(L, c->at, 1), cfe_int_lit(L, c->at, 0)), TY_INT);
 }
 
-/* ---------------------------------------------------------------- names */
-
-/* The shared variable that C global name stands for (its own name, or the
- * one its binds names). */
-static const ast_shared *spec_shared(const cfe_lowering *L, const char *name) {
-  vec_foreach(&L->spec->shared, i)
-    if (strcmp(ast_c_name(L->spec->shared.items[i]), name) == 0) return L->spec->shared.items[i];
-  return NULL;
-}
-
-static const char *c_type_word(cfe_type_kind k) { return k == CT_BOOL ? "bool" : "int"; }
-
-/* Checks a global against the spec's shared variables once; returns its
- * variable or -1 (reported at the first use). */
-static int global_var(cfe_lowering *L, int g, cfe_pos use) {
-  if (L->globals[g] != -2) return L->globals[g];
-  const cfe_decl *d = L->u->globals.items[g];
-  L->globals[g] = -1;
-  const ast_shared *sh = spec_shared(L, d->name);
-  if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
-    cfe_error(L->u, use, "global '%s' has an unsupported type", d->name);
-    if (d->type.kind == CT_BAD) cfe_note(L->u, d->type.at, "%s", d->type.what);
-  } else if (!sh) {
-    cfe_error(L->u, use,
-              "global '%s' is not a shared variable of the spec (declare one, or bind one to it: 'shared int NAME "
-              "binds %s;')",
-              d->name, d->name);
-    cfe_note(L->u, d->name_at, "'%s' is declared here", d->name);
-  } else if ((d->type.kind == CT_BOOL) != (sh->type.kind == TYPE_BOOL)) {
-    cfe_error(L->u, use, "global '%s' is %s in the C code but %s in the spec", d->name, c_type_word(d->type.kind),
-              sh->type.kind == TYPE_BOOL ? "bool" : "int");
-    diag_note(L->spec->src, sh->at, "'%s' is declared here in the spec", sh->name);
-  } else {
-    L->globals[g] = sh->index;
-  }
-  return L->globals[g];
-}
-
-static int local_var(const cfe_lowering *L, const char *name) {
-  for (size_t i = L->names.len; i > L->frame->scope_base; i--)
-    if (L->names.items[i - 1].name == name) return L->names.items[i - 1].var;
-  return -1;
-}
-
-static void unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
-  cfe_entity *x = cfe_lookup(L->u, name);
-  if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
-  else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
-}
-
-/* A name as an operand: a variable, an enum constant or an error. */
-static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
-  int v = local_var(L, e->name);
-  if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
-  cfe_entity *x = cfe_lookup(L->u, e->name);
-  if (x && x->kind == ENT_ENUM) return int_lit(L, e->at.at, x->value);
-  if (x && x->kind == ENT_GLOBAL) {
-    v = global_var(L, x->index, e->at);
-    return v >= 0 ? prog_var_ref(L->p, v, e->at.at) : placeholder(L, e->at);
-  }
-  if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "unsupported use of function '%s' as a value", e->name);
-  else unknown_name(L, e->name, e->at, "identifier");
-  return placeholder(L, e->at);
-}
-
-int cfe_lower_target(cfe_lowering *L, const cfe_expr *e) {
-  if (e->kind != CE_NAME) {
-    if (e->kind == CE_BAD || e->kind == CE_UNARY) cfe_lower_value(L, e);
-    else cfe_error(L->u, e->at, "this expression cannot be assigned to");
-    return -1;
-  }
-  int v = local_var(L, e->name);
-  if (v >= 0) return v;
-  cfe_entity *x = cfe_lookup(L->u, e->name);
-  if (x && x->kind == ENT_GLOBAL) return global_var(L, x->index, e->at);
-  if (x && x->kind == ENT_ENUM) cfe_error(L->u, e->at, "cannot assign to enum constant '%s'", e->name);
-  else if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "cannot assign to function '%s'", e->name);
-  else unknown_name(L, e->name, e->at, "identifier");
-  return -1;
-}
+/* ---------------------------------------------------------------- calls */
 
 const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
   cfe_entity *x = cfe_lookup(L->u, call->name);
   if (!x || x->kind != ENT_FUNC) {
     if (x && x->kind != ENT_SYSTEM) cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
-    else unknown_name(L, call->name, call->name_at, "function");
+    else cfe_unknown_name(L, call->name, call->name_at, "function");
     return NULL;
   }
   const cfe_func *f = L->u->funcs.items[x->index];
@@ -194,17 +116,17 @@ const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
 
 /* ---------------------------------------------------------------- operators */
 
-static bool constant(const cfe_lowering *L, const cfe_expr *e) {
+bool cfe_constant(const cfe_lowering *L, const cfe_expr *e) {
   switch (e->kind) {
   case CE_INT: return true;
   case CE_NAME: {
     const cfe_entity *x = cfe_lookup(L->u, e->name);
-    return local_var(L, e->name) < 0 && x && x->kind == ENT_ENUM;
+    return cfe_local(L, e->name) < 0 && x && x->kind == ENT_ENUM;
   }
   case CE_UNARY:
-  case CE_CAST: return constant(L, e->a);
-  case CE_BINARY: return constant(L, e->a) && constant(L, e->b);
-  case CE_COND: return constant(L, e->a) && constant(L, e->b) && constant(L, e->c);
+  case CE_CAST: return cfe_constant(L, e->a);
+  case CE_BINARY: return cfe_constant(L, e->a) && cfe_constant(L, e->b);
+  case CE_COND: return cfe_constant(L, e->a) && cfe_constant(L, e->b) && cfe_constant(L, e->c);
   default: return false;
   }
 }
@@ -212,12 +134,12 @@ static bool constant(const cfe_lowering *L, const cfe_expr *e) {
 /* The divisor of / or %: a nonzero integer constant. */
 static ir_expr *divisor(cfe_lowering *L, const cfe_expr *e) {
   int64_t d = 0;
-  if (!constant(L, e)) {
+  if (!cfe_constant(L, e)) {
     cfe_error(L->u, e->at, "unsupported: division by a non-constant (the divisor must be a nonzero integer constant)");
     return NULL;
   }
   if (!cfe_const_eval(L->u, e, &d)) return NULL;
-  if (d != 0) return int_lit(L, e->at.at, d);
+  if (d != 0) return cfe_int_lit(L, e->at.at, d);
   cfe_error(L->u, e->at, "division by zero");
   return NULL;
 }
@@ -241,12 +163,28 @@ ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_
   return placeholder(L, at);
 }
 
+/* e lowered by lower as an operand evaluated only where c holds: its indices are checked only there. */
+static ir_expr *where(cfe_lowering *L, ir_expr *c, const cfe_expr *e,
+                      ir_expr *(*lower)(cfe_lowering *, const cfe_expr *)) {
+  ir_expr *outer = L->guard;
+  L->guard = outer ? typed(ir_binary(PA, c->at, OP_AND, outer, c), TY_BOOL) : c;
+  ir_expr *v = lower(L, e);
+  L->guard = outer;
+  return v;
+}
+
+/* a && b, a || b: b is evaluated only where a is true (false). */
+static ir_expr *logical(cfe_lowering *L, const cfe_expr *e) {
+  ir_expr *a = cfe_lower_bool(L, e->a);
+  ir_expr *b = where(L, e->op == CO_AND ? a : cfe_not(L, a), e->b, cfe_lower_bool);
+  return typed(ir_binary(PA, e->at.at, e->op == CO_AND ? OP_AND : OP_OR, a, b), TY_BOOL);
+}
+
 static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
-  static const ir_op rel[] = {[CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT,   [CO_GE] = OP_GE,
-                              [CO_EQ] = OP_EQ, [CO_NE] = OP_NE, [CO_AND] = OP_AND, [CO_OR] = OP_OR};
+  static const ir_op rel[] = {
+      [CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ, [CO_NE] = OP_NE};
   if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
-  if (e->op == CO_AND || e->op == CO_OR)
-    return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_bool(L, e->a), cfe_lower_bool(L, e->b)), TY_BOOL);
+  if (e->op == CO_AND || e->op == CO_OR) return logical(L, e);
   if (e->op <= CO_NE)
     return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_int(L, e->a), cfe_lower_int(L, e->b)), TY_BOOL);
   cfe_lower_value(L, e->a);
@@ -271,7 +209,7 @@ static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
 
 static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {
   ir_expr *c = cfe_lower_bool(L, e->a);
-  ir_expr *a = cfe_lower_value(L, e->b), *b = cfe_lower_value(L, e->c);
+  ir_expr *a = where(L, c, e->b, cfe_lower_value), *b = where(L, cfe_not(L, c), e->c, cfe_lower_value);
   if (a->type != TY_BOOL || b->type != TY_BOOL) {
     a = to_int(L, a);
     b = to_int(L, b);
@@ -284,6 +222,7 @@ static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
   if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
   cfe_lower_value(L, e->a);
   if (e->type.kind == CT_VOID) cfe_error(L->u, e->at, "unsupported cast to void inside an expression");
+  else if (e->type.kind != CT_BAD) cfe_error(L->u, e->at, "unsupported cast to a struct or array type");
   else cfe_error(L->u, e->type.at, "%s", e->type.what);
   return placeholder(L, e->at);
 }
@@ -295,7 +234,7 @@ static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
     cfe_error(L->u, e->at, "'%s' takes no arguments", e->name);
   } else if (b == B_NONDET || b == B_NONDET_BOOL) {
     int t = cfe_new_local(L, "nondet", b == B_NONDET_BOOL);
-    vec_push(NULL, &L->temps, t);
+    vec_push(NULL, &L->pending.temps, t);
     return prog_var_ref(L->p, t, e->at.at);
   } else if (b == B_NONDET_BAD) {
     cfe_error(L->u, e->name_at, "unsupported: '%s' is not a nondeterministic integer", e->name);
@@ -314,8 +253,10 @@ static ir_expr *value(cfe_lowering *L, const cfe_expr *e) {
   switch (e->kind) {
   case CE_INT:
     if (e->big) cfe_error(L->u, e->at, "integer constant too large (the limit is 2^63 - 1)");
-    return int_lit(L, e->at.at, e->value);
-  case CE_NAME: return name_value(L, e);
+    return cfe_int_lit(L, e->at.at, e->value);
+  case CE_NAME:
+  case CE_INDEX:
+  case CE_MEMBER: return cfe_lower_object(L, e);
   case CE_UNARY: return unary(L, e);
   case CE_BINARY: return binary(L, e);
   case CE_COND: return conditional(L, e);

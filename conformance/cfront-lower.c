@@ -7,7 +7,9 @@
  *     and jumps are single non-step edges from boundary to boundary;
  *   - inside an atomic section every location is a non-boundary, so the
  *     whole section is one step.
- * Expressions are lowered by cfront-expr.c. */
+ * A statement's nondet temporaries are havocked and its bounds checks made
+ * (CHECK_INDEX assertions) before its action. Expressions are lowered by
+ * cfront-expr.c, the objects they name by cfront-access.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +35,9 @@ static prog_origin origin(cfe_lowering *L, cfe_pos at) {
 }
 
 /* A step edge starts a step exactly when it leaves a boundary. */
-static void edge(cfe_lowering *L, int from, int to, prog_action act, int var, const ir_expr *e, bool step, cfe_pos at) {
+static void add(cfe_lowering *L, prog_edge x, bool step, cfe_pos at) {
   if (L->too_big) return;
-  prog_edge x = {
-      .from = from, .to = to, .action = act, .var = var, .expr = e, .check = CHECK_CODE, .step = -1, .detail = -1};
-  x.starts_step = step && L->p->locs.items[from].boundary;
+  x.starts_step = step && L->p->locs.items[x.from].boundary;
   x.origin = origin(L, at);
   prog_add_edge(L->p, x);
   if (L->p->edges.len < MAX_EDGES) return;
@@ -45,23 +45,63 @@ static void edge(cfe_lowering *L, int from, int to, prog_action act, int var, co
   cfe_error(L->u, at, "the program is too large once calls are inlined (the limit is %d edges)", MAX_EDGES);
 }
 
+static void edge(cfe_lowering *L, int from, int to, prog_action act, int var, const ir_expr *e, bool step, cfe_pos at) {
+  prog_edge x = {
+      .from = from, .to = to, .action = act, .var = var, .expr = e, .check = CHECK_CODE, .step = -1, .detail = -1};
+  add(L, x, step, at);
+}
+
 static void jump(cfe_lowering *L, int from, int to, cfe_pos at) { edge(L, from, to, ACT_SKIP, -1, NULL, false, at); }
 
-/* Havocs the nondet temporaries of the statement; returns where its own
- * action starts. Within a step they lead through non-boundaries. */
-static int flush_temps(cfe_lowering *L, int cur, bool step, cfe_pos at) {
-  vec_foreach(&L->temps, i) {
+/* Forgets what the statement would do before its action (it has none). */
+static void discard(cfe_lowering *L) {
+  L->pending.temps.len = 0;
+  L->pending.checks.len = 0;
+}
+
+/* Takes the statement's pending work so far, to be put back later with put_pending. */
+static cfe_pending take_pending(cfe_lowering *L) {
+  cfe_pending p = L->pending;
+  memset(&L->pending, 0, sizeof L->pending);
+  return p;
+}
+
+static void put_pending(cfe_lowering *L, cfe_pending p) {
+  vec_free(&L->pending.temps);
+  vec_free(&L->pending.checks);
+  L->pending = p;
+}
+
+/* Havocs the nondet temporaries of the statement, then makes its bounds
+ * checks; returns where its own action starts. Within a step they lead
+ * through non-boundaries. */
+static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
+  vec_foreach(&L->pending.temps, i) {
     int to = step ? mid_loc(L) : next_loc(L);
-    edge(L, cur, to, ACT_HAVOC, L->temps.items[i], NULL, step, at);
+    edge(L, cur, to, ACT_HAVOC, L->pending.temps.items[i], NULL, step, at);
     cur = to;
   }
-  L->temps.len = 0;
+  vec_foreach(&L->pending.checks, i) {
+    const cfe_check *c = &L->pending.checks.items[i];
+    int to = step ? mid_loc(L) : next_loc(L);
+    prog_edge x = {.from = cur,
+                   .to = to,
+                   .action = ACT_ASSERT,
+                   .var = -1,
+                   .expr = c->holds,
+                   .check = CHECK_INDEX,
+                   .step = -1,
+                   .detail = c->subscript};
+    add(L, x, step, at);
+    cur = to;
+  }
+  discard(L);
   return cur;
 }
 
 /* One step doing act (after the temporaries); returns the boundary after it. */
 static int step(cfe_lowering *L, int cur, prog_action act, int var, const ir_expr *e, cfe_pos at) {
-  cur = flush_temps(L, cur, true, at);
+  cur = flush_pending(L, cur, true, at);
   int to = next_loc(L);
   edge(L, cur, to, act, var, e, true, at);
   return to;
@@ -69,7 +109,7 @@ static int step(cfe_lowering *L, int cur, prog_action act, int var, const ir_exp
 
 /* A non-step edge (a check or a havoc of a fresh local). */
 static int plain(cfe_lowering *L, int cur, prog_action act, int var, const ir_expr *e, cfe_pos at) {
-  cur = flush_temps(L, cur, false, at);
+  cur = flush_pending(L, cur, false, at);
   int to = next_loc(L);
   edge(L, cur, to, act, var, e, false, at);
   return to;
@@ -89,7 +129,7 @@ static void branch(cfe_lowering *L, int cur, const cfe_expr *cond, int yes, int 
     return;
   }
   ir_expr *c = cfe_lower_bool(L, cond);
-  cur = flush_temps(L, cur, true, cond->at);
+  cur = flush_pending(L, cur, true, cond->at);
   edge(L, cur, yes, ACT_ASSUME, -1, c, true, cond->at);
   edge(L, cur, no, ACT_ASSUME, -1, cfe_not(L, c), true, cond->at);
 }
@@ -128,6 +168,24 @@ static size_t param_count(const cfe_func *f) {
   return ps->len;
 }
 
+/* A struct or an array where only a scalar may be (role: "local 'x'"):
+ * reports it; true when so. */
+static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char *role) {
+  if (t->kind != CT_STRUCT && t->kind != CT_ARRAY) return false;
+  const char *what = t->kind == CT_STRUCT ? "struct" : "array";
+  cfe_error(L->u, at, "unsupported %s type for %s (%ss must be global variables bound to the spec)", what, role, what);
+  return true;
+}
+
+/* Reports a parameter of f that is not a scalar; true when it is one. */
+static bool scalar_param(cfe_lowering *L, const cfe_decl *p) {
+  const char *role = p->name ? arena_printf(L->p->arena, "parameter '%s'", p->name) : "a parameter";
+  if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
+  if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
+  aggregate(L, &p->type, p->declarator->at, role);
+  return p->type.kind == CT_INT || p->type.kind == CT_BOOL;
+}
+
 /* Reports what keeps f from being inlined; true when it can be. */
 static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) {
   vec_foreach(&L->calls, i) {
@@ -147,14 +205,11 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
               param_count(f) == 1 ? "" : "s", call->args.len, call->args.len == 1 ? "was" : "were");
     ok = false;
   }
-  for (size_t i = 0; i < param_count(f); i++) {
-    const cfe_decl *p = f->decl->params.items[i];
-    if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
-    if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
-    ok = ok && (p->type.kind == CT_INT || p->type.kind == CT_BOOL);
-  }
-  if (f->decl->type.kind == CT_BAD) cfe_error(L->u, f->decl->type.at, "%s", f->decl->type.what);
-  return ok && f->decl->type.kind != CT_BAD;
+  for (size_t i = 0; i < param_count(f); i++) ok = scalar_param(L, f->decl->params.items[i]) && ok;
+  const cfe_type *result = &f->decl->type;
+  if (result->kind == CT_BAD) cfe_error(L->u, result->at, "%s", result->what);
+  bool whole = aggregate(L, result, f->name_at, arena_printf(L->p->arena, "the result of '%s'", f->name));
+  return ok && result->kind != CT_BAD && !whole;
 }
 
 /* Assigns the arguments (evaluated in the caller's scope) to fresh
@@ -163,7 +218,7 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
   size_t n = param_count(f);
   ir_expr **values = xcalloc(n + 1, sizeof *values);
   for (size_t i = 0; i < n; i++) values[i] = cfe_lower_value(L, call->args.items[i]);
-  if (n > 0) cur = flush_temps(L, cur, true, call->at);
+  if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
@@ -209,15 +264,22 @@ static bool atomic_call(cfe_lowering *L, const cfe_expr *e) {
   return x && x->kind == ENT_FUNC && atomic_function(L->u->funcs.items[x->index]);
 }
 
-/* "x = f(a)", "T x = f(a)": the call's steps, then one step x := result
- * (all one step for a __VERIFIER_atomic_ function). */
-static int call_into(cfe_lowering *L, int var, const cfe_expr *e, cfe_pos at, int cur) {
+static bool no_place(cfe_place pl) { return pl.var < 0 && !pl.cells; }
+
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at);
+
+/* "x = f(a)", "T x = f(a)", "f(a);": the call's steps, then one step
+ * storing the result (all one step for a __VERIFIER_atomic_ function). The
+ * target's indices are evaluated and checked in that last step. */
+static int call_into(cfe_lowering *L, cfe_place pl, const cfe_expr *e, cfe_pos at, int cur) {
   bool atomic = atomic_call(L, e);
+  cfe_pending target = take_pending(L);
   if (atomic) cur = atomic_enter(L, cur, e->at);
   int ret;
-  cur = call(L, e, cur, &ret, var >= 0);
-  if (ret >= 0 && var >= 0)
-    cur = step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, prog_var_ref(L->p, ret, e->at.at)), at);
+  cur = call(L, e, cur, &ret, !no_place(pl));
+  put_pending(L, target);
+  if (ret >= 0 && !no_place(pl)) cur = store(L, cur, pl, prog_var_ref(L->p, ret, e->at.at), at);
+  else discard(L);
   if (atomic) cur = atomic_leave(L, cur, e->at);
   return cur;
 }
@@ -233,36 +295,100 @@ static bool direct_havoc(const cfe_lowering *L, int var, const cfe_expr *value) 
   return b == B_NONDET && (v->type == TY_BOOL || !v->bounded || cfe_is_bool_local(L, var));
 }
 
-/* The step "var := value" of an assignment or initializer. */
-static int assign_value(cfe_lowering *L, int var, const cfe_expr *value, cfe_pos at, int cur) {
-  if (user_call(value)) return call_into(L, var, value, at, cur);
-  if (var >= 0 && direct_havoc(L, var, value)) return step(L, cur, ACT_HAVOC, var, NULL, at);
-  ir_expr *v = cfe_lower_value(L, value);
-  if (var < 0) {
-    L->temps.len = 0;
-    return cur;
+/* var := value as an edge of the current step, to a new location (the boundary that ends it when last). */
+static int set(cfe_lowering *L, int cur, int var, const ir_expr *value, bool last, cfe_pos at) {
+  int to = last ? next_loc(L) : mid_loc(L);
+  edge(L, cur, to, ACT_ASSIGN, var, value, true, at);
+  return to;
+}
+
+/* The indices (their temporaries) have the values of combination j of c (row-major). */
+static ir_expr *selects(cfe_lowering *L, const cfe_cells *c, ir_expr *const *index, size_t j, loc at) {
+  ir_expr *all = NULL;
+  for (size_t d = c->index.len; d-- > 0;) {
+    size_t n = (size_t)c->length.items[d];
+    ir_expr *eq = ir_binary(L->p->arena, at, OP_EQ, index[d], cfe_int_lit(L, at, (int64_t)(j % n)));
+    eq->type = TY_BOOL;
+    all = all ? ir_binary(L->p->arena, at, OP_AND, eq, all) : eq;
+    all->type = TY_BOOL;
+    j /= n;
   }
-  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+  return all;
+}
+
+/* A store into one of the cells c, as one step: the indices and the value
+ * into temporaries, then cell := (the indices select it) ? value : cell for
+ * each cell, so that the value is the one computed before any of them. */
+static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, cfe_pos at) {
+  cur = flush_pending(L, cur, true, at);
+  ir_expr **index = xcalloc(c->index.len + 1, sizeof *index);
+  vec_foreach(&c->index, d) {
+    int t = prog_add_var(L->p, VAR_TEMP, "index", TY_INT);
+    cur = set(L, cur, t, c->index.items[d], false, at);
+    index[d] = prog_var_ref(L->p, t, at.at);
+  }
+  ir_expr *v = cfe_store_value(L, c->vars.items[0], value);
+  int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
+  cur = set(L, cur, t, v, false, at);
+  vec_foreach(&c->vars, j) {
+    int cell = c->vars.items[j];
+    ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), prog_var_ref(L->p, t, at.at),
+                        prog_var_ref(L->p, cell, at.at));
+    x->type = v->type;
+    cur = set(L, cur, cell, x, j + 1 == c->vars.len, at);
+  }
+  free(index);
+  return cur;
+}
+
+/* The step storing value into pl (after the statement's pending work); returns the boundary after it. */
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at) {
+  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value), at);
+  return store_cells(L, cur, pl.cells, value, at);
+}
+
+/* The step "place := value" of an assignment or initializer. */
+static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cfe_pos at, int cur) {
+  if (user_call(value)) return call_into(L, pl, value, at, cur);
+  if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
+  ir_expr *v = cfe_lower_value(L, value);
+  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  discard(L);
+  return cur;
 }
 
 static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
-  int var = cfe_lower_target(L, e->a);
-  if (e->op == CO_ASSIGN) return assign_value(L, var, e->b, at, cur);
-  if (var < 0) {
+  cfe_place pl = cfe_lower_place(L, e->a);
+  if (e->op == CO_ASSIGN) return assign_value(L, pl, e->b, at, cur);
+  if (no_place(pl)) {
     cfe_lower_value(L, e->b);
-    L->temps.len = 0;
+    discard(L);
     return cur;
   }
-  ir_expr *v = cfe_lower_compound(L, e->op, prog_var_ref(L->p, var, e->a->at.at), e->b, e->at);
-  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+  ir_expr *v = cfe_lower_compound(L, e->op, cfe_place_value(L, pl, e->a->at.at), e->b, e->at);
+  return store(L, cur, pl, v, at);
 }
 
 static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
-  int var = cfe_lower_target(L, e->a);
-  if (var < 0) return cur;
+  cfe_place pl = cfe_lower_place(L, e->a);
+  if (no_place(pl)) {
+    discard(L);
+    return cur;
+  }
   cfe_expr one = {.kind = CE_INT, .at = e->at, .value = 1, .depth = 1};
-  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, prog_var_ref(L->p, var, e->a->at.at), &one, e->at);
-  return step(L, cur, ACT_ASSIGN, var, cfe_store_value(L, var, v), at);
+  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, cfe_place_value(L, pl, e->a->at.at), &one, e->at);
+  return store(L, cur, pl, v, at);
+}
+
+/* An assert's condition where its bounds checks hold: between steps the
+ * environment moves after each check, and an index it moves out of its
+ * array is caught by the check it meets in that run. */
+static ir_expr *where_checked(cfe_lowering *L, ir_expr *c) {
+  vec_foreach(&L->pending.checks, i) {
+    c = ir_binary(L->p->arena, c->at, OP_IMPLIES, L->pending.checks.items[i].holds, c);
+    c->type = TY_BOOL;
+  }
+  return c;
 }
 
 /* One argument of a builtin that takes a condition. */
@@ -270,7 +396,7 @@ static ir_expr *builtin_condition(cfe_lowering *L, const cfe_expr *e) {
   if (e->args.len == 1) return cfe_lower_bool(L, e->args.items[0]);
   cfe_error(L->u, e->at, "'%s' takes one argument", e->name);
   vec_foreach(&e->args, i) cfe_lower_value(L, e->args.items[i]);
-  L->temps.len = 0;
+  discard(L);
   return NULL;
 }
 
@@ -278,7 +404,7 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_builtin b = cfe_builtin_of(e->name);
   ir_expr *c;
   switch (b) {
-  case B_ASSERT: c = builtin_condition(L, e); return c ? plain(L, cur, ACT_ASSERT, -1, c, at) : cur;
+  case B_ASSERT: c = builtin_condition(L, e); return c ? plain(L, cur, ACT_ASSERT, -1, where_checked(L, c), at) : cur;
   case B_ASSUME: c = builtin_condition(L, e); return c ? step(L, cur, ACT_ASSUME, -1, c, at) : cur;
   case B_ATOMIC_BEGIN:
   case B_ATOMIC_END:
@@ -286,7 +412,7 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
               "'%s()' must be a statement of a block, with '__VERIFIER_atomic_%s()' later in the same block", e->name,
               b == B_ATOMIC_BEGIN ? "end" : "begin");
     return cur;
-  case B_NONE: return call_into(L, -1, e, at, cur);
+  case B_NONE: return call_into(L, (cfe_place){-1, NULL}, e, at, cur);
   default: cfe_lower_value(L, e); return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
 }
@@ -307,7 +433,7 @@ static bool local_ok(cfe_lowering *L, const cfe_decl *d) {
   else if (d->storage == SC_EXTERN) cfe_error(L->u, d->name_at, "unsupported extern declaration inside a function");
   else if (d->type.kind == CT_BAD) cfe_error(L->u, d->type.at, "%s", d->type.what);
   else if (d->type.kind == CT_VOID) cfe_error(L->u, d->name_at, "variable '%s' has type void", d->name);
-  else return true;
+  else if (!aggregate(L, &d->type, d->declarator->at, arena_printf(L->p->arena, "local '%s'", d->name))) return true;
   return false;
 }
 
@@ -316,7 +442,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
   if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
-  else cur = assign_value(L, ok ? var : -1, d->init, d->at, cur);
+  else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, d->init, d->at, cur);
   bind(L, d->name, var);
   return cur;
 }
@@ -406,10 +532,10 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
     value = cfe_lower_value(L, s->expr);
   }
   if (fr->entry || fr->ret_var < 0 || !value) {
-    L->temps.len = 0; /* the checked function's result is ignored */
+    discard(L); /* the checked function's result is ignored */
     edge(L, cur, fr->exit, ACT_SKIP, -1, NULL, true, s->at);
   } else {
-    cur = flush_temps(L, cur, true, s->at);
+    cur = flush_pending(L, cur, true, s->at);
     edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value), true, s->at);
   }
   if (atomic) L->atomic--; /* the section ends where return goes */
@@ -522,8 +648,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
   if (f->decl->variadic) cfe_error(L->u, f->name_at, "unsupported variadic function '%s'", f->name);
   for (size_t i = 0; i < param_count(f); i++) {
     const cfe_decl *p = f->decl->params.items[i];
-    if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
-    if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
+    scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) bind(L, p->name, v);
@@ -564,12 +689,15 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
   vec_foreach(&u->globals, i) L.globals[i] = -2;
   add_shared(&L);
+  cfe_map_cells(&L);
   int before = u->sink->errors;
   lower_entry(&L, f);
+  cfe_unmap_cells(&L);
   vec_free(&L.names);
   vec_free(&L.loops);
   vec_free(&L.calls);
-  vec_free(&L.temps);
+  vec_free(&L.pending.temps);
+  vec_free(&L.pending.checks);
   free(L.file_map);
   free(L.globals);
   if (u->sink->errors == before) return L.p;

@@ -83,6 +83,7 @@ void cfe_free(cfe_unit *u) {
   if (!u) return;
   vec_foreach(&u->files, i) diag_source_free(u->files.items[i].src);
   symtab_free(&u->names);
+  symtab_free(&u->tags);
   arena_free(u->arena);
 }
 

@@ -25,10 +25,21 @@ static bool name_taken(const prog *p, const char *name) {
   return false;
 }
 
+/* display as a C identifier: an element's "a[2]" becomes "a_2", a path's "s.f" "s_f". */
+static const char *identifier(prog *p, const char *display) {
+  strbuf b = {0};
+  for (const char *c = display; *c; c++)
+    if (isalnum((unsigned char)*c) || *c == '_') sbuf_putc(&b, *c);
+    else if (*c != ']') sbuf_putc(&b, '_');
+  const char *name = arena_intern(p->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return name;
+}
+
 int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type) {
-  const char *name = arena_intern_cstr(p->arena, display);
+  const char *base = identifier(p, display), *name = base;
   for (int n = 2; name_taken(p, name); n++)
-    name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", display, n));
+    name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", base, n));
   prog_var v = {.kind = kind,
                 .name = name,
                 .display = arena_intern_cstr(p->arena, display),
@@ -96,4 +107,38 @@ bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *l
   *file = p->files.items[o.file]->name;
   diag_line_col(p->files.items[o.file], o.at.start, line, &col);
   return true;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static bool eval_ite(const prog *p, const ir_expr *e, const int64_t *values, int64_t *out) {
+  int64_t c;
+  return prog_eval(p, e->a, values, &c) && prog_eval(p, c ? e->b : e->c, values, out);
+}
+
+bool prog_eval(const prog *p, const ir_expr *e, const int64_t *values, int64_t *out) {
+  int64_t a = 0, b = 0;
+  switch (e->kind) {
+  case IR_BOOL:
+  case IR_INT: *out = e->value; return !e->big;
+  case IR_NAME:
+    if (e->ref != REF_VAR || e->index < 0 || (size_t)e->index >= p->vars.len) return false;
+    *out = values[e->index];
+    return true;
+  case IR_ITE: return eval_ite(p, e, values, out);
+  case IR_UNARY: return prog_eval(p, e->a, values, &a) && ir_arith(e->op, a, 0, out) == IR_FAULT_NONE;
+  case IR_BINARY:
+    return prog_eval(p, e->a, values, &a) && prog_eval(p, e->b, values, &b) &&
+           ir_arith(e->op, a, b, out) == IR_FAULT_NONE;
+  default: return false;
+  }
+}
+
+void prog_path_text(const prog *p, const prog_path_part *parts, size_t n, const int64_t *values, strbuf *out) {
+  for (size_t i = 0; i < n; i++) {
+    int64_t k;
+    if (parts[i].text) sbuf_puts(out, parts[i].text);
+    else if (prog_eval(p, parts[i].index, values, &k)) sbuf_printf(out, "[%lld]", (long long)k);
+    else sbuf_puts(out, "[?]");
+  }
 }

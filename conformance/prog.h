@@ -23,7 +23,8 @@ typedef enum prog_var_kind {
   VAR_OLD,    /* instrumenter: a shared variable's value before the step (u) */
   VAR_CAND,   /* instrumenter: F[state], state_index says which */
   VAR_TID,    /* instrumenter: the instance number of the thread */
-  VAR_TEMP    /* instrumenter: scratch (the next F while it is computed) */
+  VAR_TEMP    /* scratch within a step, not shown in traces (the next F while it is computed; the index and the
+                 value of a write to an element whose index is not constant) */
 } prog_var_kind;
 
 typedef struct prog_var {
@@ -51,8 +52,25 @@ typedef enum prog_check {
   CHECK_CODE_IN_STEP, /* a concrete assert(e) inside a step: e itself (no abstract state is mid-step) */
   CHECK_SIMULATED,    /* F nonempty after a step: some abstract state simulates it */
   CHECK_RANGE,        /* a bounded shared variable keeps its range after a step */
-  CHECK_EXIT          /* F nonempty when the thread exits */
+  CHECK_EXIT,         /* F nonempty when the thread exits */
+  CHECK_INDEX         /* an index of the code lies within its array (detail: the access in prog->subscripts) */
 } prog_check;
+
+/* One part of a C path: text (a name, ".f", "[2]"), or an index known only
+ * when the code runs. */
+typedef struct prog_path_part {
+  const char *text;     /* the text, or NULL for an index */
+  const ir_expr *index; /* with text NULL: the index, an int over the program's variables */
+} prog_path_part;
+
+/* An element of a C array that the code reaches through an index that is
+ * not constant: what a CHECK_INDEX assertion bounds. */
+typedef struct prog_subscript {
+  const prog_path_part *array; /* the C path of the array (arena-owned) */
+  size_t array_len;            /* parts in it */
+  const ir_expr *index;        /* the index */
+  int64_t length;              /* the array's number of elements */
+} prog_subscript;
 
 /* What an edge of C(T, T#) does for the check (concrete programs: ROLE_CODE). */
 typedef enum prog_role {
@@ -79,7 +97,7 @@ typedef struct prog_edge {
   prog_role role;      /* instrumented program: its part in the check */
   prog_check check;    /* ACT_ASSERT of an instrumented program: what it checks */
   int step;            /* instrumented program: the concrete edge this belongs to, -1 if none */
-  int detail;          /* CHECK_RANGE: the variable whose range is left; else -1 */
+  int detail;          /* CHECK_RANGE: the variable whose range is left; CHECK_INDEX: the subscript; else -1 */
   prog_origin origin;  /* source of the statement, for traces and messages */
 } prog_edge;
 
@@ -89,14 +107,15 @@ typedef struct prog_location {
 } prog_location;
 
 typedef struct prog {
-  arena *arena;             /* owns everything below */
-  const char *function;     /* the entry function (interned) */
-  VEC(diag_source *) files; /* the source files origins point into (borrowed) */
-  VEC(prog_var) vars;       /* the variables; IR REF_VAR indices point here */
-  VEC(prog_location) locs;  /* the locations */
-  VEC(prog_edge) edges;     /* the edges */
-  int entry;                /* where execution starts */
-  int exit;                 /* where a finished thread ends (a boundary) */
+  arena *arena;                   /* owns everything below */
+  const char *function;           /* the entry function (interned) */
+  VEC(diag_source *) files;       /* the source files origins point into (borrowed) */
+  VEC(prog_var) vars;             /* the variables; IR REF_VAR indices point here */
+  VEC(prog_location) locs;        /* the locations */
+  VEC(prog_edge) edges;           /* the edges */
+  VEC(prog_subscript) subscripts; /* the accesses that CHECK_INDEX assertions bound */
+  int entry;                      /* where execution starts */
+  int exit;                       /* where a finished thread ends (a boundary) */
 } prog;
 
 /* Returns owned (a fresh arena), free with prog_free. */
@@ -117,6 +136,14 @@ ir_expr *prog_var_ref(prog *p, int v, loc at);
 void prog_origin_text(const prog *p, prog_origin o, strbuf *out);
 /* The file and line of an origin ("a.c", 12); false when it has none. */
 bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line);
+
+/* The value of the int or bool expression e (an IR over p's variables) when
+ * the variables hold values (one per variable); false when it cannot be
+ * computed (an overflow, a division by zero, a name that is no variable). */
+bool prog_eval(const prog *p, const ir_expr *e, const int64_t *values, int64_t *out);
+/* Appends a C path with its indices computed from values ("flag[3]"; "?" for
+ * one that cannot be). */
+void prog_path_text(const prog *p, const prog_path_part *parts, size_t n, const int64_t *values, strbuf *out);
 
 /* Appends a plain-text listing of the program (variables, locations, edges). */
 void prog_dump(const prog *p, strbuf *out);

@@ -57,6 +57,20 @@ static void where_text(const prog *p, prog_origin o, strbuf *out) {
 
 /* ---------------------------------------------------------------- reasons */
 
+/* "step 2: the code indexes flag[3], outside flag[0..2]" (a check between steps: "check 2: ..."). */
+static void index_text(const conform_report *c, const trace *t, strbuf *out) {
+  const prog *p = c->ins;
+  const prog_subscript *s = &p->subscripts.items[t->subscript];
+  sbuf_printf(out, "%s %zu: the code indexes ", t->failing_is_check ? "check" : "step", t->steps.len);
+  strbuf array = {0};
+  prog_path_text(p, s->array, s->array_len, t->at_failure, &array);
+  int64_t k;
+  if (prog_eval(p, s->index, t->at_failure, &k)) sbuf_printf(out, "%s[%lld]", sbuf_str(&array), (long long)k);
+  else sbuf_printf(out, "%s[?]", sbuf_str(&array));
+  sbuf_printf(out, ", outside %s[0..%lld]", sbuf_str(&array), (long long)s->length - 1);
+  sbuf_free(&array);
+}
+
 static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   size_t n = t->steps.len;
@@ -90,15 +104,16 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     break;
   }
   case CHECK_EXIT: sbuf_puts(out, "the thread exits with no candidate state left"); break;
+  case CHECK_INDEX: index_text(c, t, out); break;
   }
 }
 
 /* ---------------------------------------------------------------- text */
 
-/* "after:", or "at a.c:6:" for the values where an assert inside step i
- * failed (text kept in scratch). */
+/* "after:", or "at a.c:6:" for the values where an assert or a bounds check
+ * inside step i failed (text kept in scratch). */
 static const char *after_label(const conform_report *c, const trace *t, size_t i, strbuf *scratch) {
-  if (i + 1 < t->steps.len || t->failure != CHECK_CODE_IN_STEP) return "after:";
+  if (i + 1 < t->steps.len || (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX)) return "after:";
   sbuf_puts(scratch, "at ");
   origin_place(c->ins, c->ins->edges.items[t->failing_edge].origin, scratch);
   sbuf_putc(scratch, ':');
@@ -217,7 +232,20 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
 
 static const char *failure_kind(prog_check k) {
   if (k == CHECK_CODE || k == CHECK_CODE_IN_STEP) return "assertion";
+  if (k == CHECK_INDEX) return "index";
   return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : "exit";
+}
+
+/* "array", "index" and "length" of an index outside its array. */
+static void index_json(const prog *p, const trace *t, json_t *failure) {
+  const prog_subscript *s = &p->subscripts.items[t->subscript];
+  strbuf array = {0};
+  prog_path_text(p, s->array, s->array_len, t->at_failure, &array);
+  json_object_set_new(failure, "array", json_text(sbuf_str(&array)));
+  sbuf_free(&array);
+  int64_t k;
+  if (prog_eval(p, s->index, t->at_failure, &k)) json_object_set_new(failure, "index", json_integer((json_int_t)k));
+  json_object_set_new(failure, "length", json_integer((json_int_t)s->length));
 }
 
 /* Where the assert inside a step is: "inside_step", "file", "line", "statement". */
@@ -249,6 +277,7 @@ static json_t *counterexample_json(const conform_report *c) {
   if (t.failure == CHECK_RANGE)
     json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
   if (t.failure == CHECK_CODE_IN_STEP) in_step_json(c->ins, c->ins->edges.items[t.failing_edge].origin, failure);
+  if (t.failure == CHECK_INDEX) index_json(c->ins, &t, failure);
   json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);
   sbuf_free(&b);

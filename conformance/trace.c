@@ -18,16 +18,22 @@ static int64_t *copy_values(const builder *b, size_t after_edges) {
   return v;
 }
 
-/* 1 or 0 when ed is one of the two branches of a condition, else -1. */
+/* Does ed end a step (the F update follows it)? */
+static bool ends_step(const prog *ins, const prog_edge *ed) {
+  const prog_location *to = &ins->locs.items[ed->to];
+  return to->out.len > 0 && ins->edges.items[to->out.items[0]].role == ROLE_UPDATE;
+}
+
+/* 1 or 0 when ed is one of the two branches of a condition step (which it
+ * ends, after the condition's nondet havocs and bounds checks), else -1. */
 static int branch_of(const prog *ins, const prog_edge *ed, int index) {
   const prog_location *from = &ins->locs.items[ed->from];
-  if (from->out.len != 2 || (ed->action != ACT_ASSUME && ed->action != ACT_SKIP)) return -1;
+  if (from->out.len != 2 || (ed->action != ACT_ASSUME && ed->action != ACT_SKIP) || !ends_step(ins, ed)) return -1;
   return from->out.items[0] == index;
 }
 
 static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
-  trace_step s = {
-      .origin = ed->origin, .env = copy_values(b, i), .branch = branch_of(b->ins, ed, b->r->trace_edges[i])};
+  trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = -1};
   vec_push(NULL, &b->t->steps, s);
   b->open = &b->t->steps.items[b->t->steps.len - 1];
   return b->open;
@@ -36,7 +42,8 @@ static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
 static void fail(builder *b, const prog_edge *ed, size_t i) {
   b->t->failure = ed->check;
   b->t->failing_edge = b->r->trace_edges[i];
-  b->t->range_var = ed->detail;
+  b->t->range_var = ed->check == CHECK_RANGE ? ed->detail : -1;
+  b->t->subscript = ed->check == CHECK_INDEX ? ed->detail : -1;
   b->t->at_failure = copy_values(b, i);
   if (b->open && !b->open->after) b->open->after = copy_values(b, i);
 }
@@ -46,6 +53,8 @@ static void read_code_edge(builder *b, const prog_edge *ed, size_t i, bool last)
     open_step(b, ed, i);
     b->t->failing_is_check = !ed->starts_step;
   }
+  int branch = b->open ? branch_of(b->ins, ed, b->r->trace_edges[i]) : -1;
+  if (branch >= 0) b->open->branch = branch;
   if (last) fail(b, ed, i);
 }
 
@@ -63,7 +72,7 @@ static void read_update_edge(builder *b, const prog_edge *ed, size_t i, bool las
 void trace_build(const prog *ins, const conform_result *r, trace *t) {
   memset(t, 0, sizeof *t);
   builder b = {.ins = ins, .r = r, .t = t, .width = ins->vars.len};
-  t->range_var = t->failing_edge = -1;
+  t->range_var = t->subscript = t->failing_edge = -1;
   for (size_t i = 0; i < r->trace_len; i++) {
     const prog_edge *ed = &ins->edges.items[r->trace_edges[i]];
     bool last = i + 1 == r->trace_len;

@@ -1,0 +1,396 @@
+/* conformance/cfront-access.c -- the C objects the code names, as program
+ * variables: locals, scalar globals, and the fields and elements of global
+ * structs and arrays. A global object stands for the spec's cell with its C
+ * path (ast_c_name: "x", "ext.PendingIo", "flag[2]"); the cells are the
+ * program's first variables (cfront-lower.c, add_shared). An index that is
+ * not a constant may name any element of its array: a read is a ?: tree over
+ * the cells it may name, a write stores into one of them (cfront-lower.c),
+ * and the index must lie within its array where it is evaluated, a bounds
+ * check that the statement makes before its action (L->pending). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c-ast.h"
+
+#define PA (L->p->arena)
+
+/* ---------------------------------------------------------------- the spec's cells */
+
+/* The array that C path is an element of ("a.q" for "a.q[2]"), interned in a, or NULL. */
+static const char *array_of_path(arena *a, const char *path) {
+  size_t n = strlen(path);
+  const char *open = strrchr(path, '[');
+  return n > 0 && path[n - 1] == ']' && open ? arena_intern(a, path, (size_t)(open - path)) : NULL;
+}
+
+void cfe_map_cells(cfe_lowering *L) {
+  vec_foreach(&L->spec->shared, i) {
+    const char *path = arena_intern_cstr(L->u->arena, ast_c_name(L->spec->shared.items[i]));
+    symtab_put(&L->cells, path, (int)i);
+    const char *array = array_of_path(L->u->arena, path);
+    if (array) symtab_put(&L->arrays, array, (int)i);
+  }
+}
+
+void cfe_unmap_cells(cfe_lowering *L) {
+  symtab_free(&L->cells);
+  symtab_free(&L->arrays);
+  symtab_free(&L->reported);
+}
+
+/* True the first time it is asked about key (an interned path or a declaration). */
+static bool first_report(cfe_lowering *L, const void *key) { return symtab_put(&L->reported, key, 1) < 0; }
+
+static const char *c_type_word(cfe_type_kind k) { return k == CT_BOOL ? "bool" : "int"; }
+
+/* The declaration of a cell in the spec (an element's array). */
+static const ast_shared *declared(const ast_shared *cell) { return cell->array ? cell->array : cell; }
+
+static void type_mismatch(cfe_lowering *L, cfe_pos use, const char *what, const char *path, cfe_type_kind c,
+                          const ast_shared *cell) {
+  cfe_error(L->u, use, "%s '%s' is %s in the C code but %s in the spec", what, path, c_type_word(c),
+            cell->type.kind == TYPE_BOOL ? "bool" : "int");
+  diag_note(L->spec->src, declared(cell)->at, "'%s' is declared here in the spec", declared(cell)->name);
+}
+
+static void unsupported_type(cfe_lowering *L, cfe_pos use, const char *what, const char *path, const cfe_type *t) {
+  cfe_error(L->u, use, "%s '%s' has an unsupported type", what, path);
+  if (t->kind == CT_BAD) cfe_note(L->u, t->at, "%s", t->what);
+}
+
+/* A struct or an array where only a scalar may stand. */
+static bool whole(cfe_lowering *L, cfe_pos use, const cfe_type *t, const char *path) {
+  if (t->kind == CT_STRUCT)
+    cfe_error(L->u, use, "unsupported use of the whole struct '%s' (use its fields: '%s.FIELD')", path, path);
+  else if (t->kind == CT_ARRAY)
+    cfe_error(L->u, use, "unsupported use of the whole array '%s' (use its elements: '%s[i]')", path, path);
+  return t->kind == CT_STRUCT || t->kind == CT_ARRAY;
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* Checks a scalar global against the spec's cells once; returns its
+ * variable or -1 (reported at the first use). */
+static int global_var(cfe_lowering *L, int g, cfe_pos use) {
+  if (L->globals[g] != -2) return L->globals[g];
+  const cfe_decl *d = L->u->globals.items[g];
+  L->globals[g] = -1;
+  int cell = symtab_get(&L->cells, d->name);
+  const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
+  if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
+    unsupported_type(L, use, "global", d->name, &d->type);
+  } else if (whole(L, use, &d->type, d->name)) {
+  } else if (!sh) {
+    cfe_error(L->u, use,
+              "global '%s' is not a shared variable of the spec (declare one, or bind one to it: 'shared int NAME "
+              "binds %s;')",
+              d->name, d->name);
+    cfe_note(L->u, d->name_at, "'%s' is declared here", d->name);
+  } else if ((d->type.kind == CT_BOOL) != (sh->type.kind == TYPE_BOOL)) {
+    type_mismatch(L, use, "global", d->name, d->type.kind, sh);
+  } else {
+    L->globals[g] = cell;
+  }
+  return L->globals[g];
+}
+
+int cfe_local(const cfe_lowering *L, const char *name) {
+  for (size_t i = L->names.len; i > L->frame->scope_base; i--)
+    if (L->names.items[i - 1].name == name) return L->names.items[i - 1].var;
+  return -1;
+}
+
+void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
+  cfe_entity *x = cfe_lookup(L->u, name);
+  if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
+  else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
+}
+
+/* A name as an operand: a variable, an enum constant or an error. */
+static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
+  int v = cfe_local(L, e->name);
+  if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
+  cfe_entity *x = cfe_lookup(L->u, e->name);
+  if (x && x->kind == ENT_ENUM) return cfe_int_lit(L, e->at.at, x->value);
+  if (x && x->kind == ENT_GLOBAL) {
+    v = global_var(L, x->index, e->at);
+    return v >= 0 ? prog_var_ref(L->p, v, e->at.at) : cfe_int_lit(L, e->at.at, 0);
+  }
+  if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "unsupported use of function '%s' as a value", e->name);
+  else cfe_unknown_name(L, e->name, e->at, "identifier");
+  return cfe_int_lit(L, e->at.at, 0);
+}
+
+static int name_target(cfe_lowering *L, const cfe_expr *e) {
+  int v = cfe_local(L, e->name);
+  if (v >= 0) return v;
+  cfe_entity *x = cfe_lookup(L->u, e->name);
+  if (x && x->kind == ENT_GLOBAL) return global_var(L, x->index, e->at);
+  if (x && x->kind == ENT_ENUM) cfe_error(L->u, e->at, "cannot assign to enum constant '%s'", e->name);
+  else if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "cannot assign to function '%s'", e->name);
+  else cfe_unknown_name(L, e->name, e->at, "identifier");
+  return -1;
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+/* A field or element of a global, resolved from the global outward. */
+typedef struct access {
+  const cfe_decl *global;   /* the root */
+  cfe_type type;            /* the type of the object reached */
+  VEC(prog_path_part) path; /* its C path, indices that are not constants as such (program arena) */
+  strbuf shown;             /* its C path as written ("a[i].q"), for messages (heap) */
+  int64_t last_length;      /* when the last part is an index: the length of its array, else 0 */
+  cfe_cells *cells;         /* the indices that are not constants (program arena) */
+} access;
+
+static void add_text(cfe_lowering *L, access *a, const char *text) {
+  prog_path_part part = {.text = arena_intern_cstr(PA, text)};
+  vec_push(PA, &a->path, part);
+  sbuf_puts(&a->shown, text);
+}
+
+/* Appends the source text at pos ("..." when there is none). */
+static void source_text(const cfe_lowering *L, cfe_pos pos, strbuf *out) {
+  const diag_source *src = pos.file >= 0 ? L->u->files.items[pos.file].src : NULL;
+  if (src && pos.at.end <= src->len) sbuf_putn(out, src->text + pos.at.start, pos.at.end - pos.at.start);
+  else sbuf_puts(out, "...");
+}
+
+static bool usable(cfe_lowering *L, access *a, cfe_pos use) {
+  if (a->type.kind != CT_BAD && a->type.kind != CT_VOID) return true;
+  const char *path = arena_intern_cstr(L->u->arena, sbuf_str(&a->shown));
+  if (first_report(L, path)) unsupported_type(L, use, a->path.len == 1 ? "global" : "C object", path, &a->type);
+  return false;
+}
+
+/* The global an access starts from. */
+static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
+  int before = L->u->sink->errors;
+  cfe_entity *x = e->kind == CE_NAME && cfe_local(L, e->name) < 0 ? cfe_lookup(L->u, e->name) : NULL;
+  if (x && x->kind == ENT_GLOBAL) {
+    a->global = L->u->globals.items[x->index];
+    a->type = a->global->type;
+    add_text(L, a, a->global->name);
+    return usable(L, a, e->at);
+  }
+  if (e->kind == CE_NAME && cfe_local(L, e->name) >= 0)
+    cfe_error(L->u, e->at,
+              "unsupported field or element of local '%s' (arrays and structs must be global variables bound to the "
+              "spec)",
+              e->name);
+  else if (e->kind == CE_NAME && (!x || x->kind == ENT_SYSTEM)) cfe_unknown_name(L, e->name, e->at, "identifier");
+  else if (e->kind == CE_NAME) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
+  else cfe_lower_value(L, e); /* says what is wrong with it, if anything */
+  if (L->u->sink->errors == before)
+    cfe_error(L->u, e->at, "unsupported: only global variables have fields and elements here");
+  return false;
+}
+
+static bool member(cfe_lowering *L, const cfe_expr *e, access *a) {
+  const char *path = sbuf_str(&a->shown);
+  const cfe_record *r = a->type.kind == CT_STRUCT ? a->type.record : NULL;
+  if (!r) cfe_error(L->u, e->name_at, "'%s' is not a struct, so it has no field '%s'", path, e->name);
+  else if (!r->complete)
+    cfe_error(L->u, e->at, "'%s' has type 'struct %s', which is declared but never defined", path, r->tag);
+  if (!r || !r->complete) return false;
+  vec_foreach(&r->fields, i) {
+    if (r->fields.items[i].name != e->name) continue;
+    add_text(L, a, arena_printf(PA, ".%s", e->name));
+    a->type = r->fields.items[i].type;
+    a->last_length = 0;
+    return usable(L, a, e->at);
+  }
+  cfe_error(L->u, e->name_at, "'%s' has no field '%s'", path, e->name);
+  cfe_note(L->u, r->at, "its struct is defined here");
+  return false;
+}
+
+static ir_expr *typed(ir_expr *e, ir_type t) {
+  e->type = t;
+  return e;
+}
+
+static ir_expr *bin(cfe_lowering *L, loc at, ir_op op, ir_expr *a, ir_expr *b) {
+  return typed(ir_binary(PA, at, op, a, b), op >= OP_LT ? TY_BOOL : TY_INT);
+}
+
+/* The check that index lies within the array of a's path (length n) where it is evaluated. */
+static void add_check(cfe_lowering *L, const access *a, ir_expr *index, int64_t n) {
+  prog_path_part *parts = arena_alloc(PA, (a->path.len + 1) * sizeof *parts);
+  memcpy(parts, a->path.items, a->path.len * sizeof *parts);
+  prog_subscript s = {.array = parts, .array_len = a->path.len, .index = index, .length = n};
+  vec_push(PA, &L->p->subscripts, s);
+  loc at = index->at;
+  ir_expr *in = bin(L, at, OP_AND, bin(L, at, OP_LE, cfe_int_lit(L, at, 0), index),
+                    bin(L, at, OP_LT, index, cfe_int_lit(L, at, n)));
+  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, (int)L->p->subscripts.len - 1};
+  vec_push(NULL, &L->pending.checks, c);
+}
+
+static void variable_index(cfe_lowering *L, const cfe_expr *index, access *a, int64_t n) {
+  ir_expr *i = cfe_lower_int(L, index);
+  add_check(L, a, i, n);
+  prog_path_part part = {.index = i};
+  vec_push(PA, &a->path, part);
+  sbuf_putc(&a->shown, '[');
+  source_text(L, index->at, &a->shown);
+  sbuf_putc(&a->shown, ']');
+  vec_push(PA, &a->cells->index, i);
+  vec_push(PA, &a->cells->length, n);
+}
+
+static bool subscript(cfe_lowering *L, const cfe_expr *e, access *a) {
+  const char *path = sbuf_str(&a->shown);
+  if (a->type.kind != CT_ARRAY) {
+    cfe_error(L->u, e->at, "'%s' is not an array", path);
+    return false;
+  }
+  int64_t n = a->type.length, k;
+  if (!cfe_constant(L, e->b)) {
+    variable_index(L, e->b, a, n);
+  } else if (!cfe_const_eval(L->u, e->b, &k)) {
+    return false;
+  } else if (k < 0 || k >= n) {
+    cfe_error(L->u, e->b->at, "index %" PRId64 " is outside the array '%s' (its elements are %s[0..%" PRId64 "])", k,
+              path, path, n - 1);
+    return false;
+  } else {
+    add_text(L, a, arena_printf(PA, "[%" PRId64 "]", k));
+  }
+  a->type = *a->type.elem;
+  a->last_length = n;
+  return true;
+}
+
+static bool walk(cfe_lowering *L, const cfe_expr *e, access *a) {
+  if (e->kind == CE_MEMBER) return walk(L, e->a, a) && member(L, e, a);
+  if (e->kind == CE_INDEX) return walk(L, e->a, a) && subscript(L, e, a);
+  return root(L, e, a);
+}
+
+/* ---------------------------------------------------------------- the cells of an access */
+
+/* The last identifier of a C path, without its indices ("q" for "a[1].q[2]"). */
+static const char *last_name(arena *ar, const char *path) {
+  const char *dot = strrchr(path, '.'), *start = dot ? dot + 1 : path;
+  return arena_intern(ar, start, strcspn(start, "["));
+}
+
+/* Path (of a's type) has no cell: says which declaration would give it one. */
+static void unbound(cfe_lowering *L, cfe_pos use, const access *a, const char *path) {
+  const char *type = c_type_word(a->type.kind), *array = array_of_path(L->u->arena, path);
+  const char *name = last_name(L->u->arena, array ? array : path);
+  if (!array)
+    cfe_error(L->u, use, "C object '%s' is not a shared variable of the spec; declare one: 'shared %s %s binds %s;'",
+              path, type, name, path);
+  else if (symtab_get(&L->arrays, array) >= 0)
+    cfe_error(L->u, use,
+              "C array '%s' is only partly bound to the spec: its element '%s' is not a shared variable; declare one: "
+              "'shared %s NAME binds %s;'",
+              array, path, type, path);
+  else if (name == array)
+    cfe_error(L->u, use,
+              "C object '%s' is not a shared variable of the spec; declare its array: 'shared %s %s[%" PRId64 "];'",
+              path, type, name, a->last_length);
+  else
+    cfe_error(L->u, use,
+              "C object '%s' is not a shared variable of the spec; declare its array: 'shared %s %s[%" PRId64
+              "] binds %s;'",
+              path, type, name, a->last_length, array);
+  cfe_note(L->u, a->global->name_at, "'%s' is declared here", a->global->name);
+}
+
+/* a's path with the indices that are not constants at the values k. */
+static void path_with(const access *a, const int64_t *k, strbuf *out) {
+  size_t j = 0;
+  vec_foreach(&a->path, i) {
+    if (a->path.items[i].text) sbuf_puts(out, a->path.items[i].text);
+    else sbuf_printf(out, "[%" PRId64 "]", k[j++]);
+  }
+}
+
+/* The cell of a's object at index values k, or -1 after reporting (once per object) why there is none. */
+static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
+  strbuf b = {0};
+  path_with(a, k, &b);
+  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  int c = symtab_get(&L->cells, path);
+  const ast_shared *cell = c >= 0 ? L->spec->shared.items[c] : NULL;
+  if (cell && (a->type.kind == CT_BOOL) == (cell->type.kind == TYPE_BOOL)) return c;
+  if (!first_report(L, path)) return -1;
+  if (cell) type_mismatch(L, use, "C object", path, a->type.kind, cell);
+  else unbound(L, use, a, path);
+  return -1;
+}
+
+/* The next combination of index values, the last index fastest; false after the last one. */
+static bool next_values(const cfe_cells *c, int64_t *k) {
+  for (size_t d = c->index.len; d-- > 0;) {
+    if (++k[d] < c->length.items[d]) return true;
+    k[d] = 0;
+  }
+  return false;
+}
+
+/* The place a resolved access names: its one cell, or its cells by index values. */
+static cfe_place place_of(cfe_lowering *L, cfe_pos use, access *a) {
+  cfe_place none = {-1, NULL};
+  if (whole(L, use, &a->type, sbuf_str(&a->shown))) return none;
+  int64_t *k = xcalloc(a->cells->index.len + 1, sizeof *k);
+  int cell;
+  do {
+    cell = cell_at(L, use, a, k);
+    if (cell >= 0) vec_push(PA, &a->cells->vars, cell);
+  } while (cell >= 0 && next_values(a->cells, k));
+  free(k);
+  if (cell < 0) return none;
+  return a->cells->index.len ? (cfe_place){-1, a->cells} : (cfe_place){a->cells->vars.items[0], NULL};
+}
+
+static cfe_place element(cfe_lowering *L, const cfe_expr *e) {
+  cfe_place none = {-1, NULL};
+  if (e->depth > IR_MAX_DEPTH) {
+    cfe_lower_value(L, e); /* reports it */
+    return none;
+  }
+  access a = {.cells = arena_alloc(PA, sizeof(cfe_cells))};
+  cfe_place p = walk(L, e, &a) ? place_of(L, e->at, &a) : none;
+  sbuf_free(&a.shown);
+  return p;
+}
+
+/* ---------------------------------------------------------------- places and values */
+
+cfe_place cfe_lower_place(cfe_lowering *L, const cfe_expr *e) {
+  if (e->kind == CE_INDEX || e->kind == CE_MEMBER) return element(L, e);
+  if (e->kind == CE_NAME) return (cfe_place){name_target(L, e), NULL};
+  if (e->kind == CE_BAD || e->kind == CE_UNARY) cfe_lower_value(L, e);
+  else cfe_error(L->u, e->at, "this expression cannot be assigned to");
+  return (cfe_place){-1, NULL};
+}
+
+/* The cells of c whose first d indices make the row-major prefix, the d-th index within [lo, hi). */
+static ir_expr *tree(cfe_lowering *L, const cfe_cells *c, size_t d, size_t prefix, int64_t lo, int64_t hi, loc at) {
+  if (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    ir_expr *test = bin(L, at, OP_LT, (ir_expr *)c->index.items[d], cfe_int_lit(L, at, mid));
+    ir_expr *low = tree(L, c, d, prefix, lo, mid, at), *high = tree(L, c, d, prefix, mid, hi, at);
+    return typed(ir_ite(PA, at, test, low, high), low->type);
+  }
+  size_t flat = prefix * (size_t)c->length.items[d] + (size_t)lo;
+  if (d + 1 == c->index.len) return prog_var_ref(L->p, c->vars.items[flat], at);
+  return tree(L, c, d + 1, flat, 0, c->length.items[d + 1], at);
+}
+
+ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at) {
+  if (place.var >= 0) return prog_var_ref(L->p, place.var, at);
+  if (!place.cells) return cfe_int_lit(L, at, 0);
+  return tree(L, place.cells, 0, 0, 0, place.cells->length.items[0], at);
+}
+
+ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e) {
+  return e->kind == CE_NAME ? name_value(L, e) : cfe_place_value(L, element(L, e), e->at.at);
+}
