@@ -289,6 +289,9 @@ void cfe_add_globals(cfe_ctx *ctx, cfe_stmt *decl) {
       continue;
     }
     cfe_entity *e = cfe_lookup(u, d->name);
+    bool completes =
+        e && e->kind == ENT_GLOBAL && u->globals.items[e->index]->type.kind == CT_BAD && d->type.kind != CT_BAD;
+    if (completes) u->globals.items[e->index] = d; /* "extern int a[]; int a[4];" */
     if (e && e->kind == ENT_GLOBAL) continue;
     vec_push(u->arena, &u->globals, d);
     cfe_define(u, d->name, (cfe_entity){.kind = ENT_GLOBAL, .index = (int)u->globals.len - 1}, true);

@@ -399,7 +399,7 @@ static bool read_cstep(reader *r, viz_conform *c, const ast_thread *t, json_t *s
   return true;
 }
 
-static const char *const failure_kinds[] = {"not simulated", "range", "assertion", "exit"};
+static const char *const failure_kinds[] = {"not simulated", "range", "assertion", "exit", "index"};
 
 /* Reads "failure": {"kind", "step", "message"[, "variable"]} of a
  * counterexample with steps steps. */
@@ -410,7 +410,8 @@ static bool read_failure(reader *r, viz_conform *c, json_t *failure, size_t step
   size_t k = 0;
   while (k < sizeof failure_kinds / sizeof *failure_kinds && strcmp(failure_kinds[k], kind) != 0) k++;
   if (k == sizeof failure_kinds / sizeof *failure_kinds)
-    return fail(r, "the failure's kind '%s' is not \"not simulated\", \"range\", \"assertion\" or \"exit\"", kind);
+    return fail(r, "the failure's kind '%s' is not \"not simulated\", \"range\", \"assertion\", \"exit\" or \"index\"",
+                kind);
   json_t *step = json_object_get(failure, "step");
   if (!json_is_integer(step) || json_integer_value(step) < 0 || (size_t)json_integer_value(step) > steps)
     return fail(r, "the failure's \"step\" is not a step number from 0 to %zu", steps);

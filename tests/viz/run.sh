@@ -270,7 +270,7 @@ ctrace c-wrong-type "thread B, step 1: the value of 'g' in \"environment\" is no
 ctrace c-bad-kind "thread B, step 3: the step's \"kind\" is 'assert', not \"step\" or \"check\""
 ctrace c-no-steps "thread A: the counterexample has no array \"steps\""
 ctrace c-failure-step "thread B: the failure's \"step\" is not a step number from 0 to 3"
-ctrace c-failure-kind "thread B: the failure's kind 'crash' is not \"not simulated\", \"range\", \"assertion\" or \"exit\""
+ctrace c-failure-kind "thread B: the failure's kind 'crash' is not \"not simulated\", \"range\", \"assertion\", \"exit\" or \"index\""
 ctrace c-all-conform "no thread has a counterexample to draw (A conforms; not checked: B)"
 ctrace c-no-threads "the file has no array \"threads\""
 ctrace c-truncated "not valid JSON (line 1, column 35): ']' expected near end of file"
