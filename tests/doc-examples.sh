@@ -27,5 +27,10 @@ if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show th
 # The symbolic run shown in README.md is what tests/compose/symbolic-figure2.test pins.
 shown=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/compose/symbolic-figure2.test")
 if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the output pinned by tests/compose/symbolic-figure2.test"; fi
+# The struct example of README.md is exactly tests/conform/struct-field-binds.test's spec and C.
+for part in spec c; do
+  shown=$(awk -v want="--- $part" '/^--- /{on = ($0 == want); next} on' "$TESTS_DIR/conform/struct-field-binds.test")
+  if [[ $readme == *"$shown"* ]]; then pass; else fail "README.md does not show the $part of tests/conform/struct-field-binds.test"; fi
+done
 summary docs
 [ $failed = 0 ]

@@ -37,6 +37,15 @@ intermediate values where it stands (a failing assert there is a violation:
 no abstract state is in the middle of a step, so no candidate excuses it). Integers are mathematical, / and % truncate
 toward zero, a C bool holds 0/1. Cases whose search passes LIMIT states are
 "skip". Python 3 standard library only.
+
+About a third of the cases have a shared array: a spec array bound to a C
+array (a global, or an array field of a global struct), read and written at
+constant indices and at indices that are not constants (locals, shared
+variables, sums, remainders, some guarded by && or ?:); scalars may be fields
+of that struct (binds s.x, s.in.x). Evaluating an element whose index lies
+outside its array is undefined behaviour in C: a violation where it happens
+(a step, or an assert between steps), whatever the candidates; && || and ?:
+evaluate their second operands only where C does.
 """
 import itertools
 import os
@@ -68,20 +77,42 @@ class Spec:
         self.edges = []
 
 
+class Array:
+    """A shared array: its elements (indices into case.vars), its name in the
+    spec, and the C array it stands for (a global, or a field of a struct)."""
+    def __init__(self, name, cells):
+        self.name, self.cells = name, tuple(cells)
+        self.spec_name, self.c_path = name, name
+
+
 class Case:
     def __init__(self):
-        self.vars = []
+        self.vars = []                  # the shared variables; an array's elements are some of them
+        self.arrays = []                # Array
+        self.globals_text = None        # the C globals' declarations (lines), None: one per variable
         self.locals = []                # names, in declaration order
         self.body = []                  # statements of t()
         self.helper = None              # statements of helper(), or None
         self.spec = None
         self.c_bool = "_Bool"
 
+    def array_of(self, i):
+        """(the Array, the element) that shared variable i is, or (None, None)."""
+        for a in self.arrays:
+            if i in a.cells:
+                return a, a.cells.index(i)
+        return None, None
+
     def spec_names(self):
-        """The shared variables' names in the spec: every third one is named
+        """The shared variables' names in the spec: every third scalar is named
         apart from its C global and bound to it (binds), so that conform's
-        mapping of C globals to spec variables is under test too."""
-        return [("spec_" + v.name if i % 3 == 1 else v.name) for i, v in enumerate(self.vars)]
+        mapping of C globals to spec variables is under test too; a field of a
+        struct is always bound; an element is its array's "name[k]"."""
+        out = []
+        for i, v in enumerate(self.vars):
+            a, k = self.array_of(i)
+            out.append("%s[%d]" % (a.spec_name, k) if a else "spec_" + v.name if i % 3 == 1 else v.name)
+        return out
 
 
 # ---------------------------------------------------------------- text
@@ -93,20 +124,35 @@ def functions(case):
 
 def c_text(case, lines=None):
     """The C code; lines (a dict), when given, gets id(statement) -> its line."""
-    return minic.c_text(case.vars, functions(case), case.c_bool, lines)
+    return minic.c_text(case.vars, functions(case), case.c_bool, lines, case.globals_text)
+
+
+def array_decl(case, a):
+    """The spec's declaration of array a: one initial value, a list, or none."""
+    cells = [case.vars[i] for i in a.cells]
+    inits = [v.init for v in cells]
+    init = ""
+    if inits[0] is not None:
+        vals = [cells[0].value_text(x) for x in inits]
+        init = " = " + (vals[0] if len(set(vals)) == 1 else "{%s}" % ", ".join(vals))
+    binds = "" if a.spec_name == a.c_path else " binds " + a.c_path
+    return "shared %s %s[%d]%s%s;" % (cells[0].spec_type(), a.spec_name, len(cells), init, binds)
 
 
 def spec_text(case, seed):
     names = case.spec_names()
     sp = case.spec
     out = ["// gen-conform.py %d" % seed]
-    for v, name in zip(case.vars, names):
-        t = "bool" if v.kind == "bool" else "int[0..%d]" % v.hi
-        init = ""
-        if v.init is not None:
-            init = " = " + (("true" if v.init else "false") if v.kind == "bool" else str(v.init))
-        binds = "" if name == v.name else " binds " + v.name
-        out.append("shared %s %s%s%s;" % (t, name, init, binds))
+    for i, (v, name) in enumerate(zip(case.vars, names)):
+        a, k = case.array_of(i)
+        if a:
+            if k == 0:
+                out.append(array_decl(case, a))
+            continue
+        init = "" if v.init is None else " = " + v.value_text(v.init)
+        c_name = v.c_path or v.name
+        binds = "" if name == c_name else " binds " + c_name
+        out.append("shared %s %s%s%s;" % (v.spec_type(), name, init, binds))
     out.append("")
     out.append("thread T implements t {")
     if sp.invariant is not None:
@@ -220,7 +266,7 @@ class Checker:
                         continue
                     why = "at node %d %s in %s, locals %s, F %s: " % (pc, node[0], self.gtext(g), L, self.ftext(F))
                     if node[0] == "assert":
-                        if not ev(node[1], g, L):
+                        if not self.holds(node[1], g, L, why):
                             raise Violation(why + "assert fails, no candidate goes wrong")
                         succ.append((node[2], L, F))
                         continue
@@ -243,14 +289,28 @@ class Checker:
                     queue.append(s2)
         return "conforms", "", len(seen)
 
+    def oob_text(self, x):
+        a = next(a for a in self.case.arrays if a.cells == x.cells)
+        return "the code indexes %s[%d], outside %s[0..%d]" % (a.c_path, x.index, a.c_path, len(a.cells) - 1)
+
+    def holds(self, c, g, L, why):
+        """The value of an assert's condition between steps (an index outside its array is a violation)."""
+        try:
+            return ev(c, g, L)
+        except minic.OutOfBounds as x:
+            raise Violation(why + self.oob_text(x))
+
     def step(self, node, g, L, F):
         """[(g', L', next node)] of the step at node from (g, L); an assert inside
-        it that fails on the values where it stands is a violation."""
+        it that fails on the values where it stands is a violation, and so is
+        an index outside its array."""
         try:
             return self.code.step(node, g, L)
         except minic.AssertFails as x:
             raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
                             % (show(x.stmt[1], [v.name for v in self.vars], False), self.gtext(x.g), x.L, self.ftext(F)))
+        except minic.OutOfBounds as x:
+            raise Violation("%s in %s, locals %s, F %s" % (self.oob_text(x), self.gtext(g), L, self.ftext(F)))
 
     def path(self, seen, state):
         trail = []
@@ -293,44 +353,56 @@ class Replayer:
         return tuple(int(d[n]) for n in self.names)
 
     def run_one(self, s, g, L):
-        """One uninterrupted run of statement s: ([(g', L')], whether an assert
-        inside failed on some path)."""
+        """One uninterrupted run of statement s: ([(g', L')], the failures
+        (AssertFails, OutOfBounds) that ended some of its paths)."""
         fails = []
         outs = self.ck.code.run([s], g, L, fails)
-        return outs, bool(fails)
+        return outs, fails
+
+    def matches(self, x, failure):
+        """Is OutOfBounds x the index failure athread reports?"""
+        a = next(a for a in self.case.arrays if a.cells == x.cells)
+        return (failure.get("array"), failure.get("index"), failure.get("length")) == (a.c_path, x.index, len(a.cells))
+
+    def passes(self, c, g, L):
+        """Does an assert's condition hold between steps (its indices within their arrays)?"""
+        try:
+            return bool(ev(c, g, L))
+        except minic.OutOfBounds:
+            return False
 
     def step_outcomes(self, node, g, L, F, rep_after, rep_locals, cond):
-        """[(g', L', next node)] and whether an assert inside failed."""
+        """[(g', L', next node)] and the failures inside the step (AssertFails, OutOfBounds)."""
         k = node[0]
         if k == "cond":
             c = node[1]
-            outs = []
-            for b, nxt in ((True, node[2]), (False, node[3])):
-                if cond is not None and cond != b:
-                    continue
-                if c is None or bool(ev(c, g, L)) == b:
-                    outs.append((g, L, nxt))
-            return outs, False
+            try:
+                v = None if c is None else bool(ev(c, g, L))
+            except minic.OutOfBounds as x:
+                return [], [x]
+            outs = [(g, L, nxt) for b, nxt in ((True, node[2]), (False, node[3]))
+                    if (cond is None or cond == b) and (v is None or v == b)]
+            return outs, []
         if cond is not None:
-            return [], False
+            return [], []
         if k == "havoc_local":
             x = node[1]
-            return [(g, dict(L, **{x: rep_locals.get(x, L[x])}), node[2])], False
+            return [(g, dict(L, **{x: rep_locals.get(x, L[x])}), node[2])], []
         if k == "assume_range":
             x, lo, hi = node[1], node[2], node[3]
             vals = range(lo, hi + 1) if L[x] is None else [L[x]] if lo <= L[x] <= hi else []
-            return [(g, dict(L, **{x: v}), node[4]) for v in vals], False
+            return [(g, dict(L, **{x: v}), node[4]) for v in vals], []
         if k == "step":
             s = node[1]
             if s[0] == "nondet_sh":
                 i = s[1]
                 v = rep_after[i] if rep_after is not None else 0
                 if self.case.vars[i].kind == "bool" and v not in (0, 1):
-                    return [], False
-                return [(g[:i] + (v,) + g[i + 1:], L, node[2])], False
-            outs, bad = self.run_one(s, g, L)
-            return [(g2, L2, node[2]) for g2, L2 in outs], bad
-        return [], False
+                    return [], []
+                return [(g[:i] + (v,) + g[i + 1:], L, node[2])], []
+            outs, fails = self.run_one(s, g, L)
+            return [(g2, L2, node[2]) for g2, L2 in outs], fails
+        return [], []
 
     def skip_asserts(self, configs, F):
         """configs plus those reached by passing unlisted asserts (some environment
@@ -343,7 +415,7 @@ class Replayer:
                 continue
             L = dict(zip(self.locals, Lt))
             try:
-                ok = any(not ck.some_wrong(F, g) and ev(node[1], g, L) for g in ck.gs)
+                ok = any(not ck.some_wrong(F, g) and self.passes(node[1], g, L) for g in ck.gs)
             except TypeError:
                 ok = False
             if ok and (node[2], Lt) not in seen:
@@ -355,7 +427,7 @@ class Replayer:
         ck, sp = self.ck, self.case.spec
         steps, failure = cx.get("steps", []), cx.get("failure", {})
         fkind = failure.get("kind")
-        if fkind not in ("not simulated", "range", "assertion"):
+        if fkind not in ("not simulated", "range", "assertion", "index"):
             raise NoReplay("failure kind %r is not one of the oracle's" % fkind)
         if failure.get("step") != len(steps) or not steps:
             raise NoReplay("failure step %s, but %d steps" % (failure.get("step"), len(steps)))
@@ -379,34 +451,41 @@ class Replayer:
             if not here:
                 raise NoReplay(where + ": no statement at that line can run next")
             if kind == "check":
-                if fkind != "assertion":
+                if fkind not in ("assertion", "index"):
                     raise NoReplay(where + ": a check, but failure %r" % fkind)
                 for pc, Lt in here:
                     node = ck.nodes[pc]
                     L = dict(zip(self.locals, Lt))
-                    if node[0] == "assert":
-                        try:
-                            if not ev(node[1], g, L):
-                                return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
-                        except TypeError:
-                            pass
-                raise NoReplay(where + ": the assert holds in every configuration %s" % [dict(zip(self.locals, Lt)) for _, Lt in here])
+                    if node[0] != "assert":
+                        continue
+                    try:
+                        if fkind == "assertion" and not ev(node[1], g, L):
+                            return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
+                        ev(node[1], g, L)
+                    except TypeError:
+                        pass
+                    except minic.OutOfBounds as x:
+                        if fkind == "index" and self.matches(x, failure):
+                            return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(x), ck.gtext(g), L)
+                raise NoReplay(where + ": the assert holds, within its arrays, in every configuration %s"
+                               % [dict(zip(self.locals, Lt)) for _, Lt in here])
             if kind != "step":
                 raise NoReplay(where + ": unknown kind %r" % kind)
             g2 = self.shared(st["after"], where + " after") if "after" in st else None
-            if g2 is None and not (last and fkind == "assertion"):
+            if g2 is None and not (last and fkind in ("assertion", "index")):
                 raise NoReplay(where + ": no after values")
             rep_locals = {x: int(v) for x, v in st.get("locals", {}).items() if x in self.locals}
             cond = st.get("condition")
-            nxt_configs, bad_somewhere = set(), False
+            nxt_configs, bad_somewhere, index_fails = set(), False, []
             for pc, Lt in here:
                 node = ck.nodes[pc]
                 L = dict(zip(self.locals, Lt))
                 try:
-                    outs, bad = self.step_outcomes(node, g, L, F, g2, rep_locals, cond)
+                    outs, fails = self.step_outcomes(node, g, L, F, g2, rep_locals, cond)
                 except TypeError:
                     continue  # reads a local unknown in this configuration
-                bad_somewhere = bad_somewhere or bad
+                bad_somewhere = bad_somewhere or any(isinstance(x, minic.AssertFails) for x in fails)
+                index_fails += [x for x in fails if isinstance(x, minic.OutOfBounds)]
                 for g3, L3, nxt in outs:
                     if g2 is not None and g3 != g2:
                         continue
@@ -425,6 +504,12 @@ class Replayer:
                 if bad_somewhere:
                     return "an assert inside the step at line %s fails" % st.get("line")
                 raise NoReplay(where + ": no assert fails inside this step")
+            if last and fkind == "index":
+                hit = [x for x in index_fails if self.matches(x, failure)]
+                if hit:
+                    return "the step at line %s: %s in %s" % (st.get("line"), ck.oob_text(hit[0]), ck.gtext(g))
+                raise NoReplay(where + ": no index outside its array like %s here (the oracle's: %s)"
+                               % (failure.get("message"), [ck.oob_text(x) for x in index_fails]))
             if not nxt_configs:
                 raise NoReplay(where + ": no run of the statement from environment %s (locals %s) gives after %s, locals %s"
                                % (ck.gtext(g), [dict(zip(self.locals, Lt)) for _, Lt in here], ck.gtext(g2), st.get("locals")))
@@ -488,7 +573,17 @@ def replay_batch(directory):
 
 BOOL_NAMES = ["flag", "ready", "busy", "ok"]
 INT_NAMES = ["g", "n", "cnt", "lock"]
+ARRAY_NAMES = ["slot", "req", "want"]
 STATE_NAMES = ["Idle", "Busy", "Done", "Wait", "Crit", "Go"]
+
+
+def in_bounds(index, n):
+    return ("bin", "&&", ("bin", ">=", index, ("num", 0)), ("bin", "<", index, ("num", n)))
+
+
+def spec_safe(e):
+    """Can the spec say e (no locals, no element at an index that is not constant)?"""
+    return not (mentions(e, "loc") or mentions(e, "elem") or mentions(e, "ite"))
 
 
 class Gen(minic.ExprGen):
@@ -496,11 +591,85 @@ class Gen(minic.ExprGen):
         self.seed = seed
         self.case = Case()
         minic.ExprGen.__init__(self, random.Random(seed), self.case.vars)
+        # the C layout (struct fields, array or not) comes from a stream of its
+        # own, so that the cases without an array are the ones of before
+        self.layout_r = random.Random(seed * 7919 + 1)
+        self.in_code = False  # element reads at indices that are not constants: only in the C code
 
     # ---- shared variables and locals
     def declare(self):
+        if self.layout_r.random() < 1 / 3:
+            self.declare_array()
+        else:
+            self.declare_scalars(self.r.randint(1, 3))
+        self.lay_out()
+
+    def declare_array(self):
+        """At most one scalar, then an array of 2 or 3 elements (at most 64 shared states)."""
         c = self.case
-        n = self.r.randint(1, 3)
+        self.declare_scalars(self.r.randint(0, 1))
+        kind = "bool" if self.chance(0.3) else "int"
+        n = self.r.choice([2, 3])
+        hi = self.r.choice([1, 2, 3] if n == 2 else [1, 2])
+        name = self.r.choice(ARRAY_NAMES)
+        first = len(c.vars)
+        for k in range(n):
+            c.vars.append(Var("%s[%d]" % (name, k), kind, hi))
+        a = Array(name, range(first, first + n))
+        c.arrays.append(a)
+        if self.chance(0.5):
+            same = self.chance(0.5)
+            value = self.r.choice(c.vars[first].domain())
+            for i in a.cells:
+                c.vars[i].init = value if same else self.r.choice(c.vars[i].domain())
+
+    def lay_out(self):
+        """Where the C code keeps each shared variable: a global, or a field of
+        the global struct s (in its nested struct s.in too); an array is a
+        global or an array field of s. Unused fields, a pointer among them,
+        sit beside them."""
+        c, lr = self.case, self.layout_r
+        scalars = [i for i in range(len(c.vars)) if c.array_of(i)[0] is None]
+        fields, inner, plain = [], [], []
+        use_struct = lr.random() < 0.5
+        for i in scalars:
+            v = c.vars[i]
+            where = lr.random() if use_struct else 1
+            (fields if where < 0.4 else inner if where < 0.6 else plain).append(v.kind + " " + v.name)
+            v.c_path = "s." + v.name if where < 0.4 else "s.in." + v.name if where < 0.6 else None
+        for a in c.arrays:
+            v0 = c.vars[a.cells[0]]
+            decl = "%s %s[%d]" % (v0.kind, a.name, len(a.cells))
+            if use_struct and lr.random() < 0.6:
+                a.c_path = "s." + a.name
+                fields.append(decl)
+            else:
+                plain.append(decl)
+                a.spec_name = a.name if lr.random() < 0.5 else "spec_" + a.name
+            for k, i in enumerate(a.cells):
+                c.vars[i].c_path = "%s[%d]" % (a.c_path, k)
+        if use_struct or c.arrays:
+            c.globals_text = self.globals_text(plain, fields, inner, use_struct)
+
+    def globals_text(self, plain, fields, inner, use_struct):
+        c, lr = self.case, self.layout_r
+
+        def decl(d):
+            kind, rest = d.split(" ", 1)
+            return "%s %s;" % ("int" if kind == "int" else c.c_bool, rest)
+
+        out = [decl(d) for d in plain]
+        if not use_struct:
+            return out
+        body = ["  " + decl(d) for d in fields] + ["  int unused;", "  int *next;"][:lr.randint(0, 2)]
+        if inner:
+            body += ["  struct {"] + ["    " + decl(d) for d in inner] + ["  } in;"]
+        if lr.random() < 0.5:
+            return out + ["typedef struct {"] + body + ["} state_t;", "state_t s = {0};"]
+        return out + ["struct state {"] + body + ["} s;"]
+
+    def declare_scalars(self, n):
+        c = self.case
         bools, ints = self.r.sample(BOOL_NAMES, 3), self.r.sample(INT_NAMES, 3)
         for i in range(n):
             if self.chance(0.4):
@@ -513,6 +682,65 @@ class Gen(minic.ExprGen):
                     v.init = self.r.randint(0, v.hi)
             c.vars.append(v)
         c.c_bool = self.r.choice(["_Bool", "bool"])
+
+    # ---- elements
+    def arrays_of(self, kind):
+        return [a for a in self.case.arrays if self.vars[a.cells[0]].kind == kind]
+
+    def index_expr(self, a, locs):
+        """An index into a: a constant within it, or a local, a shared int, a
+        remainder or a sum, which may lie outside it."""
+        bases = [("loc", x) for x in locs] + [("sh", i) for i in self.ivars()]
+        r = self.r.random()
+        if not bases or r < 0.2:
+            return ("num", self.r.randrange(len(a.cells)))
+        b = self.r.choice(bases)
+        if r < 0.6:
+            return b
+        if r < 0.8:
+            return ("bin", "%", b, ("num", len(a.cells)))
+        return ("bin", self.r.choice(["+", "-"]), b, ("num", 1))
+
+    def elem_read(self, a, locs, default):
+        """An element of a; at an index that is not constant, sometimes guarded (&& or ?:)."""
+        index = self.index_expr(a, locs)
+        e = ("elem", a.cells, index)
+        if index[0] == "num" or self.chance(0.6):
+            return e
+        guard = in_bounds(index, len(a.cells))
+        if default[0] == "tf" and self.chance(0.5):
+            return ("bin", "&&", guard, e)
+        return ("ite", guard, e, default)
+
+    def int_expr(self, locs, depth=1):
+        arrays = self.arrays_of("int") if self.in_code else []
+        if arrays and self.chance(0.2):
+            return self.elem_read(self.r.choice(arrays), locs, ("num", 0))
+        return minic.ExprGen.int_expr(self, locs, depth)
+
+    def bool_expr(self, locs, depth=1):
+        arrays = self.arrays_of("bool") if self.in_code else []
+        if arrays and self.chance(0.2):
+            return self.elem_read(self.r.choice(arrays), locs, ("tf", False))
+        return minic.ExprGen.bool_expr(self, locs, depth)
+
+    def set_elem(self, rs):
+        """a[i] = v (v often a[i] + 1: a[i]++, a[i] += 2), sometimes only where i is within a."""
+        a = self.r.choice(self.case.arrays)
+        index = self.index_expr(a, rs)
+        target = ("elem", a.cells, index)
+        v, r = self.vars[a.cells[0]], self.r.random()
+        if v.kind == "bool":
+            value = ("not", target) if r < 0.3 else self.bool_expr(rs, 1)
+        elif r < 0.3:
+            value = ("bin", self.r.choice(["+", "-"]), target, ("num", self.r.choice([1, 1, 2])))
+        elif r < 0.6:
+            value = ("num", self.r.randint(0, v.hi))
+        else:
+            value = ("bin", "%", self.int_expr(rs, 1), ("num", v.hi + 1))
+        if index[0] != "num" and self.chance(0.3):
+            return ("if", in_bounds(index, len(a.cells)), [("set", target, value)], [])
+        return ("set", target, value)
 
     # ---- statements
     def stmts(self, budget, depth, locs, ctx):
@@ -547,6 +775,8 @@ class Gen(minic.ExprGen):
             choices += [("nondet_sh", 3)]
         if ctx in ("top", "loop") and depth < 2:
             choices += [("return", 1)]
+        if self.case.arrays:
+            choices += [("set_elem", 14)]
         total = sum(w for _, w in choices)
         x = self.r.uniform(0, total)
         for kind, w in choices:
@@ -609,6 +839,8 @@ class Gen(minic.ExprGen):
             return ("call", "helper")
         if kind == "return":
             return ("return",)
+        if kind == "set_elem":
+            return self.set_elem(rs)
         raise ValueError(kind)
 
     def checked_atomic(self, rs):
@@ -632,6 +864,11 @@ class Gen(minic.ExprGen):
         return out
 
     def make_code(self):
+        self.in_code = True
+        self.make_body()
+        self.in_code = False
+
+    def make_body(self):
         c = self.case
         c.counters_left, c.counters, c.decls = ["j", "i"], set(), []
         locs = self.r.sample(["x", "y"], self.r.choice([0, 1, 1, 2]))
@@ -651,6 +888,8 @@ class Gen(minic.ExprGen):
         k = s[0]
         if k == "set" and s[1][0] == "sh" or k == "nondet_sh":
             out.add(s[1][1] if k == "set" else s[1])
+        elif k == "set" and s[1][0] == "elem":
+            out.update(s[1][1])
         elif k == "call":
             for x in self.case.helper:
                 self.writes(x, out)
@@ -727,8 +966,8 @@ class Gen(minic.ExprGen):
             sp.edges = self.r.sample(sp.edges, 6)
         if self.chance(0.12):
             sp.invariant = self.likely(lambda: self.bool_expr([], 1), 0.6)
-        for v in c.vars:
-            if v.init is None and self.chance(0.2):
+        for i, v in enumerate(c.vars):
+            if v.init is None and c.array_of(i)[0] is None and self.chance(0.2):
                 v.init = self.r.choice(v.domain())
 
     def derive(self, sp, n):
@@ -738,19 +977,19 @@ class Gen(minic.ExprGen):
         phase = 0
         for s in self.case.body:
             W = self.writes(s, set())
-            if s[0] == "assert" and not mentions(s[1], "loc") and self.chance(0.75):
+            if s[0] == "assert" and spec_safe(s[1]) and self.chance(0.75):
                 sp.asserts[phase] = conj([sp.asserts.get(phase), s[1]])
             if s[0] == "atomic":
                 # the condition of an assert inside the section, asserted by the state
                 # the section starts from: mid-step it must not excuse the assert
-                inner = [x[1] for x in s[1] if x[0] == "assert" and not mentions(x[1], "loc")]
+                inner = [x[1] for x in s[1] if x[0] == "assert" and spec_safe(x[1])]
                 if inner and self.chance(0.7):
                     sp.asserts[phase] = conj([sp.asserts.get(phase), self.r.choice(inner)])
             if not W:
                 continue
             advance = phase < n - 1 and self.chance(0.7)
             dst = phase + 1 if advance else phase
-            if s[0] == "set" and not mentions(s[2], "loc") and self.chance(0.85):
+            if s[0] == "set" and s[1][0] == "sh" and spec_safe(s[2]) and self.chance(0.85):
                 i, E = s[1][1], s[2]
                 sp.edges.append(self.precise_edge(phase, dst, i, E))
                 v = self.case.vars[i]

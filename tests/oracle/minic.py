@@ -6,14 +6,21 @@ abstract thread) and gen-theorem.py (whole programs, every interleaving);
 nothing here comes from athread. Python 3 standard library only.
 
 Expressions are tuples: ('num', v) ('tf', bool) ('sh', i) ('loc', name)
-('prime', i) ('not', a) ('bin', op, a, b). Generated expressions are well typed
-(bool vs int), so one over shared variables and numbers prints in both
-languages. Integers are mathematical; / and % truncate toward zero; a C bool
-holds 0 or 1 (storing v stores v != 0).
+('prime', i) ('not', a) ('bin', op, a, b), and in C code only ('ite', c, a, b)
+(c ? a : b) and ('elem', cells, index): the element at index of an array whose
+elements are the shared variables cells (a tuple of indices); an index outside
+it raises OutOfBounds, which is undefined behaviour in C and a violation of
+conformance. && || ==> and ?: evaluate their second operands only where C
+does. A shared variable's name in the text may be an element ("a[2]", "s.q[2]";
+primed in the spec "a'[2]"). Generated expressions are well typed (bool vs
+int), so one over shared variables and numbers prints in both languages.
+Integers are mathematical; / and % truncate toward zero; a C bool holds 0 or 1
+(storing v stores v != 0).
 
 Statements:
   ('decl', x, E)              int x = E;                        a step
-  ('set', target, E)          target = E;  target ('sh', i) or ('loc', x)
+  ('set', target, E)          target = E;  target ('sh', i), ('loc', x) or ('elem', cells, index)
+                              (target op= X, ++ or -- when E is target op X; the index is evaluated first)
   ('nondet_mod', x)           x = nondet() % 4;
   ('nondet_range', x, lo, hi) x = nondet(); assume(x >= lo && x <= hi);  two steps
   ('nondet_sh', i)            g = __VERIFIER_nondet_int();  (bool: __VERIFIER_nondet_bool())
@@ -46,9 +53,25 @@ def c_mod(a, b):
 
 # ---------------------------------------------------------------- expressions
 
+class OutOfBounds(Exception):
+    """An index outside its array: the array's cells and the index."""
+    def __init__(self, cells, index):
+        Exception.__init__(self, "index %d outside an array of %d" % (index, len(cells)))
+        self.cells, self.index = cells, index
+
+
+def element(e, g, L=None):
+    """The shared variable that ('elem', cells, index) names in (g, L)."""
+    k = ev(e[2], g, L)
+    if not 0 <= k < len(e[1]):
+        raise OutOfBounds(e[1], k)
+    return e[1][k]
+
+
 def ev(e, g, L=None, g2=None):
     """The value of e: an int (booleans are 0/1). g, g2: shared values (tuples),
-    L: the locals (a dict). A local that holds None raises TypeError."""
+    L: the locals (a dict). A local that holds None raises TypeError, an index
+    outside its array OutOfBounds."""
     k = e[0]
     if k == "num":
         return e[1]
@@ -62,7 +85,14 @@ def ev(e, g, L=None, g2=None):
         return L[e[1]]
     if k == "not":
         return int(not ev(e[1], g, L, g2))
-    op, a, b = e[1], ev(e[2], g, L, g2), ev(e[3], g, L, g2)
+    if k == "elem":
+        return g[element(e, g, L)]
+    if k == "ite":
+        return ev(e[2] if ev(e[1], g, L, g2) else e[3], g, L, g2)
+    op, a = e[1], ev(e[2], g, L, g2)
+    if op in ("&&", "||", "==>") and bool(a) == (op == "||"):
+        return int(op != "&&")  # decided by the first operand
+    b = ev(e[3], g, L, g2)
     if op == "+":
         return a + b
     if op == "-":
@@ -73,12 +103,8 @@ def ev(e, g, L=None, g2=None):
         return c_div(a, b)
     if op == "%":
         return c_mod(a, b)
-    if op == "&&":
-        return int(bool(a) and bool(b))
-    if op == "||":
-        return int(bool(a) or bool(b))
-    if op == "==>":
-        return int((not a) or bool(b))
+    if op in ("&&", "||", "==>"):
+        return int(bool(b))
     if op == "<==>":
         return int(bool(a) == bool(b))
     return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
@@ -94,30 +120,45 @@ def show(e, names, spec):
     if k == "sh":
         return names[e[1]]
     if k == "prime":
-        return names[e[1]] + "'"
+        return primed(names[e[1]])
     if k == "loc":
         return e[1]
     if k == "not":
         return "!" + paren(e[1], names, spec)
+    if k == "elem":
+        return "%s[%s]" % (array_name(names[e[1][0]]), show(e[2], names, spec))
+    if k == "ite":
+        return "%s ? %s : %s" % (paren(e[1], names, spec), paren(e[2], names, spec), paren(e[3], names, spec))
     return "%s %s %s" % (paren(e[2], names, spec), e[1], paren(e[3], names, spec))
+
+
+def array_name(element_name):
+    """The array of an element's name: "s.q" for "s.q[0]"."""
+    return element_name.rsplit("[", 1)[0]
+
+
+def primed(name):
+    """x' for a variable, a'[2] for an element."""
+    return name + "'" if not name.endswith("]") else array_name(name) + "'[" + name.rsplit("[", 1)[1]
 
 
 def paren(e, names, spec):
     s = show(e, names, spec)
-    return "(" + s + ")" if e[0] == "bin" else s
+    return "(" + s + ")" if e[0] in ("bin", "ite") else s
 
 
 def mentions(e, kind):
-    if e[0] == kind:
+    """Does e have a node of kind (an element reads the shared state)?"""
+    if e[0] == kind or (e[0] == "elem" and kind == "sh"):
         return True
-    return any(isinstance(x, tuple) and mentions(x, kind) for x in e[1:])
+    return any(isinstance(x, tuple) and x and isinstance(x[0], str) and mentions(x, kind) for x in e[1:])
 
 
 def primes_in(e, out):
     if e[0] == "prime":
         out.add(e[1])
     for x in e[1:]:
-        if isinstance(x, tuple):
+        if isinstance(x, tuple) and x and isinstance(x[0], str):
             primes_in(x, out)
     return out
 
@@ -145,9 +186,10 @@ def substitute(e, values):
 
 
 class Var:
-    """A shared variable: kind 'bool' or 'int' (range 0..hi); init None: any value."""
-    def __init__(self, name, kind, hi=1, init=None):
-        self.name, self.kind, self.hi, self.init = name, kind, hi, init
+    """A shared variable: kind 'bool' or 'int' (range 0..hi); init None: any
+    value. c_path: the C object it stands for ("s.x", "q[1]"), its name when None."""
+    def __init__(self, name, kind, hi=1, init=None, c_path=None):
+        self.name, self.kind, self.hi, self.init, self.c_path = name, kind, hi, init, c_path
 
     def domain(self):
         return [0, 1] if self.kind == "bool" else list(range(0, self.hi + 1))
@@ -230,11 +272,12 @@ class ExprGen:
 
     def likely(self, make, ratio):
         """An expression from make() that holds in at least ratio of the shared
-        states (tried a few times; expressions over locals are taken as they are)."""
+        states (tried a few times; expressions over locals or elements are taken as
+        they are)."""
         gs = list(itertools.product(*[v.domain() for v in self.vars]))
         for _ in range(8):
             e = make()
-            if mentions(e, "loc") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
+            if mentions(e, "loc") or mentions(e, "elem") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
                 return e
         return e
 
@@ -273,16 +316,29 @@ def atomic_form(s):
     return s[2] if len(s) > 2 else "block"
 
 
-def c_text(vars, functions, c_bool="_Bool", lines=None):
-    """The C file: the globals, then each (name, statements) of functions in
+def assignment(s, names):
+    """The C text of ('set', target, E): "t = E;", or for an element target
+    "t += X;", "t++;" when E is t + X (t - X, t * X likewise)."""
+    t, e = show(s[1], names, False), s[2]
+    if s[1][0] == "elem" and e[0] == "bin" and e[2] == s[1] and e[1] in ("+", "-", "*"):
+        if e[3] == ("num", 1) and e[1] != "*":
+            return "%s%s;" % (t, e[1] * 2)
+        return "%s %s= %s;" % (t, e[1], show(e[3], names, False))
+    return "%s = %s;" % (t, show(e, names, False))
+
+
+def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
+    """The C file: the globals (globals_text, a list of lines, or one
+    declaration per variable), then each (name, statements) of functions in
     order, each __VERIFIER_atomic_ function before its first use. lines (a
     dict), when given, gets id(statement) -> its line."""
     if lines is None:
         lines = {}
-    names = [v.name for v in vars]
+    names = [v.c_path or v.name for v in vars]
     out = ["#include <athread.h>", ""]
-    for v in vars:
-        out.append("%s %s;" % ("int" if v.kind == "int" else c_bool, v.name))
+    if globals_text is None:
+        globals_text = ["%s %s;" % ("int" if v.kind == "int" else c_bool, v.name) for v in vars]
+    out.extend(globals_text)
     out.append("")
     printed = set()
 
@@ -309,7 +365,7 @@ def c_text(vars, functions, c_bool="_Bool", lines=None):
         if k == "decl":
             out.append("%sint %s = %s;" % (p, s[1], show(s[2], names, False)))
         elif k == "set":
-            out.append("%s%s = %s;" % (p, show(s[1], names, False), show(s[2], names, False)))
+            out.append(p + assignment(s, names))
         elif k == "nondet_mod":
             out.append("%s%s = nondet() %% 4;" % (p, s[1]))
         elif k == "nondet_range":
@@ -317,7 +373,7 @@ def c_text(vars, functions, c_bool="_Bool", lines=None):
             out.append("%sassume(%s >= %d && %s <= %d);" % (p, s[1], s[2], s[1], s[3]))
         elif k == "nondet_sh":
             v = vars[s[1]]
-            out.append("%s%s = %s();" % (p, v.name, "__VERIFIER_nondet_bool" if v.kind == "bool" else "__VERIFIER_nondet_int"))
+            out.append("%s%s = %s();" % (p, names[s[1]], "__VERIFIER_nondet_bool" if v.kind == "bool" else "__VERIFIER_nondet_int"))
         elif k in ("assume", "await", "assert"):
             out.append("%s%s(%s);" % (p, k, show(s[1], names, False)))
         elif k == "if":
@@ -440,13 +496,19 @@ class Code:
     def run(self, stmts, g, L, fails=None):
         """Outcomes [(g, L)] of a loop-free statement list run without
         interruption (an atomic section, or one simple statement). An assert
-        that fails on the values where it stands raises AssertFails, or, when
-        a list fails is given, is appended to it and ends that run alone."""
+        that fails on the values where it stands raises AssertFails, an index
+        outside its array OutOfBounds, or, when a list fails is given, either
+        is appended to it and ends that run alone."""
         outs = [(g, L)]
         for s in stmts:
             nxt = []
             for g1, L1 in outs:
-                nxt.extend(self.run_one(s, g1, L1, fails))
+                try:
+                    nxt.extend(self.run_one(s, g1, L1, fails))
+                except OutOfBounds as x:
+                    if fails is None:
+                        raise
+                    fails.append(x)
             outs = nxt
         return outs
 
@@ -454,6 +516,8 @@ class Code:
         k = s[0]
         if k in ("set", "decl"):
             target = s[1] if k == "set" else ("loc", s[1])
+            if target[0] == "elem":
+                target = ("sh", element(target, g, L))
             return [self.store(g, L, target, ev(s[2], g, L))]
         if k == "nondet_mod":
             return [self.store(g, L, ("loc", s[1]), v) for v in range(-3, 4)]
