@@ -59,13 +59,13 @@ static void unsupported_type(cfe_lowering *L, cfe_pos use, const char *what, con
   if (t->kind == CT_BAD) cfe_note(L->u, t->at, "%s", t->what);
 }
 
+static bool aggregate(const cfe_type *t) { return t->kind == CT_STRUCT || t->kind == CT_ARRAY; }
+
 /* A struct or an array where only a scalar may stand. */
-static bool whole(cfe_lowering *L, cfe_pos use, const cfe_type *t, const char *path) {
+static void whole(cfe_lowering *L, cfe_pos use, const cfe_type *t, const char *path) {
   if (t->kind == CT_STRUCT)
     cfe_error(L->u, use, "unsupported use of the whole struct '%s' (use its fields: '%s.FIELD')", path, path);
-  else if (t->kind == CT_ARRAY)
-    cfe_error(L->u, use, "unsupported use of the whole array '%s' (use its elements: '%s[i]')", path, path);
-  return t->kind == CT_STRUCT || t->kind == CT_ARRAY;
+  else cfe_error(L->u, use, "unsupported use of the whole array '%s' (use its elements: '%s[i]')", path, path);
 }
 
 /* ---------------------------------------------------------------- names */
@@ -80,7 +80,8 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
   const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
   if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
     unsupported_type(L, use, "global", d->name, &d->type);
-  } else if (whole(L, use, &d->type, d->name)) {
+  } else if (aggregate(&d->type)) {
+    whole(L, use, &d->type, d->name);
   } else if (!sh) {
     cfe_error(L->u, use,
               "global '%s' is not a shared variable of the spec (declare one, or bind one to it: 'shared int NAME "
@@ -338,7 +339,10 @@ static bool next_values(const cfe_cells *c, int64_t *k) {
 /* The place a resolved access names: its one cell, or its cells by index values. */
 static cfe_place place_of(cfe_lowering *L, cfe_pos use, access *a) {
   cfe_place none = {-1, NULL};
-  if (whole(L, use, &a->type, sbuf_str(&a->shown))) return none;
+  if (aggregate(&a->type)) {
+    whole(L, use, &a->type, sbuf_str(&a->shown));
+    return none;
+  }
   int64_t *k = xcalloc(a->cells->index.len + 1, sizeof *k);
   int cell;
   do {

@@ -207,6 +207,99 @@ static void shared_variables_come_first_in_spec_order(void **state) {
   release(l);
 }
 
+/* ---------------------------------------------------------------- fields and elements */
+
+static const char *array_spec = "shared int a[3]; shared int x binds s.in.x; shared bool b binds s.b;\n";
+
+static lowered *lower_array_ok(const char *code) {
+  lowered *l = lower_code(array_spec, code, "f");
+  if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
+  assert_non_null(l->p);
+  assert_well_formed(l->p);
+  return l;
+}
+
+static int count_check(const prog *p, prog_check kind) {
+  int n = 0;
+  vec_foreach(&p->edges, i) n += p->edges.items[i].action == ACT_ASSERT && p->edges.items[i].check == kind;
+  return n;
+}
+
+static void fields_and_constant_elements_are_their_cells(void **state) {
+  (void)state;
+  lowered *l = lower_array_ok("struct { _Bool b; struct { int x; } in; } s;\nint a[3];\n"
+                              "enum { TWO = 2 };\nvoid f(void) { s.in.x = a[TWO] + a[0]; s.b = !s.b; a[1]++; }\n");
+  assert_int_equal(count_steps(l->p), 3);
+  assert_int_equal(count_action(l->p, ACT_ASSIGN), 3);
+  assert_int_equal(count_check(l->p, CHECK_INDEX), 0);
+  assert_int_equal(l->p->edges.items[0].var, 3); /* x: the cell after a[0..2] */
+  strbuf out = {0};
+  ir_print(&out, l->p->edges.items[0].expr);
+  assert_string_equal(sbuf_str(&out), "a_2 + a_0");
+  sbuf_free(&out);
+  release(l);
+}
+
+/* a[i] = v: one step that checks i, saves i and v, then stores into each cell where i selects it. */
+static void element_writes_are_one_step(void **state) {
+  (void)state;
+  lowered *l = lower_array_ok("struct { _Bool b; struct { int x; } in; } s;\nint a[3];\n"
+                              "void f(int i) { a[i] = a[0] + 1; }\n");
+  assert_int_equal(count_steps(l->p), 1);
+  assert_int_equal(count_check(l->p, CHECK_INDEX), 1);
+  assert_int_equal(count_action(l->p, ACT_ASSIGN), 2 + 3);
+  assert_int_equal(l->p->subscripts.len, 1);
+  assert_int_equal(l->p->subscripts.items[0].length, 3);
+  assert_string_equal(l->p->subscripts.items[0].array[0].text, "a");
+  vec_foreach(&l->p->edges, i)
+    if (l->p->edges.items[i].var >= 0 && l->p->vars.items[l->p->edges.items[i].var].kind == VAR_TEMP)
+      assert_false(l->p->edges.items[i].starts_step); /* the check starts the step */
+  release(l);
+}
+
+/* Reads are ?: trees over the cells; an index under && is checked only where the left side holds. */
+static void element_reads_are_checked_where_evaluated(void **state) {
+  (void)state;
+  lowered *l = lower_array_ok("struct { _Bool b; struct { int x; } in; } s;\nint a[3];\n"
+                              "void f(int i) { if (i < 3 && a[i] > 0) s.in.x = 1; }\n");
+  assert_int_equal(count_check(l->p, CHECK_INDEX), 1);
+  strbuf out = {0};
+  vec_foreach(&l->p->edges, i)
+    if (l->p->edges.items[i].check == CHECK_INDEX && l->p->edges.items[i].action == ACT_ASSERT)
+      ir_print(&out, l->p->edges.items[i].expr);
+  assert_string_equal(sbuf_str(&out), "i < 3 ==> 0 <= i && i < 3");
+  out.len = 0;
+  vec_foreach(&l->p->edges, i)
+    if (l->p->edges.items[i].action == ACT_ASSUME) {
+      ir_print(&out, l->p->edges.items[i].expr);
+      break;
+    }
+  assert_string_equal(sbuf_str(&out), "i < 3 && (i < 1 ? a_0 : i < 2 ? a_1 : a_2) > 0");
+  sbuf_free(&out);
+  release(l);
+}
+
+static void unbound_objects_are_named(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"struct { int x, y; } s;\nvoid f(void) { s.y = 1; }\n",
+       "C object 's.y' is not a shared variable of the spec; declare one: 'shared int y binds s.y;'"},
+      {"int a[4];\nvoid f(int i) { a[i] = 1; }\n",
+       "C array 'a' is only partly bound to the spec: its element 'a[3]' is not a shared variable"},
+      {"int a[3];\nvoid f(void) { a[3] = 1; }\n", "index 3 is outside the array 'a' (its elements are a[0..2])"},
+      {"struct { int x; } s;\nvoid f(void) { s.in.x = 1; }\n", "'s' has no field 'in'"},
+      {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n", "unsupported union type"},
+      {"int a[3];\nvoid f(void) { int b[3]; }\n", "unsupported array type for local 'b'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    lowered *l = lower_code(array_spec, cases[i][0], "f");
+    assert_null(l->p);
+    if (!strstr(l->diags, cases[i][1])) fprintf(stderr, "expected \"%s\" in:\n%s", cases[i][1], l->diags);
+    assert_non_null(strstr(l->diags, cases[i][1]));
+    release(l);
+  }
+}
+
 /* The printed value assigned by the only assignment of the program. */
 static char *assigned(const char *code) {
   lowered *l = lower_ok(code);
@@ -330,6 +423,10 @@ int run_cfront_tests(void) {
       cmocka_unit_test(entry_parameters_start_anywhere),
       cmocka_unit_test(shared_variables_come_first_in_spec_order),
       cmocka_unit_test(bool_and_int_convert_like_c),
+      cmocka_unit_test(fields_and_constant_elements_are_their_cells),
+      cmocka_unit_test(element_writes_are_one_step),
+      cmocka_unit_test(element_reads_are_checked_where_evaluated),
+      cmocka_unit_test(unbound_objects_are_named),
       cmocka_unit_test(unsupported_constructs_are_named),
       cmocka_unit_test(syntax_errors_are_all_reported),
       cmocka_unit_test(deep_nesting_is_an_error),
