@@ -170,7 +170,8 @@ cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_p
 static const char *bad_length(cfe_ctx *ctx, const cfe_expr *length, int64_t *len) {
   if (!length) return "array type without a length (give it one: 'int a[4]')";
   if (!cfe_const_value(ctx->unit, length, len))
-    return "array length that is not an integer constant (variable-length arrays are not in the subset)";
+    return "array length: not a constant of the subset (literals, enum constants, + - * / %), or a variable-length "
+           "array";
   if (*len <= 0) return arena_printf(A(ctx), "array length %lld (an array has at least one element)", (long long)*len);
   return NULL;
 }

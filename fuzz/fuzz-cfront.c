@@ -1,7 +1,8 @@
 /* fuzz/fuzz-cfront.c -- libFuzzer harness for the C front end: the input is
  * preprocessed C (cfe_parse_text: no cpp runs); every function with a body
  * (the first 8) is lowered against the fixed spec fuzz/cfront.athread, whose
- * shared variables are x, y, flag, r and g. Every diagnostic goes to
+ * shared variables are x, y, flag, r, g, the array a[3], and the fields f,
+ * in.b and q[2] of a struct s. Every diagnostic goes to
  * /dev/null; everything is freed, so LeakSanitizer sees any leak. */
 #include <stdint.h>
 #include <stdio.h>
