@@ -28,31 +28,36 @@
  */
 #include <athread.h>
 
-bool stoppingFlag  = false;   /* set by PnpStop: no new I/O may start */
-bool stoppingEvent = false;   /* KEVENT, signalled when pendingIO reaches 0 */
-bool stopped       = false;   /* the driver has stopped */
-int  pendingIO     = 1;       /* references; the initial 1 is the stopper's */
+/* The device extension: the state every dispatch routine shares. */
+typedef struct _DEVICE_EXTENSION {
+  int  PendingIo;                            /* references; the initial 1 is the stopper's */
+  bool StoppingFlag;                         /* set by PnpStop: no new I/O may start */
+  bool StoppingEvent;                        /* KEVENT, signalled when PendingIo reaches 0 */
+  bool Stopped;                              /* the driver has stopped */
+} DEVICE_EXTENSION;
 
-/* InterlockedDecrement(&pendingIO); the thread that drops the last
- * reference signals stoppingEvent. */
+DEVICE_EXTENSION ext = {.PendingIo = 1, .StoppingFlag = false, .StoppingEvent = false, .Stopped = false};
+
+/* InterlockedDecrement(&ext.PendingIo); the thread that drops the last
+ * reference signals StoppingEvent. */
 void IoDecrement(void) {
   int pending;
-  atomic {                               /* one interlocked step: */
-    pendingIO = pendingIO - 1;           /*   "IoDecrement: last" if pending == 0, */
-    pending = pendingIO;                 /*   "IoDecrement" otherwise */
+  atomic {                                   /* one interlocked step: */
+    ext.PendingIo = ext.PendingIo - 1;       /*   "IoDecrement: last" if pending == 0, */
+    pending = ext.PendingIo;                 /*   "IoDecrement" otherwise */
   }
   if (pending == 0)
-    stoppingEvent = true;                /* "set stoppingEvent" (Signal -> ...) */
+    ext.StoppingEvent = true;                /* "set stoppingEvent" (Signal -> ...) */
 }
 
 /* THE BUG: test the flag, then take the reference. Between the two steps
  * PnpStop can raise the flag, drop the last reference and mark the driver
  * stopped; the worker then increments and works on a stopped driver. */
 int IoIncrement(void) {
-  if (stoppingFlag)                      /* a read: idle step in Start */
+  if (ext.StoppingFlag)                      /* a read: idle step in Start */
     return -1;
-  atomic {                               /* InterlockedIncrement(&pendingIO) */
-    pendingIO = pendingIO + 1;           /* Start -> Entered; no flag test follows */
+  atomic {                                   /* InterlockedIncrement(&ext.PendingIo) */
+    ext.PendingIo = ext.PendingIo + 1;       /* Start -> Entered; no flag test follows */
   }
   return 0;
 }
@@ -62,16 +67,16 @@ void PnpAdd(void) {
   int status = IoIncrement();
   if (status == 0) {
     /* do work here */
-    assert(!stopped);                    /* fails: the candidates are {Entered}, not Work */
-    IoDecrement();                       /* Work -> Signal | Done */
+    assert(!ext.Stopped);                    /* fails: the candidates are {Entered}, not Work */
+    IoDecrement();                           /* Work -> Signal | Done */
   }
 }
 
 /* The stop routine (Stopper in bluetooth.athread). */
 void PnpStop(void) {
-  stoppingFlag = true;                   /* Start -> Flagged */
-  IoDecrement();                         /* drop our own reference: Flagged -> Signal | Waiting */
-  await(stoppingEvent);                  /* KeWaitForSingleObject: Waiting -> Woken */
+  ext.StoppingFlag = true;                   /* Start -> Flagged */
+  IoDecrement();                             /* drop our own reference: Flagged -> Signal | Waiting */
+  await(ext.StoppingEvent);                  /* KeWaitForSingleObject: Waiting -> Woken */
   /* release allocated resources */
-  stopped = true;                        /* Woken -> Stopped */
+  ext.Stopped = true;                        /* Woken -> Stopped */
 }

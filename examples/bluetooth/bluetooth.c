@@ -1,8 +1,9 @@
 /* bluetooth.c -- the (fixed) Bluetooth driver of KISS (Qadeer, Wu, PLDI
  * 2004, Fig. 2) as verified in "Abstract Threads" (Lahiri, Malkis, Qadeer,
- * VMCAI 2010, Fig. 4).  The device extension's fields are globals here (the
- * C subset has no structs or pointers); each global is a shared variable of
- * bluetooth.athread.
+ * VMCAI 2010, Fig. 4).  The driver's shared state is its device extension,
+ * one global struct here (the C subset has no pointers, so the routines name
+ * the global rather than the DeviceObject's extension); each field stands
+ * for a shared variable of bluetooth.athread ('binds ext.PendingIo' ...).
  *
  *   athread conform bluetooth.athread bluetooth.c  -> Stopper and Worker conform
  *
@@ -17,31 +18,36 @@
  */
 #include <athread.h>
 
-bool stoppingFlag  = false;   /* set by PnpStop: no new I/O may start */
-bool stoppingEvent = false;   /* KEVENT, signalled when pendingIO reaches 0 */
-bool stopped       = false;   /* the driver has stopped */
-int  pendingIO     = 1;       /* references; the initial 1 is the stopper's */
+/* The device extension: the state every dispatch routine shares. */
+typedef struct _DEVICE_EXTENSION {
+  int  PendingIo;                            /* references; the initial 1 is the stopper's */
+  bool StoppingFlag;                         /* set by PnpStop: no new I/O may start */
+  bool StoppingEvent;                        /* KEVENT, signalled when PendingIo reaches 0 */
+  bool Stopped;                              /* the driver has stopped */
+} DEVICE_EXTENSION;
 
-/* InterlockedDecrement(&pendingIO); the thread that drops the last
- * reference signals stoppingEvent. */
+DEVICE_EXTENSION ext = {.PendingIo = 1, .StoppingFlag = false, .StoppingEvent = false, .Stopped = false};
+
+/* InterlockedDecrement(&ext.PendingIo); the thread that drops the last
+ * reference signals StoppingEvent. */
 void IoDecrement(void) {
   int pending;
-  atomic {                               /* one interlocked step: */
-    pendingIO = pendingIO - 1;           /*   "IoDecrement: last" if pending == 0, */
-    pending = pendingIO;                 /*   "IoDecrement" otherwise */
+  atomic {                                   /* one interlocked step: */
+    ext.PendingIo = ext.PendingIo - 1;       /*   "IoDecrement: last" if pending == 0, */
+    pending = ext.PendingIo;                 /*   "IoDecrement" otherwise */
   }
   if (pending == 0)
-    stoppingEvent = true;                /* "set stoppingEvent" (Signal -> ...) */
+    ext.StoppingEvent = true;                /* "set stoppingEvent" (Signal -> ...) */
 }
 
 /* Fixed order: take the reference, then look at the flag. Returns 0 when
  * the caller may do I/O, -1 when the driver is stopping. */
 int IoIncrement(void) {
-  atomic {                               /* InterlockedIncrement(&pendingIO) */
-    pendingIO = pendingIO + 1;           /* Start -> Entered */
+  atomic {                                   /* InterlockedIncrement(&ext.PendingIo) */
+    ext.PendingIo = ext.PendingIo + 1;       /* Start -> Entered */
   }
-  if (stoppingFlag) {                    /* Entered -> Abort (flag set) or -> Work */
-    IoDecrement();                       /* Abort -> Signal | Done */
+  if (ext.StoppingFlag) {                    /* Entered -> Abort (flag set) or -> Work */
+    IoDecrement();                           /* Abort -> Signal | Done */
     return -1;
   }
   return 0;
@@ -52,16 +58,16 @@ void PnpAdd(void) {
   int status = IoIncrement();
   if (status == 0) {
     /* do work here */
-    assert(!stopped);                    /* matched by Work's assertion !stopped */
-    IoDecrement();                       /* Work -> Signal | Done */
+    assert(!ext.Stopped);                    /* matched by Work's assertion !stopped */
+    IoDecrement();                           /* Work -> Signal | Done */
   }
 }
 
 /* The stop routine (Stopper in bluetooth.athread). */
 void PnpStop(void) {
-  stoppingFlag = true;                   /* Start -> Flagged */
-  IoDecrement();                         /* drop our own reference: Flagged -> Signal | Waiting */
-  await(stoppingEvent);                  /* KeWaitForSingleObject: Waiting -> Woken */
+  ext.StoppingFlag = true;                   /* Start -> Flagged */
+  IoDecrement();                             /* drop our own reference: Flagged -> Signal | Waiting */
+  await(ext.StoppingEvent);                  /* KeWaitForSingleObject: Waiting -> Woken */
   /* release allocated resources */
-  stopped = true;                        /* Woken -> Stopped */
+  ext.Stopped = true;                        /* Woken -> Stopped */
 }
