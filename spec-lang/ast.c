@@ -46,9 +46,23 @@ void ast_add_shared(ast_spec *s, loc at, ast_type type, const char *name, loc na
 
 void ast_init_add(ast_spec *s, ast_init *init, ir_expr *value) { vec_push(s->arena, &init->list, value); }
 
+/* A C path with its indices written without leading zeros ("a[02]" is "a[2]"),
+ * as the C front end names elements. */
+static const char *canonical_path(ast_spec *s, const char *path) {
+  strbuf b = {0};
+  for (const char *p = path; *p; p++) {
+    sbuf_putc(&b, *p);
+    if (*p != '[') continue;
+    while (p[1] == '0' && p[2] != ']') p++;
+  }
+  const char *out = arena_intern_cstr(s->arena, sbuf_str(&b));
+  sbuf_free(&b);
+  return out;
+}
+
 void ast_bind_shared(ast_spec *s, const char *c_name, loc at) {
   ast_shared *v = s->decls.items[s->decls.len - 1].shared;
-  v->binds = c_name;
+  v->binds = c_name ? canonical_path(s, c_name) : NULL;
   v->binds_at = at;
 }
 
