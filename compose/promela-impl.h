@@ -22,8 +22,9 @@ typedef struct bind {
 } bind;
 
 typedef struct assign_plan {
-  int var;              /* index in spec->shared */
-  const ir_expr *value; /* over the pre-state; NULL: any value of the type */
+  int var;                /* the cell it writes (an array's element 0 when element is set) */
+  const ir_expr *value;   /* over the pre-state; NULL: any value of the type */
+  const ir_expr *element; /* the target a'[i] when its index is not a constant (written as a[i]), else NULL */
 } assign_plan;
 
 typedef VEC(assign_plan) assign_list;

@@ -91,7 +91,7 @@ static void plan_disjunct(pml *p, step *s, const sem_plan *plan) {
   for (size_t k = 0; k < plan->step_count; k++) {
     const sem_step *st = &plan->steps[k];
     bool subst = st->def && primes_bound(st->def, s->binds, false);
-    if (st->def) vec_push(p->arena, subst ? &s->assigns : &s->computed, ((assign_plan){st->var, st->def}));
+    if (st->def) vec_push(p->arena, subst ? &s->assigns : &s->computed, ((assign_plan){st->var, st->def, NULL}));
     else vec_push(p->arena, &s->chosen, st->var);
     s->binds[st->var] = (bind){subst ? BIND_SUBST : BIND_TEMP, st->def};
   }
@@ -146,24 +146,45 @@ static void plan_relation(pml *p, int thread, const ast_edge *e) {
 
 /* ---------------------------------------------------------------- planning: commands and threads */
 
+static void order_assigns(pml *p, step *s);
+
+/* A guarded command as one step of plain assignments: an element written by
+ * an index that is not constant is written as a[i] = v, unless the step has
+ * to go through temporaries (a cycle of reads) or chooses such an element's
+ * value; then it follows its plans (one step per element). */
 static void plan_command(pml *p, int thread, const ast_edge *e) {
-  if (sem_edge_plans(e)) { /* it writes an element whose index is not constant */
-    plan_relation(p, thread, e);
-    return;
-  }
   step *s = step_new(p, e);
+  bool by_plans = false;
   if (e->guard) vec_push(p->arena, &s->guard, e->guard);
   vec_foreach(&e->assigns, i) {
     const ast_assign *as = &e->assigns.items[i];
-    if (!as->value && pml_shared_var(p, as->var_index)->type.kind == TYPE_INT) {
+    bool element = as->target->kind == IR_INDEX && as->target->cell < 0;
+    by_plans |= element && !as->value;
+    if (!as->value && !element && pml_shared_var(p, as->var_index)->type.kind == TYPE_INT) {
       diag_error(p->src, as->var_at,
                  "cannot export to Promela: '%s := *' chooses among infinitely many values of unbounded int '%s'",
                  as->var, as->var);
       p->ok = false;
     }
-    vec_push(p->arena, &s->assigns, ((assign_plan){as->var_index, as->value}));
+    vec_push(p->arena, &s->assigns, ((assign_plan){as->var_index, as->value, element ? as->target : NULL}));
   }
-  vec_push(p->arena, &p->steps[thread], s);
+  if (sem_edge_plans(e) && !by_plans) {
+    order_assigns(p, s);
+    by_plans = s->via_temps;
+  }
+  if (by_plans) plan_relation(p, thread, e);
+  else vec_push(p->arena, &p->steps[thread], s);
+}
+
+/* True when b's value or index may read a cell that a writes (any element of
+ * its array for an element a[i]). */
+static bool reads_target(const step *s, const assign_plan *b, const assign_plan *a) {
+  int first = a->var, last = a->element ? a->var + (int)a->element->extent - 1 : a->var;
+  for (int var = first; var <= last; var++) {
+    if (reads_var(b->value, s->binds, var)) return true;
+    if (b->element && reads_var(b->element->a, s->binds, var)) return true;
+  }
+  return false;
 }
 
 /* Orders the parallel assignments so that none reads a variable that an
@@ -180,8 +201,7 @@ static void order_assigns(pml *p, step *s) {
       const assign_plan *a = &s->assigns.items[i];
       if (done[i] || !a->value) continue;
       bool read_later = false;
-      for (size_t j = 0; j < n; j++)
-        read_later |= j != i && !done[j] && reads_var(s->assigns.items[j].value, s->binds, a->var);
+      for (size_t j = 0; j < n; j++) read_later |= j != i && !done[j] && reads_target(s, &s->assigns.items[j], a);
       if (read_later) continue;
       order[k++] = *a;
       done[i] = progress = true;

@@ -695,12 +695,23 @@ static void emit_guard(pml *p, const ast_thread *t, const step *s) {
 
 /* The effect: the parallel assignment, the choices, the temporaries, the
  * new state, and the check. */
+/* a[i] = v for an assignment to an element by an index that is not constant. */
+static void emit_element_set(pml *p, int n, const assign_plan *a) {
+  indent(p, n);
+  sbuf_printf(p->out, "%s[", p->array[a->var]);
+  emit_expr(p, a->element->a);
+  sbuf_puts(p->out, "] = ");
+  emit_expr(p, a->value);
+  sbuf_puts(p->out, ";\n");
+}
+
 static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     bool keeps = a->value && a->value->kind == IR_NAME && !a->value->primed && a->value->ref == REF_SHARED &&
                  a->value->index == a->var; /* x' == x */
-    if (a->value && !(keeps && !s->via_temps))
+    if (a->element) emit_element_set(p, n, a); /* never through temporaries (promela-plan.c) */
+    else if (a->value && !(keeps && !s->via_temps))
       emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
   }
   vec_foreach(&s->assigns, i) {
