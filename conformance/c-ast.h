@@ -37,6 +37,7 @@ typedef enum cfe_type_kind {
   CT_VOID,   /* void (function results and "(void)" only) */
   CT_STRUCT, /* a struct: record */
   CT_ARRAY,  /* an array of a constant length: elem, length */
+  CT_POINTER, /* a pointer: elem is what it points to (CT_VOID for void *) */
   CT_BAD     /* outside the subset: what says why */
 } cfe_type_kind;
 
@@ -47,8 +48,10 @@ typedef struct cfe_type {
   const char *what;            /* CT_BAD: the whole message ("unsupported pointer type") */
   cfe_pos at;                  /* CT_BAD: where to point; CT_STRUCT: the specifier */
   cfe_record *record;          /* CT_STRUCT: the struct's fields (complete once its definition is seen) */
-  const struct cfe_type *elem; /* CT_ARRAY: the element type (arena-owned) */
+  const struct cfe_type *elem; /* CT_ARRAY: the element type; CT_POINTER: the pointee (arena-owned) */
   int64_t length;              /* CT_ARRAY: the number of elements, at least 1 */
+  uint8_t bits;                /* CT_INT: the C type's width (8, 16, 32, 64); 0 when the front end does not know */
+  bool is_unsigned;            /* CT_INT: an unsigned type (wraps modulo 2^bits) */
 } cfe_type;
 
 typedef struct cfe_field {
@@ -144,6 +147,9 @@ struct cfe_expr {
   bool post;           /* CE_INCDEC: written after the operand */
   const char *what;    /* CE_BAD: the whole message */
   uint32_t depth;      /* nesting levels, 1 for a leaf */
+  cfe_type ctype;      /* the C type of the value (kind CT_BAD with what NULL when the front end does not know);
+                          conversions C makes implicitly appear as CE_CAST nodes with implicit set */
+  bool implicit;       /* CE_CAST: a conversion C makes (usual arithmetic conversions, assignment, argument) */
 };
 
 /* ---------------------------------------------------------------- declarations */
