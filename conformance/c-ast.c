@@ -489,6 +489,14 @@ cfe_stmt *cfe_atomic(cfe_ctx *ctx, cfe_pos at, cfe_stmt *body) {
   return s;
 }
 
+cfe_stmt *cfe_control(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at, const char *label, cfe_expr *expr, cfe_stmt *body) {
+  cfe_stmt *s = cfe_stmt_new(ctx, kind, at);
+  s->label = label;
+  s->expr = expr;
+  s->body = body;
+  return s;
+}
+
 cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) {
   cfe_stmt *s = cfe_stmt_new(ctx, CS_BAD, at);
   va_list ap;

@@ -198,7 +198,12 @@ typedef enum cfe_stmt_kind {
   CS_RETURN,
   CS_ATOMIC,
   CS_EMPTY,
-  CS_BAD /* outside the subset: what */
+  CS_SWITCH,  /* switch (expr) body */
+  CS_CASE,    /* case expr: body (expr an integer constant expression) */
+  CS_DEFAULT, /* default: body */
+  CS_GOTO,    /* goto label */
+  CS_LABEL,   /* label: body */
+  CS_BAD      /* outside the subset: what */
 } cfe_stmt_kind;
 
 typedef struct cfe_stmt cfe_stmt;
@@ -210,11 +215,12 @@ struct cfe_stmt {
   cfe_expr *expr;     /* CS_EXPR, CS_RETURN value, condition of CS_IF/WHILE/DO/FOR (NULL: none) */
   cfe_expr *step;     /* CS_FOR: the step, or NULL */
   cfe_stmt *init;     /* CS_FOR: the init (CS_DECL or CS_EXPR), or NULL */
-  cfe_stmt *body;     /* CS_IF then, loops, CS_ATOMIC */
+  cfe_stmt *body;     /* CS_IF then, loops, CS_ATOMIC, CS_SWITCH, CS_CASE, CS_DEFAULT, CS_LABEL */
   cfe_stmt *els;      /* CS_IF: else, or NULL */
   cfe_stmts items;    /* CS_BLOCK */
   cfe_decls decls;    /* CS_DECL */
   const char *what;   /* CS_BAD: the whole message */
+  const char *label;  /* CS_GOTO, CS_LABEL: the label's name (interned) */
 };
 
 /* ---------------------------------------------------------------- the unit */
@@ -380,6 +386,8 @@ cfe_stmt *cfe_return(cfe_ctx *ctx, cfe_pos at, cfe_expr *value);
 cfe_stmt *cfe_block(cfe_ctx *ctx, cfe_pos at);
 void cfe_block_add(cfe_ctx *ctx, cfe_stmt *block, cfe_stmt *s);
 cfe_stmt *cfe_atomic(cfe_ctx *ctx, cfe_pos at, cfe_stmt *body);
+/* switch, case, default, goto and labels: kind with the fields it uses (label, expr, body; the others NULL). */
+cfe_stmt *cfe_control(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at, const char *label, cfe_expr *expr, cfe_stmt *body);
 cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
@@ -420,6 +428,27 @@ typedef struct cfe_jumps {
   int cont; /* where continue goes */
 } cfe_jumps;
 
+/* A label of the function being lowered: where goto and the label meet. */
+typedef struct cfe_label {
+  const char *name; /* interned */
+  int loc;          /* its location */
+  int atomic;       /* the depth of atomic sections where the location was made */
+} cfe_label;
+
+/* A case of the innermost switch: the value it matches and where it starts. */
+typedef struct cfe_case {
+  int64_t value; /* the case's value */
+  int loc;       /* its location */
+  cfe_pos at;    /* the case label */
+} cfe_case;
+
+/* A switch being lowered: its cases so far and its default. */
+typedef struct cfe_switch {
+  VEC(cfe_case) cases; /* in source order (heap) */
+  int default_loc;     /* the default label's location, -1 for none */
+  int atomic;          /* the depth of atomic sections around the switch */
+} cfe_switch;
+
 /* One function being inlined (or the entry function). */
 typedef struct cfe_frame {
   const cfe_func *func; /* the function */
@@ -428,6 +457,7 @@ typedef struct cfe_frame {
   int exit;             /* where return goes */
   size_t scope_base;    /* its names start here in names */
   size_t loop_base;     /* its loops start here in loops */
+  VEC(cfe_label) labels; /* its labels, defined or only jumped to (heap) */
 } cfe_frame;
 
 typedef struct cfe_lowering {
@@ -438,6 +468,8 @@ typedef struct cfe_lowering {
   VEC(cfe_binding) names;      /* local names in scope, innermost last (heap) */
   VEC(cfe_jumps) loops;        /* enclosing loops, innermost last (heap) */
   VEC(const cfe_func *) calls; /* the functions being inlined, outermost first (heap) */
+  cfe_switch *innermost;       /* the switch whose body is being lowered, or NULL */
+  int thread_exit;             /* where the thread ends (pthread_exit goes there) */
   cfe_pending pending;         /* what the current statement does before its action */
   ir_expr *guard;              /* while an operand of && || ?: is lowered: when it is evaluated, else NULL */
   int *file_map;               /* unit file -> index in p->files, -1 until used (heap) */
@@ -458,7 +490,10 @@ typedef enum cfe_builtin {
   B_NONDET_BOOL,
   B_NONDET_BAD,
   B_ATOMIC_BEGIN,
-  B_ATOMIC_END
+  B_ATOMIC_END,
+  B_ERROR,      /* reach_error(), __VERIFIER_error(), __assert_fail(): the program goes wrong here */
+  B_STOP,       /* abort(), exit(): the whole program ends, so nothing after it can go wrong */
+  B_THREAD_EXIT /* pthread_exit(): the thread ends */
 } cfe_builtin;
 
 /* What a called name means as a verification builtin. */

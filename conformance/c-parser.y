@@ -346,11 +346,11 @@ stmt
   | KW_RETURN ';'                           { $$ = cfe_return(ctx, @1, NULL); }
   | KW_RETURN expr ';'                      { $$ = cfe_return(ctx, cfe_span(@1, @2), $2); }
   | KW_ATOMIC compound                      { $$ = cfe_atomic(ctx, @$, $2); }
-  | KW_GOTO any_name ';'                    { $$ = cfe_bad_stmt(ctx, cfe_span(@1, @2), "unsupported goto statement"); }
-  | IDENT ':' stmt                          { $$ = cfe_bad_stmt(ctx, cfe_span(@1, @2), "unsupported label '%s'", $1); }
-  | KW_SWITCH '(' expr ')' stmt             { $$ = cfe_bad_stmt(ctx, cfe_span(@1, @4), "unsupported switch statement"); }
-  | KW_CASE cond_expr ':' stmt              { $$ = cfe_bad_stmt(ctx, cfe_span(@1, @3), "unsupported case label outside a switch"); }
-  | KW_DEFAULT ':' stmt                     { $$ = cfe_bad_stmt(ctx, cfe_span(@1, @2), "unsupported default label outside a switch"); }
+  | KW_GOTO any_name ';'                    { $$ = cfe_control(ctx, CS_GOTO, cfe_span(@1, @2), $2, NULL, NULL); }
+  | IDENT ':' stmt                          { $$ = cfe_control(ctx, CS_LABEL, cfe_span(@1, @2), $1, NULL, $3); }
+  | KW_SWITCH '(' expr ')' stmt             { $$ = cfe_control(ctx, CS_SWITCH, cfe_span(@1, @4), NULL, $3, $5); }
+  | KW_CASE cond_expr ':' stmt              { $$ = cfe_control(ctx, CS_CASE, cfe_span(@1, @3), NULL, $2, $4); }
+  | KW_DEFAULT ':' stmt                     { $$ = cfe_control(ctx, CS_DEFAULT, cfe_span(@1, @2), NULL, NULL, $3); }
   | error ';'                               { $$ = NULL; }
   ;
 

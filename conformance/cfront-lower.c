@@ -155,6 +155,7 @@ static bool atomic_function(const cfe_func *f) { return strncmp(f->name, "__VERI
 /* ---------------------------------------------------------------- calls */
 
 static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
+static void end_labels(cfe_lowering *L);
 
 static void bind(cfe_lowering *L, const char *name, int var) {
   cfe_binding b = {name, var};
@@ -246,8 +247,12 @@ static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want
     frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), f->decl->type.kind == CT_BOOL);
   frame.exit = next_loc(L);
   vec_push(NULL, &L->calls, f);
+  cfe_switch *sw = L->innermost;
+  L->innermost = NULL;
   cur = stmt(L, f->body, cur);
+  L->innermost = sw;
   jump(L, cur, frame.exit, f->body->at);
+  end_labels(L);
   L->calls.len--;
   L->names.len = frame.scope_base;
   L->frame = outer;
@@ -400,6 +405,21 @@ static ir_expr *builtin_condition(cfe_lowering *L, const cfe_expr *e) {
   return NULL;
 }
 
+static ir_expr *literal_false(cfe_lowering *L, cfe_pos at) {
+  ir_expr *f = ir_bool(L->p->arena, at.at, false);
+  f->type = TY_BOOL;
+  return f;
+}
+
+/* abort(), exit(): the program ends here, so no run goes on from cur (a
+ * step that cannot be taken); what follows is unreachable. */
+static int stop(cfe_lowering *L, int cur, cfe_pos at) {
+  step(L, cur, ACT_ASSUME, -1, literal_false(L, at), at);
+  return next_loc(L);
+}
+
+/* The arguments of reach_error() and its kin say nothing: a call is an
+ * assertion that fails (arguments are not evaluated). */
 static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_builtin b = cfe_builtin_of(e->name);
   ir_expr *c;
@@ -412,6 +432,9 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
               "'%s()' must be a statement of a block, with '__VERIFIER_atomic_%s()' later in the same block", e->name,
               b == B_ATOMIC_BEGIN ? "end" : "begin");
     return cur;
+  case B_ERROR: return plain(L, cur, ACT_ASSERT, -1, literal_false(L, at), at);
+  case B_STOP: discard(L); return stop(L, cur, at);
+  case B_THREAD_EXIT: discard(L); jump(L, cur, L->thread_exit, at); return next_loc(L);
   case B_NONE: return call_into(L, (cfe_place){-1, NULL}, e, at, cur);
   default: cfe_lower_value(L, e); return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
@@ -542,6 +565,112 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   return next_loc(L);
 }
 
+/* ---------------------------------------------------------------- switch */
+
+/* Where break goes inside a switch; continue still belongs to the enclosing loop. */
+static void push_switch_jumps(cfe_lowering *L, int end) {
+  bool in_loop = L->loops.len > L->frame->loop_base;
+  cfe_jumps j = {end, in_loop ? L->loops.items[L->loops.len - 1].cont : -1};
+  vec_push(NULL, &L->loops, j);
+}
+
+/* The step at head that goes to the case matching the value of s->expr, or
+ * to the default (end without one): one edge per case, all alternatives of
+ * the same step, so they see one state. */
+static void dispatch_cases(cfe_lowering *L, const cfe_stmt *s, const cfe_switch *sw, int head, int end) {
+  ir_expr *v = cfe_lower_int(L, s->expr);
+  head = flush_pending(L, head, true, s->expr->at);
+  ir_expr *none = NULL;
+  vec_foreach(&sw->cases, i) {
+    const cfe_case *c = &sw->cases.items[i];
+    ir_expr *eq = ir_binary(L->p->arena, c->at.at, OP_EQ, v, cfe_int_lit(L, c->at.at, c->value));
+    eq->type = TY_BOOL;
+    edge(L, head, c->loc, ACT_ASSUME, -1, eq, true, s->at);
+    ir_expr *ne = cfe_not(L, eq);
+    none = none ? ir_binary(L->p->arena, s->at.at, OP_AND, none, ne) : ne;
+    none->type = TY_BOOL;
+  }
+  if (!none) none = cfe_not(L, literal_false(L, s->at));
+  edge(L, head, sw->default_loc >= 0 ? sw->default_loc : end, ACT_ASSUME, -1, none, true, s->at);
+}
+
+static int switch_stmt(cfe_lowering *L, const cfe_stmt *s, int head) {
+  cfe_switch sw = {.default_loc = -1, .atomic = L->atomic};
+  cfe_switch *outer = L->innermost;
+  L->innermost = &sw;
+  int end = next_loc(L);
+  push_switch_jumps(L, end);
+  jump(L, stmt(L, s->body, next_loc(L)), end, s->at); /* code before the first case is never run */
+  L->loops.len--;
+  L->innermost = outer;
+  dispatch_cases(L, s, &sw, head, end);
+  vec_free(&sw.cases);
+  return end;
+}
+
+/* A case or default label: its location, reached from the dispatch and by
+ * falling through from cur. False after reporting why it cannot be. */
+static bool case_label(cfe_lowering *L, const cfe_stmt *s, int *at) {
+  const char *what = s->kind == CS_CASE ? "case" : "default";
+  cfe_switch *sw = L->innermost;
+  if (!sw) cfe_error(L->u, s->at, "'%s' label outside a switch", what);
+  else if (sw->atomic != L->atomic) cfe_error(L->u, s->at, "a '%s' label inside an atomic section of its switch", what);
+  else {
+    *at = next_loc(L);
+    return true;
+  }
+  return false;
+}
+
+static int case_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  int64_t value = 0;
+  int start;
+  bool ok = s->kind == CS_DEFAULT || cfe_const_eval(L->u, s->expr, &value);
+  if (!ok || !case_label(L, s, &start)) return stmt(L, s->body, cur);
+  cfe_switch *sw = L->innermost; /* clang has rejected duplicate cases and a second default */
+  if (s->kind == CS_DEFAULT) sw->default_loc = start;
+  else vec_push(NULL, &sw->cases, ((cfe_case){value, start, s->at}));
+  jump(L, cur, start, s->at);
+  return stmt(L, s->body, start);
+}
+
+/* ---------------------------------------------------------------- goto and labels */
+
+/* The label called name in the current function, made at first sight. */
+static cfe_label *label_named(cfe_lowering *L, const char *name) {
+  vec_foreach(&L->frame->labels, i)
+    if (L->frame->labels.items[i].name == name) return &L->frame->labels.items[i];
+  cfe_label lb = {.name = name, .loc = next_loc(L), .atomic = L->atomic};
+  vec_push(NULL, &L->frame->labels, lb);
+  return &L->frame->labels.items[L->frame->labels.len - 1];
+}
+
+/* goto and its label must agree on the atomic section they are in: a jump
+ * into or out of one would leave the section's step open or never begun. */
+static bool same_section(cfe_lowering *L, const cfe_label *lb, cfe_pos at) {
+  if (lb->atomic == L->atomic) return true;
+  cfe_error(L->u, at, "a jump into or out of an atomic section (label '%s')", lb->name);
+  return false;
+}
+
+static int goto_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  cfe_label *lb = label_named(L, s->label);
+  if (same_section(L, lb, s->at)) jump(L, cur, lb->loc, s->at);
+  return next_loc(L);
+}
+
+/* "ERROR:" is SV-COMP's error location: reaching it goes wrong. */
+static int label_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
+  cfe_label *lb = label_named(L, s->label); /* clang has rejected a label defined twice */
+  if (same_section(L, lb, s->at)) jump(L, cur, lb->loc, s->at);
+  cur = lb->loc;
+  if (strcmp(s->label, "ERROR") == 0) cur = plain(L, cur, ACT_ASSERT, -1, literal_false(L, s->at), s->at);
+  return stmt(L, s->body, cur);
+}
+
+/* Forgets the labels of the function (clang has rejected a goto to a label it does not define). */
+static void end_labels(cfe_lowering *L) { vec_free(&L->frame->labels); }
+
 /* ---------------------------------------------------------------- blocks */
 
 static cfe_builtin marker(const cfe_stmt *s) {
@@ -611,6 +740,11 @@ static int dispatch(cfe_lowering *L, const cfe_stmt *s, int cur) {
   case CS_RETURN: return return_stmt(L, s, cur);
   case CS_ATOMIC: cur = atomic_enter(L, cur, s->at); return atomic_leave(L, stmt(L, s->body, cur), s->at);
   case CS_EMPTY: return cur;
+  case CS_SWITCH: return switch_stmt(L, s, cur);
+  case CS_CASE:
+  case CS_DEFAULT: return case_stmt(L, s, cur);
+  case CS_GOTO: return goto_stmt(L, s, cur);
+  case CS_LABEL: return label_stmt(L, s, cur);
   case CS_BAD: cfe_error(L->u, s->at, "%s", s->what); return cur;
   }
   return cur;
@@ -667,12 +801,14 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
   L->frame = &frame;
   L->p->entry = next_loc(L);
   frame.exit = next_loc(L);
+  L->thread_exit = frame.exit;
   int cur = entry_params(L, f, L->p->entry);
   vec_push(NULL, &L->calls, f);
   bool atomic = atomic_function(f);
   if (atomic) cur = atomic_enter(L, cur, f->body_name_at);
   cur = stmt(L, f->body, cur);
   jump(L, cur, frame.exit, f->body->at); /* for an atomic function: the end of its one step */
+  end_labels(L);
   if (atomic) L->atomic--;
   L->p->exit = frame.exit;
 }
