@@ -192,19 +192,25 @@ static ir_expr *logical(cfe_lowering *L, const cfe_expr *e) {
   return typed(ir_binary(PA, e->at.at, e->op == CO_AND ? OP_AND : OP_OR, a, b), TY_BOOL);
 }
 
+/* "a, b": a is evaluated for its effects (nondet temporaries, bounds checks; a
+ * side effect inside it is reported as anywhere in an expression), then b. */
+static ir_expr *comma(cfe_lowering *L, const cfe_expr *e) {
+  cfe_lower_value(L, e->a);
+  return cfe_lower_value(L, e->b);
+}
+
 static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
   static const ir_op rel[] = {
       [CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ, [CO_NE] = OP_NE};
   if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
   if (e->op == CO_AND || e->op == CO_OR) return logical(L, e);
+  if (e->op == CO_COMMA) return comma(L, e);
   if (e->op <= CO_NE)
     return typed(ir_binary(PA, e->at.at, rel[e->op], cfe_lower_int(L, e->a), cfe_lower_int(L, e->b)), TY_BOOL);
   cfe_lower_value(L, e->a);
   cfe_lower_value(L, e->b);
-  if (e->op == CO_COMMA) cfe_error(L->u, e->at, "unsupported comma operator");
-  else
-    cfe_error(L->u, e->at, "unsupported %s operator '%s'", e->op == CO_SHL || e->op == CO_SHR ? "shift" : "bitwise",
-              c_op_text[e->op]);
+  cfe_error(L->u, e->at, "unsupported %s operator '%s'", e->op == CO_SHL || e->op == CO_SHR ? "shift" : "bitwise",
+            c_op_text[e->op]);
   return placeholder(L, e->at);
 }
 

@@ -445,6 +445,7 @@ static int expr_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   if (e->kind == CE_ASSIGN) return assignment(L, e, at, cur);
   if (e->kind == CE_INCDEC) return increment(L, e, at, cur);
   if (e->kind == CE_CALL) return call_stmt(L, e, at, cur);
+  if (e->kind == CE_BINARY && e->op == CO_COMMA) return expr_stmt(L, e->b, e->b->at, expr_stmt(L, e->a, e->a->at, cur));
   cfe_lower_value(L, e);
   return step(L, cur, ACT_SKIP, -1, NULL, at);
 }
