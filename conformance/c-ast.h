@@ -538,6 +538,23 @@ cfe_place cfe_lower_place(cfe_lowering *L, const cfe_expr *e);
 /* The value at a place: its variable, or a ?: tree over its cells by their indices. */
 ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at);
 
+/* Where an expression stands, for cfe_sequence: a statement of its own
+ * (the lowering runs a top-level assignment, '++'/'--' or call itself), an
+ * initializer or returned value (a top-level call stays), or a value. */
+typedef enum cfe_seq_mode { CFE_SEQ_STATEMENT, CFE_SEQ_INIT, CFE_SEQ_VALUE } cfe_seq_mode;
+
+/* True when e contains an assignment, '++'/'--' or a call of the code's functions. */
+bool cfe_has_effects(const cfe_expr *e);
+/* Runs the side effects nested in e (cfront-sequence.c) at cur, each its own
+ * statement, in C's order; *out gets e with each replaced by a temporary
+ * holding its value (e itself when there are none, or after an error: an
+ * unsequenced conflict is reported). Returns where the rest starts. */
+int cfe_sequence(cfe_lowering *L, const cfe_expr *e, cfe_seq_mode mode, int cur, const cfe_expr **out);
+/* Lowers a statement at cur (cfront-lower.c); returns where it ends. */
+int cfe_lower_stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
+/* Binds a local name (interned, or any pointer no other name has) to a variable in the current scope. */
+void cfe_bind(cfe_lowering *L, const char *name, int var);
+
 /* A span from the start of a to the end of b (a's when they are in different files). */
 cfe_pos cfe_span(cfe_pos a, cfe_pos b);
 

@@ -245,7 +245,7 @@ static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
   return placeholder(L, e->at);
 }
 
-/* A call inside an expression: only the nondet builtins have a value there. */
+/* A builtin's call inside an expression: only the nondet builtins have a value there. */
 static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
   cfe_builtin b = cfe_builtin_of(e->name);
   if ((b == B_NONDET || b == B_NONDET_BOOL) && e->args.len > 0) {
@@ -258,12 +258,7 @@ static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
     cfe_error(L->u, e->name_at, "unsupported: '%s' is not a nondeterministic integer", e->name);
   } else if (b != B_NONE) {
     cfe_error(L->u, e->at, "'%s' can only be used as a statement of its own", e->name);
-  } else if (cfe_callee(L, e)) {
-    cfe_error(L->u, e->at,
-              "unsupported call to '%s' inside an expression (calls may only be statements "
-              "'f(...);', 'x = f(...);', 'T x = f(...);' or 'return f(...);')",
-              e->name);
-  }
+  } /* a call of the code's functions has been run first (cfront-sequence.c) */
   return placeholder(L, e->at);
 }
 
@@ -281,11 +276,7 @@ static ir_expr *value(cfe_lowering *L, const cfe_expr *e) {
   case CE_CAST: return cast(L, e);
   case CE_CALL: return call_value(L, e);
   case CE_ASSIGN:
-  case CE_INCDEC:
-    cfe_error(
-        L->u, e->at,
-        "unsupported assignment inside an expression (assignments, '++' and '--' must be statements of their own)");
-    return placeholder(L, e->at);
+  case CE_INCDEC: return placeholder(L, e->at); /* run first (cfront-sequence.c) */
   case CE_STAR:
     cfe_error(L->u, e->at, "'*' is a nondeterministic choice only as a whole condition: if (*), while (*)");
     return placeholder(L, e->at);

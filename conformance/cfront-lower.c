@@ -128,6 +128,7 @@ static void branch(cfe_lowering *L, int cur, const cfe_expr *cond, int yes, int 
     edge(L, cur, no, ACT_SKIP, -1, NULL, true, cond->at);
     return;
   }
+  cur = cfe_sequence(L, cond, CFE_SEQ_VALUE, cur, &cond);
   ir_expr *c = cfe_lower_bool(L, cond);
   cur = flush_pending(L, cur, true, cond->at);
   edge(L, cur, yes, ACT_ASSUME, -1, c, true, cond->at);
@@ -157,7 +158,7 @@ static bool atomic_function(const cfe_func *f) { return strncmp(f->name, "__VERI
 static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
 static void end_labels(cfe_lowering *L);
 
-static void bind(cfe_lowering *L, const char *name, int var) {
+void cfe_bind(cfe_lowering *L, const char *name, int var) {
   cfe_binding b = {name, var};
   vec_push(NULL, &L->names, b);
 }
@@ -226,7 +227,7 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
     edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
     cur = to;
-    if (p->name) bind(L, p->name, v);
+    if (p->name) cfe_bind(L, p->name, v);
   }
   free(values);
   return cur;
@@ -442,10 +443,13 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
 
 static int expr_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   if (e->kind == CE_CAST && e->type.kind == CT_VOID) return expr_stmt(L, e->a, at, cur);
+  if (e->kind == CE_BINARY && e->op == CO_COMMA) return expr_stmt(L, e->b, e->b->at, expr_stmt(L, e->a, e->a->at, cur));
+  const cfe_expr *rest;
+  cur = cfe_sequence(L, e, CFE_SEQ_STATEMENT, cur, &rest);
+  if (rest != e) return expr_stmt(L, rest, at, cur);
   if (e->kind == CE_ASSIGN) return assignment(L, e, at, cur);
   if (e->kind == CE_INCDEC) return increment(L, e, at, cur);
   if (e->kind == CE_CALL) return call_stmt(L, e, at, cur);
-  if (e->kind == CE_BINARY && e->op == CO_COMMA) return expr_stmt(L, e->b, e->b->at, expr_stmt(L, e->a, e->a->at, cur));
   cfe_lower_value(L, e);
   return step(L, cur, ACT_SKIP, -1, NULL, at);
 }
@@ -465,9 +469,11 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
-  if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
-  else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, d->init, d->at, cur);
-  bind(L, d->name, var);
+  const cfe_expr *init = d->init;
+  if (init) cur = cfe_sequence(L, init, CFE_SEQ_INIT, cur, &init);
+  if (!init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
+  else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, init, d->at, cur);
+  cfe_bind(L, d->name, var);
   return cur;
 }
 
@@ -546,14 +552,16 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   }
   if (is_void) cfe_error(L->u, s->at, "'%s' returns void; 'return' cannot have a value", fr->func->name);
   ir_expr *value = NULL;
-  bool atomic = user_call(s->expr) && atomic_call(L, s->expr);
-  if (atomic) cur = atomic_enter(L, cur, s->expr->at);
-  if (user_call(s->expr)) {
+  const cfe_expr *result;
+  cur = cfe_sequence(L, s->expr, CFE_SEQ_INIT, cur, &result);
+  bool atomic = user_call(result) && atomic_call(L, result);
+  if (atomic) cur = atomic_enter(L, cur, result->at);
+  if (user_call(result)) {
     int ret;
-    cur = call(L, s->expr, cur, &ret, !fr->entry);
-    value = ret >= 0 ? prog_var_ref(L->p, ret, s->expr->at.at) : NULL;
+    cur = call(L, result, cur, &ret, !fr->entry);
+    value = ret >= 0 ? prog_var_ref(L->p, ret, result->at.at) : NULL;
   } else if (!fr->entry) {
-    value = cfe_lower_value(L, s->expr);
+    value = cfe_lower_value(L, result);
   }
   if (fr->entry || fr->ret_var < 0 || !value) {
     discard(L); /* the checked function's result is ignored */
@@ -578,9 +586,10 @@ static void push_switch_jumps(cfe_lowering *L, int end) {
 /* The step at head that goes to the case matching the value of s->expr, or
  * to the default (end without one): one edge per case, all alternatives of
  * the same step, so they see one state. */
-static void dispatch_cases(cfe_lowering *L, const cfe_stmt *s, const cfe_switch *sw, int head, int end) {
-  ir_expr *v = cfe_lower_int(L, s->expr);
-  head = flush_pending(L, head, true, s->expr->at);
+static void dispatch_cases(cfe_lowering *L, const cfe_stmt *s, const cfe_expr *value, const cfe_switch *sw, int head,
+                           int end) {
+  ir_expr *v = cfe_lower_int(L, value);
+  head = flush_pending(L, head, true, value->at);
   ir_expr *none = NULL;
   vec_foreach(&sw->cases, i) {
     const cfe_case *c = &sw->cases.items[i];
@@ -596,6 +605,8 @@ static void dispatch_cases(cfe_lowering *L, const cfe_stmt *s, const cfe_switch 
 }
 
 static int switch_stmt(cfe_lowering *L, const cfe_stmt *s, int head) {
+  const cfe_expr *value;
+  head = cfe_sequence(L, s->expr, CFE_SEQ_VALUE, head, &value);
   cfe_switch sw = {.default_loc = -1, .atomic = L->atomic};
   cfe_switch *outer = L->innermost;
   L->innermost = &sw;
@@ -604,7 +615,7 @@ static int switch_stmt(cfe_lowering *L, const cfe_stmt *s, int head) {
   jump(L, stmt(L, s->body, next_loc(L)), end, s->at); /* code before the first case is never run */
   L->loops.len--;
   L->innermost = outer;
-  dispatch_cases(L, s, &sw, head, end);
+  dispatch_cases(L, s, value, &sw, head, end);
   vec_free(&sw.cases);
   return end;
 }
@@ -751,6 +762,8 @@ static int dispatch(cfe_lowering *L, const cfe_stmt *s, int cur) {
   return cur;
 }
 
+int cfe_lower_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) { return stmt(L, s, cur); }
+
 static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   if (L->too_big) return cur;
   if (L->nesting >= MAX_NESTING) {
@@ -786,7 +799,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
     scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
-    if (p->name) bind(L, p->name, v);
+    if (p->name) cfe_bind(L, p->name, v);
   }
   return cur;
 }
