@@ -419,9 +419,14 @@ typedef struct cfe_place {
 } cfe_place;
 
 typedef struct cfe_binding {
-  const char *name; /* interned source name */
-  int var;          /* its program variable */
+  const char *name;      /* interned source name */
+  int var;               /* its program variable; CFE_AGGREGATE for a local struct or array */
+  const cfe_type *type;  /* CFE_AGGREGATE: its type */
+  const char *key;       /* CFE_AGGREGATE: the unique prefix of its leaves' keys in local_cells; NULL after an error */
+  cfe_pos at;            /* CFE_AGGREGATE: its declarator */
 } cfe_binding;
+
+#define CFE_AGGREGATE (-2) /* cfe_local: the name is a local struct or array (its leaves are locals) */
 
 typedef struct cfe_jumps {
   int brk;  /* where break goes */
@@ -476,6 +481,7 @@ typedef struct cfe_lowering {
   int *globals;                /* unit global -> shared variable; -2 unchecked, -1 failed (heap) */
   symtab cells;                /* a cell's C path (interned in the unit) -> its variable */
   symtab arrays;               /* a C array some cell is an element of (its path, interned) -> that cell */
+  symtab local_cells;          /* a leaf of a local struct or array (its key, interned) -> its local */
   symtab reported;             /* C objects (interned paths, declarations) already reported */
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
@@ -525,8 +531,13 @@ bool cfe_constant(const cfe_lowering *L, const cfe_expr *e);
 /* Maps the spec's cells by their C paths (L->cells, L->arrays); cfe_unmap_cells frees the maps. */
 void cfe_map_cells(cfe_lowering *L);
 void cfe_unmap_cells(cfe_lowering *L);
-/* The local of that name in scope, or -1. */
+/* The local of that name in scope, CFE_AGGREGATE for a local struct or array, or -1. */
 int cfe_local(const cfe_lowering *L, const char *name);
+/* The binding of a local name in scope, or NULL. */
+const cfe_binding *cfe_binding_of(const cfe_lowering *L, const char *name);
+/* Declares local d of struct or array type: one local per scalar leaf, each
+ * starting with any value; false after reporting why it cannot be. */
+bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d);
 /* Reports a name that the code does not declare (or a system header's). */
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind);
 /* The value of a name, a field or an element (CE_NAME, CE_MEMBER, CE_INDEX). */

@@ -34,6 +34,7 @@ void cfe_map_cells(cfe_lowering *L) {
 }
 
 void cfe_unmap_cells(cfe_lowering *L) {
+  symtab_free(&L->local_cells);
   symtab_free(&L->cells);
   symtab_free(&L->arrays);
   symtab_free(&L->reported);
@@ -96,10 +97,86 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
   return L->globals[g];
 }
 
-int cfe_local(const cfe_lowering *L, const char *name) {
+const cfe_binding *cfe_binding_of(const cfe_lowering *L, const char *name) {
   for (size_t i = L->names.len; i > L->frame->scope_base; i--)
-    if (L->names.items[i - 1].name == name) return L->names.items[i - 1].var;
-  return -1;
+    if (L->names.items[i - 1].name == name) return &L->names.items[i - 1];
+  return NULL;
+}
+
+int cfe_local(const cfe_lowering *L, const char *name) {
+  const cfe_binding *b = cfe_binding_of(L, name);
+  return b ? b->var : -1;
+}
+
+/* ---------------------------------------------------------------- local structs and arrays */
+
+#define MAX_LOCAL_LEAVES 4096
+
+/* Makes the leaves of an object of type t whose key and shown path are the
+ * buffers' contents; false when there would be more than the limit. */
+static bool make_leaves(cfe_lowering *L, const cfe_type *t, strbuf *key, strbuf *shown, size_t *count) {
+  size_t k = key->len, s = shown->len;
+  bool ok = true;
+  if (t->kind == CT_STRUCT) {
+    vec_foreach(&t->record->fields, i) {
+      sbuf_printf(key, ".%s", t->record->fields.items[i].name);
+      sbuf_printf(shown, ".%s", t->record->fields.items[i].name);
+      ok = ok && make_leaves(L, &t->record->fields.items[i].type, key, shown, count);
+      key->len = k, shown->len = s;
+    }
+  } else if (t->kind == CT_ARRAY) {
+    for (int64_t i = 0; ok && i < t->length; i++) {
+      sbuf_printf(key, "[%" PRId64 "]", i);
+      sbuf_printf(shown, "[%" PRId64 "]", i);
+      ok = make_leaves(L, t->elem, key, shown, count);
+      key->len = k, shown->len = s;
+    }
+  } else {
+    if (++*count > MAX_LOCAL_LEAVES) return false;
+    int v = cfe_new_local(L, sbuf_str(shown), t->kind == CT_BOOL);
+    symtab_put(&L->local_cells, arena_intern(L->u->arena, sbuf_str(key), key->len), v);
+  }
+  key->len = k, shown->len = s;
+  return ok;
+}
+
+/* The first field or element type of t that a local cannot hold, or NULL. */
+static const cfe_type *unsupported_leaf(const cfe_type *t) {
+  if (t->kind == CT_ARRAY) return unsupported_leaf(t->elem);
+  if (t->kind == CT_STRUCT) {
+    if (!t->record->complete) return t;
+    vec_foreach(&t->record->fields, i) {
+      const cfe_type *bad = unsupported_leaf(&t->record->fields.items[i].type);
+      if (bad) return bad;
+    }
+    return NULL;
+  }
+  return t->kind == CT_INT || t->kind == CT_BOOL ? NULL : t;
+}
+
+bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d) {
+  cfe_binding b = {.name = d->name, .var = CFE_AGGREGATE, .type = &d->type, .at = d->name_at};
+  vec_push(NULL, &L->names, b); /* without a key after an error: its uses say nothing more */
+  const cfe_type *bad = unsupported_leaf(&d->type);
+  if (bad) {
+    cfe_error(L->u, d->name_at, "local '%s' has a part of a type athread cannot hold here", d->name);
+    if (bad->kind == CT_BAD) cfe_note(L->u, bad->at, "%s", bad->what);
+    return false;
+  }
+  const char *key = arena_printf(L->u->arena, "$%zu", L->p->vars.len);
+  strbuf k = {0}, shown = {0};
+  sbuf_puts(&k, key);
+  sbuf_puts(&shown, d->name);
+  size_t count = 0;
+  bool ok = make_leaves(L, &d->type, &k, &shown, &count);
+  sbuf_free(&k);
+  sbuf_free(&shown);
+  if (!ok) {
+    cfe_error(L->u, d->name_at, "local '%s' has more than %d scalar parts", d->name, MAX_LOCAL_LEAVES);
+    return false;
+  }
+  L->names.items[L->names.len - 1].key = key;
+  return true;
 }
 
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
@@ -112,6 +189,10 @@ void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char 
 static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
   if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
+  if (v == CFE_AGGREGATE) {
+    if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
+    return cfe_int_lit(L, e->at.at, 0);
+  }
   cfe_entity *x = cfe_lookup(L->u, e->name);
   if (x && x->kind == ENT_ENUM) return cfe_int_lit(L, e->at.at, x->value);
   if (x && x->kind == ENT_GLOBAL) {
@@ -126,6 +207,10 @@ static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
 static int name_target(cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
   if (v >= 0) return v;
+  if (v == CFE_AGGREGATE) {
+    if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
+    return -1;
+  }
   cfe_entity *x = cfe_lookup(L->u, e->name);
   if (x && x->kind == ENT_GLOBAL) return global_var(L, x->index, e->at);
   if (x && x->kind == ENT_ENUM) cfe_error(L->u, e->at, "cannot assign to enum constant '%s'", e->name);
@@ -138,7 +223,8 @@ static int name_target(cfe_lowering *L, const cfe_expr *e) {
 
 /* A field or element of a global, resolved from the global outward. */
 typedef struct access {
-  const cfe_decl *global;   /* the root */
+  const cfe_decl *global;   /* the root when it is a global, else NULL */
+  const char *local;        /* the root's key when it is a local struct or array, else NULL */
   cfe_type type;            /* the type of the object reached */
   VEC(prog_path_part) path; /* its C path, indices that are not constants as such (program arena) */
   strbuf shown;             /* its C path as written ("a[i].q"), for messages (heap) */
@@ -166,21 +252,25 @@ static bool usable(cfe_lowering *L, access *a, cfe_pos use) {
   return false;
 }
 
-/* The global an access starts from. */
+/* The global or local struct or array an access starts from. */
 static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
   int before = L->u->sink->errors;
-  cfe_entity *x = e->kind == CE_NAME && cfe_local(L, e->name) < 0 ? cfe_lookup(L->u, e->name) : NULL;
+  const cfe_binding *b = e->kind == CE_NAME ? cfe_binding_of(L, e->name) : NULL;
+  if (b && b->var == CFE_AGGREGATE) {
+    if (!b->key) return false; /* its declaration was reported */
+    a->local = b->key;
+    a->type = *b->type;
+    add_text(L, a, e->name);
+    return true;
+  }
+  cfe_entity *x = e->kind == CE_NAME && !b ? cfe_lookup(L->u, e->name) : NULL;
   if (x && x->kind == ENT_GLOBAL) {
     a->global = L->u->globals.items[x->index];
     a->type = a->global->type;
     add_text(L, a, a->global->name);
     return usable(L, a, e->at);
   }
-  if (e->kind == CE_NAME && cfe_local(L, e->name) >= 0)
-    cfe_error(L->u, e->at,
-              "unsupported field or element of local '%s' (arrays and structs must be global variables bound to the "
-              "spec)",
-              e->name);
+  if (b) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
   else if (e->kind == CE_NAME && (!x || x->kind == ENT_SYSTEM)) cfe_unknown_name(L, e->name, e->at, "identifier");
   else if (e->kind == CE_NAME) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
   else cfe_lower_value(L, e); /* says what is wrong with it, if anything */
@@ -312,9 +402,22 @@ static void path_with(const access *a, const int64_t *k, strbuf *out) {
   }
 }
 
+/* The local that holds a local struct's or array's leaf at index values k (every leaf has one). */
+static int local_leaf(cfe_lowering *L, const access *a, const int64_t *k) {
+  strbuf b = {0}, key = {0};
+  path_with(a, k, &b);
+  sbuf_puts(&key, a->local);
+  sbuf_puts(&key, sbuf_str(&b) + strlen(a->path.items[0].text)); /* the path after the local's name */
+  int v = symtab_get(&L->local_cells, arena_intern(L->u->arena, sbuf_str(&key), key.len));
+  sbuf_free(&b);
+  sbuf_free(&key);
+  return v;
+}
+
 /* The cell of a's object at index values k, or -1 after reporting (once per object) why there is none. */
 static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
   strbuf b = {0};
+  if (a->local) return local_leaf(L, a, k);
   path_with(a, k, &b);
   const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
   sbuf_free(&b);

@@ -159,7 +159,7 @@ static int stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
 static void end_labels(cfe_lowering *L);
 
 void cfe_bind(cfe_lowering *L, const char *name, int var) {
-  cfe_binding b = {name, var};
+  cfe_binding b = {.name = name, .var = var};
   vec_push(NULL, &L->names, b);
 }
 
@@ -465,8 +465,18 @@ static bool local_ok(cfe_lowering *L, const cfe_decl *d) {
   return false;
 }
 
+/* A local struct or array: its leaves start with any value (an initializer list is not read). */
+static int local_aggregate(cfe_lowering *L, const cfe_decl *d, int cur) {
+  if (d->init) cfe_error(L->u, d->init->at, "unsupported initializer of local struct or array '%s' (assign its parts)", d->name);
+  size_t first = L->p->vars.len;
+  if (!cfe_local_aggregate(L, d)) return cur;
+  for (size_t v = first; v < L->p->vars.len; v++) cur = plain(L, cur, ACT_HAVOC, (int)v, NULL, d->at);
+  return cur;
+}
+
 static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
+  if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
   const cfe_expr *init = d->init;
@@ -791,11 +801,15 @@ static void add_shared(cfe_lowering *L) {
   }
 }
 
-/* Entry parameters start with any value: non-step havocs. */
+/* Entry parameters start with any value: non-step havocs (a struct's for each field). */
 static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
   if (f->decl->variadic) cfe_error(L->u, f->name_at, "unsupported variadic function '%s'", f->name);
   for (size_t i = 0; i < param_count(f); i++) {
     const cfe_decl *p = f->decl->params.items[i];
+    if (p->name && p->type.kind == CT_STRUCT) {
+      cur = local_aggregate(L, p, cur);
+      continue;
+    }
     scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
