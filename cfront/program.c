@@ -141,6 +141,7 @@ static void read_global(cfp_reader *r, CXCursor decl) {
     cfp_where(r, decl, &g->file, &g->line);
     g->name_at = cfp_name_span(r, decl, g->name);
   }
+  if (clang_Cursor_getStorageClass(decl) != CX_SC_Extern || !clang_Cursor_isNull(init)) g->defined = true;
   if (clang_Cursor_isNull(init)) return;
   g->init_at = cfp_span_of(r, init);
   cfp_read_initializer(r, g, init);

@@ -109,6 +109,7 @@ typedef struct cfp_global {
   cfp_span name_at;           /* its name in that declaration */
   cfp_span init_at;           /* its initializer, when it has one (else file is NULL) */
   bool thread_local;          /* _Thread_local or __thread: not shared */
+  bool defined;               /* a declaration that is not extern (or has an initializer) defines it here */
   bool init_unknown;          /* its initializer was not read (every slot unknown) */
   VEC(cfp_leaf_value) values; /* the slots the initializer sets, by leaf; the others are 0 */
 } cfp_global;
