@@ -23,7 +23,7 @@ typedef enum origin {
 /* What C says about one cell. */
 typedef struct cval {
   bool object;     /* its C path names a scalar of a global that the files define or declare */
-  bool used;       /* the checked threads' code reaches it */
+  bool used;       /* the checked threads' code reads or writes it */
   bool known;      /* object: its initial value is known */
   int64_t value;   /* known: the value */
   origin from;     /* object: where the value (or the unknown one) comes from */
@@ -40,7 +40,7 @@ typedef struct checker {
   cval *cells;                  /* per cell of spec->shared */
   bool *read_by_init;           /* per cell: some init predicate reads it */
   symtab globals;               /* a global's interned name -> its index in p->globals */
-  cfp_accesses reached;         /* what the checked functions use, sorted by global */
+  cfp_accesses before;          /* when main calls the creator: what main writes, in an order not followed */
   VEC(cfp_step) steps;          /* scratch: the steps of the cell being resolved */
   VEC(diag_source *) sources;   /* the C files loaded for messages */
   init_notes *notes;            /* borrowed */
@@ -155,22 +155,27 @@ static bool covers(const cfp_access *a, const cfp_step *steps, size_t len) {
   return true;
 }
 
-static int by_global(const void *a, const void *b) {
-  const cfp_access *x = a, *y = b;
-  return (x->global > y->global) - (x->global < y->global);
+/* Marks the cells that a concrete program's code reads or writes. */
+typedef struct user {
+  checker *k;       /* whose cells */
+  const prog *code; /* the program */
+} user;
+
+static void use_var(const user *u, int v) {
+  if (v >= 0 && u->code->vars.items[v].kind == VAR_SHARED) u->k->cells[u->code->vars.items[v].shared_index].used = true;
 }
 
-/* True when the checked functions reach the cell at global g, steps. */
-static bool reached(const checker *k, int g) {
-  size_t lo = 0, hi = k->reached.len;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (k->reached.items[mid].global < g) lo = mid + 1;
-    else hi = mid;
+static void use_expr(const ir_expr *e, void *ctx) {
+  if (e->kind == IR_NAME && e->ref == REF_VAR) use_var(ctx, e->index);
+}
+
+static void mark_used(checker *k, const prog *code) {
+  user u = {k, code};
+  vec_foreach(&code->edges, i) {
+    const prog_edge *e = &code->edges.items[i];
+    if (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) use_var(&u, e->var);
+    if (e->expr) ir_walk(e->expr, use_expr, &u);
   }
-  for (size_t i = lo; i < k->reached.len && k->reached.items[i].global == g; i++)
-    if (covers(&k->reached.items[i], k->steps.items, k->steps.len)) return true;
-  return false;
 }
 
 /* ---------------------------------------------------------------- C values */
@@ -209,8 +214,22 @@ static void initializer_value(cval *c, const cfp_global *g, uint64_t leaf) {
   unknown(c, FROM_INIT, lv->at, reason(fmt, &lv->at));
 }
 
+/* main's writes when another function starts the threads: some may come
+ * before the start, so each makes the value unknown. */
+static void main_writes(const checker *k, cval *c, int g) {
+  vec_foreach(&k->before, i) {
+    const cfp_access *a = &k->before.items[i];
+    if (a->global != g || !a->write || !covers(a, k->steps.items, k->steps.len)) continue;
+    strbuf b = {0};
+    sbuf_printf(&b, "main writes it, and the threads start in %s, which main calls: the order is not followed",
+                k->p->creator);
+    return unknown(c, FROM_EARLY, c->global->name_at, sbuf_take(&b));
+  }
+}
+
 /* Then the creator's writes before the first start, in order. */
 static void early_values(const checker *k, cval *c, int g, bool is_bool) {
+  main_writes(k, c, g);
   vec_foreach(&k->p->early, i) {
     const cfp_early *e = &k->p->early.items[i];
     if (e->where.global != g || !covers(&e->where, k->steps.items, k->steps.len)) continue;
@@ -220,7 +239,7 @@ static void early_values(const checker *k, cval *c, int g, bool is_bool) {
     }
     char *place = place_text(&e->at);
     strbuf b = {0};
-    sbuf_printf(&b, "%s writes a non-constant value at %s", k->p->creator, place);
+    sbuf_printf(&b, "%s writes a value athread does not know at %s", k->p->creator, place);
     free(place);
     unknown(c, FROM_EARLY, e->at, sbuf_take(&b));
   }
@@ -237,7 +256,6 @@ static void resolve_cell(checker *k, size_t i) {
   if (!t || (t->kind != CFP_INT && t->kind != CFP_BOOL) || global->thread_local) return;
   c->object = true;
   c->global = global;
-  c->used = reached(k, g);
   initializer_value(c, global, cfp_leaf_of(global->type, k->steps.items, k->steps.len));
   early_values(k, c, g, t->kind == CFP_BOOL);
 }
@@ -364,17 +382,21 @@ static void predicate_fails(checker *k, const ir_expr *pred, const reads *r) {
   k->ok = false;
 }
 
-/* Why pred cannot be evaluated, or NULL when its reads are all known (or a
- * cell note already says why). */
-static const char *unevaluable(const checker *k, const reads *r) {
+/* Why pred cannot be evaluated (heap; "" when a cell's note says it), or
+ * NULL when every cell it reads has a known C value. */
+static char *unevaluable(const checker *k, const reads *r) {
   vec_foreach(&r->cells, j) {
     const cval *c = &k->cells[r->cells.items[j]];
-    if (c->used && !c->known) return ""; /* that cell's note says it */
+    if (c->used && !c->known) return xstrdup("");
   }
   vec_foreach(&r->cells, j) {
     const cval *c = &k->cells[r->cells.items[j]];
-    if (!c->object) return "a variable it reads is no C object";
-    if (!c->known) return "the C value of a variable it reads is not known";
+    if (c->object && c->known) continue;
+    strbuf b = {0};
+    const char *name = k->spec->shared.items[r->cells.items[j]]->name;
+    if (!c->object) sbuf_printf(&b, "'%s' is not a C global's scalar", name);
+    else sbuf_printf(&b, "the C initial value of '%s' is not known: %s", name, c->why);
+    return sbuf_take(&b);
   }
   return NULL;
 }
@@ -385,9 +407,9 @@ static void check_predicate(checker *k, const ir_expr *pred, reads *r) {
   bool any_used = false;
   vec_foreach(&r->cells, j) any_used |= k->cells[r->cells.items[j]].used;
   if (!any_used) return;
-  const char *why = unevaluable(k, r);
+  char *why = unevaluable(k, r);
   int64_t v = 1;
-  if (!why && !eval(k, pred, &v)) why = "evaluating it overflows";
+  if (!why && !eval(k, pred, &v)) why = xstrdup("evaluating it overflows");
   if (why && *why) {
     strbuf text = {0}, b = {0};
     ir_print(&text, pred);
@@ -400,6 +422,7 @@ static void check_predicate(checker *k, const ir_expr *pred, reads *r) {
   } else if (!why && !v) {
     predicate_fails(k, pred, r);
   }
+  free(why);
 }
 
 static void check_predicates(checker *k) {
@@ -420,13 +443,13 @@ static void mark_init_reads(checker *k) {
 
 /* ---------------------------------------------------------------- entry */
 
-static void checker_init(checker *k, const char *const *functions, size_t count) {
+static void checker_init(checker *k, const prog *const *codes, size_t count) {
   size_t n = k->spec->shared.len + 1;
   k->cells = xcalloc(n, sizeof *k->cells);
   k->read_by_init = xcalloc(n, sizeof *k->read_by_init);
   vec_foreach(&k->p->globals, g) symtab_put(&k->globals, k->p->globals.items[g]->name, (int)g);
-  for (size_t i = 0; i < count; i++) cfp_reach(k->p, functions[i], &k->reached);
-  if (k->reached.len > 1) qsort(k->reached.items, k->reached.len, sizeof *k->reached.items, by_global);
+  for (size_t i = 0; i < count; i++) mark_used(k, codes[i]);
+  if (k->p->creator && strcmp(k->p->creator, "main") != 0) cfp_reach(k->p, "main", &k->before);
 }
 
 static void checker_free(checker *k) {
@@ -434,16 +457,16 @@ static void checker_free(checker *k) {
   free(k->cells);
   free(k->read_by_init);
   symtab_free(&k->globals);
-  vec_free(&k->reached);
+  vec_free(&k->before);
   vec_free(&k->steps);
   vec_foreach(&k->sources, i) diag_source_free(k->sources.items[i]);
   vec_free(&k->sources);
 }
 
-bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, const char *const *functions,
-                size_t count, init_notes *notes) {
+bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, const prog *const *codes, size_t count,
+                init_notes *notes) {
   checker k = {.sink = sink, .spec = spec, .p = p, .notes = notes, .ok = true};
-  checker_init(&k, functions, count);
+  checker_init(&k, codes, count);
   mark_init_reads(&k);
   vec_foreach(&spec->shared, i) resolve_cell(&k, i);
   vec_foreach(&spec->shared, i) check_cell(&k, i);

@@ -20,17 +20,18 @@
 #include "../cfront/program.h"
 #include "../core/diag.h"
 #include "../spec-lang/ast.h"
+#include "prog.h"
 
 typedef VEC(char *) init_notes;
 
-/* Checks the cells that functions (count of them, each a C function of p)
- * reach. Reports each disagreement through sink ("file:line:col: error:" at
+/* Checks the cells that the concrete programs codes (count of them, the
+ * checked threads lowered) read or write. Reports each disagreement through sink ("file:line:col: error:" at
  * the C place, a note at the spec's) and returns false after one; appends to
  * notes one line per constrained cell (or init predicate) not checked, e.g.
  * "the initial value of x is not checked (main writes a non-constant value at
  * prog.c:40)". */
-bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, const char *const *functions,
-                size_t count, init_notes *notes);
+bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, const prog *const *codes, size_t count,
+                init_notes *notes);
 
 /* When the C files could not be read for their initial values (why: the
  * first problem): appends a note to notes if some cell of spec is

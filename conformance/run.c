@@ -50,10 +50,10 @@ static bool check_initial(diag_sink *sink, const ast_spec *spec, const conform_r
     init_unreadable(spec, quiet.first_error, &out->unchecked);
     return true;
   }
-  const char **functions = xcalloc(out->jobs.len + 1, sizeof *functions);
-  vec_foreach(&out->jobs, i) functions[i] = out->jobs.items[i].function;
-  bool ok = init_check(sink, spec, p, functions, out->jobs.len, &out->unchecked);
-  free(functions);
+  const prog **codes = xcalloc(out->jobs.len + 1, sizeof *codes);
+  vec_foreach(&out->jobs, i) codes[i] = out->jobs.items[i].code;
+  bool ok = init_check(sink, spec, p, codes, out->jobs.len, &out->unchecked);
+  free(codes);
   cfp_free(p);
   return ok;
 }
