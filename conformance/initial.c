@@ -475,10 +475,14 @@ bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, con
   return k.ok;
 }
 
-void init_unreadable(const ast_spec *spec, const char *why, init_notes *notes) {
+bool init_constrains(const ast_spec *spec) {
   bool any = spec->inits.len > 0;
   vec_foreach(&spec->shared, i) any |= spec->shared.items[i]->init || spec->shared.items[i]->type.kind == TYPE_RANGE;
-  if (!any) return;
+  return any;
+}
+
+void init_unreadable(const ast_spec *spec, const char *why, init_notes *notes) {
+  if (!init_constrains(spec)) return;
   strbuf b = {0};
   sbuf_printf(&b, "the initial values of the shared variables are not checked (clang cannot read the C files: %s)",
               why);

@@ -33,6 +33,10 @@ typedef VEC(char *) init_notes;
 bool init_check(diag_sink *sink, const ast_spec *spec, const cfp_program *p, const prog *const *codes, size_t count,
                 init_notes *notes);
 
+/* True when some cell of spec has an initial value or a range, or the system
+ * has init predicates: else every C initial value agrees, unread. */
+bool init_constrains(const ast_spec *spec);
+
 /* When the C files could not be read for their initial values (why: the
  * first problem): appends a note to notes if some cell of spec is
  * constrained. */
