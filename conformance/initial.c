@@ -22,29 +22,29 @@ typedef enum origin {
 
 /* What C says about one cell. */
 typedef struct cval {
-  bool object;     /* its C path names a scalar of a global that the files define or declare */
-  bool used;       /* the checked threads' code reads or writes it */
-  bool known;      /* object: its initial value is known */
-  int64_t value;   /* known: the value */
-  origin from;     /* object: where the value (or the unknown one) comes from */
-  cfp_span at;     /* and the C place */
-  const char *why; /* !known: why, for the note (heap; NULL when known) */
+  bool object;              /* its C path names a scalar of a global that the files define or declare */
+  bool used;                /* the checked threads' code reads or writes it */
+  bool known;               /* object: its initial value is known */
+  int64_t value;            /* known: the value */
+  origin from;              /* object: where the value (or the unknown one) comes from */
+  cfp_span at;              /* and the C place */
+  const char *why;          /* !known: why, for the note (heap; NULL when known) */
   const cfp_global *global; /* object: its global */
   const char *path;         /* its C path */
 } cval;
 
 typedef struct checker {
-  diag_sink *sink;              /* borrowed */
-  const ast_spec *spec;         /* borrowed */
-  const cfp_program *p;         /* borrowed */
-  cval *cells;                  /* per cell of spec->shared */
-  bool *read_by_init;           /* per cell: some init predicate reads it */
-  symtab globals;               /* a global's interned name -> its index in p->globals */
-  cfp_accesses before;          /* when main calls the creator: what main writes, in an order not followed */
-  VEC(cfp_step) steps;          /* scratch: the steps of the cell being resolved */
-  VEC(diag_source *) sources;   /* the C files loaded for messages */
-  init_notes *notes;            /* borrowed */
-  bool ok;                      /* no disagreement reported */
+  diag_sink *sink;            /* borrowed */
+  const ast_spec *spec;       /* borrowed */
+  const cfp_program *p;       /* borrowed */
+  cval *cells;                /* per cell of spec->shared */
+  bool *read_by_init;         /* per cell: some init predicate reads it */
+  symtab globals;             /* a global's interned name -> its index in p->globals */
+  cfp_accesses before;        /* when main calls the creator: what main writes, in an order not followed */
+  VEC(cfp_step) steps;        /* scratch: the steps of the cell being resolved */
+  VEC(diag_source *) sources; /* the C files loaded for messages */
+  init_notes *notes;          /* borrowed */
+  bool ok;                    /* no disagreement reported */
 } checker;
 
 /* ---------------------------------------------------------------- C places and messages */
@@ -205,7 +205,8 @@ static char *reason(const char *fmt, const cfp_span *at) {
 /* The value g's initializer (or C's zero) gives slot leaf. */
 static void initializer_value(cval *c, const cfp_global *g, uint64_t leaf) {
   if (!g->defined) return unknown(c, FROM_ZERO, g->name_at, xstrdup("it is declared 'extern' and defined elsewhere"));
-  if (g->init_unknown) return unknown(c, FROM_INIT, g->init_at, reason("athread cannot read its C initializer at %s", &g->init_at));
+  if (g->init_unknown)
+    return unknown(c, FROM_INIT, g->init_at, reason("athread cannot read its C initializer at %s", &g->init_at));
   const cfp_leaf_value *lv = cfp_initializer_of(g, leaf);
   if (!lv) return g->init_at.file ? known(c, FROM_FILL, g->init_at, 0) : known(c, FROM_ZERO, g->name_at, 0);
   if (lv->value.kind == CFP_KNOWN) return known(c, FROM_INIT, lv->at, lv->value.value);
