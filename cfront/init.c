@@ -38,8 +38,8 @@ static uint64_t member_base(const cfp_type *t, uint64_t base, size_t k) {
 
 /* ---------------------------------------------------------------- values */
 
-static void set_leaf(init_ctx *x, uint64_t leaf, cfp_value v) {
-  cfp_leaf_value lv = {leaf, v};
+static void set_leaf(init_ctx *x, uint64_t leaf, cfp_value v, CXCursor from) {
+  cfp_leaf_value lv = {leaf, v, cfp_span_of(x->r, from)};
   vec_push(x->r->p->arena, &x->g->values, lv);
 }
 
@@ -47,7 +47,7 @@ static void set_scalar(init_ctx *x, const cfp_type *t, uint64_t leaf, CXCursor c
   if (t->kind != CFP_INT && t->kind != CFP_BOOL) return; /* a lock or a pointer: never asked for */
   cfp_value v = cfp_eval(c);
   if (t->kind == CFP_BOOL && v.kind != CFP_UNKNOWN) v = (cfp_value){CFP_KNOWN, v.kind == CFP_TOO_BIG || v.value};
-  set_leaf(x, leaf, v);
+  set_leaf(x, leaf, v, c);
 }
 
 /* A char array from a string literal: one slot per character, then zeros. */
@@ -58,7 +58,7 @@ static void set_string(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor c
   bool is_unsigned = strstr(t->elem->spelling, "unsigned") != NULL;
   for (size_t i = 0; s && s[i] && i < (size_t)t->length; i++) {
     int64_t ch = is_unsigned ? (unsigned char)s[i] : (signed char)s[i];
-    set_leaf(x, base + i, (cfp_value){CFP_KNOWN, ch});
+    set_leaf(x, base + i, (cfp_value){CFP_KNOWN, ch}, c);
   }
   if (e) clang_EvalResult_dispose(e);
 }
@@ -194,14 +194,18 @@ void cfp_read_initializer(cfp_reader *r, cfp_global *g, CXCursor init) {
   else settle(g);
 }
 
-cfp_value cfp_initial_value(const cfp_global *g, uint64_t leaf) {
-  if (g->init_unknown) return (cfp_value){CFP_UNKNOWN, 0};
+const cfp_leaf_value *cfp_initializer_of(const cfp_global *g, uint64_t leaf) {
   size_t lo = 0, hi = g->values.len;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (g->values.items[mid].leaf < leaf) lo = mid + 1;
     else hi = mid;
   }
-  if (lo < g->values.len && g->values.items[lo].leaf == leaf) return g->values.items[lo].value;
-  return (cfp_value){CFP_KNOWN, 0};
+  return lo < g->values.len && g->values.items[lo].leaf == leaf ? &g->values.items[lo] : NULL;
+}
+
+cfp_value cfp_initial_value(const cfp_global *g, uint64_t leaf) {
+  if (g->init_unknown) return (cfp_value){CFP_UNKNOWN, 0};
+  const cfp_leaf_value *v = cfp_initializer_of(g, leaf);
+  return v ? v->value : (cfp_value){CFP_KNOWN, 0};
 }

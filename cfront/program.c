@@ -30,6 +30,35 @@ void cfp_where(cfp_reader *r, CXCursor c, const char **file, unsigned *line) {
   *line = l;
 }
 
+/* The expansion location of l: its file, line, column and offset. */
+static CXFile expansion(CXSourceLocation l, unsigned *line, unsigned *col, unsigned *offset) {
+  CXFile f = NULL;
+  clang_getExpansionLocation(l, &f, line, col, offset);
+  return f;
+}
+
+static cfp_span span_from(cfp_reader *r, CXSourceLocation start, CXSourceLocation end) {
+  cfp_span s = {.file = ""};
+  unsigned line = 0, col = 0, o1 = 0, o2 = 0;
+  CXFile f1 = expansion(start, &line, &col, &o1), f2 = expansion(end, NULL, NULL, &o2);
+  if (!f1) return s;
+  s = (cfp_span){cfp_intern(r, clang_getFileName(f1)), line, col, o1, o1};
+  if (f2 && clang_File_isEqual(f1, f2) && o2 > o1) s.end = o2;
+  return s;
+}
+
+cfp_span cfp_span_of(cfp_reader *r, CXCursor c) {
+  CXSourceRange range = clang_getCursorExtent(c);
+  return span_from(r, clang_getRangeStart(range), clang_getRangeEnd(range));
+}
+
+cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name) {
+  CXSourceLocation l = clang_getCursorLocation(c);
+  cfp_span s = span_from(r, l, l);
+  s.end = s.start + (uint32_t)strlen(name);
+  return s;
+}
+
 typedef struct kids {
   CXCursor *out; /* where the first max go (may be NULL when max is 0) */
   size_t max;    /* room in out */
@@ -83,6 +112,7 @@ static cfp_global *new_global(cfp_reader *r, CXCursor decl, const char *name) {
   g->type = cfp_type_of(r, clang_getCursorType(decl));
   g->thread_local = clang_getCursorTLSKind(decl) != CXTLS_None;
   cfp_where(r, decl, &g->file, &g->line);
+  g->name_at = cfp_name_span(r, decl, name);
   return g;
 }
 
@@ -109,8 +139,12 @@ static void read_global(cfp_reader *r, CXCursor decl) {
   if (clang_isCursorDefinition(decl) || !clang_Cursor_isNull(init)) {
     g->type = cfp_type_of(r, clang_getCursorType(decl));
     cfp_where(r, decl, &g->file, &g->line);
+    g->name_at = cfp_name_span(r, decl, g->name);
   }
-  if (!clang_Cursor_isNull(init)) cfp_read_initializer(r, g, init);
+  if (clang_Cursor_getStorageClass(decl) != CX_SC_Extern || !clang_Cursor_isNull(init)) g->defined = true;
+  if (clang_Cursor_isNull(init)) return;
+  g->init_at = cfp_span_of(r, init);
+  cfp_read_initializer(r, g, init);
 }
 
 static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData data) {
@@ -218,7 +252,7 @@ static void resolve_early(cfp_reader *r) {
       cfp_reach(p, w->callee, &reached);
       vec_foreach(&reached, a)
         if (reached.items[a].write) {
-          cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}};
+          cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
           vec_push(p->arena, &p->early, e);
         }
       vec_free(&reached);

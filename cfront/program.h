@@ -70,6 +70,15 @@ typedef struct cfp_access {
 
 typedef VEC(cfp_access) cfp_accesses;
 
+/* ---------------------------------------------------------------- places */
+
+/* A span of a C file as clang shows it (a macro's use, not its definition). */
+typedef struct cfp_span {
+  const char *file;    /* the file as given to clang, or "" when unknown */
+  unsigned line, col;  /* 1-based, of the first byte (0 when unknown) */
+  uint32_t start, end; /* byte offsets in the file, [start, end) */
+} cfp_span;
+
 /* ---------------------------------------------------------------- values */
 
 typedef enum cfp_value_kind {
@@ -87,6 +96,7 @@ typedef struct cfp_value {
 typedef struct cfp_leaf_value {
   uint64_t leaf;   /* slot number, in initializer order */
   cfp_value value; /* what the initializer gives it */
+  cfp_span at;     /* the expression (or string literal) that gives it */
 } cfp_leaf_value;
 
 /* ---------------------------------------------------------------- globals and functions */
@@ -96,7 +106,10 @@ typedef struct cfp_global {
   cfp_type *type;             /* its type */
   const char *file;           /* where it is defined (or declared) */
   unsigned line;              /* and the line */
+  cfp_span name_at;           /* its name in that declaration */
+  cfp_span init_at;           /* its initializer, when it has one (else file is NULL) */
   bool thread_local;          /* _Thread_local or __thread: not shared */
+  bool defined;               /* a declaration that is not extern (or has an initializer) defines it here */
   bool init_unknown;          /* its initializer was not read (every slot unknown) */
   VEC(cfp_leaf_value) values; /* the slots the initializer sets, by leaf; the others are 0 */
 } cfp_global;
@@ -132,6 +145,7 @@ typedef struct cfp_site {
 typedef struct cfp_early {
   cfp_access where; /* what it writes */
   cfp_value value;  /* CFP_KNOWN: "where = constant"; else any other write */
+  cfp_span at;      /* the statement that writes (for a call's writes: the call's statement) */
 } cfp_early;
 
 typedef struct cfp_program {
@@ -166,5 +180,9 @@ void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len);
 /* The initial value of slot leaf of g (C's zero when the initializer does not set it). */
 cfp_value cfp_initial_value(const cfp_global *g, uint64_t leaf);
+/* The entry of g's initializer for slot leaf (its value and the expression
+ * that gives it), or NULL when the initializer does not set it or is not
+ * read (see init_unknown). Arena-owned. */
+const cfp_leaf_value *cfp_initializer_of(const cfp_global *g, uint64_t leaf);
 
 #endif

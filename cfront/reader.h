@@ -42,6 +42,10 @@ typedef struct cfp_reader {
 const char *cfp_intern(cfp_reader *r, CXString s);
 /* The file (as given to clang) and line where c's expansion starts. */
 void cfp_where(cfp_reader *r, CXCursor c, const char **file, unsigned *line);
+/* The span of c in the file where its expansion starts. */
+cfp_span cfp_span_of(cfp_reader *r, CXCursor c);
+/* The span of c's name (a declaration's location, the name's length). */
+cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name);
 /* Up to max children of c into out; returns how many c has. */
 size_t cfp_children(CXCursor c, CXCursor *out, size_t max);
 /* c without the implicit conversions and parentheses around it. */

@@ -391,13 +391,14 @@ static bool constant_assignment(walker *w, CXCursor stmt, cfp_raw_early *out) {
   w->out = saved;
   bool ok = lhs.len == 1 && !lhs.items[0].read;
   for (size_t i = 0; ok && i < lhs.items[0].len; i++) ok = lhs.items[0].steps[i].index != CFP_ANY;
-  if (ok) *out = (cfp_raw_early){.early = {lhs.items[0], v}};
+  if (ok) *out = (cfp_raw_early){.early = {lhs.items[0], v, cfp_span_of(w->r, stmt)}};
   return ok;
 }
 
 /* Statement stmt came before the first start: its writes, or its calls. */
 static void record_early(walker *w, CXCursor stmt, cfp_early_list *list, size_t acc0, size_t calls0) {
   arena *a = w->r->p->arena;
+  cfp_span at = cfp_span_of(w->r, stmt);
   cfp_raw_early e;
   if (constant_assignment(w, stmt, &e)) {
     vec_push(a, &list->writes, e);
@@ -405,11 +406,11 @@ static void record_early(walker *w, CXCursor stmt, cfp_early_list *list, size_t 
   }
   for (size_t i = acc0; i < w->fn->accesses.len; i++) {
     if (!w->fn->accesses.items[i].write) continue;
-    e = (cfp_raw_early){.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}}};
+    e = (cfp_raw_early){.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}};
     vec_push(a, &list->writes, e);
   }
   for (size_t i = calls0; i < w->fn->callees.len; i++) {
-    e = (cfp_raw_early){.callee = w->fn->callees.items[i]};
+    e = (cfp_raw_early){.early = {.at = at}, .callee = w->fn->callees.items[i]};
     vec_push(a, &list->writes, e);
   }
 }

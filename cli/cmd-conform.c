@@ -175,18 +175,26 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
       printf("thread %s: not checked (no implementation: add 'implements' or --thread %s=FUNCTION)\n",
              spec->threads.items[i]->name, spec->threads.items[i]->name);
   }
+  json_t *notes = json_array();
+  vec_foreach(&run->unchecked, i) {
+    if (a->json) json_array_append_new(notes, json_text(run->unchecked.items[i]));
+    else printf("note: %s\n", run->unchecked.items[i]);
+  }
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("conform"));
     json_object_set_new(o, "spec", json_text(a->path));
     json_object_set_new(o, "threads", threads);
     json_object_set_new(o, "not_checked", unchecked);
+    if (run->unchecked.len) json_object_set_new(o, "initial_values_not_checked", notes);
+    else json_decref(notes);
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
     json_decref(o);
   } else {
     json_decref(threads);
     json_decref(unchecked);
+    json_decref(notes);
   }
 }
 

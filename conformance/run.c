@@ -39,6 +39,26 @@ static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const 
   return ok;
 }
 
+/* The C program's initial state must be one of the spec's (initial.h): the
+ * values come from libclang's reader, the one home of C's initialization
+ * rules. Files that clang cannot read leave the values unchecked, with a note. */
+static bool check_initial(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out) {
+  if (!init_constrains(spec)) return true; /* any C value is an initial value of the spec */
+  diag_sink quiet = {0};
+  cfp_options o = {rq->cpp.cpp_flags, rq->cpp.cpp_flag_count, rq->cpp.include_dir};
+  cfp_program *p = cfp_read(&quiet, rq->files, rq->file_count, &o);
+  if (!p) {
+    init_unreadable(spec, quiet.first_error, &out->unchecked);
+    return true;
+  }
+  const prog **codes = xcalloc(out->jobs.len + 1, sizeof *codes);
+  vec_foreach(&out->jobs, i) codes[i] = out->jobs.items[i].code;
+  bool ok = init_check(sink, spec, p, codes, out->jobs.len, &out->unchecked);
+  free(codes);
+  cfp_free(p);
+  return ok;
+}
+
 /* path, or with several threads path with ".THREAD" before its extension. */
 static char *emit_path(const char *path, const char *thread, bool several) {
   if (!several) return xstrdup(path);
@@ -72,7 +92,7 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
 bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out) {
   memset(out, 0, sizeof *out);
   out->unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
-  if (!out->unit || !lower_all(sink, spec, out->unit, rq, out)) return false;
+  if (!out->unit || !lower_all(sink, spec, out->unit, rq, out) || !check_initial(sink, spec, rq, out)) return false;
   vec_foreach(&out->jobs, i)
     out->jobs.items[i].ins = ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread);
   if (!emit_all(sink, spec, rq, out)) return false;
@@ -90,5 +110,7 @@ void conform_run_free(conform_run_result *out) {
     prog_free(out->jobs.items[i].code);
   }
   vec_free(&out->jobs);
+  vec_foreach(&out->unchecked, i) free(out->unchecked.items[i]);
+  vec_free(&out->unchecked);
   cfe_free(out->unit);
 }

@@ -15,6 +15,7 @@
 #include "../core/vec.h"
 #include "cfront.h"
 #include "conform.h"
+#include "initial.h"
 
 typedef struct conform_request {
   const char *const *files; /* the C files */
@@ -39,10 +40,12 @@ typedef struct conform_job {
 typedef struct conform_run_result {
   VEC(conform_job) jobs; /* the implemented threads, in the spec's order */
   cfe_unit *unit;        /* the parsed C, which the programs' source locations point into */
+  init_notes unchecked;  /* the C initial values not checked, one sentence each (owned) */
 } conform_run_result;
 
 /* Runs the pipeline; false after reporting an input error (nothing is
- * checked then, and no output file is left behind). */
+ * checked then, and no output file is left behind). A C initial value that
+ * disagrees with the spec's initial states is such an error (initial.h). */
 bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out);
 void conform_run_free(conform_run_result *out);
 

@@ -25,7 +25,7 @@
 #define ANY nondet()
 #endif
 
-int g;                                  /* shared int g (figure2.athread) */
+int g = 1;                              /* shared int g, positive at the start (figure2.athread) */
 
 void thread_a(void) {
   int x;

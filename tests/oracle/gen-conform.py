@@ -652,21 +652,44 @@ class Gen(minic.ExprGen):
             c.globals_text = self.globals_text(plain, fields, inner, use_struct)
 
     def globals_text(self, plain, fields, inner, use_struct):
-        c, lr = self.case, self.layout_r
+        """A function giving the C globals' lines, initialized with the spec's
+        initial values when the text is written (they may change until then);
+        the layout's random choices are made now."""
+        lr = self.layout_r
+        extra = ["  int unused;", "  int *next;"][:lr.randint(0, 2)] if use_struct else []
+        typedef = use_struct and lr.random() < 0.5
+        return lambda: self.globals_lines(plain, fields, inner, use_struct, extra, typedef)
 
-        def decl(d):
+    def initial_text(self, d):
+        """The initializer of declaration d ("int x", "int a[3]")."""
+        c = self.case
+        name = d.split(" ", 1)[1].split("[")[0]
+        for a in c.arrays:
+            if a.name == name:
+                return "{%s}" % ", ".join(c.vars[i].c_initial() for i in a.cells)
+        return [v for i, v in enumerate(c.vars) if v.name == name and c.array_of(i)[0] is None][0].c_initial()
+
+    def globals_lines(self, plain, fields, inner, use_struct, extra, typedef):
+        c = self.case
+
+        def decl(d, init=True):
             kind, rest = d.split(" ", 1)
-            return "%s %s;" % ("int" if kind == "int" else c.c_bool, rest)
+            value = " = " + self.initial_text(d) if init else ""
+            return "%s %s%s;" % ("int" if kind == "int" else c.c_bool, rest, value)
 
         out = [decl(d) for d in plain]
         if not use_struct:
             return out
-        body = ["  " + decl(d) for d in fields] + ["  int unused;", "  int *next;"][:lr.randint(0, 2)]
+        body = ["  " + decl(d, False) for d in fields] + extra
         if inner:
-            body += ["  struct {"] + ["    " + decl(d) for d in inner] + ["  } in;"]
-        if lr.random() < 0.5:
-            return out + ["typedef struct {"] + body + ["} state_t;", "state_t s = {0};"]
-        return out + ["struct state {"] + body + ["} s;"]
+            body += ["  struct {"] + ["    " + decl(d, False) for d in inner] + ["  } in;"]
+        names = lambda d: d.split(" ", 1)[1].split("[")[0]
+        designators = [".%s = %s" % (names(d), self.initial_text(d)) for d in fields]
+        designators += [".in.%s = %s" % (names(d), self.initial_text(d)) for d in inner]
+        init = "{%s}" % ", ".join(designators) if designators else "{0}"
+        if typedef:
+            return out + ["typedef struct {"] + body + ["} state_t;", "state_t s = %s;" % init]
+        return out + ["struct state {"] + body + ["} s = %s;" % init]
 
     def declare_scalars(self, n):
         c = self.case

@@ -203,6 +203,11 @@ class Var:
     def value_text(self, v):
         return ("true" if v else "false") if self.kind == "bool" else str(v)
 
+    def c_initial(self):
+        """The C initializer's text: the spec's initial value, or 0 (C's
+        default) when any value may start (conform checks that they agree)."""
+        return self.value_text(self.init if self.init is not None else 0)
+
 
 def is_bool(e, vars):
     if e[0] == "sh":
@@ -328,8 +333,8 @@ def assignment(s, names):
 
 
 def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
-    """The C file: the globals (globals_text, a list of lines, or one
-    declaration per variable), then each (name, statements) of functions in
+    """The C file: the globals (globals_text, a function giving the lines, or
+    one declaration per variable, initialized as the spec says), then each (name, statements) of functions in
     order, each __VERIFIER_atomic_ function before its first use. lines (a
     dict), when given, gets id(statement) -> its line."""
     if lines is None:
@@ -337,8 +342,10 @@ def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
     names = [v.c_path or v.name for v in vars]
     out = ["#include <athread.h>", ""]
     if globals_text is None:
-        globals_text = ["%s %s;" % ("int" if v.kind == "int" else c_bool, v.name) for v in vars]
-    out.extend(globals_text)
+        lines_ = ["%s %s = %s;" % ("int" if v.kind == "int" else c_bool, v.name, v.c_initial()) for v in vars]
+    else:
+        lines_ = globals_text()
+    out.extend(lines_)
     out.append("")
     printed = set()
 

@@ -168,6 +168,33 @@ static void early_writes_stop_at_the_first_start(void **state) {
   release(&r);
 }
 
+/* The C places conform points at: a slot's initializer expression (a
+ * macro's use), a global's name and initializer, an early write's statement,
+ * the call whose callee writes; extern declarations define nothing. */
+static void places_of_initial_values(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n#define FIVE 5\n"
+                            "extern int e;\nint x = FIVE, z;\nint a[2] = {1};\n"
+                            "void set(void) { z = 2; }\nvoid *w(void *p) { return p; }\n"
+                            "int main(void) {\n  pthread_t t;\n  x = 7;\n  set();\n"
+                            "  pthread_create(&t, 0, w, 0);\n  return 0;\n}\n");
+  assert_non_null(r.p);
+  const cfp_global *x = global(r.p, "x"), *z = global(r.p, "z"), *a = global(r.p, "a"), *e = global(r.p, "e");
+  const cfp_leaf_value *five = cfp_initializer_of(x, 0);
+  assert_non_null(five);
+  assert_true(five->at.line == 4 && five->at.col == 9 && five->at.end - five->at.start == 4);
+  assert_true(x->name_at.line == 4 && x->name_at.col == 5 && x->name_at.end - x->name_at.start == 1);
+  assert_true(x->defined && z->defined && a->defined && !e->defined);
+  assert_null(z->init_at.file);
+  assert_null(cfp_initializer_of(a, 1)); /* zero fill */
+  assert_true(a->init_at.line == 5 && a->init_at.col == 12 && a->init_at.end - a->init_at.start == 3);
+  assert_int_equal(r.p->early.len, 2);
+  assert_true(r.p->early.items[0].at.line == 10 && r.p->early.items[0].at.col == 3);
+  assert_int_equal(r.p->early.items[0].at.end - r.p->early.items[0].at.start, 5); /* x = 7 */
+  assert_true(r.p->early.items[1].at.line == 11 && r.p->early.items[1].value.kind == CFP_UNKNOWN);
+  release(&r);
+}
+
 static void clang_errors_are_reported(void **state) {
   (void)state;
   read_result r = read_code("int x = ;\n");
@@ -180,7 +207,8 @@ int run_program_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(designated_and_elided_initializers),   cmocka_unit_test(types_are_classified_by_name),
       cmocka_unit_test(accesses_follow_calls_and_paths),      cmocka_unit_test(sites_with_loop_bounds),
-      cmocka_unit_test(early_writes_stop_at_the_first_start), cmocka_unit_test(clang_errors_are_reported),
+      cmocka_unit_test(early_writes_stop_at_the_first_start), cmocka_unit_test(places_of_initial_values),
+      cmocka_unit_test(clang_errors_are_reported),
   };
   return cmocka_run_group_tests_name("cfront-program", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 #include <athread.h>
-int x;
+int x = 1;
 void t(void) {
   __VERIFIER_atomic_begin();
     x = 3;

@@ -1,5 +1,5 @@
 #include <athread.h>
-int x;
+int x = 1;
 void __VERIFIER_atomic_f(void) {
     x = 3;
     assert(x == 1);

@@ -1,7 +1,7 @@
 #include <athread.h>
 
-int cnt;
-int g;
+int cnt = 1;
+int g = 1;
 
 void t_helper(void) {
   g = 1;
