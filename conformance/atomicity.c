@@ -330,10 +330,11 @@ static void broken(const prog *p, const unit *u, diag_sink *sink) {
   size_t line;
   prog_origin o = p->edges.items[u->edges.items[0]].origin;
   if (!prog_origin_line(p, o, &file, &line)) file = "?", line = 0;
-  diag_error_at(sink, "athread",
-                "internal error: --atomicity access cannot split the statement at %s:%zu (it writes two shared objects, "
-                "or reads one after its write); use --atomicity statement",
-                file, line);
+  diag_error_at(
+      sink, "athread",
+      "internal error: --atomicity access cannot split the statement at %s:%zu (it writes two shared objects, "
+      "or reads one after its write); use --atomicity statement",
+      file, line);
 }
 
 bool atomicity_split(prog *p, diag_sink *sink) {
