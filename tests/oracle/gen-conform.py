@@ -378,10 +378,7 @@ class Replayer:
         code, fails = self.ck.code, []
         p = code.plan(s)
         if p is not None and p[1] is not None:
-            try:
-                return code.split_outcomes(s, g, L, self.ck.dom(F), p[1]), []
-            except minic.OutOfBounds as x:
-                return [], [x]
+            return code.split_outcomes(s, g, L, self.ck.dom(F), p[1], fails), fails
         outs = code.run([s], g, L, fails)
         return outs, fails
 
@@ -402,13 +399,14 @@ class Replayer:
         k = node[0]
         if k == "cond":
             c = node[1]
+            fails = []
             try:
-                vs = {True, False} if c is None else self.ck.code.truths(c, g, L, self.ck.dom(F))
+                vs = {True, False} if c is None else self.ck.code.truths(c, g, L, self.ck.dom(F), fails)
             except minic.OutOfBounds as x:
                 return [], [x]
             outs = [(g, L, nxt) for b, nxt in ((True, node[2]), (False, node[3]))
                     if (cond is None or cond == b) and b in vs]
-            return outs, []
+            return outs, fails
         if cond is not None:
             return [], []
         if k == "havoc_local":
@@ -484,15 +482,15 @@ class Replayer:
                     L = dict(zip(self.locals, Lt))
                     if node[0] != "assert":
                         continue
+                    fails = []
                     try:
-                        if fkind == "assertion" and not ck.code.holds_all(node[1], g, L, ck.dom(F)):
+                        if fkind == "assertion" and not ck.code.holds_all(node[1], g, L, ck.dom(F), fails):
                             return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
-                        ck.code.holds_all(node[1], g, L, ck.dom(F))
                     except TypeError:
                         pass
-                    except minic.OutOfBounds as x:
-                        if fkind == "index" and self.matches(x, failure):
-                            return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(x), ck.gtext(g), L)
+                    hit = [x for x in fails if fkind == "index" and self.matches(x, failure)]
+                    if hit:
+                        return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(hit[0]), ck.gtext(g), L)
                 raise NoReplay(where + ": the assert holds, within its arrays, in every configuration %s"
                                % [dict(zip(self.locals, Lt)) for _, Lt in here])
             if kind != "step":

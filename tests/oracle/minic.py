@@ -201,36 +201,40 @@ def first_in_place(e, writes):
     return lo
 
 
-def values(e, g, L, lo, dom, pos=0):
+def values(e, g, L, lo, dom, pos=0, fails=None):
     """The set of values e may have when its accesses numbered below lo (from
     pos on) read loaded values (any of dom(i) for variable i) and the others
-    read g. An index outside its array on some run raises OutOfBounds."""
+    read g. An index outside its array on some run raises OutOfBounds, or,
+    when a list fails is given, is appended to it and ends that run alone."""
     k = e[0]
     if k == "sh":
         return set(dom(e[1])) if pos < lo else {g[e[1]]}
     if k == "elem":
         out, at = set(), pos + natoms(e[2])
-        for x in values(e[2], g, L, lo, dom, pos):
+        for x in values(e[2], g, L, lo, dom, pos, fails):
             if not 0 <= x < len(e[1]):
-                raise OutOfBounds(e[1], x)
+                if fails is None:
+                    raise OutOfBounds(e[1], x)
+                fails.append(OutOfBounds(e[1], x))
+                continue
             out |= set(dom(e[1][x])) if at < lo else {g[e[1][x]]}
         return out
     if k == "ite":
         pa = pos + natoms(e[1])
         pb = pa + natoms(e[2])
         out = set()
-        for c in values(e[1], g, L, lo, dom, pos):
-            out |= values(e[2], g, L, lo, dom, pa) if c else values(e[3], g, L, lo, dom, pb)
+        for c in values(e[1], g, L, lo, dom, pos, fails):
+            out |= values(e[2], g, L, lo, dom, pa, fails) if c else values(e[3], g, L, lo, dom, pb, fails)
         return out
     if k == "not":
-        return {int(not v) for v in values(e[1], g, L, lo, dom, pos)}
+        return {int(not v) for v in values(e[1], g, L, lo, dom, pos, fails)}
     if k == "bin":
         op, pb, out = e[1], pos + natoms(e[2]), set()
-        for a in values(e[2], g, L, lo, dom, pos):
+        for a in values(e[2], g, L, lo, dom, pos, fails):
             if decided(op, a):
                 out.add(int(op != "&&"))
             else:
-                out |= {apply(op, a, b) for b in values(e[3], g, L, lo, dom, pb)}
+                out |= {apply(op, a, b) for b in values(e[3], g, L, lo, dom, pb, fails)}
         return out
     return {ev(e, g, L)}
 
@@ -680,34 +684,49 @@ class Code:
         t, e = s[1], s[2]
         return t[0] == "elem" and e[0] == "bin" and e[2] == t and e[1] in ("+", "-", "*")
 
-    def holds_all(self, c, g, L, dom):
-        """Does assert(c) hold on every run (loads from dom)? OutOfBounds when some index leaves its array."""
+    def holds_all(self, c, g, L, dom, fails=None):
+        """Does assert(c) hold on every run (loads from dom)? An index outside
+        its array raises OutOfBounds, or, with a list fails, is appended to it
+        (and that run left out)."""
         p = self.plan(("assert", c))
         lo = p[1] if p else None
-        return all(values(c, g, L, lo, dom)) if lo is not None else bool(ev(c, g, L))
+        if lo is not None:
+            return all(values(c, g, L, lo, dom, 0, fails))
+        try:
+            return bool(ev(c, g, L))
+        except OutOfBounds as x:
+            if fails is None:
+                raise
+            fails.append(x)
+            return True
 
-    def truths(self, c, g, L, dom):
-        """The truth values condition c may have (loads from dom)."""
+    def truths(self, c, g, L, dom, fails=None):
+        """The truth values condition c may have (loads from dom; an index
+        outside its array as in values(), but raised when c is not split)."""
         lo = first_in_place(c, False) if self.access else None
-        return {bool(v) for v in values(c, g, L, lo, dom)} if lo is not None else {bool(ev(c, g, L))}
+        return {bool(v) for v in values(c, g, L, lo, dom, 0, fails)} if lo is not None else {bool(ev(c, g, L))}
 
-    def split_outcomes(self, s, g, L, dom, lo):
-        """[(g', L')] of statement s split at its accesses (all numbered below lo loaded)."""
+    def split_outcomes(self, s, g, L, dom, lo, fails=None):
+        """[(g', L')] of statement s split at its accesses (all numbered below lo
+        loaded); an index outside its array as in values()."""
         k = s[0]
         if k in ("assume", "await"):
-            return [(g, L)] if any(values(s[1], g, L, lo, dom)) else []
+            return [(g, L)] if any(values(s[1], g, L, lo, dom, 0, fails)) else []
         target = s[1] if k == "set" else ("loc", s[1])
         if target[0] != "elem":
-            return [self.store(g, L, target, v) for v in sorted(values(s[2], g, L, lo, dom))]
+            return [self.store(g, L, target, v) for v in sorted(values(s[2], g, L, lo, dom, 0, fails))]
         outs = []
-        for x in sorted(values(target[2], g, L, lo, dom)):
+        for x in sorted(values(target[2], g, L, lo, dom, 0, fails)):
             if not 0 <= x < len(target[1]):
-                raise OutOfBounds(target[1], x)
+                if fails is None:
+                    raise OutOfBounds(target[1], x)
+                fails.append(OutOfBounds(target[1], x))
+                continue
             i = target[1][x]
             if self.compound(s):
-                vs = {apply(s[2][1], a, b) for a in dom(i) for b in values(s[2][3], g, L, lo, dom)}
+                vs = {apply(s[2][1], a, b) for a in dom(i) for b in values(s[2][3], g, L, lo, dom, 0, fails)}
             else:
-                vs = values(s[2], g, L, lo, dom)
+                vs = values(s[2], g, L, lo, dom, 0, fails)
             outs += [self.store(g, L, ("sh", i), v) for v in sorted(vs)]
         return outs
 
