@@ -484,7 +484,8 @@ class Replayer:
                         continue
                     fails = []
                     try:
-                        if fkind == "assertion" and not ck.code.holds_all(node[1], g, L, ck.dom(F), fails):
+                        holds = ck.code.holds_all(node[1], g, L, ck.dom(F), fails)
+                        if fkind == "assertion" and not holds:
                             return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
                     except TypeError:
                         pass
