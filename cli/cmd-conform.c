@@ -26,6 +26,7 @@ typedef struct conform_args {
   const char *emit_c;    /* --emit-c OUT.c */
   const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
   double timeout;        /* --timeout SEC, 0 for none */
+  conform_atomicity atomicity; /* --atomicity statement|access */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -59,6 +60,12 @@ static void cpp_flag(conform_args *a, char c, const char *value) {
   vec_push(NULL, &a->cpp, flag);
 }
 
+static bool parse_atomicity(const char *name, conform_atomicity *out) {
+  if (strcmp(name, "statement") == 0) return *out = ATOMICITY_STATEMENT, true;
+  if (strcmp(name, "access") == 0) return *out = ATOMICITY_ACCESS, true;
+  return false;
+}
+
 /* Applies one option (a cli_take_fn). */
 static int conform_option(int c, char *arg, void *args) {
   conform_args *a = args;
@@ -72,6 +79,9 @@ static int conform_option(int c, char *arg, void *args) {
     a->check.bound = (unsigned)x;
     return -1;
   case 't': return cli_parse_number("--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
+  case 'A':
+    return parse_atomicity(arg, &a->atomicity) ? -1
+                                                : cli_usage_error("conform", "--atomicity must be statement or access");
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
   case 'j': a->json = true; return -1;
@@ -85,7 +95,7 @@ static int conform_option(int c, char *arg, void *args) {
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  cli_parse p = {"conform",      "thread engine bound timeout emit-c emit-smt2 json no-timing certificate",
+  cli_parse p = {"conform",      "thread engine bound timeout atomicity emit-c emit-smt2 json no-timing certificate",
                  "hI:D:U:",      &a->spec,
                  conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
@@ -180,10 +190,12 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
     if (a->json) json_array_append_new(notes, json_text(run->unchecked.items[i]));
     else printf("note: %s\n", run->unchecked.items[i]);
   }
+  conform_semantics semantics = {.atomicity = a->atomicity};
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("conform"));
     json_object_set_new(o, "spec", json_text(a->path));
+    json_object_set_new(o, "assumptions", report_assumptions_json(&semantics));
     json_object_set_new(o, "threads", threads);
     json_object_set_new(o, "not_checked", unchecked);
     if (run->unchecked.len) json_object_set_new(o, "initial_values_not_checked", notes);
@@ -192,6 +204,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
     fputc('\n', stdout);
     json_decref(o);
   } else {
+    report_assumptions_text(stdout, &semantics);
     json_decref(threads);
     json_decref(unchecked);
     json_decref(notes);
@@ -215,7 +228,8 @@ static int conform(const conform_args *a, const ast_spec *spec) {
                         .emit_c = a->emit_c,
                         .emit_smt2 = a->emit_smt2,
                         .check = a->check,
-                        .timeout = a->timeout};
+                        .timeout = a->timeout,
+                        .atomicity = a->atomicity};
   diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;

@@ -94,6 +94,7 @@ static const struct option every_option[] = {
     {"no-warnings", no_argument, NULL, 'w'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
+    {"atomicity", required_argument, NULL, 'A'},
     {"help", no_argument, NULL, 'h'},
 };
 

@@ -58,6 +58,8 @@ static const usage usages[] = {
    "                        chc (Spacer on Horn clauses: proofs with loops), or bmc\n"
    "  --bound K             bmc: explore up to K segments (about one per step)\n"
    "  --timeout SEC         stop with verdict unknown after SEC seconds (whole run)\n"
+   "  --atomicity A         statement (default: each C statement is one atomic step)\n"
+   "                        or access (each read or write of shared memory is one)\n"
    "  --certificate         chc: print the invariant of the proof (re-checked)\n"
    "  --emit-c OUT.c        write C(T, T#) as a sequential C program (SV-COMP style)\n"
    "  --emit-smt2 OUT.smt2  write the Horn clauses (sat means conforms)\n"

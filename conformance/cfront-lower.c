@@ -6,7 +6,8 @@
  *   - checks (assert), declarations without initializer, parameter havocs
  *     and jumps are single non-step edges from boundary to boundary;
  *   - inside an atomic section every location is a non-boundary, so the
- *     whole section is one step.
+ *     whole section is one step, and marked atomic (atomicity.c splits the
+ *     other steps at their shared accesses under --atomicity access).
  * A statement's nondet temporaries are havocked and its bounds checks made
  * (CHECK_INDEX assertions) before its action. Expressions are lowered by
  * cfront-expr.c, the objects they name by cfront-access.c. */
@@ -21,8 +22,15 @@
 
 /* ---------------------------------------------------------------- locations and edges */
 
-static int next_loc(cfe_lowering *L) { return prog_add_loc(L->p, L->atomic == 0); }
-static int mid_loc(cfe_lowering *L) { return prog_add_loc(L->p, false); }
+/* A location; inside an atomic section marked so (atomicity.c keeps such a step whole). */
+static int new_loc(cfe_lowering *L, bool boundary) {
+  int l = prog_add_loc(L->p, boundary);
+  L->p->locs.items[l].atomic = L->atomic > 0;
+  return l;
+}
+
+static int next_loc(cfe_lowering *L) { return new_loc(L, L->atomic == 0); }
+static int mid_loc(cfe_lowering *L) { return new_loc(L, false); }
 
 static prog_origin origin(cfe_lowering *L, cfe_pos at) {
   if (at.file < 0 || !L->u->files.items[at.file].src) return (prog_origin){-1, at.at};

@@ -9,7 +9,8 @@ static const char *const action_names[] = {
 
 static void dump_var(const prog_var *v, strbuf *out) {
   static const char *const kinds[] = {[VAR_SHARED] = "shared", [VAR_LOCAL] = "local", [VAR_OLD] = "old",
-                                      [VAR_CAND] = "cand",     [VAR_TID] = "tid",     [VAR_TEMP] = "temp"};
+                                      [VAR_CAND] = "cand",     [VAR_TID] = "tid",     [VAR_TEMP] = "temp",
+                                      [VAR_LOAD] = "load"};
   sbuf_printf(out, "var %s %s %s", kinds[v->kind], v->type == TY_BOOL ? "bool" : "int", v->name);
   if (v->bounded) sbuf_printf(out, " [%lld..%lld]", (long long)v->lo, (long long)v->hi);
   sbuf_putc(out, '\n');

@@ -23,8 +23,10 @@ typedef enum prog_var_kind {
   VAR_OLD,    /* instrumenter: a shared variable's value before the step (u) */
   VAR_CAND,   /* instrumenter: F[state], state_index says which */
   VAR_TID,    /* instrumenter: the instance number of the thread */
-  VAR_TEMP    /* scratch within a step, not shown in traces (the next F while it is computed; the index and the
+  VAR_TEMP,   /* scratch within a step, not shown in traces (the next F while it is computed; the index and the
                  value of a write to an element whose index is not constant) */
+  VAR_LOAD    /* --atomicity access: a shared variable's value read by an earlier access of the same statement
+                 (atomicity.c); shared_index is the variable's program index */
 } prog_var_kind;
 
 typedef struct prog_var {
@@ -34,7 +36,7 @@ typedef struct prog_var {
   ir_type type;        /* TY_INT or TY_BOOL */
   bool bounded;        /* values stay within [lo, hi] */
   int64_t lo, hi;      /* the bounds when bounded */
-  int shared_index;    /* VAR_SHARED, VAR_OLD: index in spec->shared, else -1 */
+  int shared_index;    /* VAR_SHARED, VAR_OLD, VAR_LOAD: index in spec->shared, else -1 */
   int state_index;     /* VAR_CAND: index in the thread's states, else -1 */
 } prog_var;
 
@@ -103,6 +105,7 @@ typedef struct prog_edge {
 
 typedef struct prog_location {
   bool boundary; /* concrete program: between atomic steps (the environment may move) */
+  bool atomic;   /* concrete program: inside an atomic section, whose step stays one step under every atomicity */
   VEC(int) out;  /* indices of the edges that leave it */
 } prog_location;
 

@@ -108,6 +108,15 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   }
 }
 
+/* "g = 0, h = 1": what the statement's earlier accesses read. */
+static void reads_text(const prog *p, const trace_step *s, strbuf *out) {
+  vec_foreach(&s->reads, i) {
+    const prog_var *v = &p->vars.items[s->reads.items[i].var];
+    sbuf_printf(out, "%s%s = ", i ? ", " : "", v->display);
+    value_text(v, s->reads.items[i].value, out);
+  }
+}
+
 /* ---------------------------------------------------------------- text */
 
 /* "after:", or "at a.c:6:" for the values where an assert or a bounds check
@@ -128,6 +137,9 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
   where_text(p, s->origin, &b);
   if (s->branch >= 0) sbuf_puts(&b, s->branch ? "  [true]" : "  [false]");
   fprintf(out, "  %s %zu  %s\n", check ? "check" : "step", i + 1, sbuf_str(&b));
+  b.len = 0;
+  reads_text(p, s, &b);
+  if (b.len) fprintf(out, "      read:        %s\n", sbuf_str(&b));
   b.len = 0;
   values_text(p, VAR_SHARED, NULL, s->env, &b);
   if (b.len) fprintf(out, "      environment: %s\n", sbuf_str(&b));
@@ -203,6 +215,20 @@ static json_t *candidates_json(const prog *p, const int64_t *now) {
   return a;
 }
 
+/* [{"variable": "g", "value": 0}, ...]: what the statement's earlier accesses read. */
+static json_t *reads_json(const prog *p, const trace_step *s) {
+  json_t *a = json_array();
+  vec_foreach(&s->reads, i) {
+    const prog_var *v = &p->vars.items[s->reads.items[i].var];
+    int64_t x = s->reads.items[i].value;
+    json_t *r = json_object();
+    json_object_set_new(r, "variable", json_string(v->display));
+    json_object_set_new(r, "value", v->type == TY_BOOL ? json_boolean(x) : json_integer((json_int_t)x));
+    json_array_append_new(a, r);
+  }
+  return a;
+}
+
 static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
   const prog *p = c->ins;
   const trace_step *s = &t->steps.items[i];
@@ -220,6 +246,7 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
     sbuf_free(&b);
   }
   if (s->branch >= 0) json_object_set_new(o, "condition", json_boolean(s->branch));
+  if (s->reads.len) json_object_set_new(o, "reads", reads_json(p, s));
   json_object_set_new(o, "environment", values_json(p, VAR_SHARED, NULL, s->env));
   json_object_set_new(o, "candidates_before", candidates_json(p, s->env));
   if (s->after && !check) {
@@ -299,5 +326,50 @@ json_t *report_conform_json(const conform_report *c) {
   if (r->verdict == CONFORM_UNKNOWN) json_object_set_new(o, "reason", json_string(r->reason));
   if (r->verdict == CONFORM_VIOLATED) json_object_set_new(o, "counterexample", counterexample_json(c));
   if (r->certificate) json_object_set_new(o, "invariant", json_string(r->certificate));
+  return o;
+}
+
+/* ---------------------------------------------------------------- assumptions */
+
+typedef struct assumption {
+  const char *key;   /* its JSON key */
+  const char *value; /* its JSON value */
+  const char *text;  /* its clause in the text line */
+} assumption;
+
+#define ASSUMPTIONS 3
+
+/* The assumptions of a run, in the order they are printed. A new semantic
+ * option (integers, memory model) changes its entry here. */
+static void assumptions(const conform_semantics *s, assumption out[ASSUMPTIONS]) {
+  out[0] = s->atomicity == ATOMICITY_ACCESS
+               ? (assumption){"atomicity", "access", "each access to shared memory is one atomic step"}
+               : (assumption){"atomicity", "statement", "each C statement is one atomic step"};
+  out[1] = (assumption){"integers", "mathematical", "integers are mathematical"};
+  out[2] = (assumption){"memory", "sequentially consistent", "memory is sequentially consistent"};
+}
+
+static void assumptions_line(const conform_semantics *s, strbuf *out) {
+  assumption a[ASSUMPTIONS];
+  assumptions(s, a);
+  for (int i = 0; i < ASSUMPTIONS; i++) sbuf_printf(out, "%s%s", i ? "; " : "", a[i].text);
+}
+
+void report_assumptions_text(FILE *out, const conform_semantics *s) {
+  strbuf b = {0};
+  assumptions_line(s, &b);
+  fprintf(out, "assumptions: %s\n", sbuf_str(&b));
+  sbuf_free(&b);
+}
+
+json_t *report_assumptions_json(const conform_semantics *s) {
+  assumption a[ASSUMPTIONS];
+  assumptions(s, a);
+  json_t *o = json_object();
+  for (int i = 0; i < ASSUMPTIONS; i++) json_object_set_new(o, a[i].key, json_string(a[i].value));
+  strbuf b = {0};
+  assumptions_line(s, &b);
+  json_object_set_new(o, "text", json_string(sbuf_str(&b)));
+  sbuf_free(&b);
   return o;
 }

@@ -1,6 +1,7 @@
 /* conformance/report.h -- what `athread conform` prints for one thread: the
  * verdict line, the invariant (--certificate), and a counterexample with its
- * steps, values, candidate sets and reason, as text or as JSON (jansson).
+ * steps, values, candidate sets and reason, as text or as JSON (jansson);
+ * and the assumptions that every verdict of a run rests on.
  *
  * Borrows everything; report_conform_json returns a new reference
  * (release with json_decref).
@@ -12,8 +13,14 @@
 #include <stdio.h>
 
 #include "../spec-lang/ast.h"
+#include "atomicity.h"
 #include "conform.h"
 #include "prog.h"
+
+/* What a run's verdicts rest on besides the code and the spec. */
+typedef struct conform_semantics {
+  conform_atomicity atomicity; /* what runs as one atomic step */
+} conform_semantics;
 
 typedef struct conform_report {
   const ast_thread *thread; /* T# */
@@ -24,5 +31,11 @@ typedef struct conform_report {
 
 void report_conform_text(FILE *out, const conform_report *c);
 json_t *report_conform_json(const conform_report *c);
+
+/* The assumptions of a run, one line: "assumptions: each C statement is one
+ * atomic step; integers are mathematical; memory is sequentially consistent". */
+void report_assumptions_text(FILE *out, const conform_semantics *s);
+/* The same as an object: one key per assumption, and "text" (a new reference). */
+json_t *report_assumptions_json(const conform_semantics *s);
 
 #endif

@@ -29,6 +29,10 @@ static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const 
       continue;
     }
     prog *code = cfe_lower(u, spec, function);
+    if (code && rq->atomicity == ATOMICITY_ACCESS && !atomicity_split(code, sink)) {
+      prog_free(code);
+      code = NULL;
+    }
     if (!code) {
       ok = false;
       continue;

@@ -4,6 +4,9 @@
  * resolves which function implements which thread, calls conform_run and
  * prints.
  *
+ * Under ATOMICITY_ACCESS each lowered thread is split at its shared accesses
+ * (atomicity.h) before C(T, T#) is built.
+ *
  * Borrows the spec and the request; the run owns its programs and results
  * (free with conform_run_free). Input errors are reported through sink.
  */
@@ -13,6 +16,7 @@
 #include <stdbool.h>
 
 #include "../core/vec.h"
+#include "atomicity.h"
 #include "cfront.h"
 #include "conform.h"
 #include "initial.h"
@@ -26,6 +30,7 @@ typedef struct conform_request {
   const char *emit_smt2;    /* write each as SMT-LIB Horn clauses here, or NULL */
   conform_options check;    /* engine, bound, certificate (deadline: set from timeout) */
   double timeout;           /* seconds for all the proofs together; 0 = none */
+  conform_atomicity atomicity; /* what runs as one atomic step */
 } conform_request;
 
 /* One thread checked. */

@@ -10,6 +10,7 @@ typedef struct builder {
   trace *t;
   size_t width;     /* variables */
   trace_step *open; /* the step being read, or NULL between steps */
+  VEC(trace_read) loaded; /* the loads of the statement not begun yet */
 } builder;
 
 static int64_t *copy_values(const builder *b, size_t after_edges) {
@@ -34,6 +35,10 @@ static int branch_of(const prog *ins, const prog_edge *ed, int index) {
 
 static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
   trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = -1};
+  s.reads.items = b->loaded.items; /* the statement's loads are its reads */
+  s.reads.len = b->loaded.len;
+  s.reads.cap = b->loaded.cap;
+  memset(&b->loaded, 0, sizeof b->loaded);
   vec_push(NULL, &b->t->steps, s);
   b->open = &b->t->steps.items[b->t->steps.len - 1];
   return b->open;
@@ -48,11 +53,22 @@ static void fail(builder *b, const prog_edge *ed, size_t i) {
   if (b->open && !b->open->after) b->open->after = copy_values(b, i);
 }
 
+/* A load "t := g" of an access before its statement (atomicity.c)? */
+static bool is_load(const prog *ins, const prog_edge *ed) {
+  return ed->action == ACT_ASSIGN && ins->vars.items[ed->var].kind == VAR_LOAD;
+}
+
 static void read_code_edge(builder *b, const prog_edge *ed, size_t i, bool last) {
+  if (is_load(b->ins, ed)) {
+    trace_read r = {ed->var, b->r->trace_values[(i + 1) * b->width + (size_t)ed->var]};
+    vec_push(NULL, &b->loaded, r);
+    return;
+  }
   if (!b->open && (ed->starts_step || (last && ed->action == ACT_ASSERT))) {
     open_step(b, ed, i);
     b->t->failing_is_check = !ed->starts_step;
   }
+  b->loaded.len = 0; /* the loads belonged to a check that passed */
   int branch = b->open ? branch_of(b->ins, ed, b->r->trace_edges[i]) : -1;
   if (branch >= 0) b->open->branch = branch;
   if (last) fail(b, ed, i);
@@ -91,12 +107,14 @@ void trace_build(const prog *ins, const conform_result *r, trace *t) {
     }
   }
   if (!t->start) t->start = copy_values(&b, 0);
+  vec_free(&b.loaded);
 }
 
 void trace_free(trace *t) {
   vec_foreach(&t->steps, i) {
     free(t->steps.items[i].env);
     free(t->steps.items[i].after);
+    vec_free(&t->steps.items[i].reads);
   }
   vec_free(&t->steps);
   free(t->at_failure);

@@ -14,12 +14,19 @@
 #include "conform.h"
 #include "prog.h"
 
+/* A value that an earlier access of a step's statement read (--atomicity access). */
+typedef struct trace_read {
+  int var;       /* the VAR_LOAD variable (its display is the shared variable's) */
+  int64_t value; /* what it read */
+} trace_read;
+
 typedef struct trace_step {
   prog_origin origin; /* the statement (first code edge of the step) */
   int64_t *env;       /* per variable: values when the step starts (after the environment moved) */
   int64_t *after;     /* per variable: values after the step and the F update */
   bool simulated;     /* the F update ran (false for the failing step and for checks) */
   int branch;         /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
+  VEC(trace_read) reads; /* the statement's earlier reads, in order (owned) */
 } trace_step;
 
 typedef struct trace {

@@ -68,6 +68,11 @@ out=$(tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses"
+out=$(ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
 out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
 echo "$out" | tail -n 30

@@ -15,14 +15,16 @@
 # the seed, both verdicts and the case's files. Ends with
 # "conform-oracle: N passed, N failed".
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
-# CONFORM_TIMEOUT (athread's --timeout per case, default 60 s).
+# CONFORM_TIMEOUT (athread's --timeout per case, default 60 s), ATOMICITY
+# (statement, the default, or access: passed to both athread conform and the
+# oracle as --atomicity).
 set -u
 
 if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/caseN.{json,err,rc}
   dir=$2 n=$3
   timeout $((CONFORM_TIMEOUT + 30)) "$ATHREAD" conform "$dir/case$n.athread" "$dir/case$n.c" --json \
-    --timeout "$CONFORM_TIMEOUT" > "$dir/case$n.json" 2> "$dir/case$n.err"
+    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" > "$dir/case$n.json" 2> "$dir/case$n.err"
   echo $? > "$dir/case$n.rc"
   exit 0
 fi
@@ -30,7 +32,7 @@ fi
 source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
-export JOBS=${JOBS:-2} CONFORM_TIMEOUT=${CONFORM_TIMEOUT:-60} ATHREAD
+export JOBS=${JOBS:-2} CONFORM_TIMEOUT=${CONFORM_TIMEOUT:-60} ATOMICITY=${ATOMICITY:-statement} ATHREAD
 PYTHON=${PYTHON:-python3}
 start=$(date +%s)
 
@@ -42,7 +44,7 @@ fi
 
 dir=$SCRATCH/cases
 mkdir -p "$dir"
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --batch "$dir" "$first" "$count"; then
+if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --batch "$dir" "$first" "$count" --atomicity "$ATOMICITY"; then
   fail "gen-conform.py --batch failed"
   summary conform-oracle
   exit 1
@@ -104,7 +106,7 @@ if [ $unknown -gt 0 ]; then
 fi
 # replay every counterexample (one Python process for all of them)
 replayed=0 not_replayed=0
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" > "$dir/replay" 2> "$dir/replay.err"; then
+if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" --atomicity "$ATOMICITY" > "$dir/replay" 2> "$dir/replay.err"; then
   fail "gen-conform.py --replay-batch failed: $(head -n 5 "$dir/replay.err" | tr '\n' ' ')"
 fi
 while read -r name status why; do
@@ -119,6 +121,6 @@ while read -r name status why; do
   fi
 done < "$dir/replay"
 
-echo "conform oracle: $count cases from seed $first: $conforms conform, $violates violate, $skipped skipped, $unknown unknown; $replayed counterexamples replayed, $not_replayed not; $(($(date +%s) - start)) s"
+echo "conform oracle ($ATOMICITY): $count cases from seed $first: $conforms conform, $violates violate, $skipped skipped, $unknown unknown; $replayed counterexamples replayed, $not_replayed not; $(($(date +%s) - start)) s"
 summary conform-oracle
 [ $failed = 0 ]

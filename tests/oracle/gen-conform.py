@@ -17,6 +17,9 @@
                                    "caseN replayed: ..." or "caseN NOT-REPLAYED: why"
   gen-conform.py --stats FIRST COUNT
                                    the verdict distribution and the largest state space
+  --atomicity statement|access     (with any of the above) what runs as one atomic step:
+                                   each statement (the default), or each shared access
+                                   (minic.py's doc says how a statement is split)
 
 The verdict is an oracle for `athread conform` that shares nothing with its
 instrumenter: a direct interpreter of the generated program's atomic steps
@@ -32,7 +35,10 @@ set every shared variable to any value of its type. For each such choice g:
     bounded variable out of its range in g' -> violation; F' = the states q'
     with an edge q -> q' from F whose relation holds for (g, g'), plus F itself
     when g' == g (the idle step); F' empty -> violation.
-An atomic section is one step; an assert inside it must hold on the
+With --atomicity access, a statement with two or more shared accesses reads
+all but its last access in loads before it, each from an environment state of
+its own where no candidate goes wrong, and the abstract thread does not move at
+them (minic.py, "Atomicity"). An atomic section is one step; an assert inside it must hold on the
 intermediate values where it stands (a failing assert there is a violation:
 no abstract state is in the middle of a step, so no candidate excuses it). Integers are mathematical, / and % truncate
 toward zero, a C bool holds 0/1. Cases whose search passes LIMIT states are
@@ -182,12 +188,14 @@ class Violation(Exception):
 
 
 class Checker:
-    def __init__(self, case, lines=None):
+    def __init__(self, case, lines=None, atomicity="statement"):
         self.case = case
         self.vars = case.vars
         self.spec = case.spec
         helpers = {"helper": case.helper} if case.helper is not None else {}
-        self.code = minic.Code(case.vars, case.body, helpers, lines)  # lines: id(statement) -> line, for --replay
+        # lines: id(statement) -> line, for --replay
+        self.code = minic.Code(case.vars, case.body, helpers, lines, atomicity=atomicity)
+        self.dom_cache = {}
         self.nodes, self.entry, self.node_line = self.code.nodes, self.code.entry, self.code.node_line
         self.gs = list(itertools.product(*[v.domain() for v in self.vars]))
         self.wrong_cache = {}
@@ -206,6 +214,16 @@ class Checker:
 
     def some_wrong(self, F, g):
         return any(self.goes_wrong(q, g) for q in F)
+
+    def dom(self, F):
+        """--atomicity access: i -> the values a load of variable i may read, those
+        of the environment states where no candidate in F goes wrong."""
+        def values(i):
+            key = (F, i)
+            if key not in self.dom_cache:
+                self.dom_cache[key] = sorted({g[i] for g in self.gs if not self.some_wrong(F, g)})
+            return self.dom_cache[key]
+        return values
 
     def edge_holds(self, ei, g, g2):
         key = (ei, g, g2)
@@ -266,7 +284,7 @@ class Checker:
                         continue
                     why = "at node %d %s in %s, locals %s, F %s: " % (pc, node[0], self.gtext(g), L, self.ftext(F))
                     if node[0] == "assert":
-                        if not self.holds(node[1], g, L, why):
+                        if not self.holds(node[1], g, L, F, why):
                             raise Violation(why + "assert fails, no candidate goes wrong")
                         succ.append((node[2], L, F))
                         continue
@@ -293,10 +311,11 @@ class Checker:
         a = next(a for a in self.case.arrays if a.cells == x.cells)
         return "the code indexes %s[%d], outside %s[0..%d]" % (a.c_path, x.index, a.c_path, len(a.cells) - 1)
 
-    def holds(self, c, g, L, why):
-        """The value of an assert's condition between steps (an index outside its array is a violation)."""
+    def holds(self, c, g, L, F, why):
+        """Does an assert's condition hold between steps (on every run of its loads
+        under --atomicity access)? An index outside its array is a violation."""
         try:
-            return ev(c, g, L)
+            return self.code.holds_all(c, g, L, self.dom(F))
         except minic.OutOfBounds as x:
             raise Violation(why + self.oob_text(x))
 
@@ -305,7 +324,7 @@ class Checker:
         it that fails on the values where it stands is a violation, and so is
         an index outside its array."""
         try:
-            return self.code.step(node, g, L)
+            return self.code.step(node, g, L, self.dom(F))
         except minic.AssertFails as x:
             raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
                             % (show(x.stmt[1], [v.name for v in self.vars], False), self.gtext(x.g), x.L, self.ftext(F)))
@@ -332,11 +351,11 @@ class NoReplay(Exception):
 
 
 class Replayer:
-    def __init__(self, case):
+    def __init__(self, case, atomicity="statement"):
         self.case = case
         lines = {}
         c_text(case, lines)
-        self.ck = Checker(case, lines)
+        self.ck = Checker(case, lines, atomicity)
         self.names = case.spec_names()
         self.locals = case.locals
 
@@ -352,11 +371,15 @@ class Replayer:
             raise NoReplay("%s: expected the values of %s, got %s" % (what, self.names, d))
         return tuple(int(d[n]) for n in self.names)
 
-    def run_one(self, s, g, L):
-        """One uninterrupted run of statement s: ([(g', L')], the failures
-        (AssertFails, OutOfBounds) that ended some of its paths)."""
-        fails = []
-        outs = self.ck.code.run([s], g, L, fails)
+    def run_one(self, s, g, L, F):
+        """One uninterrupted run of statement s (split at its accesses under
+        --atomicity access): ([(g', L')], the failures (AssertFails,
+        OutOfBounds) that ended some of its paths)."""
+        code, fails = self.ck.code, []
+        p = code.plan(s)
+        if p is not None and p[1] is not None:
+            return code.split_outcomes(s, g, L, self.ck.dom(F), p[1], fails), fails
+        outs = code.run([s], g, L, fails)
         return outs, fails
 
     def matches(self, x, failure):
@@ -364,10 +387,10 @@ class Replayer:
         a = next(a for a in self.case.arrays if a.cells == x.cells)
         return (failure.get("array"), failure.get("index"), failure.get("length")) == (a.c_path, x.index, len(a.cells))
 
-    def passes(self, c, g, L):
-        """Does an assert's condition hold between steps (its indices within their arrays)?"""
+    def passes(self, c, g, L, F):
+        """Does an assert's condition hold between steps on some run (its indices within their arrays)?"""
         try:
-            return bool(ev(c, g, L))
+            return True in self.ck.code.truths(c, g, L, self.ck.dom(F))
         except minic.OutOfBounds:
             return False
 
@@ -376,13 +399,14 @@ class Replayer:
         k = node[0]
         if k == "cond":
             c = node[1]
+            fails = []
             try:
-                v = None if c is None else bool(ev(c, g, L))
+                vs = {True, False} if c is None else self.ck.code.truths(c, g, L, self.ck.dom(F), fails)
             except minic.OutOfBounds as x:
                 return [], [x]
             outs = [(g, L, nxt) for b, nxt in ((True, node[2]), (False, node[3]))
-                    if (cond is None or cond == b) and (v is None or v == b)]
-            return outs, []
+                    if (cond is None or cond == b) and b in vs]
+            return outs, fails
         if cond is not None:
             return [], []
         if k == "havoc_local":
@@ -400,7 +424,7 @@ class Replayer:
                 if self.case.vars[i].kind == "bool" and v not in (0, 1):
                     return [], []
                 return [(g[:i] + (v,) + g[i + 1:], L, node[2])], []
-            outs, fails = self.run_one(s, g, L)
+            outs, fails = self.run_one(s, g, L, F)
             return [(g2, L2, node[2]) for g2, L2 in outs], fails
         return [], []
 
@@ -415,7 +439,7 @@ class Replayer:
                 continue
             L = dict(zip(self.locals, Lt))
             try:
-                ok = any(not ck.some_wrong(F, g) and self.passes(node[1], g, L) for g in ck.gs)
+                ok = any(not ck.some_wrong(F, g) and self.passes(node[1], g, L, F) for g in ck.gs)
             except TypeError:
                 ok = False
             if ok and (node[2], Lt) not in seen:
@@ -458,15 +482,16 @@ class Replayer:
                     L = dict(zip(self.locals, Lt))
                     if node[0] != "assert":
                         continue
+                    fails = []
                     try:
-                        if fkind == "assertion" and not ev(node[1], g, L):
+                        holds = ck.code.holds_all(node[1], g, L, ck.dom(F), fails)
+                        if fkind == "assertion" and not holds:
                             return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
-                        ev(node[1], g, L)
                     except TypeError:
                         pass
-                    except minic.OutOfBounds as x:
-                        if fkind == "index" and self.matches(x, failure):
-                            return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(x), ck.gtext(g), L)
+                    hit = [x for x in fails if fkind == "index" and self.matches(x, failure)]
+                    if hit:
+                        return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(hit[0]), ck.gtext(g), L)
                 raise NoReplay(where + ": the assert holds, within its arrays, in every configuration %s"
                                % [dict(zip(self.locals, Lt)) for _, Lt in here])
             if kind != "step":
@@ -536,18 +561,21 @@ class Replayer:
         raise NoReplay("no steps")
 
 
-def replay_json(case, doc):
+def replay_json(case, doc, atomicity="statement"):
     """(True, what) or (False, why) for athread's conform --json document doc."""
     threads = doc.get("threads") if isinstance(doc, dict) else None
     if not threads or "counterexample" not in threads[0]:
         return False, "no counterexample in the JSON"
+    said = doc.get("assumptions", {}).get("atomicity")
+    if said != atomicity:
+        return False, "the JSON's assumptions say atomicity %r, the oracle's is %r" % (said, atomicity)
     try:
-        return True, Replayer(case).replay(threads[0]["counterexample"])
+        return True, Replayer(case, atomicity).replay(threads[0]["counterexample"])
     except NoReplay as e:
         return False, str(e)
 
 
-def replay_batch(directory):
+def replay_batch(directory, atomicity="statement"):
     """Replays caseN.json for every case of DIR/expected whose JSON says "does
     not conform"; prints "caseN replayed: ..." or "caseN NOT REPLAYED: ..."."""
     import json
@@ -563,7 +591,7 @@ def replay_batch(directory):
         if not ths or ths[0].get("verdict") != "does not conform":
             continue
         try:
-            ok, why = replay_json(case_of(int(name[4:])), doc)
+            ok, why = replay_json(case_of(int(name[4:])), doc, atomicity)
         except Exception as e:  # a malformed document, or a bug here: still one line
             ok, why = False, "replay crashed: %s: %s" % (type(e).__name__, e)
         print("%s %s: %s" % (name, "replayed" if ok else "NOT-REPLAYED", why.replace("\n", " ")))
@@ -1053,13 +1081,13 @@ def case_of(seed):
     return Gen(seed).generate()
 
 
-def verdict(case, limit=LIMIT):
-    return Checker(case).check(limit)
+def verdict(case, limit=LIMIT, atomicity="statement"):
+    return Checker(case, atomicity=atomicity).check(limit)
 
 
 # ---------------------------------------------------------------- command line
 
-def batch(directory, first, count):
+def batch(directory, first, count, atomicity="statement"):
     lines = []
     for seed in range(first, first + count):
         case = case_of(seed)
@@ -1067,17 +1095,17 @@ def batch(directory, first, count):
             f.write(spec_text(case, seed))
         with open(os.path.join(directory, "case%d.c" % seed), "w") as f:
             f.write(c_text(case))
-        v, _, _ = verdict(case)
+        v, _, _ = verdict(case, atomicity=atomicity)
         lines.append("case%d %s\n" % (seed, v))
     with open(os.path.join(directory, "expected"), "w") as f:
         f.writelines(lines)
     return 0
 
 
-def stats(first, count):
+def stats(first, count, atomicity="statement"):
     dist, biggest = {}, (0, None)
     for seed in range(first, first + count):
-        v, _, n = verdict(case_of(seed))
+        v, _, n = verdict(case_of(seed), atomicity=atomicity)
         dist[v] = dist.get(v, 0) + 1
         biggest = max(biggest, (n, seed))
     print(" ".join("%s %d" % kv for kv in sorted(dist.items())), "; largest search: %d states (seed %s)" % biggest)
@@ -1085,25 +1113,33 @@ def stats(first, count):
 
 
 def main(argv):
+    atomicity = "statement"
+    if "--atomicity" in argv[:-1]:
+        k = argv.index("--atomicity")
+        atomicity = argv[k + 1]
+        argv = argv[:k] + argv[k + 2:]
+        if atomicity not in ("statement", "access"):
+            sys.stderr.write("--atomicity must be statement or access\n")
+            return 2
     if len(argv) == 5 and argv[1] == "--batch":
-        return batch(argv[2], int(argv[3]), int(argv[4]))
+        return batch(argv[2], int(argv[3]), int(argv[4]), atomicity)
     if len(argv) == 3 and argv[1] == "--replay-batch":
-        return replay_batch(argv[2])
+        return replay_batch(argv[2], atomicity)
     if len(argv) == 5 and argv[1] == "--replay":
         import json
         seed = int(open(argv[2]).readline().split()[-1])  # "// gen-conform.py SEED"
         with open(argv[4]) as f:
-            ok, why = replay_json(case_of(seed), json.load(f))
+            ok, why = replay_json(case_of(seed), json.load(f), atomicity)
         print(("replayed: " if ok else "not replayable: ") + why)
         return 0 if ok else 1
     if len(argv) == 4 and argv[1] == "--stats":
-        return stats(int(argv[2]), int(argv[3]))
+        return stats(int(argv[2]), int(argv[3]), atomicity)
     if len(argv) < 2 or not argv[1].isdigit():
         sys.stderr.write(__doc__)
         return 2
     seed = int(argv[1])
     case = case_of(seed)
-    v, why, n = verdict(case)
+    v, why, n = verdict(case, atomicity=atomicity)
     if "--verdict" in argv[2:]:
         print(v)
         return 0

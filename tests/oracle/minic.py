@@ -34,6 +34,19 @@ Statements:
   ('call', NAME)              NAME(); a function of shared statements, inlined
   ('return',)
   ('probe', k)                no C text, no step: where an assert may go later
+
+Atomicity (Code(..., atomicity=)): "statement" runs each statement as one step.
+"access" lets the environment move between any two shared accesses of a
+statement (a read of ('sh', i), of an element, a write). A statement with two
+or more accesses on some run is split: its accesses are numbered in C's
+evaluation order (left to right; both operands of && || ==>; the condition of
+?: then both branches; an element after its index), and all but the last read
+each an independent value loaded before the statement: any value the variable
+has in some environment state where no candidate goes wrong (dom(i)). The last
+access stays in the statement's step and reads the step's state g: its write
+(every read is loaded then), or else its last reads (the longest tail of the
+numbering that one run reads at most once). The abstract thread does not move
+at the loads. An atomic section stays one step.
 """
 import itertools
 
@@ -90,9 +103,18 @@ def ev(e, g, L=None, g2=None):
     if k == "ite":
         return ev(e[2] if ev(e[1], g, L, g2) else e[3], g, L, g2)
     op, a = e[1], ev(e[2], g, L, g2)
-    if op in ("&&", "||", "==>") and bool(a) == (op == "||"):
+    if decided(op, a):
         return int(op != "&&")  # decided by the first operand
-    b = ev(e[3], g, L, g2)
+    return apply(op, a, ev(e[3], g, L, g2))
+
+
+def decided(op, a):
+    """Does the first operand a alone decide && || ==>?"""
+    return op in ("&&", "||", "==>") and bool(a) == (op == "||")
+
+
+def apply(op, a, b):
+    """The value of a op b (both operands evaluated)."""
     if op == "+":
         return a + b
     if op == "-":
@@ -130,6 +152,91 @@ def show(e, names, spec):
     if k == "ite":
         return "%s ? %s : %s" % (paren(e[1], names, spec), paren(e[2], names, spec), paren(e[3], names, spec))
     return "%s %s %s" % (paren(e[2], names, spec), e[1], paren(e[3], names, spec))
+
+
+# ---------------------------------------------------------------- accesses (--atomicity access)
+
+def natoms(e):
+    """The shared accesses of e: reads of ('sh', i) and of elements (with their indices')."""
+    k = e[0]
+    if k == "sh":
+        return 1
+    if k == "elem":
+        return natoms(e[2]) + 1
+    return sum(natoms(x) for x in e[1:] if isinstance(x, tuple) and x and isinstance(x[0], str))
+
+
+def tally(e, lo, pos=0):
+    """(the most accesses numbered lo or more that one run of e reads, the number after e's)."""
+    k = e[0]
+    if k == "sh":
+        return int(pos >= lo), pos + 1
+    if k == "elem":
+        n, pos = tally(e[2], lo, pos)
+        return n + int(pos >= lo), pos + 1
+    if k == "ite":
+        c, pos = tally(e[1], lo, pos)
+        a, pos = tally(e[2], lo, pos)
+        b, pos = tally(e[3], lo, pos)
+        return c + max(a, b), pos
+    n = 0
+    for x in e[1:]:
+        if isinstance(x, tuple) and x and isinstance(x[0], str):
+            m, pos = tally(x, lo, pos)
+            n += m
+    return n, pos
+
+
+def first_in_place(e, writes):
+    """Where the accesses of e that stay in the statement's step start (those
+    before are loaded), or None when the statement has at most one access."""
+    total = tally(e, 0)[0] if e is not None else 0
+    if total + int(writes) <= 1:
+        return None
+    if writes:
+        return natoms(e)
+    lo = natoms(e)
+    while lo > 0 and tally(e, lo - 1)[0] <= 1:
+        lo -= 1
+    return lo
+
+
+def values(e, g, L, lo, dom, pos=0, fails=None):
+    """The set of values e may have when its accesses numbered below lo (from
+    pos on) read loaded values (any of dom(i) for variable i) and the others
+    read g. An index outside its array on some run raises OutOfBounds, or,
+    when a list fails is given, is appended to it and ends that run alone."""
+    k = e[0]
+    if k == "sh":
+        return set(dom(e[1])) if pos < lo else {g[e[1]]}
+    if k == "elem":
+        out, at = set(), pos + natoms(e[2])
+        for x in values(e[2], g, L, lo, dom, pos, fails):
+            if not 0 <= x < len(e[1]):
+                if fails is None:
+                    raise OutOfBounds(e[1], x)
+                fails.append(OutOfBounds(e[1], x))
+                continue
+            out |= set(dom(e[1][x])) if at < lo else {g[e[1][x]]}
+        return out
+    if k == "ite":
+        pa = pos + natoms(e[1])
+        pb = pa + natoms(e[2])
+        out = set()
+        for c in values(e[1], g, L, lo, dom, pos, fails):
+            out |= values(e[2], g, L, lo, dom, pa, fails) if c else values(e[3], g, L, lo, dom, pb, fails)
+        return out
+    if k == "not":
+        return {int(not v) for v in values(e[1], g, L, lo, dom, pos, fails)}
+    if k == "bin":
+        op, pb, out = e[1], pos + natoms(e[2]), set()
+        for a in values(e[2], g, L, lo, dom, pos, fails):
+            if decided(op, a):
+                out.add(int(op != "&&"))
+            else:
+                out |= {apply(op, a, b) for b in values(e[3], g, L, lo, dom, pb, fails)}
+        return out
+    return {ev(e, g, L)}
 
 
 def array_name(element_name):
@@ -443,9 +550,11 @@ class Code:
     ('step', statement, next) ('havoc_local', x, next) ('assume_range', x, lo, hi, next).
     Calls are inlined. lines (id(statement) -> line, from c_text) names the
     line of each node in node_line. probe(k, g, L), when given, is told the
-    values at every probe passed inside a step."""
-    def __init__(self, vars, body, functions=None, lines=None, probe=None):
+    values at every probe passed inside a step. atomicity: "statement" or
+    "access" (see the module's doc)."""
+    def __init__(self, vars, body, functions=None, lines=None, probe=None, atomicity="statement"):
         self.vars, self.functions = vars, functions or {}
+        self.access = atomicity == "access"
         self.lines, self.node_line = lines or {}, {}
         self.probe = probe
         self.nodes = [("exit",)]
@@ -560,16 +669,86 @@ class Code:
             return self.run(self.functions[s[1]], g, L, fails)
         raise ValueError("not allowed in an atomic section: %s" % k)
 
-    def step(self, node, g, L):
+    # ---- --atomicity access
+    def plan(self, s):
+        """(the expression whose accesses a statement reads, where its in-place
+        accesses start or None when it stays as it is, the elementary write's
+        target or None). None for a statement that is never split."""
+        k = s[0]
+        if not self.access or k not in ("set", "decl", "assume", "await", "assert", "cond"):
+            return None
+        if k in ("assume", "await", "assert", "cond"):
+            return (s[1], None if s[1] is None else first_in_place(s[1], False), None)
+        target = s[1] if k == "set" else ("loc", s[1])
+        e = s[2]
+        if target[0] == "elem":  # the index is read first; a[i] op= X reads the element at that index
+            e = ("bin", "+", target[2], e if not self.compound(s) else ("bin", "+", ("elem", target[1], ("num", 0)), e[3]))
+        return (e, first_in_place(e, target[0] != "loc"), target)
+
+    @staticmethod
+    def compound(s):
+        """Is s printed as a[i] op= X (a[i]++), which reads a[i] at the index of its write?"""
+        t, e = s[1], s[2]
+        return t[0] == "elem" and e[0] == "bin" and e[2] == t and e[1] in ("+", "-", "*")
+
+    def holds_all(self, c, g, L, dom, fails=None):
+        """Does assert(c) hold on every run (loads from dom)? An index outside
+        its array raises OutOfBounds, or, with a list fails, is appended to it
+        (and that run left out)."""
+        p = self.plan(("assert", c))
+        lo = p[1] if p else None
+        if lo is not None:
+            return all(values(c, g, L, lo, dom, 0, fails))
+        try:
+            return bool(ev(c, g, L))
+        except OutOfBounds as x:
+            if fails is None:
+                raise
+            fails.append(x)
+            return True
+
+    def truths(self, c, g, L, dom, fails=None):
+        """The truth values condition c may have (loads from dom; an index
+        outside its array as in values(), but raised when c is not split)."""
+        lo = first_in_place(c, False) if self.access else None
+        return {bool(v) for v in values(c, g, L, lo, dom, 0, fails)} if lo is not None else {bool(ev(c, g, L))}
+
+    def split_outcomes(self, s, g, L, dom, lo, fails=None):
+        """[(g', L')] of statement s split at its accesses (all numbered below lo
+        loaded); an index outside its array as in values()."""
+        k = s[0]
+        if k in ("assume", "await"):
+            return [(g, L)] if any(values(s[1], g, L, lo, dom, 0, fails)) else []
+        target = s[1] if k == "set" else ("loc", s[1])
+        if target[0] != "elem":
+            return [self.store(g, L, target, v) for v in sorted(values(s[2], g, L, lo, dom, 0, fails))]
+        outs = []
+        for x in sorted(values(target[2], g, L, lo, dom, 0, fails)):
+            if not 0 <= x < len(target[1]):
+                if fails is None:
+                    raise OutOfBounds(target[1], x)
+                fails.append(OutOfBounds(target[1], x))
+                continue
+            i = target[1][x]
+            if self.compound(s):
+                vs = {apply(s[2][1], a, b) for a in dom(i) for b in values(s[2][3], g, L, lo, dom, 0, fails)}
+            else:
+                vs = values(s[2], g, L, lo, dom, 0, fails)
+            outs += [self.store(g, L, ("sh", i), v) for v in sorted(vs)]
+        return outs
+
+    def step(self, node, g, L, dom=None):
         """[(g', L', next node)] of the step at node from (g, L); raises
-        AssertFails when an assert inside it fails."""
+        AssertFails when an assert inside it fails. dom(i): the values a load
+        of variable i may read (--atomicity access)."""
         k = node[0]
         if k == "cond":
             c = node[1]
+            vals = {True, False} if c is None else self.truths(c, g, L, dom)
             outs = []
-            if c is None or ev(c, g, L):
+            if True in vals:
                 outs.append((g, L, node[2]))
-            if c is None or not ev(c, g, L):
+            if False in vals:
                 outs.append((g, L, node[3]))
             return outs
         if k == "havoc_local":
@@ -577,5 +756,8 @@ class Code:
         if k == "assume_range":
             return [(g, dict(L, **{node[1]: v}), node[4]) for v in range(node[2], node[3] + 1)]
         if k == "step":
+            p = self.plan(node[1])
+            if p is not None and p[1] is not None:
+                return [(g2, L2, node[2]) for g2, L2 in self.split_outcomes(node[1], g, L, dom, p[1])]
             return [(g2, L2, node[2]) for g2, L2 in self.run_one(node[1], g, L)]
         raise ValueError(k)

@@ -1,10 +1,12 @@
 /* tests/unit/test-conform.c -- the instrumenter and both engines on concrete
  * programs built by hand (independent of the C front end): the paper's
- * section 2.1 thread A and its x := -1 variant. */
+ * section 2.1 thread A and its x := -1 variant; and atomicity_split's
+ * rewriting of such programs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../conformance/atomicity.h"
 #include "../../conformance/conform.h"
 #include "../../conformance/instrument.h"
 #include "../../conformance/trace.h"
@@ -182,6 +184,72 @@ static void assert_inside_a_step_is_not_excused(void **state) {
   free_spec(spec);
 }
 
+/* ---------------------------------------------------------------- atomicity_split */
+
+/* One step x := g + h (two reads), through an interior location marked atomic when atomic is set. */
+static prog *two_reads(bool atomic) {
+  prog *p = prog_new("t");
+  int g = prog_add_var(p, VAR_SHARED, "g", TY_INT), h = prog_add_var(p, VAR_SHARED, "h", TY_INT);
+  int x = prog_add_var(p, VAR_LOCAL, "x", TY_INT);
+  p->vars.items[g].shared_index = 0;
+  p->vars.items[h].shared_index = 1;
+  int start = prog_add_loc(p, true), mid = prog_add_loc(p, false), exit = prog_add_loc(p, true);
+  p->locs.items[mid].atomic = atomic;
+  p->entry = start;
+  p->exit = exit;
+  step(p, start, mid, ACT_SKIP, -1, NULL);
+  ir_expr *sum = plus(p, prog_var_ref(p, g, (loc){0, 0}), prog_var_ref(p, h, (loc){0, 0}));
+  p->edges.items[step(p, mid, exit, ACT_ASSIGN, x, sum)].starts_step = false;
+  return p;
+}
+
+/* The first read becomes a load between two boundaries before the step,
+ * which then reads the load and the second read in place. */
+static void split_loads_all_reads_but_the_last(void **state) {
+  (void)state;
+  prog *p = two_reads(false);
+  diag_sink sink = {.out = stderr};
+  assert_true(atomicity_split(p, &sink));
+  assert_int_equal(p->edges.len, 3);
+  const prog_edge *load = &p->edges.items[2];
+  assert_int_equal(load->from, p->entry);
+  assert_false(load->starts_step);
+  assert_int_equal(p->vars.items[load->var].kind, VAR_LOAD);
+  assert_int_equal(load->expr->index, 0); /* g */
+  assert_true(p->locs.items[load->to].boundary);
+  assert_int_equal(p->edges.items[0].from, load->to);
+  assert_true(p->edges.items[0].starts_step);
+  const ir_expr *sum = p->edges.items[1].expr;
+  assert_int_equal(sum->a->index, load->var);
+  assert_int_equal(sum->b->index, 1); /* h, read in the step */
+  prog_free(p);
+}
+
+/* An atomic section stays one step, whatever it reads. */
+static void split_keeps_atomic_sections(void **state) {
+  (void)state;
+  prog *p = two_reads(true);
+  diag_sink sink = {.out = stderr};
+  assert_true(atomicity_split(p, &sink));
+  assert_int_equal(p->edges.len, 2);
+  assert_int_equal(p->locs.len, 3);
+  prog_free(p);
+}
+
+/* A step that writes two shared variables breaks the pass's contract: an error, not a wrong split. */
+static void split_refuses_two_writes(void **state) {
+  (void)state;
+  prog *p = two_reads(false);
+  p->edges.items[1].var = 1; /* x := g + h becomes h := g + h ... */
+  p->edges.items[0].action = ACT_ASSIGN;
+  p->edges.items[0].var = 0; /* ... after g := 1 */
+  p->edges.items[0].expr = num(p, "1");
+  diag_sink sink = {0}; /* quiet: only counts */
+  assert_false(atomicity_split(p, &sink));
+  assert_int_equal(sink.errors, 1);
+  prog_free(p);
+}
+
 int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(thread_a_conforms),
@@ -189,6 +257,9 @@ int run_conform_tests(void) {
       cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
       cmocka_unit_test(auto_picks_chc_for_loops),
       cmocka_unit_test(assert_inside_a_step_is_not_excused),
+      cmocka_unit_test(split_loads_all_reads_but_the_last),
+      cmocka_unit_test(split_keeps_atomic_sections),
+      cmocka_unit_test(split_refuses_two_writes),
   };
   int failures = cmocka_run_group_tests_name("conform", tests, NULL, NULL);
   smt_shutdown();
