@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "c-ast.h"
+#include "../cfront/c-ast.h"
 #include "c-parser.h"
 
 extern char **environ;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../conformance/cfront.h"
+#include "../../cfront/cfront.h"
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
