@@ -157,6 +157,7 @@ static int load_main_file(cfe_unit *u, const char *path) {
 /* Parses the unit's file (its text, with the '*' conditions replaced) and translates it. */
 static void translate_file(cfe_unit *u, CXIndex index, int file, const cfe_options *o) {
   const cfe_file *f = &u->files.items[file];
+  if (f->src->len == 0) return; /* nothing to read (/dev/null) */
   offsets stars = {0};
   find_stars(f->src->text, f->src->len, &stars);
   char *text = xmalloc(f->src->len + 1);
