@@ -108,7 +108,8 @@ int cfe_local(const cfe_lowering *L, const char *name) {
 
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
   cfe_entity *x = cfe_lookup(L->u, name);
-  if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
+  if (strncmp(name, "__builtin_", 10) == 0) cfe_error(L->u, at, "unsupported compiler builtin '%s'", name);
+  else if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
   else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
 }
 

@@ -457,7 +457,7 @@ static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientDa
 void cft_unit(cft *t) {
   scope s = {.t = t};
   clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_level, &s);
-  qsort(t->uses.items, t->uses.len, sizeof *t->uses.items, by_place);
+  if (t->uses.len) qsort(t->uses.items, t->uses.len, sizeof *t->uses.items, by_place);
   vec_foreach(&s.decls, i) {
     CXCursor c = s.decls.items[i];
     if (clang_getCursorKind(c) == CXCursor_FunctionDecl) read_function(t, c);
