@@ -1,5 +1,6 @@
 /* cfront/reader.h -- what the parts of the reader share (program.c, types.c,
- * init.c, walk.c); the only header of cfront/ that includes libclang.
+ * init.c, walk.c) for athread skeleton; with clang.h and translate.h one of
+ * the headers of cfront/ that include libclang.
  *
  * Owns: nothing. The reader state lives while cfp_read runs; everything it
  * keeps goes into the program's arena. A CXTranslationUnit is borrowed for

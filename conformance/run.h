@@ -16,8 +16,8 @@
 #include <stdbool.h>
 
 #include "../core/vec.h"
+#include "../cfront/cfront.h"
 #include "atomicity.h"
-#include "cfront.h"
 #include "conform.h"
 #include "initial.h"
 

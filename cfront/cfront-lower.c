@@ -187,10 +187,17 @@ static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char
   return true;
 }
 
-/* Reports a parameter of f that is not a scalar; true when it is one. */
-static bool scalar_param(cfe_lowering *L, const cfe_decl *p) {
+/* Reports a parameter of f that is not a scalar; true when it is one. The
+ * checked function may take a pointer (void *arg of a thread function): each
+ * use of it is an error of its own. */
+static bool scalar_param(cfe_lowering *L, const cfe_decl *p, bool entry) {
   const char *role = p->name ? arena_printf(L->p->arena, "parameter '%s'", p->name) : "a parameter";
   if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
+  if (p->type.kind == CT_POINTER && !entry)
+    cfe_error(L->u, p->declarator->at,
+              "unsupported pointer type for %s (pointers are not in the subset yet; only the checked function may "
+              "take one, and only if it does not use it)",
+              role);
   if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
   aggregate(L, &p->type, p->declarator->at, role);
   return p->type.kind == CT_INT || p->type.kind == CT_BOOL;
@@ -215,7 +222,7 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
               param_count(f) == 1 ? "" : "s", call->args.len, call->args.len == 1 ? "was" : "were");
     ok = false;
   }
-  for (size_t i = 0; i < param_count(f); i++) ok = scalar_param(L, f->decl->params.items[i]) && ok;
+  for (size_t i = 0; i < param_count(f); i++) ok = scalar_param(L, f->decl->params.items[i], false) && ok;
   const cfe_type *result = &f->decl->type;
   if (result->kind == CT_BAD) cfe_error(L->u, result->at, "%s", result->what);
   bool whole = aggregate(L, result, f->name_at, arena_printf(L->p->arena, "the result of '%s'", f->name));
@@ -535,7 +542,10 @@ static int do_stmt(cfe_lowering *L, const cfe_stmt *s, int start) {
 }
 
 /* The span of the 'for' keyword (the condition of "for (;;)"). */
-static cfe_pos keyword(cfe_pos at, uint32_t len) { return (cfe_pos){at.file, {at.at.start, at.at.start + len}}; }
+static cfe_pos keyword(cfe_pos at, uint32_t len) {
+  if (at.macro) return at; /* a macro's use: no keyword to point at */
+  return (cfe_pos){at.file, {at.at.start, at.at.start + len}, 0};
+}
 
 static int for_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   size_t scope = L->names.len;
@@ -818,7 +828,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
       cur = local_aggregate(L, p, cur);
       continue;
     }
-    scalar_param(L, p);
+    scalar_param(L, p, true);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) cfe_bind(L, p->name, v);

@@ -58,7 +58,11 @@ static void type_mismatch(cfe_lowering *L, cfe_pos use, const char *what, const 
 static void unsupported_type(cfe_lowering *L, cfe_pos use, const char *what, const char *path, const cfe_type *t) {
   cfe_error(L->u, use, "%s '%s' has an unsupported type", what, path);
   if (t->kind == CT_BAD) cfe_note(L->u, t->at, "%s", t->what);
+  if (t->kind == CT_POINTER) cfe_note(L->u, t->at, "unsupported pointer type (pointers are not in the subset yet)");
 }
+
+/* Types a C object of the subset cannot have. */
+static bool unsupported(const cfe_type *t) { return t->kind == CT_BAD || t->kind == CT_VOID || t->kind == CT_POINTER; }
 
 static bool aggregate(const cfe_type *t) { return t->kind == CT_STRUCT || t->kind == CT_ARRAY; }
 
@@ -79,7 +83,7 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
   L->globals[g] = -1;
   int cell = symtab_get(&L->cells, d->name);
   const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
-  if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
+  if (unsupported(&d->type)) {
     unsupported_type(L, use, "global", d->name, &d->type);
   } else if (aggregate(&d->type)) {
     whole(L, use, &d->type, d->name);
@@ -181,7 +185,8 @@ bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d) {
 
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
   cfe_entity *x = cfe_lookup(L->u, name);
-  if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
+  if (strncmp(name, "__builtin_", 10) == 0) cfe_error(L->u, at, "unsupported compiler builtin '%s'", name);
+  else if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
   else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
 }
 
@@ -246,7 +251,7 @@ static void source_text(const cfe_lowering *L, cfe_pos pos, strbuf *out) {
 }
 
 static bool usable(cfe_lowering *L, access *a, cfe_pos use) {
-  if (a->type.kind != CT_BAD && a->type.kind != CT_VOID) return true;
+  if (!unsupported(&a->type)) return true;
   const char *path = arena_intern_cstr(L->u->arena, sbuf_str(&a->shown));
   if (first_report(L, path)) unsupported_type(L, use, a->path.len == 1 ? "global" : "C object", path, &a->type);
   return false;

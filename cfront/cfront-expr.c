@@ -34,7 +34,7 @@ cfe_builtin cfe_builtin_of(const char *name) {
       {"_exit", B_STOP},
       {"_Exit", B_STOP},
       {"__builtin_trap", B_STOP},
-      {"__builtin_unreachable", B_STOP},
+      {"__builtin_unreachable", B_ERROR}, /* reaching it is undefined behaviour */
       {"pthread_exit", B_THREAD_EXIT},
   };
   static const char *const scalars[] = {"int",   "uint",     "long",     "ulong",     "short",  "ushort", "char",
@@ -235,10 +235,23 @@ static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {
   return typed(ir_ite(PA, e->at.at, c, a, b), a->type);
 }
 
+/* The null pointer constant 0 (C converts it to a pointer implicitly: "p = 0", "return 0;"). */
+static bool null_constant(const cfe_expr *e) {
+  while (e->kind == CE_CAST && e->implicit) e = e->a;
+  return e->kind == CE_INT && e->value == 0 && !e->big;
+}
+
 static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
   if (e->type.kind == CT_INT) return cfe_lower_int(L, e->a);
   if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
+  if (e->type.kind == CT_POINTER && e->implicit && null_constant(e->a)) return cfe_int_lit(L, e->at.at, 0);
+  if (e->type.kind == CT_POINTER) {
+    cfe_error(L->u, e->at, "unsupported %s to a pointer type (pointers are not in the subset yet)",
+              e->implicit ? "conversion" : "cast");
+    return placeholder(L, e->at);
+  }
   cfe_lower_value(L, e->a);
+  if (e->implicit && e->type.kind == CT_BAD) return placeholder(L, e->at); /* its float source or target is reported */
   if (e->type.kind == CT_VOID) cfe_error(L->u, e->at, "unsupported cast to void inside an expression");
   else if (e->type.kind != CT_BAD) cfe_error(L->u, e->at, "unsupported cast to a struct or array type");
   else cfe_error(L->u, e->type.at, "%s", e->type.what);

@@ -1,5 +1,6 @@
-/* conformance/cfront.h -- the C front end: preprocess and parse C files,
- * then lower one function of them (calls inlined) into a concrete program.
+/* cfront/cfront.h -- the C front end of athread conform: read C files with
+ * libclang, then lower one function of them (calls inlined) into a concrete
+ * program.
  *
  * Owns: the cfe_unit (its arena holds the syntax of every file; it also owns
  * the diag_sources of every file seen); free with cfe_free. Borrows: the
@@ -14,29 +15,26 @@
 
 #include "../core/diag.h"
 #include "../spec-lang/ast.h"
-#include "prog.h"
+#include "../conformance/prog.h"
 
 typedef struct cfe_options {
-  const char *const *cpp_flags; /* user -I/-D/-U flags passed through to cpp, borrowed */
+  const char *const *cpp_flags; /* user -I/-D/-U flags passed through to clang, borrowed */
   size_t cpp_flag_count;
-  const char *include_dir; /* the toolkit's include/ directory (put first on the include path) */
+  const char *include_dir; /* the toolkit's include/ directory (before the C library's headers) */
 } cfe_options;
 
 typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag_sources of every file seen */
 
-/* Preprocesses and parses every file. Returns NULL after reporting errors
- * through sink. Returns owned, free with cfe_free. */
+/* Parses every file with clang (__ATHREAD__ defined). Returns NULL after
+ * reporting errors (clang's own at their locations) through sink. Returns
+ * owned, free with cfe_free. */
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o);
-/* Parses text that is already preprocessed (cpp output with line markers,
- * or plain C without directives) as one translation unit named name; no
- * preprocessor runs. The unit keeps a copy of text as the source of name, so
- * tokens before the first line marker, and after markers that name it, are
- * located in text (give cpp output a name its markers do not use, like
- * "t.i"). Markers that name other files switch to them and read them from
- * disk as after cfe_parse (one that cannot be read is an error); a flag 3
- * marks a system header, whose tokens are only scanned for type names.
- * Returns NULL after reporting errors (a NUL byte in text is one) through
- * sink. Borrows text. Returns owned, free with cfe_free. */
+/* Parses text as the file name (clang reads it as an unsaved file: a name
+ * ending in .i is preprocessed C, whose line markers clang honours for
+ * system headers; any other name is C that clang preprocesses). Everything
+ * is located in text itself. Returns NULL after reporting errors (a NUL byte
+ * in text is one) through sink. Borrows text. Returns owned, free with
+ * cfe_free. */
 cfe_unit *cfe_parse_text(diag_sink *sink, const char *name, const char *text, size_t len);
 void cfe_free(cfe_unit *u);
 
