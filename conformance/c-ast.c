@@ -107,6 +107,8 @@ static cfe_type union_type(cfe_ctx *ctx, cfe_pos at) {
 }
 
 cfe_type cfe_struct_ref(cfe_ctx *ctx, const char *kw, const char *tag, cfe_pos at) {
+  cfe_type sync;
+  if (cfe_sync_type(tag, &sync)) return sync; /* struct mutex */
   if (strcmp(kw, "union") == 0) return union_type(ctx, at);
   int i = symtab_get(&ctx->unit->tags, tag);
   return struct_type(i >= 0 ? ctx->unit->records.items[i] : record_new(ctx, tag, at), at);
@@ -140,6 +142,8 @@ void cfe_fields_add(cfe_ctx *ctx, cfe_fields *fields, const cfe_specs *s, cfe_de
 
 cfe_type cfe_typedef_type(cfe_ctx *ctx, const char *name, cfe_pos at) {
   cfe_entity *e = cfe_lookup(ctx->unit, name);
+  cfe_type sync;
+  if (cfe_sync_type(name, &sync)) return sync;
   if (e->type.kind == CT_BAD && e->system)
     return cfe_type_bad(ctx, at, "unsupported: '%s' comes from a system header", name);
   if (e->type.kind == CT_BAD) return cfe_type_bad(ctx, at, "%s (through typedef '%s')", e->type.what, name);
@@ -157,11 +161,8 @@ cfe_declarator *cfe_declarator_name(cfe_ctx *ctx, const char *name, cfe_pos at) 
 
 cfe_declarator *cfe_declarator_abstract(cfe_ctx *ctx, cfe_pos at) { return cfe_declarator_name(ctx, NULL, at); }
 
-cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_pos at) {
-  if (!d->bad || d->is_function) {
-    d->bad = d->is_function ? "function returning a pointer" : "pointer type";
-    d->bad_at = star_at;
-  }
+cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, int stars, cfe_pos at) {
+  d->pointers += stars;
   d->at = at;
   return d;
 }
@@ -178,7 +179,9 @@ static const char *bad_length(cfe_ctx *ctx, const cfe_expr *length, int64_t *len
 
 cfe_declarator *cfe_declarator_array(cfe_ctx *ctx, cfe_declarator *d, const cfe_expr *length, cfe_pos at) {
   int64_t len = 0;
-  const char *bad = d->is_function ? "function returning an array" : bad_length(ctx, length, &len);
+  const char *bad = d->is_function     ? "function returning an array"
+                    : d->pointers > 0 ? "pointer to an array (point to its elements instead: 'int *p = &a[i]')"
+                                      : bad_length(ctx, length, &len);
   if (!d->bad && bad) {
     d->bad = bad;
     d->bad_at = at;
@@ -199,8 +202,9 @@ cfe_declarator *cfe_declarator_bitfield(cfe_declarator *d, cfe_pos at) {
 
 cfe_declarator *cfe_declarator_function(cfe_ctx *ctx, cfe_declarator *d, cfe_decls *params, bool variadic, cfe_pos at) {
   (void)ctx;
-  if (d->bad && strcmp(d->bad, "pointer type") == 0) { /* a variable: (*fp)(...) */
+  if (d->pointers > 0 && !d->is_function && !d->bad) { /* a variable: (*fp)(...) */
     d->bad = "function pointer";
+    d->bad_at = d->at;
     d->at = at;
     return d;
   }
@@ -228,10 +232,19 @@ static cfe_type array_of(cfe_ctx *ctx, cfe_type elem, int64_t length, cfe_pos at
   return (cfe_type){.kind = CT_ARRAY, .at = at, .elem = e, .length = length};
 }
 
+/* A pointer to elem (whose problem it keeps). */
+static cfe_type pointer_to(cfe_ctx *ctx, cfe_type elem, cfe_pos at) {
+  if (elem.kind == CT_BAD) return elem;
+  cfe_type *e = arena_alloc(A(ctx), sizeof *e);
+  *e = elem;
+  return (cfe_type){.kind = CT_POINTER, .at = at, .elem = e};
+}
+
 static void apply_specs(cfe_ctx *ctx, const cfe_specs *s, cfe_decl *x) {
   cfe_declarator *d = x->declarator;
   x->storage = s->storage;
   x->type = cfe_specs_result(s);
+  for (int i = 0; i < d->pointers; i++) x->type = pointer_to(ctx, x->type, d->at);
   if (d->bad && x->type.kind != CT_BAD) x->type = cfe_type_bad(ctx, d->bad_at, "unsupported %s", d->bad);
   for (size_t i = d->dims.len; i-- > 0;) x->type = array_of(ctx, x->type, d->dims.items[i], d->at);
 }
@@ -268,7 +281,22 @@ cfe_stmt *cfe_declaration(cfe_ctx *ctx, const cfe_specs *s, cfe_decls *decls, cf
 
 /* ---------------------------------------------------------------- file scope */
 
+/* A model's function: in unit->models, not among the file-scope names. */
+static cfe_func *model_named(cfe_ctx *ctx, cfe_decl *d) {
+  int i = symtab_get(&ctx->unit->models, d->name);
+  if (i >= 0) return ctx->unit->funcs.items[i];
+  cfe_func *f = arena_alloc(A(ctx), sizeof *f);
+  f->name = d->name;
+  f->name_at = d->name_at;
+  f->decl = d;
+  f->model = true;
+  vec_push(A(ctx), &ctx->unit->funcs, f);
+  symtab_put(&ctx->unit->models, d->name, (int)ctx->unit->funcs.len - 1);
+  return f;
+}
+
 static cfe_func *function_named(cfe_ctx *ctx, cfe_decl *d) {
+  if (ctx->model) return model_named(ctx, d);
   cfe_entity *e = cfe_lookup(ctx->unit, d->name);
   if (e && e->kind == ENT_FUNC) return ctx->unit->funcs.items[e->index];
   cfe_func *f = arena_alloc(A(ctx), sizeof *f);

@@ -9,6 +9,15 @@
  * code that the checked function reaches is held to the subset. Struct types
  * are records shared through their tag (unit->records, arena-owned), so a
  * definition after a use completes the type the use holds.
+ *
+ * Pointers (cfront-pointer.c): `p->f` is a CE_MEMBER whose object is the
+ * CE_UNARY CO_DEREF of p (spanning p). Synchronization objects are types by
+ * their typedef or struct names (cfe_sync_type: pthread_mutex_t, spinlock_t,
+ * sem_t ...), whatever their C definition: a lock is a _Bool (held), a
+ * semaphore an integer (its count), so that a spec binds a cell to one.
+ * Functions defined in the primitive models (include/athread/models/, parsed
+ * with ctx->model set) go to unit->models, not to the file-scope names: a
+ * call to a function without a body takes its model's body (cfe_callee).
  */
 #ifndef ATHREAD_C_AST_H
 #define ATHREAD_C_AST_H
@@ -168,6 +177,7 @@ typedef struct cfe_declarator {
   bool is_function;  /* name(params) */
   cfe_decls params;  /* the parameters */
   bool variadic;     /* params end in "..." */
+  int pointers;      /* '*'s applied to the specifiers' type (before the array dimensions) */
 } cfe_declarator;
 
 struct cfe_decl {
@@ -225,6 +235,7 @@ typedef struct cfe_func {
   cfe_decl *decl;       /* the declaration with the body (or the first) */
   cfe_stmt *body;       /* NULL when declared only */
   cfe_pos body_name_at; /* the name where the body is */
+  bool model;           /* defined by a primitive model (include/athread/models/) */
 } cfe_func;
 
 typedef enum cfe_entity_kind {
@@ -260,6 +271,7 @@ struct cfe_unit {
   VEC(cfe_entity) entities;  /* what each file-scope name means */
   VEC(cfe_decl *) globals;   /* global variables, first declaration each */
   VEC(cfe_func *) funcs;     /* functions */
+  symtab models;             /* interned name -> index into funcs: the primitive models' functions */
 };
 
 /* ---------------------------------------------------------------- one parse */
@@ -271,6 +283,7 @@ typedef struct cfe_ctx {
   int file;           /* lexer: the file the preprocessor is in */
   size_t line;        /* lexer: the line of that file */
   bool system;        /* lexer: in a system header (tokens are scanned, not parsed) */
+  bool model;         /* parsing the primitive models: functions go to unit->models */
   bool in_macro;      /* lexer: the tokens come from the expansion at macro_at */
   cfe_pos macro_at;   /* lexer: the macro name being expanded */
   cfe_pos last, prev; /* lexer: the token just returned and the one before */
@@ -335,7 +348,8 @@ void cfe_fields_add(cfe_ctx *ctx, cfe_fields *fields, const cfe_specs *s, cfe_de
 
 cfe_declarator *cfe_declarator_name(cfe_ctx *ctx, const char *name, cfe_pos at);
 cfe_declarator *cfe_declarator_abstract(cfe_ctx *ctx, cfe_pos at);
-cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, cfe_pos star_at, cfe_pos at);
+/* stars '*'s before d ("int **p": 2). */
+cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, int stars, cfe_pos at);
 /* d[length] (length NULL: "d[]"); a length that is not a positive constant makes d unsupported. */
 cfe_declarator *cfe_declarator_array(cfe_ctx *ctx, cfe_declarator *d, const cfe_expr *length, cfe_pos at);
 /* d : width (a bit-field, unsupported). */
@@ -384,10 +398,12 @@ cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribu
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
 
-/* A bounds check the current statement makes before its action. */
+/* A check the current statement makes before its action: an index within
+ * its array, or a pointer that names an object. */
 typedef struct cfe_check {
-  ir_expr *holds; /* where the index is evaluated, it lies within its array */
-  int subscript;  /* the access, in p->subscripts */
+  ir_expr *holds;  /* where the index (pointer) is evaluated, it lies within its array (names an object) */
+  int subscript;   /* the access, in p->subscripts */
+  prog_check kind; /* CHECK_INDEX or CHECK_NULL */
 } cfe_check;
 
 /* What the current statement does before its action: havoc its nondet
@@ -430,6 +446,27 @@ typedef struct cfe_frame {
   size_t loop_base;     /* its loops start here in loops */
 } cfe_frame;
 
+/* A C object whose address the code takes: the pointer value k + 1 names
+ * targets[k] (0 is NULL). */
+typedef struct cfe_target {
+  const char *key;   /* identity: a global object's C path, or "#V" for local variable V (unit-interned) */
+  const char *shown; /* its C path, or the local's name */
+  int var;           /* a local's variable, else -1 */
+  const char *tkey;  /* its type's key (unit-interned): a pointer to that type may name it */
+  cfe_type type;     /* its type */
+} cfe_target;
+
+/* Pointers during one lowering. The targets are found by a first, silent
+ * pass over the function; the second pass knows them all, grouped by type,
+ * so that a dereference covers every object its pointer may name. */
+typedef struct cfe_pointers {
+  VEC(cfe_target) targets;       /* heap */
+  symtab ids;                    /* key -> index into targets */
+  bool frozen;                   /* the second pass: targets is complete and sorted by tkey */
+  VEC(const cfe_type *) pointee; /* per program variable: what a pointer local points to, else NULL (heap) */
+  VEC(bool) unknown;             /* per program variable: an entry function's pointer parameter (heap) */
+} cfe_pointers;
+
 typedef struct cfe_lowering {
   cfe_unit *u;                 /* borrowed */
   const ast_spec *spec;        /* borrowed */
@@ -448,6 +485,7 @@ typedef struct cfe_lowering {
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
+  cfe_pointers *ptr;           /* borrowed: the pointers' targets and pointer locals */
 } cfe_lowering;
 
 typedef enum cfe_builtin {
@@ -502,6 +540,49 @@ ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e);
 cfe_place cfe_lower_place(cfe_lowering *L, const cfe_expr *e);
 /* The value at a place: its variable, or a ?: tree over its cells by their indices. */
 ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at);
+
+/* ---------------------------------------------------------------- pointers (cfront-pointer.c) and models (cfront-models.c) */
+
+/* A pointer's dereference: which targets it may name. */
+typedef struct cfe_deref {
+  const cfe_type *pointee; /* the type it points to */
+  ir_expr *index;          /* the pointer's value minus first + 1: 0..count-1 when it names a target */
+  size_t first, count;     /* the targets of that type: targets[first .. first+count) */
+} cfe_deref;
+
+/* Registers local v as a pointer to pointee (unknown: an entry function's
+ * parameter, whose value athread does not know); false after reporting a
+ * pointee that is not supported. */
+bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at);
+/* What pointer local v points to, or NULL when v is no pointer. */
+const cfe_type *cfe_pointee(const cfe_lowering *L, int v);
+/* Reports a use of an entry function's pointer parameter (once); true when v is one. */
+bool cfe_unknown_pointer(cfe_lowering *L, int v, cfe_pos at);
+/* True when e is a pointer (by its ctype, or by its form: a pointer local, &x, a cast to a pointer). */
+bool cfe_is_pointer(const cfe_lowering *L, const cfe_expr *e);
+/* Reports what the subset refuses about pointer operands of e (arithmetic,
+ * ordering, a cast to an integer); true when it did. */
+bool cfe_pointer_misuse(cfe_lowering *L, const cfe_expr *e);
+/* The value of pointer expression e, an int naming its target (0: NULL),
+ * checked against want (NULL: no check); a placeholder after an error. */
+ir_expr *cfe_lower_pointer(cfe_lowering *L, const cfe_expr *e, const cfe_type *want);
+/* *p (e is CE_UNARY CO_DEREF): lowers p, adds its CHECK_NULL to L->pending,
+ * and fills d; false after reporting why it cannot be dereferenced. */
+bool cfe_lower_deref(cfe_lowering *L, const cfe_expr *e, cfe_deref *d);
+/* The id of the target key (registered in the first pass); type is the object's. */
+int64_t cfe_target_id(cfe_lowering *L, const char *key, const char *shown, int var, const cfe_type *type, cfe_pos at);
+/* The key of a type (unit-interned): pointers to types of equal keys may name the same objects. */
+const char *cfe_type_key(cfe_lowering *L, const cfe_type *t);
+/* &e for an object e reached from a global or a dereference (cfront-access.c): its target
+ * ids by the indices and pointers on the way; *type gets the object's type. */
+ir_expr *cfe_lower_address(cfe_lowering *L, const cfe_expr *e, cfe_type *type);
+
+/* The type a synchronization object's name gives it (true), else false. */
+bool cfe_sync_type(const char *name, cfe_type *out);
+/* True for a library function without effect on shared state (printf, DbgPrint, pthread_mutex_init ...). */
+bool cfe_noop_function(const char *name);
+/* True when call names such a function and the code has neither a body nor a model for it. */
+bool cfe_noop_call(const cfe_lowering *L, const cfe_expr *call);
 
 /* A span from the start of a to the end of b (a's when they are in different files). */
 cfe_pos cfe_span(cfe_pos a, cfe_pos b);

@@ -53,6 +53,7 @@ static void cfe_yyerror(const CFE_YYLTYPE *at, void *scanner, cfe_ctx *ctx, cons
   cfe_fields *fields;
   cfe_op op;
   bool flag;
+  int stars;
 }
 
 %token END 0 "end of file"
@@ -101,6 +102,7 @@ static void cfe_yyerror(const CFE_YYLTYPE *at, void *scanner, cfe_ctx *ctx, cons
 %type <fields> members
 %type <op> assign_op
 %type <flag> param_list_tail
+%type <stars> pointer
 %type <name> any_name struct_kw
 
 %%
@@ -263,12 +265,12 @@ designator
 
 declarator
   : direct_declarator
-  | pointer direct_declarator               { $$ = cfe_declarator_pointer($2, @1, @$); }
+  | pointer direct_declarator               { $$ = cfe_declarator_pointer($2, $1, @$); }
   ;
 
 pointer
-  : '*' qualifiers
-  | '*' qualifiers pointer
+  : '*' qualifiers                          { $$ = 1; }
+  | '*' qualifiers pointer                  { $$ = $3 + 1; }
   ;
 
 qualifiers
@@ -302,9 +304,9 @@ param
   ;
 
 abstract
-  : pointer                                 { $$ = cfe_declarator_pointer(cfe_declarator_abstract(ctx, @1), @1, @1); }
+  : pointer                                 { $$ = cfe_declarator_pointer(cfe_declarator_abstract(ctx, @1), $1, @1); }
   | direct_abstract
-  | pointer direct_abstract                 { $$ = cfe_declarator_pointer($2, @1, @$); }
+  | pointer direct_abstract                 { $$ = cfe_declarator_pointer($2, $1, @$); }
   ;
 
 direct_abstract
@@ -454,7 +456,7 @@ postfix_expr
   | postfix_expr '(' ')'                    { $$ = cfe_call(ctx, @$, $1, NULL); }
   | postfix_expr '(' args ')'               { $$ = cfe_call(ctx, @$, $1, $3); }
   | postfix_expr '.' any_name               { $$ = cfe_member(ctx, @$, $1, $3, @3); }
-  | postfix_expr ARROW any_name             { $$ = cfe_bad_expr(ctx, @$, $1, "unsupported member access '->'"); }
+  | postfix_expr ARROW any_name             { $$ = cfe_member(ctx, @$, cfe_unary(ctx, @1, CO_DEREF, $1), $3, @3); }
   | postfix_expr INC                        { $$ = cfe_incdec(ctx, @$, 1, true, $1); }
   | postfix_expr DEC                        { $$ = cfe_incdec(ctx, @$, -1, true, $1); }
   ;

@@ -96,24 +96,6 @@ ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
   return typed(ir_ite(PA, c->at, c, cfe_int_lit(L, c->at, 1), cfe_int_lit(L, c->at, 0)), TY_INT);
 }
 
-/* ---------------------------------------------------------------- calls */
-
-const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
-  cfe_entity *x = cfe_lookup(L->u, call->name);
-  if (!x || x->kind != ENT_FUNC) {
-    if (x && x->kind != ENT_SYSTEM) cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
-    else cfe_unknown_name(L, call->name, call->name_at, "function");
-    return NULL;
-  }
-  const cfe_func *f = L->u->funcs.items[x->index];
-  if (!f->body) {
-    cfe_error(L->u, call->name_at, "unsupported call to '%s', which has no body", call->name);
-    cfe_note(L->u, f->name_at, "'%s' is declared here", call->name);
-    return NULL;
-  }
-  return f;
-}
-
 /* ---------------------------------------------------------------- operators */
 
 bool cfe_constant(const cfe_lowering *L, const cfe_expr *e) {
@@ -183,6 +165,7 @@ static ir_expr *logical(cfe_lowering *L, const cfe_expr *e) {
 static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
   static const ir_op rel[] = {
       [CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ, [CO_NE] = OP_NE};
+  if (cfe_pointer_misuse(L, e)) return placeholder(L, e->at);
   if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
   if (e->op == CO_AND || e->op == CO_OR) return logical(L, e);
   if (e->op <= CO_NE)
@@ -200,10 +183,9 @@ static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
   if (e->op == CO_NOT) return cfe_not(L, cfe_lower_bool(L, e->a));
   if (e->op == CO_NEG) return typed(ir_unary(PA, e->at.at, OP_NEG, cfe_lower_int(L, e->a)), TY_INT);
   if (e->op == CO_PLUS) return cfe_lower_int(L, e->a);
-  if (e->op == CO_BITNOT) cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
-  else if (e->op == CO_ADDR)
-    cfe_error(L->u, e->at, "unsupported address-of operator '&' (pointers are not in the subset)");
-  else cfe_error(L->u, e->at, "unsupported pointer dereference '*' (pointers are not in the subset)");
+  if (e->op == CO_ADDR) return cfe_lower_pointer(L, e, NULL);
+  if (e->op == CO_DEREF) return cfe_lower_object(L, e);
+  cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
   return placeholder(L, e->at);
 }
 
@@ -218,6 +200,8 @@ static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {
 }
 
 static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
+  if (cfe_pointer_misuse(L, e)) return placeholder(L, e->at);
+  if (e->type.kind == CT_POINTER) return cfe_lower_pointer(L, e, NULL);
   if (e->type.kind == CT_INT) return cfe_lower_int(L, e->a);
   if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
   cfe_lower_value(L, e->a);

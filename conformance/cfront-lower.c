@@ -89,7 +89,7 @@ static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
                    .action = ACT_ASSERT,
                    .var = -1,
                    .expr = c->holds,
-                   .check = CHECK_INDEX,
+                   .check = c->kind,
                    .step = -1,
                    .detail = c->subscript};
     add(L, x, step, at);
@@ -183,7 +183,7 @@ static bool scalar_param(cfe_lowering *L, const cfe_decl *p) {
   if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
   if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
   aggregate(L, &p->type, p->declarator->at, role);
-  return p->type.kind == CT_INT || p->type.kind == CT_BOOL;
+  return p->type.kind == CT_INT || p->type.kind == CT_BOOL || p->type.kind == CT_POINTER;
 }
 
 /* Reports what keeps f from being inlined; true when it can be. */
@@ -209,7 +209,10 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
   const cfe_type *result = &f->decl->type;
   if (result->kind == CT_BAD) cfe_error(L->u, result->at, "%s", result->what);
   bool whole = aggregate(L, result, f->name_at, arena_printf(L->p->arena, "the result of '%s'", f->name));
-  return ok && result->kind != CT_BAD && !whole;
+  if (result->kind == CT_POINTER)
+    cfe_error(L->u, f->name_at, "unsupported function '%s' returning a pointer (pointers may not leave a function)",
+              f->name);
+  return ok && result->kind != CT_BAD && result->kind != CT_POINTER && !whole;
 }
 
 /* Assigns the arguments (evaluated in the caller's scope) to fresh
@@ -217,11 +220,16 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
 static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *call, int cur) {
   size_t n = param_count(f);
   ir_expr **values = xcalloc(n + 1, sizeof *values);
-  for (size_t i = 0; i < n; i++) values[i] = cfe_lower_value(L, call->args.items[i]);
+  for (size_t i = 0; i < n; i++) {
+    const cfe_type *t = &f->decl->params.items[i]->type;
+    const cfe_expr *arg = call->args.items[i];
+    values[i] = t->kind == CT_POINTER ? cfe_lower_pointer(L, arg, t->elem) : cfe_lower_value(L, arg);
+  }
   if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, false, p->at);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
     edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
     cur = to;
@@ -236,6 +244,10 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
  * after the callee's body. */
 static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want_value) {
   *ret = -1;
+  if (cfe_noop_call(L, e)) { /* no step: it touches no shared state; its arguments are not evaluated */
+    if (want_value) cfe_error(L->u, e->at, "'%s' is taken to do nothing; its value cannot be used", e->name);
+    return cur;
+  }
   const cfe_func *f = cfe_callee(L, e);
   if (!f || !inlinable(L, f, e)) return cur;
   cfe_frame frame = {.func = f, .ret_var = -1, .scope_base = L->names.len, .loop_base = L->loops.len};
@@ -327,14 +339,18 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
     cur = set(L, cur, t, c->index.items[d], false, at);
     index[d] = prog_var_ref(L->p, t, at.at);
   }
+  if (c->vars.len == 0) { /* a pointer to a type no object has: its CHECK_NULL fails */
+    free(index);
+    return step(L, cur, ACT_SKIP, -1, NULL, at);
+  }
   ir_expr *v = cfe_store_value(L, c->vars.items[0], value);
   int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
   cur = set(L, cur, t, v, false, at);
   vec_foreach(&c->vars, j) {
     int cell = c->vars.items[j];
-    ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), prog_var_ref(L->p, t, at.at),
-                        prog_var_ref(L->p, cell, at.at));
-    x->type = v->type;
+    ir_expr *stored = cfe_store_value(L, cell, prog_var_ref(L->p, t, at.at)); /* a bool local among bool cells */
+    ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), stored, prog_var_ref(L->p, cell, at.at));
+    x->type = stored->type;
     cur = set(L, cur, cell, x, j + 1 == c->vars.len, at);
   }
   free(index);
@@ -351,15 +367,25 @@ static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos
 static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cfe_pos at, int cur) {
   if (user_call(value)) return call_into(L, pl, value, at, cur);
   if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
-  ir_expr *v = cfe_lower_value(L, value);
+  const cfe_type *pointee = cfe_pointee(L, pl.var);
+  ir_expr *v = pointee ? cfe_lower_pointer(L, value, pointee) : cfe_lower_value(L, value);
   if (!no_place(pl)) return store(L, cur, pl, v, at);
   discard(L);
   return cur;
 }
 
+/* p += k, p++ on a pointer p: reported; true when so. */
+static bool pointer_step(cfe_lowering *L, cfe_place pl, const cfe_expr *e) {
+  if (!cfe_pointee(L, pl.var)) return false;
+  cfe_error(L->u, e->at, "unsupported pointer arithmetic (a pointer names one object: use '&a[i]' for an element)");
+  discard(L);
+  return true;
+}
+
 static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_place pl = cfe_lower_place(L, e->a);
   if (e->op == CO_ASSIGN) return assign_value(L, pl, e->b, at, cur);
+  if (pointer_step(L, pl, e)) return cur;
   if (no_place(pl)) {
     cfe_lower_value(L, e->b);
     discard(L);
@@ -371,7 +397,7 @@ static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
 
 static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_place pl = cfe_lower_place(L, e->a);
-  if (no_place(pl)) {
+  if (no_place(pl) || pointer_step(L, pl, e)) {
     discard(L);
     return cur;
   }
@@ -418,6 +444,8 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
 }
 
 static int expr_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  if (e->kind == CE_CAST && e->type.kind == CT_VOID && e->a->kind == CE_NAME) /* (void)arg; says it is unused */
+    return step(L, cur, ACT_SKIP, -1, NULL, at);
   if (e->kind == CE_CAST && e->type.kind == CT_VOID) return expr_stmt(L, e->a, at, cur);
   if (e->kind == CE_ASSIGN) return assignment(L, e, at, cur);
   if (e->kind == CE_INCDEC) return increment(L, e, at, cur);
@@ -441,6 +469,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
   if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
   else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, d->init, d->at, cur);
   bind(L, d->name, var);
@@ -650,6 +679,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
     const cfe_decl *p = f->decl->params.items[i];
     scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, true, p->at);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) bind(L, p->name, v);
   }
@@ -658,7 +688,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
 
 static const cfe_func *find_function(const cfe_unit *u, const char *name) {
   vec_foreach(&u->funcs, i)
-    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
+    if (u->funcs.items[i]->body && !u->funcs.items[i]->model && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
   return NULL;
 }
 
@@ -677,13 +707,10 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
   L->p->exit = frame.exit;
 }
 
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
-  const cfe_func *f = find_function(u, function);
-  if (!f) {
-    diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
-    return NULL;
-  }
-  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(function)};
+/* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
+static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr) {
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr};
+  ptr->pointee.len = ptr->unknown.len = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
@@ -703,4 +730,52 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   if (u->sink->errors == before) return L.p;
   prog_free(L.p);
   return NULL;
+}
+
+static int by_type(const void *a, const void *b) {
+  const cfe_target *x = a, *y = b;
+  int c = strcmp(x->tkey, y->tkey);
+  if (c) return c;
+  return strcmp(x->key, y->key);
+}
+
+/* Sorts the targets by type, so that each type's are one range, and renumbers them. */
+static void freeze(cfe_pointers *ptr) {
+  qsort(ptr->targets.items, ptr->targets.len, sizeof *ptr->targets.items, by_type);
+  symtab_free(&ptr->ids);
+  vec_foreach(&ptr->targets, i) symtab_put(&ptr->ids, ptr->targets.items[i].key, (int)i);
+  ptr->frozen = true;
+}
+
+static void free_pointers(cfe_pointers *ptr) {
+  vec_free(&ptr->targets);
+  vec_free(&ptr->pointee);
+  vec_free(&ptr->unknown);
+  symtab_free(&ptr->ids);
+}
+
+/* A first, silent pass finds the objects whose addresses the code takes;
+ * when there are some (or errors to report), a second pass lowers the
+ * function knowing them all. */
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
+  const cfe_func *f = find_function(u, function);
+  if (!f) {
+    diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
+    return NULL;
+  }
+  cfe_pointers ptr = {0};
+  diag_sink *spec_sink = spec->src->sink;
+  diag_sink saved = *u->sink, spec_saved = *spec_sink;
+  u->sink->out = spec_sink->out = NULL;
+  prog *p = lower_once(u, spec, f, &ptr);
+  bool failed = u->sink->errors != saved.errors || spec_sink->errors != spec_saved.errors;
+  *spec_sink = spec_saved;
+  *u->sink = saved;
+  if (failed || ptr.targets.len > 0) {
+    prog_free(p);
+    freeze(&ptr);
+    p = lower_once(u, spec, f, &ptr);
+  }
+  free_pointers(&ptr);
+  return p;
 }

@@ -89,6 +89,6 @@ void cfe_free(cfe_unit *u) {
 
 bool cfe_has_function(const cfe_unit *u, const char *name) {
   vec_foreach(&u->funcs, i)
-    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return true;
+    if (u->funcs.items[i]->body && !u->funcs.items[i]->model && strcmp(u->funcs.items[i]->name, name) == 0) return true;
   return false;
 }
