@@ -281,22 +281,7 @@ cfe_stmt *cfe_declaration(cfe_ctx *ctx, const cfe_specs *s, cfe_decls *decls, cf
 
 /* ---------------------------------------------------------------- file scope */
 
-/* A model's function: in unit->models, not among the file-scope names. */
-static cfe_func *model_named(cfe_ctx *ctx, cfe_decl *d) {
-  int i = symtab_get(&ctx->unit->models, d->name);
-  if (i >= 0) return ctx->unit->funcs.items[i];
-  cfe_func *f = arena_alloc(A(ctx), sizeof *f);
-  f->name = d->name;
-  f->name_at = d->name_at;
-  f->decl = d;
-  f->model = true;
-  vec_push(A(ctx), &ctx->unit->funcs, f);
-  symtab_put(&ctx->unit->models, d->name, (int)ctx->unit->funcs.len - 1);
-  return f;
-}
-
 static cfe_func *function_named(cfe_ctx *ctx, cfe_decl *d) {
-  if (ctx->model) return model_named(ctx, d);
   cfe_entity *e = cfe_lookup(ctx->unit, d->name);
   if (e && e->kind == ENT_FUNC) return ctx->unit->funcs.items[e->index];
   cfe_func *f = arena_alloc(A(ctx), sizeof *f);

@@ -15,9 +15,9 @@
  * their typedef or struct names (cfe_sync_type: pthread_mutex_t, spinlock_t,
  * sem_t ...), whatever their C definition: a lock is a _Bool (held), a
  * semaphore an integer (its count), so that a spec binds a cell to one.
- * Functions defined in the primitive models (include/athread/models/, parsed
- * with ctx->model set) go to unit->models, not to the file-scope names: a
- * call to a function without a body takes its model's body (cfe_callee).
+ * The primitive models (include/athread/models/) are C functions named
+ * athread_model_NAME, parsed with the user's files: a call to NAME, when the
+ * code has no body for it, takes the model's body (cfe_callee).
  */
 #ifndef ATHREAD_C_AST_H
 #define ATHREAD_C_AST_H
@@ -235,7 +235,6 @@ typedef struct cfe_func {
   cfe_decl *decl;       /* the declaration with the body (or the first) */
   cfe_stmt *body;       /* NULL when declared only */
   cfe_pos body_name_at; /* the name where the body is */
-  bool model;           /* defined by a primitive model (include/athread/models/) */
 } cfe_func;
 
 typedef enum cfe_entity_kind {
@@ -271,7 +270,6 @@ struct cfe_unit {
   VEC(cfe_entity) entities;  /* what each file-scope name means */
   VEC(cfe_decl *) globals;   /* global variables, first declaration each */
   VEC(cfe_func *) funcs;     /* functions */
-  symtab models;             /* interned name -> index into funcs: the primitive models' functions */
 };
 
 /* ---------------------------------------------------------------- one parse */
@@ -283,7 +281,6 @@ typedef struct cfe_ctx {
   int file;           /* lexer: the file the preprocessor is in */
   size_t line;        /* lexer: the line of that file */
   bool system;        /* lexer: in a system header (tokens are scanned, not parsed) */
-  bool model;         /* parsing the primitive models: functions go to unit->models */
   bool in_macro;      /* lexer: the tokens come from the expansion at macro_at */
   cfe_pos macro_at;   /* lexer: the macro name being expanded */
   cfe_pos last, prev; /* lexer: the token just returned and the one before */
@@ -496,7 +493,9 @@ typedef enum cfe_builtin {
   B_NONDET_BOOL,
   B_NONDET_BAD,
   B_ATOMIC_BEGIN,
-  B_ATOMIC_END
+  B_ATOMIC_END,
+  B_STATE,    /* __athread_state(p): the cell bound to the synchronization object *p */
+  B_SET_STATE /* __athread_set_state(p, v): stores v into it */
 } cfe_builtin;
 
 /* What a called name means as a verification builtin. */
@@ -576,6 +575,11 @@ const char *cfe_type_key(cfe_lowering *L, const cfe_type *t);
 /* &e for an object e reached from a global or a dereference (cfront-access.c): its target
  * ids by the indices and pointers on the way; *type gets the object's type. */
 ir_expr *cfe_lower_address(cfe_lowering *L, const cfe_expr *e, cfe_type *type);
+
+/* The object *p that __athread_state(p) or __athread_set_state(p, v) (call)
+ * names, as a dereference written into *deref (which borrows call); false
+ * after reporting a wrong number of arguments. */
+bool cfe_state_object(cfe_lowering *L, const cfe_expr *call, size_t args, cfe_expr *deref);
 
 /* The type a synchronization object's name gives it (true), else false. */
 bool cfe_sync_type(const char *name, cfe_type *out);

@@ -24,6 +24,8 @@ cfe_builtin cfe_builtin_of(const char *name) {
       {"nondet", B_NONDET},
       {"__VERIFIER_atomic_begin", B_ATOMIC_BEGIN},
       {"__VERIFIER_atomic_end", B_ATOMIC_END},
+      {"__athread_state", B_STATE},
+      {"__athread_set_state", B_SET_STATE},
   };
   static const char *const scalars[] = {"int",   "uint",     "long",     "ulong",     "short",  "ushort", "char",
                                         "uchar", "unsigned", "longlong", "ulonglong", "size_t", "u8",     "u16",
@@ -220,6 +222,9 @@ static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
     int t = cfe_new_local(L, "nondet", b == B_NONDET_BOOL);
     vec_push(NULL, &L->pending.temps, t);
     return prog_var_ref(L->p, t, e->at.at);
+  } else if (b == B_STATE) {
+    cfe_expr deref;
+    if (cfe_state_object(L, e, 1, &deref)) return cfe_lower_object(L, &deref);
   } else if (b == B_NONDET_BAD) {
     cfe_error(L->u, e->name_at, "unsupported: '%s' is not a nondeterministic integer", e->name);
   } else if (b != B_NONE) {

@@ -426,6 +426,17 @@ static ir_expr *builtin_condition(cfe_lowering *L, const cfe_expr *e) {
   return NULL;
 }
 
+/* __athread_set_state(p, v): one step storing v into the cell of *p. */
+static int set_state(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  cfe_expr deref;
+  if (!cfe_state_object(L, e, 2, &deref)) return cur;
+  cfe_place pl = cfe_lower_place(L, &deref);
+  ir_expr *v = cfe_lower_value(L, e->args.items[1]);
+  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  discard(L);
+  return cur;
+}
+
 static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_builtin b = cfe_builtin_of(e->name);
   ir_expr *c;
@@ -439,6 +450,7 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
               b == B_ATOMIC_BEGIN ? "end" : "begin");
     return cur;
   case B_NONE: return call_into(L, (cfe_place){-1, NULL}, e, at, cur);
+  case B_SET_STATE: return set_state(L, e, at, cur);
   default: cfe_lower_value(L, e); return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
 }
@@ -688,7 +700,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
 
 static const cfe_func *find_function(const cfe_unit *u, const char *name) {
   vec_foreach(&u->funcs, i)
-    if (u->funcs.items[i]->body && !u->funcs.items[i]->model && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
+    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return u->funcs.items[i];
   return NULL;
 }
 

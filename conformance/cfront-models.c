@@ -1,8 +1,9 @@
 /* conformance/cfront-models.c -- what a call names when the code has no
- * body for it: the body of a primitive model (the headers of include/athread/models/,
- * parsed with the user's files into unit->models), nothing at all for the
- * library functions without effect on shared state (printing, logging,
- * initialisers), or an error naming it once. Also the synchronization types
+ * body for it: the body of its primitive model (athread_model_NAME, from
+ * the headers of include/athread/models/, which cfe_parse reads with the
+ * user's files), nothing at all for the library functions without effect on
+ * shared state (printing, logging, initialisers), or an error naming it
+ * once. Also the synchronization types
  * that models act on, recognised by name (as cfront/types.c does), whatever
  * their C definition: pthread_mutex_t is a union in glibc, spinlock_t a
  * struct in Linux, KSPIN_LOCK an integer in the WDK. */
@@ -44,7 +45,7 @@ static const char *const noop_names[] = {
     "DbgPrint", "DbgPrintEx", "KdPrint", "printk", "pr_info", "pr_err", "pr_warn", "pr_debug", "syslog",
     /* initialisers and destructors of synchronization objects: the spec gives the initial values */
     "pthread_mutex_init", "pthread_mutex_destroy", "pthread_spin_init", "pthread_spin_destroy",
-    "pthread_cond_init", "pthread_cond_destroy", "sem_destroy", "pthread_mutexattr_init",
+    "pthread_cond_init", "pthread_cond_destroy", "sem_init", "sem_destroy", "pthread_mutexattr_init",
     "pthread_mutexattr_destroy", "spin_lock_init", "mutex_init", "mutex_destroy", "KeInitializeSpinLock",
     "KeInitializeEvent", "ExInitializeFastMutex", "InitializeCriticalSection", "DeleteCriticalSection",
     "mtx_init", "mtx_destroy", "cnd_init", "cnd_destroy",
@@ -60,11 +61,17 @@ bool cfe_noop_function(const char *name) {
 
 /* ---------------------------------------------------------------- callees */
 
-/* The function with a body of the code's own, else the model of that name, else NULL. */
+/* The function x if it has a body. */
+static const cfe_func *body_of(const cfe_lowering *L, const cfe_entity *x) {
+  return x && x->kind == ENT_FUNC && L->u->funcs.items[x->index]->body ? L->u->funcs.items[x->index] : NULL;
+}
+
+/* The function with a body of the code's own, else its model athread_model_NAME, else NULL. */
 static const cfe_func *with_body(const cfe_lowering *L, const cfe_entity *x, const char *name) {
-  if (x && x->kind == ENT_FUNC && L->u->funcs.items[x->index]->body) return L->u->funcs.items[x->index];
-  int m = symtab_get(&L->u->models, name);
-  return m >= 0 ? L->u->funcs.items[m] : NULL;
+  const cfe_func *f = body_of(L, x);
+  if (f) return f;
+  char *model = arena_printf(L->u->arena, "athread_model_%s", name);
+  return body_of(L, cfe_lookup(L->u, arena_intern_cstr(L->u->arena, model)));
 }
 
 /* A call to a declared function that has neither a body nor a model: said once per function. */

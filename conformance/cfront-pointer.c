@@ -35,9 +35,17 @@ static void type_key(const cfe_type *t, strbuf *out) {
   case CT_INT: sbuf_puts(out, "int"); return;
   case CT_BOOL: sbuf_puts(out, "bool"); return;
   case CT_VOID: sbuf_puts(out, "void"); return;
-  case CT_STRUCT:
-    if (t->record->tag) sbuf_printf(out, "struct %s", t->record->tag);
-    else sbuf_printf(out, "struct @%p", (const void *)t->record);
+  case CT_STRUCT: /* an anonymous struct by its fields: a model's atomic_t is the user's */
+    if (t->record->tag) {
+      sbuf_printf(out, "struct %s", t->record->tag);
+      return;
+    }
+    sbuf_puts(out, "struct {");
+    vec_foreach(&t->record->fields, i) {
+      type_key(&t->record->fields.items[i].type, out);
+      sbuf_printf(out, " %s; ", t->record->fields.items[i].name);
+    }
+    sbuf_putc(out, '}');
     return;
   case CT_ARRAY: type_key(t->elem, out); sbuf_printf(out, "[%lld]", (long long)t->length); return;
   case CT_POINTER: type_key(t->elem, out); sbuf_putc(out, '*'); return;
@@ -296,5 +304,23 @@ bool cfe_lower_deref(cfe_lowering *L, const cfe_expr *e, cfe_deref *d) {
   d->count = targets_of(L->ptr, cfe_type_key(L, pointee), &d->first);
   null_check(L, e->a, v, d->first, d->count);
   d->index = bin(L, v->at, OP_SUB, v, cfe_int_lit(L, v->at, (int64_t)d->first + 1));
+  return true;
+}
+
+/* ---------------------------------------------------------------- the state of synchronization objects */
+
+/* p without the conversion to 'void *' that passing it to a builtin made. */
+static const cfe_expr *unconverted(const cfe_expr *p) {
+  while (p->kind == CE_CAST && p->implicit && p->type.kind == CT_POINTER && p->type.elem->kind == CT_VOID) p = p->a;
+  return p;
+}
+
+bool cfe_state_object(cfe_lowering *L, const cfe_expr *call, size_t args, cfe_expr *deref) {
+  if (call->args.len != args) {
+    cfe_error(L->u, call->at, "'%s' takes %zu argument%s", call->name, args, args == 1 ? "" : "s");
+    return false;
+  }
+  const cfe_expr *p = unconverted(call->args.items[0]);
+  *deref = (cfe_expr){.kind = CE_UNARY, .op = CO_DEREF, .at = call->at, .a = (cfe_expr *)p, .depth = p->depth + 1};
   return true;
 }

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c-ast.h"
 #include "c-lexer.h"
@@ -54,9 +55,21 @@ static cfe_unit *unit_result(cfe_unit *u, int before) {
   return NULL;
 }
 
+/* The primitive models (athread_model_NAME functions), before the user's
+ * files so that the user's typedefs are the ones in force for the user's code. */
+static void parse_models(cfe_unit *u, const cfe_options *o) {
+  if (!o->include_dir) return;
+  char *path = arena_printf(u->arena, "%s/athread/models/all.h", o->include_dir);
+  if (access(path, R_OK) != 0) return; /* an install without models: calls to them are errors */
+  strbuf text = {0};
+  if (load_main_file(u, path) && cfe_preprocess(u->sink, path, o, &text)) parse_text(u, text.text, text.len, -1);
+  sbuf_free(&text);
+}
+
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o) {
   cfe_unit *u = unit_new(sink);
   int before = sink->errors;
+  parse_models(u, o);
   for (size_t i = 0; i < file_count; i++) {
     strbuf text = {0};
     if (load_main_file(u, files[i]) && cfe_preprocess(sink, files[i], o, &text)) parse_text(u, text.text, text.len, -1);
@@ -89,6 +102,6 @@ void cfe_free(cfe_unit *u) {
 
 bool cfe_has_function(const cfe_unit *u, const char *name) {
   vec_foreach(&u->funcs, i)
-    if (u->funcs.items[i]->body && !u->funcs.items[i]->model && strcmp(u->funcs.items[i]->name, name) == 0) return true;
+    if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return true;
   return false;
 }

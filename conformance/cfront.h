@@ -24,7 +24,8 @@ typedef struct cfe_options {
 
 typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag_sources of every file seen */
 
-/* Preprocesses and parses every file. Returns NULL after reporting errors
+/* Preprocesses and parses every file, after the primitive models
+ * (include_dir/athread/models/all.h, when there is one). Returns NULL after reporting errors
  * through sink. Returns owned, free with cfe_free. */
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o);
 /* Parses text that is already preprocessed (cpp output with line markers,
