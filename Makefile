@@ -135,9 +135,10 @@ demo: deps
 	@ATHREAD=$(ATHREAD) scripts/demo.sh
 
 install: $(ATHREAD)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models
 	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
-	install -m 644 include/athread.h include/assert.h $(DESTDIR)$(PREFIX)/share/athread/include/
+	install -m 644 include/athread.h include/assert.h include/stdatomic.h $(DESTDIR)$(PREFIX)/share/athread/include/
+	install -m 644 include/athread/models/*.h $(DESTDIR)$(PREFIX)/share/athread/include/athread/models/
 
 clean:
 	rm -rf build build-asan bin out build-fuzz

@@ -55,6 +55,19 @@ static cfe_unit *unit_result(cfe_unit *u, int before) {
   return NULL;
 }
 
+/* Messages and traces name the models' files from the include directory
+ * ("athread/models/pthread.h"), wherever athread is installed. */
+static void shorten_model_names(cfe_unit *u, size_t from, const char *dir) {
+  size_t n = strlen(dir);
+  for (size_t i = from; i < u->files.len; i++) {
+    diag_source *src = u->files.items[i].src;
+    if (!src || strncmp(src->name, dir, n) != 0 || src->name[n] != '/') continue;
+    char *shorter = xstrdup(src->name + n + 1);
+    free(src->name);
+    src->name = shorter;
+  }
+}
+
 /* The primitive models (athread_model_NAME functions), before the user's
  * files so that the user's typedefs are the ones in force for the user's code. */
 static void parse_models(cfe_unit *u, const cfe_options *o) {
@@ -62,8 +75,10 @@ static void parse_models(cfe_unit *u, const cfe_options *o) {
   char *path = arena_printf(u->arena, "%s/athread/models/all.h", o->include_dir);
   if (access(path, R_OK) != 0) return; /* an install without models: calls to them are errors */
   strbuf text = {0};
+  size_t from = u->files.len;
   if (load_main_file(u, path) && cfe_preprocess(u->sink, path, o, &text)) parse_text(u, text.text, text.len, -1);
   sbuf_free(&text);
+  shorten_model_names(u, from, o->include_dir);
 }
 
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o) {
