@@ -36,11 +36,11 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/smt-drive.c core/interrupt.c core/json-text.c core/utf8.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/semantics.c spec-lang/plans.c spec-lang/fmt.c
 COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/promela-plan.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c
-CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/c-ast.c conformance/cfront.c conformance/cfront-cpp.c conformance/cfront-lower.c conformance/cfront-expr.c conformance/cfront-access.c conformance/cfront-pointer.c conformance/cfront-models.c conformance/run.c
-CFRONT_SRC = cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
+CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/run.c
+CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c
-GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c $(BUILD)/gen/c-parser.c $(BUILD)/gen/c-lexer.c
+GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -70,20 +70,8 @@ $(BUILD)/gen/spec-lexer.c $(BUILD)/gen/spec-lexer.h: spec-lang/lexer.l
 	@mkdir -p $(BUILD)/gen
 	flex --header-file=$(BUILD)/gen/spec-lexer.h -o $(BUILD)/gen/spec-lexer.c $<
 
-$(BUILD)/gen/c-parser.c $(BUILD)/gen/c-parser.h: conformance/c-parser.y
-	@mkdir -p $(BUILD)/gen
-	bison -Wall -Werror --defines=$(BUILD)/gen/c-parser.h -o $(BUILD)/gen/c-parser.c $<
-
-$(BUILD)/gen/c-lexer.c $(BUILD)/gen/c-lexer.h: conformance/c-lexer.l
-	@mkdir -p $(BUILD)/gen
-	flex --header-file=$(BUILD)/gen/c-lexer.h -o $(BUILD)/gen/c-lexer.c $<
-
-$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h $(BUILD)/gen/c-parser.h $(BUILD)/gen/c-lexer.h
-	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -Ispec-lang -Iconformance -I$(BUILD)/gen -c -o $@ $<
-
-$(BUILD)/conformance/%.o: conformance/%.c $(BUILD)/gen/c-parser.h $(BUILD)/gen/c-lexer.h
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iconformance -I$(BUILD)/gen -c -o $@ $<
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
+	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -Ispec-lang -I$(BUILD)/gen -c -o $@ $<
 
 $(BUILD)/spec-lang/%.o: spec-lang/%.c $(BUILD)/gen/spec-parser.h $(BUILD)/gen/spec-lexer.h
 	@mkdir -p $(dir $@)
@@ -170,7 +158,7 @@ $(BUILD)/gen/fuzz-%-spec.inc:
 	sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $(filter %.athread,$^) > $@
 
 $(BUILD)/fuzz/fuzz-spec: fuzz/fuzz-spec.c fuzz/fuzz.h $(LIB)
-$(BUILD)/fuzz/fuzz-cfront: fuzz/fuzz-cfront.c fuzz/fuzz.h $(BUILD)/gen/fuzz-cfront-spec.inc $(BUILD)/gen/c-parser.h $(LIB)
+$(BUILD)/fuzz/fuzz-cfront: fuzz/fuzz-cfront.c fuzz/fuzz.h $(BUILD)/gen/fuzz-cfront-spec.inc $(LIB)
 $(BUILD)/fuzz/fuzz-trace: fuzz/fuzz-trace.c fuzz/fuzz.h $(BUILD)/gen/fuzz-trace-spec.inc $(LIB)
 $(BUILD)/fuzz/fuzz-%:
 	@mkdir -p $(dir $@)

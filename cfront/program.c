@@ -7,11 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "clang.h"
 #include "reader.h"
-
-#ifndef CFRONT_CLANG_INCLUDE
-#define CFRONT_CLANG_INCLUDE "/usr/lib/llvm-19/lib/clang/19/include"
-#endif
 
 /* ---------------------------------------------------------------- helpers for the reader */
 
@@ -142,17 +139,15 @@ static void report(cfp_reader *r, const char *path, CXDiagnostic d) {
   clang_disposeString(s);
 }
 
-static bool report_errors(cfp_reader *r, const char *path, CXTranslationUnit tu) {
-  bool ok = true;
-  for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
-    CXDiagnostic d = clang_getDiagnostic(tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      report(r, path, d);
-      ok = false;
-    }
-    clang_disposeDiagnostic(d);
-  }
-  return ok;
+/* The reader and the file, for report. */
+typedef struct reporting {
+  cfp_reader *r;    /* the reader */
+  const char *path; /* the file being read */
+} reporting;
+
+static void report_one(void *ctx, CXDiagnostic d) {
+  reporting *rp = ctx;
+  report(rp->r, rp->path, d);
 }
 
 static bool readable(cfp_reader *r, const char *path) {
@@ -163,28 +158,13 @@ static bool readable(cfp_reader *r, const char *path) {
   return false;
 }
 
-/* The command line of the parse: clang's own headers, the user's flags,
- * athread's include/ last (for athread.h; the C library's headers win). */
-static const char **clang_args(const cfp_options *o, int *n) {
-  const char **args = xcalloc(o->clang_arg_count + 8, sizeof *args);
-  args[(*n)++] = "-I" CFRONT_CLANG_INCLUDE;
-  for (size_t i = 0; i < o->clang_arg_count; i++) args[(*n)++] = o->clang_args[i];
-  if (o->include_dir) args[(*n)++] = "-idirafter", args[(*n)++] = o->include_dir;
-  return args;
-}
-
 static bool read_file(cfp_reader *r, CXIndex index, const char *path, const cfp_options *o) {
   if (!readable(r, path)) return false;
-  int n = 0;
-  const char **args = clang_args(o, &n);
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(index, path, args, n, NULL, 0, CXTranslationUnit_None, &tu);
-  free(args);
-  if (e != CXError_Success || !tu) {
-    diag_error_at(r->sink, path, "libclang could not parse the file (error code %d)", (int)e);
-    return false;
-  }
-  bool ok = report_errors(r, path, tu);
+  cfc_setup setup = {.flags = o->clang_args, .flag_count = o->clang_arg_count, .include_dir = o->include_dir};
+  CXTranslationUnit tu = cfc_parse(r->sink, index, path, &setup);
+  if (!tu) return false;
+  reporting rp = {r, path};
+  bool ok = cfc_errors(tu, report_one, &rp) == 0;
   r->tu = tu;
   if (ok) clang_visitChildren(clang_getTranslationUnitCursor(tu), top_level, r);
   clang_disposeTranslationUnit(tu);

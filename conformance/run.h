@@ -13,7 +13,7 @@
 #include <stdbool.h>
 
 #include "../core/vec.h"
-#include "cfront.h"
+#include "../cfront/cfront.h"
 #include "conform.h"
 
 typedef struct conform_request {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../conformance/c-ast.h"
-#include "../conformance/cfront.h"
+#include "../cfront/c-ast.h"
+#include "../cfront/cfront.h"
 #include "../spec-lang/spec.h"
 #include "fuzz.h"
 

@@ -33,9 +33,10 @@ _Bool __VERIFIER_nondet_bool(void);
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_end(void);
 
-#ifndef __ATHREAD__
+/* atomic { ... }: the block is one step. The macro is empty: athread's
+ * front end sees its use right before the block; an ordinary compiler sees
+ * a block. */
 #define atomic
-#endif
 
 /* assert(e): a check, not a step. Under athread it is a builtin (the
  * C library's macro would hide it); elsewhere it is the C library's. */

@@ -1,9 +1,9 @@
 /* stdatomic.h -- athread's own <stdatomic.h>. The C front end puts this
  * directory first on the include path, so that under __ATHREAD__ the
- * generic functions of C11 atomics are ordinary calls (the C library's
- * header makes them compiler builtins), which take the models of
- * athread/models/stdatomic.h. The atomic integer types are their integer
- * types: the models make each operation one step. Without __ATHREAD__ it
+ * generic functions of C11 atomics are ordinary functions of atomic_int
+ * (the C library's header makes them compiler builtins), which take the
+ * models of athread/models/stdatomic.h. The atomic integer types are their
+ * integer types: the models make each operation one step. Without __ATHREAD__ it
  * defers to the C library's header.
  */
 #ifdef __ATHREAD__
@@ -31,6 +31,22 @@ typedef char atomic_char;
 typedef unsigned char atomic_uchar;
 
 #define ATOMIC_VAR_INIT(value) (value)
+
+/* The generic functions, for atomic integers (include/athread/models/stdatomic.h models them). */
+int atomic_load(atomic_int *object);
+int atomic_load_explicit(atomic_int *object, memory_order order);
+void atomic_store(atomic_int *object, int desired);
+void atomic_store_explicit(atomic_int *object, int desired, memory_order order);
+int atomic_fetch_add(atomic_int *object, int operand);
+int atomic_fetch_add_explicit(atomic_int *object, int operand, memory_order order);
+int atomic_fetch_sub(atomic_int *object, int operand);
+int atomic_fetch_sub_explicit(atomic_int *object, int operand, memory_order order);
+int atomic_exchange(atomic_int *object, int desired);
+int atomic_exchange_explicit(atomic_int *object, int desired, memory_order order);
+int atomic_compare_exchange_strong(atomic_int *object, int *expected, int desired);
+int atomic_compare_exchange_weak(atomic_int *object, int *expected, int desired);
+void atomic_thread_fence(memory_order order);
+void atomic_signal_fence(memory_order order);
 
 #endif
 #else

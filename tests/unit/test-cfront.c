@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../conformance/cfront.h"
+#include "../../cfront/cfront.h"
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
@@ -374,7 +374,7 @@ static void pointer_parameters_name_what_the_caller_passes(void **state) {
 
 static void a_write_through_a_pointer_stores_into_each_object_it_may_name(void **state) {
   (void)state;
-  lowered *l = lower_ok("int g;\nint r;\nvoid f(void) {\n  int *p = &g;\n  if (nondet()) p = &r;\n  *p = 1;\n}\n");
+  lowered *l = lower_ok("#include <athread.h>\nint g;\nint r;\nvoid f(void) {\n  int *p = &g;\n  if (nondet()) p = &r;\n  *p = 1;\n}\n");
   assert_int_equal(step_writes(l->p, 0), 1); /* g */
   assert_int_equal(step_writes(l->p, 2), 1); /* r */
   assert_int_equal(count_checks(l->p, CHECK_NULL), 1);
@@ -401,11 +401,10 @@ static void pointer_errors_are_named(void **state) {
       {"int g;\nvoid f(void) { int *p = &g; g = p < &g; }\n", "unsupported ordering of pointers"},
       {"int g;\nvoid f(void) { int *p = &g; g = (long)p; }\n", "unsupported cast of a pointer to an integer"},
       {"int g;\n_Bool flag;\nvoid f(void) { int *p = (int *)&flag; }\n", "unsupported cast between unrelated pointer types"},
-      {"int g;\n_Bool flag;\nvoid f(void) { int *p = &flag; }\n", "a pointer to 'bool' where a pointer to 'int' is expected"},
+      {"int g;\n_Bool flag;\nvoid f(void) { int *p = &flag; }\n", "unsupported conversion between unrelated pointer types ('bool *' to 'int *')"},
       {"int g;\nint *q;\nvoid f(void) { q = 0; }\n", "unsupported global pointer 'q'"},
       {"int g;\nint *h(void) { return &g; }\nvoid f(void) { int *p; p = h(); }\n", "returning a pointer"},
       {"int g;\nvoid f(int *arg) { g = *arg; }\n", "a pointer parameter of the checked function"},
-      {"int g;\nvoid f(void) { void *v = &g; g = *v; }\n", "unsupported dereference of a 'void *'"},
       {"int g;\nint a[2];\nvoid f(void) { int *p = a; }\n", "unsupported use of array 'a' as a pointer"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_message(cases[i][0], cases[i][1]);

@@ -14,7 +14,7 @@
 
 #include "../core/diag.h"
 #include "../spec-lang/ast.h"
-#include "prog.h"
+#include "../conformance/prog.h"
 
 typedef struct cfe_options {
   const char *const *cpp_flags; /* user -I/-D/-U flags passed through to cpp, borrowed */

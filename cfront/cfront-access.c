@@ -59,7 +59,11 @@ static void type_mismatch(cfe_lowering *L, cfe_pos use, const char *what, const 
 static void unsupported_type(cfe_lowering *L, cfe_pos use, const char *what, const char *path, const cfe_type *t) {
   cfe_error(L->u, use, "%s '%s' has an unsupported type", what, path);
   if (t->kind == CT_BAD) cfe_note(L->u, t->at, "%s", t->what);
+  if (t->kind == CT_POINTER) cfe_note(L->u, t->at, "unsupported pointer type (pointers are not in the subset yet)");
 }
+
+/* Types a C object of the subset cannot have. */
+static bool unsupported(const cfe_type *t) { return t->kind == CT_BAD || t->kind == CT_VOID || t->kind == CT_POINTER; }
 
 static bool aggregate(const cfe_type *t) { return t->kind == CT_STRUCT || t->kind == CT_ARRAY; }
 
@@ -82,7 +86,7 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
   const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
   if (d->type.kind == CT_POINTER) {
     cfe_error(L->u, use, "unsupported global pointer '%s' (pointers may be locals and parameters only)", d->name);
-  } else if (d->type.kind == CT_BAD || d->type.kind == CT_VOID) {
+  } else if (unsupported(&d->type)) {
     unsupported_type(L, use, "global", d->name, &d->type);
   } else if (aggregate(&d->type)) {
     whole(L, use, &d->type, d->name);

@@ -177,7 +177,7 @@ static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char
   return true;
 }
 
-/* Reports a parameter of f that is not a scalar; true when it is one. */
+/* Reports a parameter of f that is not a scalar or a pointer; true when it is one. */
 static bool scalar_param(cfe_lowering *L, const cfe_decl *p) {
   const char *role = p->name ? arena_printf(L->p->arena, "parameter '%s'", p->name) : "a parameter";
   if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
@@ -528,7 +528,10 @@ static int do_stmt(cfe_lowering *L, const cfe_stmt *s, int start) {
 }
 
 /* The span of the 'for' keyword (the condition of "for (;;)"). */
-static cfe_pos keyword(cfe_pos at, uint32_t len) { return (cfe_pos){at.file, {at.at.start, at.at.start + len}}; }
+static cfe_pos keyword(cfe_pos at, uint32_t len) {
+  if (at.macro) return at; /* a macro's use: no keyword to point at */
+  return (cfe_pos){at.file, {at.at.start, at.at.start + len}, 0};
+}
 
 static int for_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   size_t scope = L->names.len;
@@ -729,7 +732,7 @@ static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cf
   vec_foreach(&u->globals, i) L.globals[i] = -2;
   add_shared(&L);
   cfe_map_cells(&L);
-  int before = u->sink->errors;
+  int before = u->errors;
   lower_entry(&L, f);
   cfe_unmap_cells(&L);
   vec_free(&L.names);
@@ -739,7 +742,7 @@ static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cf
   vec_free(&L.pending.checks);
   free(L.file_map);
   free(L.globals);
-  if (u->sink->errors == before) return L.p;
+  if (u->errors == before) return L.p;
   prog_free(L.p);
   return NULL;
 }
@@ -778,9 +781,15 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   cfe_pointers ptr = {0};
   diag_sink *spec_sink = spec->src->sink;
   diag_sink saved = *u->sink, spec_saved = *spec_sink;
+  symtab printed = u->reported; /* the silent pass prints nothing, so it marks nothing as printed */
+  int errors = u->errors;
   u->sink->out = spec_sink->out = NULL;
+  u->reported = (symtab){0};
   prog *p = lower_once(u, spec, f, &ptr);
-  bool failed = u->sink->errors != saved.errors || spec_sink->errors != spec_saved.errors;
+  bool failed = u->errors != errors || spec_sink->errors != spec_saved.errors;
+  symtab_free(&u->reported);
+  u->reported = printed;
+  u->errors = errors;
   *spec_sink = spec_saved;
   *u->sink = saved;
   if (failed || ptr.targets.len > 0) {

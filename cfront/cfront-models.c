@@ -1,4 +1,4 @@
-/* conformance/cfront-models.c -- what a call names when the code has no
+/* cfront/cfront-models.c -- what a call names when the code has no
  * body for it: the body of its primitive model (athread_model_NAME, from
  * the headers of include/athread/models/, which cfe_parse reads with the
  * user's files), nothing at all for the library functions without effect on

@@ -1,14 +1,14 @@
-/* conformance/c-ast.h -- the C subset's syntax tree, the translation unit
- * and the state of one parse; private to the C front end (cfront*.c,
- * c-ast.c, c-lexer.l, c-parser.y).
+/* cfront/c-ast.h -- the C syntax tree that athread conform lowers, and the
+ * translation unit; private to the C front end (cfront*.c, c-ast.c,
+ * translate*.c).
  *
  * Owns nothing itself: nodes, vectors and strings live in the unit's arena
  * and die with cfe_free. The unit owns the diag_sources of the files seen.
- * The grammar builds nodes with the cfe_* constructors below; unsupported
- * constructs become CE_BAD/CS_BAD/CT_BAD nodes that lowering reports, so only
- * code that the checked function reaches is held to the subset. Struct types
- * are records shared through their tag (unit->records, arena-owned), so a
- * definition after a use completes the type the use holds.
+ * The translator (translate*.c) builds the tree from libclang's cursors;
+ * unsupported constructs become CE_BAD/CS_BAD/CT_BAD nodes that lowering
+ * reports, so only code that the checked function reaches is held to the
+ * subset. Struct types are records shared through their declaration
+ * (unit->records, arena-owned).
  *
  * Pointers (cfront-pointer.c): `p->f` is a CE_MEMBER whose object is the
  * CE_UNARY CO_DEREF of p (spanning p). Synchronization objects are types by
@@ -32,10 +32,12 @@
 #include "../spec-lang/ast.h"
 #include "cfront.h"
 
-/* A span in one original source file. */
+/* A span in one original source file. Code that a macro expands to is
+ * located at the macro's use (the whole "INC(x)"); macro says which. */
 typedef struct cfe_pos {
-  int file; /* index into unit->files, -1 for none */
-  loc at;   /* byte span in that file */
+  int file;  /* index into unit->files, -1 for none */
+  loc at;    /* byte span in that file */
+  int macro; /* 1 + index into unit->macros when the code comes from a macro's body, else 0 */
 } cfe_pos;
 
 /* ---------------------------------------------------------------- types */
@@ -54,8 +56,8 @@ typedef struct cfe_record cfe_record;
 
 typedef struct cfe_type {
   cfe_type_kind kind;          /* which */
-  const char *what;            /* CT_BAD: the whole message ("unsupported pointer type") */
-  cfe_pos at;                  /* CT_BAD: where to point; CT_STRUCT: the specifier */
+  const char *what;            /* CT_BAD: the whole message ("unsupported union type ...") */
+  cfe_pos at;                  /* CT_BAD, CT_POINTER: where to point (the declaration); CT_STRUCT: the specifier */
   cfe_record *record;          /* CT_STRUCT: the struct's fields (complete once its definition is seen) */
   const struct cfe_type *elem; /* CT_ARRAY: the element type; CT_POINTER: the pointee (arena-owned) */
   int64_t length;              /* CT_ARRAY: the number of elements, at least 1 */
@@ -79,17 +81,6 @@ struct cfe_record {
 };
 
 typedef enum cfe_storage { SC_NONE, SC_TYPEDEF, SC_EXTERN, SC_STATIC, SC_OTHER } cfe_storage;
-
-/* Declaration specifiers as they accumulate. */
-typedef struct cfe_specs {
-  int words;             /* type keywords seen */
-  bool is_void, is_bool; /* saw void / _Bool */
-  bool has_type;         /* a typedef name, struct, union or enum was seen */
-  cfe_type type;         /* the typedef's (or struct's, enum's) type when has_type */
-  cfe_type bad;          /* first unsupported keyword (float, _Complex ...): kind CT_BAD, else CT_INT */
-  cfe_storage storage;   /* storage class */
-  cfe_pos at;            /* span of the specifiers */
-} cfe_specs;
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -166,18 +157,11 @@ struct cfe_expr {
 typedef struct cfe_decl cfe_decl;
 typedef VEC(cfe_decl *) cfe_decls;
 
-/* A declarator while it is built: the name and what surrounds it. */
+/* Where a declaration's declarator is ("a[4]" of "int a[4]"). */
 typedef struct cfe_declarator {
-  const char *name;  /* interned; NULL for an abstract declarator */
-  cfe_pos name_at;   /* its span */
-  cfe_pos at;        /* the whole declarator */
-  const char *bad;   /* first unsupported derivation ("pointer type", "bit-field") or NULL */
-  cfe_pos bad_at;    /* where it is */
-  VEC(int64_t) dims; /* array lengths, as written left to right ("a[2][3]": 2, 3) */
-  bool is_function;  /* name(params) */
-  cfe_decls params;  /* the parameters */
-  bool variadic;     /* params end in "..." */
-  int pointers;      /* '*'s applied to the specifiers' type (before the array dimensions) */
+  const char *name; /* interned; NULL for an unnamed parameter */
+  cfe_pos name_at;  /* its name */
+  cfe_pos at;       /* the whole declarator */
 } cfe_declarator;
 
 struct cfe_decl {
@@ -190,7 +174,7 @@ struct cfe_decl {
   bool is_function;           /* a function declarator */
   cfe_decls params;           /* is_function: the parameters */
   bool variadic;              /* is_function: ends in "..." */
-  cfe_declarator *declarator; /* what it was built from */
+  cfe_declarator *declarator; /* where its declarator is */
 };
 
 /* ---------------------------------------------------------------- statements */
@@ -242,7 +226,7 @@ typedef enum cfe_entity_kind {
   ENT_FUNC,    /* a function: funcs[index] */
   ENT_ENUM,    /* an enum constant: value */
   ENT_TYPEDEF, /* a type name: type */
-  ENT_SYSTEM   /* a name declared in a system header (not a type) */
+  ENT_SYSTEM   /* a name declared in a system header, or a compiler builtin */
 } cfe_entity_kind;
 
 typedef struct cfe_entity {
@@ -254,11 +238,16 @@ typedef struct cfe_entity {
 } cfe_entity;
 
 typedef struct cfe_file {
-  const char *name; /* as the preprocessor wrote it, interned */
-  diag_source *src; /* the text (owned), NULL for a system header or <built-in> */
-  bool system;      /* a system header: its tokens are not parsed */
-  uint32_t cursor;  /* lexer: offset of the next unmatched source byte */
+  const char *name; /* as clang names it, interned */
+  diag_source *src; /* the text (owned), NULL for a system header */
+  bool system;      /* a system header: its declarations are the C library's */
 } cfe_file;
+
+/* A macro whose body some located code comes from. */
+typedef struct cfe_macro {
+  const char *name; /* interned */
+  cfe_pos body;     /* where in its definition the code is written; file -1 when not in a user's file */
+} cfe_macro;
 
 struct cfe_unit {
   arena *arena;              /* owns every node and string */
@@ -270,35 +259,16 @@ struct cfe_unit {
   VEC(cfe_entity) entities;  /* what each file-scope name means */
   VEC(cfe_decl *) globals;   /* global variables, first declaration each */
   VEC(cfe_func *) funcs;     /* functions */
+  VEC(cfe_macro) macros;     /* what cfe_pos.macro refers to */
+  symtab reported;           /* messages already printed (interned "file:start:end:text") */
+  bool repeated;             /* the last error was a repetition, so its notes are left out too */
+  int errors;                /* errors found, repetitions included: what lowering counts to fail */
 };
 
-/* ---------------------------------------------------------------- one parse */
-
-#define CFE_MAX_BRACES 16
-
-typedef struct cfe_ctx {
-  cfe_unit *unit;     /* what the parse adds to */
-  int file;           /* lexer: the file the preprocessor is in */
-  size_t line;        /* lexer: the line of that file */
-  bool system;        /* lexer: in a system header (tokens are scanned, not parsed) */
-  bool in_macro;      /* lexer: the tokens come from the expansion at macro_at */
-  cfe_pos macro_at;   /* lexer: the macro name being expanded */
-  cfe_pos last, prev; /* lexer: the token just returned and the one before */
-  int64_t enum_next;  /* parser: value of the next enum constant without '=' */
-  /* the scan of system headers for typedef and declared names */
-  int sys_braces, sys_parens;          /* nesting */
-  bool sys_typedef;                    /* the current declaration is a typedef */
-  bool sys_scalar;                     /* every word of it so far is an integer type word */
-  bool sys_bool;                       /* it names _Bool */
-  int sys_words;                       /* integer type words in it so far */
-  const char *sys_ident;               /* the identifier just scanned, or NULL */
-  bool sys_after_star;                 /* the token before sys_ident was '*' */
-  bool sys_prev_scalar;                /* sys_ident is an integer type's name */
-  cfe_pos open_braces[CFE_MAX_BRACES]; /* '{' not yet closed, innermost last */
-  int open_brace_count;                /* entries (deeper ones are not kept) */
-} cfe_ctx;
-
-/* Reports an error (or a note) at pos of the unit's files. */
+/* Reports an error (or a note) at pos of the unit's files, with a note
+ * naming the macro when pos is in a macro's expansion. An error already
+ * reported at the same place with the same text (code inlined twice) is left
+ * out, and so are its notes. */
 void cfe_error(const cfe_unit *u, cfe_pos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void cfe_note(const cfe_unit *u, cfe_pos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -307,91 +277,10 @@ cfe_entity *cfe_lookup(const cfe_unit *u, const char *name);
 /* Adds (or replaces, replace = true) the meaning of a file-scope name. */
 void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace);
 
-/* Runs the preprocessor on path; the output goes to out. On failure passes
- * its messages to the sink and returns false. */
-bool cfe_preprocess(diag_sink *sink, const char *path, const cfe_options *o, strbuf *out);
-/* Handles a preprocessor line ("# 12 \"a.c\" 2 3"); line is not NUL-terminated. */
-void cfe_directive(cfe_ctx *ctx, const char *line, size_t len);
-/* Maps a token of the preprocessed text back to the original file. */
-cfe_pos cfe_map_token(cfe_ctx *ctx, const char *text, size_t len);
-/* Feeds a token of a system header to the scan for typedef names. ident is
- * the interned text of identifiers and type names, else NULL. */
-void cfe_system_token(cfe_ctx *ctx, int token, const char *text, size_t len);
 /* Evaluates an integer constant expression; false after reporting an error. */
 bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out);
 /* The same without messages: false when e is not a constant or faults. */
 bool cfe_const_value(const cfe_unit *u, const cfe_expr *e, int64_t *out);
-
-/* ---------------------------------------------------------------- constructors (c-ast.c) */
-
-cfe_type cfe_type_bad(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-cfe_specs cfe_specs_empty(void);
-/* Adds a type keyword (its text as written) to s. */
-void cfe_specs_word(cfe_ctx *ctx, cfe_specs *s, const char *word, cfe_pos at);
-void cfe_specs_storage(cfe_specs *s, cfe_storage storage, cfe_pos at);
-void cfe_specs_type(cfe_specs *s, cfe_type t, cfe_pos at);
-/* The type the specifiers denote. */
-cfe_type cfe_specs_result(const cfe_specs *s);
-/* The type a typedef name stands for (reporting a system header's name). */
-cfe_type cfe_typedef_type(cfe_ctx *ctx, const char *name, cfe_pos at);
-/* "struct TAG" (kw is "struct" or "union"): the tag's record, made incomplete
- * when it is new. A union is unsupported. */
-cfe_type cfe_struct_ref(cfe_ctx *ctx, const char *kw, const char *tag, cfe_pos at);
-/* "struct [TAG] { fields }": completes the tag's record (or a new one). */
-cfe_type cfe_struct_def(cfe_ctx *ctx, const char *kw, const char *tag, cfe_fields *fields, cfe_pos at);
-cfe_fields *cfe_fields_new(cfe_ctx *ctx);
-/* Adds the members of one member declaration (unnamed bit-fields are left out). */
-void cfe_fields_add(cfe_ctx *ctx, cfe_fields *fields, const cfe_specs *s, cfe_decls *decls);
-
-cfe_declarator *cfe_declarator_name(cfe_ctx *ctx, const char *name, cfe_pos at);
-cfe_declarator *cfe_declarator_abstract(cfe_ctx *ctx, cfe_pos at);
-/* stars '*'s before d ("int **p": 2). */
-cfe_declarator *cfe_declarator_pointer(cfe_declarator *d, int stars, cfe_pos at);
-/* d[length] (length NULL: "d[]"); a length that is not a positive constant makes d unsupported. */
-cfe_declarator *cfe_declarator_array(cfe_ctx *ctx, cfe_declarator *d, const cfe_expr *length, cfe_pos at);
-/* d : width (a bit-field, unsupported). */
-cfe_declarator *cfe_declarator_bitfield(cfe_declarator *d, cfe_pos at);
-cfe_declarator *cfe_declarator_function(cfe_ctx *ctx, cfe_declarator *d, cfe_decls *params, bool variadic, cfe_pos at);
-cfe_decls *cfe_decls_new(cfe_ctx *ctx);
-void cfe_decls_add(cfe_ctx *ctx, cfe_decls *list, cfe_decl *d);
-/* A declaration from specifiers and one declarator (init may be NULL). With
- * s NULL, cfe_declaration applies the specifiers later. */
-cfe_decl *cfe_decl_new(cfe_ctx *ctx, const cfe_specs *s, cfe_declarator *d, cfe_expr *init, cfe_pos at);
-/* A declaration statement; registers typedef names for the lexer. */
-cfe_stmt *cfe_declaration(cfe_ctx *ctx, const cfe_specs *s, cfe_decls *decls, cfe_pos at);
-/* File scope: the globals, prototypes and typedefs of a declaration. */
-void cfe_add_globals(cfe_ctx *ctx, cfe_stmt *decl);
-void cfe_add_function(cfe_ctx *ctx, const cfe_specs *s, cfe_declarator *d, cfe_stmt *body, cfe_pos at);
-void cfe_add_enum_const(cfe_ctx *ctx, const char *name, cfe_pos at, cfe_expr *value);
-
-cfe_expr *cfe_int(cfe_ctx *ctx, cfe_pos at, int64_t value, bool big);
-cfe_expr *cfe_name(cfe_ctx *ctx, cfe_pos at, const char *name);
-cfe_expr *cfe_unary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a);
-cfe_expr *cfe_binary(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *a, cfe_expr *b);
-cfe_expr *cfe_cond(cfe_ctx *ctx, cfe_pos at, cfe_expr *a, cfe_expr *b, cfe_expr *c);
-cfe_expr *cfe_assign(cfe_ctx *ctx, cfe_pos at, cfe_op op, cfe_expr *target, cfe_expr *value);
-cfe_expr *cfe_incdec(cfe_ctx *ctx, cfe_pos at, int delta, bool post, cfe_expr *target);
-cfe_expr *cfe_call(cfe_ctx *ctx, cfe_pos at, cfe_expr *callee, cfe_exprs *args);
-cfe_exprs *cfe_args_new(cfe_ctx *ctx);
-void cfe_args_add(cfe_ctx *ctx, cfe_exprs *args, cfe_expr *e);
-cfe_expr *cfe_cast(cfe_ctx *ctx, cfe_pos at, cfe_type type, cfe_expr *a);
-cfe_expr *cfe_index(cfe_ctx *ctx, cfe_pos at, cfe_expr *array, cfe_expr *index);
-cfe_expr *cfe_member(cfe_ctx *ctx, cfe_pos at, cfe_expr *object, const char *field, cfe_pos field_at);
-cfe_expr *cfe_star(cfe_ctx *ctx, cfe_pos at);
-/* An unsupported expression; sub is an operand whose depth counts, or NULL. */
-cfe_expr *cfe_bad_expr(cfe_ctx *ctx, cfe_pos at, cfe_expr *sub, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-cfe_stmt *cfe_stmt_new(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at);
-cfe_stmt *cfe_expr_stmt(cfe_ctx *ctx, cfe_expr *e, cfe_pos at);
-cfe_stmt *cfe_if(cfe_ctx *ctx, cfe_pos at, cfe_expr *cond, cfe_stmt *then, cfe_stmt *els);
-cfe_stmt *cfe_loop(cfe_ctx *ctx, cfe_stmt_kind kind, cfe_pos at, cfe_expr *cond, cfe_stmt *body);
-cfe_stmt *cfe_for(cfe_ctx *ctx, cfe_pos at, cfe_stmt *init, cfe_expr *cond, cfe_expr *step, cfe_stmt *body);
-cfe_stmt *cfe_return(cfe_ctx *ctx, cfe_pos at, cfe_expr *value);
-cfe_stmt *cfe_block(cfe_ctx *ctx, cfe_pos at);
-void cfe_block_add(cfe_ctx *ctx, cfe_stmt *block, cfe_stmt *s);
-cfe_stmt *cfe_atomic(cfe_ctx *ctx, cfe_pos at, cfe_stmt *body);
-cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
 

@@ -1,4 +1,4 @@
-/* conformance/cfront-pointer.c -- pointers in the C subset. A pointer value
+/* cfront/cfront-pointer.c -- pointers in the C subset. A pointer value
  * is a small integer: 0 for NULL, k + 1 for the k-th object whose address
  * the function takes (a global, a field or an element of one, or a local).
  * Pointers live in locals and parameters only (so a pointer to a local never
@@ -219,8 +219,8 @@ static ir_expr *pointer_cast(cfe_lowering *L, const cfe_expr *e, const cfe_type 
   const cfe_type *from = &void_type;
   ir_expr *v = pointer(L, e->a, &from);
   if (!compatible(L, from, e->type.elem))
-    cfe_error(L->u, e->at, "unsupported cast between unrelated pointer types ('%s *' to '%s *')",
-              cfe_type_key(L, from), cfe_type_key(L, e->type.elem));
+    cfe_error(L->u, e->at, "unsupported %s between unrelated pointer types ('%s *' to '%s *')",
+              e->implicit ? "conversion" : "cast", cfe_type_key(L, from), cfe_type_key(L, e->type.elem));
   return v;
 }
 

@@ -207,6 +207,7 @@ static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
   if (e->type.kind == CT_INT) return cfe_lower_int(L, e->a);
   if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
   cfe_lower_value(L, e->a);
+  if (e->implicit && e->type.kind == CT_BAD) return placeholder(L, e->at); /* its float source or target is reported */
   if (e->type.kind == CT_VOID) cfe_error(L->u, e->at, "unsupported cast to void inside an expression");
   else if (e->type.kind != CT_BAD) cfe_error(L->u, e->at, "unsupported cast to a struct or array type");
   else cfe_error(L->u, e->type.at, "%s", e->type.what);
