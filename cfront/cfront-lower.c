@@ -209,10 +209,7 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
   const cfe_type *result = &f->decl->type;
   if (result->kind == CT_BAD) cfe_error(L->u, result->at, "%s", result->what);
   bool whole = aggregate(L, result, f->name_at, arena_printf(L->p->arena, "the result of '%s'", f->name));
-  if (result->kind == CT_POINTER)
-    cfe_error(L->u, f->name_at, "unsupported function '%s' returning a pointer (pointers may not leave a function)",
-              f->name);
-  return ok && result->kind != CT_BAD && result->kind != CT_POINTER && !whole;
+  return ok && result->kind != CT_BAD && !whole;
 }
 
 /* Assigns the arguments (evaluated in the caller's scope) to fresh
@@ -250,6 +247,10 @@ static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want
   }
   const cfe_func *f = cfe_callee(L, e);
   if (!f || !inlinable(L, f, e)) return cur;
+  if (want_value && f->decl->type.kind == CT_POINTER) {
+    cfe_error(L->u, e->at, "unsupported use of the pointer '%s' returns (pointers may not leave a function)", f->name);
+    return cur;
+  }
   cfe_frame frame = {.func = f, .ret_var = -1, .scope_base = L->names.len, .loop_base = L->loops.len};
   cur = pass_arguments(L, f, e, cur);
   cfe_frame *outer = L->frame;

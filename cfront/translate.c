@@ -163,11 +163,23 @@ static long use_at(const cft *t, point p) {
   return i >= 0 && t->uses.items[i].at.start == p.offset ? i : -1;
 }
 
+/* The use of a macro whose body [s, e) comes from (at least in part: it
+ * starts at the use, or ends where the use ends), or -1. An argument alone
+ * lies strictly inside its use. */
+static long use_around(const cft *t, point s, point e) {
+  long i = s.file >= 0 ? use_before(t, s.file, s.offset) : -1;
+  for (int tries = 0; i >= 0 && tries < 16 && t->uses.items[i].file == s.file; i--, tries++) {
+    const cft_use *u = &t->uses.items[i];
+    bool inside = s.offset < u->at.end && (e.file != s.file || e.offset <= u->at.end);
+    if (inside && (s.offset == u->at.start || (e.file == s.file && e.offset == u->at.end))) return i;
+  }
+  return -1;
+}
+
 cfe_pos cft_range(cft *t, CXSourceRange r) {
   point s = file_point(t, clang_getRangeStart(r)), e = file_point(t, clang_getRangeEnd(r));
-  long use = use_at(t, s);
-  if (use >= 0 && (e.file != s.file || e.offset <= t->uses.items[use].at.end))
-    return (cfe_pos){s.file, t->uses.items[use].at, macro_of(t, use)};
+  long use = use_around(t, s, e);
+  if (use >= 0) return (cfe_pos){s.file, t->uses.items[use].at, macro_of(t, use)};
   if (e.file != s.file || e.offset < s.offset) e.offset = s.offset;
   return (cfe_pos){s.file, {s.offset, e.offset}, 0};
 }
