@@ -66,11 +66,24 @@ static const cfe_func *body_of(const cfe_lowering *L, const cfe_entity *x) {
   return x && x->kind == ENT_FUNC && L->u->funcs.items[x->index]->body ? L->u->funcs.items[x->index] : NULL;
 }
 
+/* The length of name without the operand size clang gives GCC's builtins
+ * (__sync_fetch_and_add_4 is __sync_fetch_and_add on 4 bytes). */
+static int generic_length(const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(name, "__sync_", 7) != 0 && strncmp(name, "__atomic_", 9) != 0) return (int)n;
+  static const char *const sizes[] = {"_1", "_2", "_4", "_8", "_16"};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    size_t k = strlen(sizes[i]);
+    if (n > k && strcmp(name + n - k, sizes[i]) == 0) return (int)(n - k);
+  }
+  return (int)n;
+}
+
 /* The function with a body of the code's own, else its model athread_model_NAME, else NULL. */
 static const cfe_func *with_body(const cfe_lowering *L, const cfe_entity *x, const char *name) {
   const cfe_func *f = body_of(L, x);
   if (f) return f;
-  char *model = arena_printf(L->u->arena, "athread_model_%s", name);
+  char *model = arena_printf(L->u->arena, "athread_model_%.*s", generic_length(name), name);
   return body_of(L, cfe_lookup(L->u, arena_intern_cstr(L->u->arena, model)));
 }
 

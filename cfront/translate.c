@@ -298,6 +298,18 @@ static cfe_type array_type(cft *t, CXType c, cfe_pos at) {
   return (cfe_type){.kind = CT_ARRAY, .at = at, .elem = e, .length = n};
 }
 
+/* The pointer type under type's sugar, keeping the pointee's own (its
+ * typedef names a synchronization type: KSPIN_LOCK *). */
+static CXType sugared_pointer(CXType type) {
+  for (int level = 0; level < 32 && type.kind != CXType_Pointer; level++) {
+    if (type.kind == CXType_Elaborated) type = clang_Type_getNamedType(type);
+    else if (type.kind == CXType_Typedef) type = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(type));
+    else if (type.kind == CXType_Attributed) type = clang_Type_getModifiedType(type);
+    else break;
+  }
+  return type.kind == CXType_Pointer ? type : clang_getCanonicalType(type);
+}
+
 static cfe_type pointer_type(cft *t, CXType c, cfe_pos at) {
   cfe_type *e = arena_alloc(A(t), sizeof *e);
   CXType pointee = clang_getPointeeType(c);
@@ -362,7 +374,7 @@ cfe_type cft_type(cft *t, CXType type, cfe_pos at) {
   case CXType_Enum: return cft_type(t, clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c)), at);
   case CXType_Atomic: return cft_type(t, clang_Type_getValueType(c), at);
   case CXType_Void: return (cfe_type){.kind = CT_VOID};
-  case CXType_Pointer: return pointer_type(t, c, at);
+  case CXType_Pointer: return pointer_type(t, sugared_pointer(type), at);
   case CXType_ConstantArray: return array_type(t, c, at);
   case CXType_IncompleteArray: return bad_type(t, at, "unsupported array type without a length (give it one: 'int a[4]')");
   case CXType_VariableArray: return bad_type(t, at, "unsupported variable-length array");
