@@ -384,7 +384,8 @@ static bool next_values(const cfe_cells *c, int64_t *k) {
 
 /* True when some index has no values: a dereference of a pointer to a type no object of the code has. */
 static bool no_values(const cfe_cells *c) {
-  vec_foreach(&c->length, d) if (c->length.items[d] == 0) return true;
+  vec_foreach(&c->length, d)
+    if (c->length.items[d] == 0) return true;
   return false;
 }
 
@@ -456,8 +457,8 @@ static ir_expr *tree(cfe_lowering *L, const cfe_cells *c, const int64_t *ids, bo
 
 /* Do the cells have both types (a bool local, an int, among bool cells)? */
 static bool mixed_types(const cfe_lowering *L, const cfe_cells *c) {
-  vec_foreach(&c->vars, i) if (L->p->vars.items[c->vars.items[i]].type != L->p->vars.items[c->vars.items[0]].type)
-    return true;
+  vec_foreach(&c->vars, i)
+    if (L->p->vars.items[c->vars.items[i]].type != L->p->vars.items[c->vars.items[0]].type) return true;
   return false;
 }
 

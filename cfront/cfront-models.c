@@ -15,14 +15,24 @@
 
 /* Types whose objects a spec binds a cell to: the cell's C type. */
 static const struct {
-  const char *name;  /* typedef or struct tag */
+  const char *name;   /* typedef or struct tag */
   cfe_type_kind kind; /* CT_BOOL: held (locks) or signaled (events); CT_INT: a count or nothing */
 } sync_names[] = {
-    {"pthread_mutex_t", CT_BOOL}, {"pthread_spinlock_t", CT_BOOL}, {"spinlock_t", CT_BOOL},
-    {"raw_spinlock_t", CT_BOOL},  {"mutex", CT_BOOL},              {"mtx_t", CT_BOOL},
-    {"KSPIN_LOCK", CT_BOOL},      {"FAST_MUTEX", CT_BOOL},         {"KMUTEX", CT_BOOL},
-    {"KGUARDED_MUTEX", CT_BOOL},  {"CRITICAL_SECTION", CT_BOOL},   {"KEVENT", CT_BOOL},
-    {"sem_t", CT_INT},            {"pthread_cond_t", CT_INT},      {"cnd_t", CT_INT},
+    {"pthread_mutex_t", CT_BOOL},
+    {"pthread_spinlock_t", CT_BOOL},
+    {"spinlock_t", CT_BOOL},
+    {"raw_spinlock_t", CT_BOOL},
+    {"mutex", CT_BOOL},
+    {"mtx_t", CT_BOOL},
+    {"KSPIN_LOCK", CT_BOOL},
+    {"FAST_MUTEX", CT_BOOL},
+    {"KMUTEX", CT_BOOL},
+    {"KGUARDED_MUTEX", CT_BOOL},
+    {"CRITICAL_SECTION", CT_BOOL},
+    {"KEVENT", CT_BOOL},
+    {"sem_t", CT_INT},
+    {"pthread_cond_t", CT_INT},
+    {"cnd_t", CT_INT},
 };
 
 bool cfe_sync_type(const char *name, cfe_type *out) {
@@ -40,17 +50,56 @@ bool cfe_sync_type(const char *name, cfe_type *out) {
  * no step and its arguments are not evaluated. */
 static const char *const noop_names[] = {
     /* printing */
-    "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "putchar", "fflush", "perror",
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "puts",
+    "fputs",
+    "putchar",
+    "fflush",
+    "perror",
     /* logging */
-    "DbgPrint", "DbgPrintEx", "KdPrint", "printk", "pr_info", "pr_err", "pr_warn", "pr_debug", "syslog",
+    "DbgPrint",
+    "DbgPrintEx",
+    "KdPrint",
+    "printk",
+    "pr_info",
+    "pr_err",
+    "pr_warn",
+    "pr_debug",
+    "syslog",
     /* initialisers and destructors of synchronization objects: the spec gives the initial values */
-    "pthread_mutex_init", "pthread_mutex_destroy", "pthread_spin_init", "pthread_spin_destroy",
-    "pthread_cond_init", "pthread_cond_destroy", "sem_init", "sem_destroy", "pthread_mutexattr_init",
-    "pthread_mutexattr_destroy", "spin_lock_init", "mutex_init", "mutex_destroy", "KeInitializeSpinLock",
-    "KeInitializeEvent", "ExInitializeFastMutex", "InitializeCriticalSection", "DeleteCriticalSection",
-    "mtx_init", "mtx_destroy", "cnd_init", "cnd_destroy",
+    "pthread_mutex_init",
+    "pthread_mutex_destroy",
+    "pthread_spin_init",
+    "pthread_spin_destroy",
+    "pthread_cond_init",
+    "pthread_cond_destroy",
+    "sem_init",
+    "sem_destroy",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_destroy",
+    "spin_lock_init",
+    "mutex_init",
+    "mutex_destroy",
+    "KeInitializeSpinLock",
+    "KeInitializeEvent",
+    "ExInitializeFastMutex",
+    "InitializeCriticalSection",
+    "DeleteCriticalSection",
+    "mtx_init",
+    "mtx_destroy",
+    "cnd_init",
+    "cnd_destroy",
     /* scheduling hints */
-    "sched_yield", "pthread_yield", "cpu_relax", "YieldProcessor", "KeStallExecutionProcessor", "usleep", "sleep",
+    "sched_yield",
+    "pthread_yield",
+    "cpu_relax",
+    "YieldProcessor",
+    "KeStallExecutionProcessor",
+    "usleep",
+    "sleep",
 };
 
 bool cfe_noop_function(const char *name) {
@@ -94,15 +143,18 @@ static void no_model(cfe_lowering *L, const cfe_expr *call, const cfe_entity *x)
             "call to '%s', which has no body and no model (give it a body, or write a model: see "
             "include/athread/models/pthread.h)",
             call->name);
-  if (x && x->kind == ENT_FUNC) cfe_note(L->u, L->u->funcs.items[x->index]->name_at, "'%s' is declared here", call->name);
+  if (x && x->kind == ENT_FUNC)
+    cfe_note(L->u, L->u->funcs.items[x->index]->name_at, "'%s' is declared here", call->name);
 }
 
 const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
   cfe_entity *x = cfe_lookup(L->u, call->name);
   const cfe_func *f = with_body(L, x, call->name);
   if (f) return f;
-  if (x && x->kind != ENT_FUNC && x->kind != ENT_SYSTEM) cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
-  else if (!x && symtab_put(&L->reported, call->name, 1) < 0) cfe_unknown_name(L, call->name, call->name_at, "function");
+  if (x && x->kind != ENT_FUNC && x->kind != ENT_SYSTEM)
+    cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
+  else if (!x && symtab_put(&L->reported, call->name, 1) < 0)
+    cfe_unknown_name(L, call->name, call->name_at, "function");
   else if (x) no_model(L, call, x);
   return NULL;
 }

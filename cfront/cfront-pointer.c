@@ -47,8 +47,14 @@ static void type_key(const cfe_type *t, strbuf *out) {
     }
     sbuf_putc(out, '}');
     return;
-  case CT_ARRAY: type_key(t->elem, out); sbuf_printf(out, "[%lld]", (long long)t->length); return;
-  case CT_POINTER: type_key(t->elem, out); sbuf_putc(out, '*'); return;
+  case CT_ARRAY:
+    type_key(t->elem, out);
+    sbuf_printf(out, "[%lld]", (long long)t->length);
+    return;
+  case CT_POINTER:
+    type_key(t->elem, out);
+    sbuf_putc(out, '*');
+    return;
   case CT_BAD: sbuf_puts(out, "?"); return;
   }
 }
@@ -245,9 +251,7 @@ static ir_expr *pointer(cfe_lowering *L, const cfe_expr *e, const cfe_type **poi
   case CE_BINARY:
     if (cfe_pointer_misuse(L, e)) return zero(L, e->at);
     break;
-  case CE_CALL:
-    cfe_error(L->u, e->at, "unsupported call giving a pointer");
-    return zero(L, e->at);
+  case CE_CALL: cfe_error(L->u, e->at, "unsupported call giving a pointer"); return zero(L, e->at);
   case CE_BAD: cfe_error(L->u, e->at, "%s", e->what); return zero(L, e->at);
   default: break;
   }
@@ -297,7 +301,8 @@ bool cfe_lower_deref(cfe_lowering *L, const cfe_expr *e, cfe_deref *d) {
     return false;
   }
   if (pointee->kind == CT_BAD) {
-    cfe_error(L->u, e->at, "unsupported dereference: %s", pointee->what ? pointee->what : "the pointee type is unknown");
+    cfe_error(L->u, e->at, "unsupported dereference: %s",
+              pointee->what ? pointee->what : "the pointee type is unknown");
     return false;
   }
   d->pointee = pointee;

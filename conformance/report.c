@@ -126,7 +126,8 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
 /* "after:", or "at a.c:6:" for the values where an assert or a bounds check
  * inside step i failed (text kept in scratch). */
 static const char *after_label(const conform_report *c, const trace *t, size_t i, strbuf *scratch) {
-  if (i + 1 < t->steps.len || (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX && t->failure != CHECK_NULL))
+  if (i + 1 < t->steps.len ||
+      (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX && t->failure != CHECK_NULL))
     return "after:";
   sbuf_puts(scratch, "at ");
   origin_place(c->ins, c->ins->edges.items[t->failing_edge].origin, scratch);

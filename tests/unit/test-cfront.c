@@ -370,13 +370,14 @@ static void pointer_parameters_name_what_the_caller_passes(void **state) {
   (void)state;
   lowered *l = lower_ok("int g;\nvoid inc(int *p) { *p = *p + 1; }\nvoid f(void) { inc(&g); }\n");
   assert_int_equal(count_checks(l->p, CHECK_NULL), 2); /* the read and the target */
-  assert_int_equal(step_writes(l->p, 0), 1);            /* g, the one int object whose address is taken */
+  assert_int_equal(step_writes(l->p, 0), 1);           /* g, the one int object whose address is taken */
   release(l);
 }
 
 static void a_write_through_a_pointer_stores_into_each_object_it_may_name(void **state) {
   (void)state;
-  lowered *l = lower_ok("#include <athread.h>\nint g;\nint r;\nvoid f(void) {\n  int *p = &g;\n  if (nondet()) p = &r;\n  *p = 1;\n}\n");
+  lowered *l = lower_ok(
+      "#include <athread.h>\nint g;\nint r;\nvoid f(void) {\n  int *p = &g;\n  if (nondet()) p = &r;\n  *p = 1;\n}\n");
   assert_int_equal(step_writes(l->p, 0), 1); /* g */
   assert_int_equal(step_writes(l->p, 2), 1); /* r */
   assert_int_equal(count_checks(l->p, CHECK_NULL), 1);
@@ -385,10 +386,11 @@ static void a_write_through_a_pointer_stores_into_each_object_it_may_name(void *
 
 static void fields_through_pointers_are_cells(void **state) {
   (void)state;
-  lowered *l = lower_code("shared int pending binds ext.n;\n",
-                          "struct dev { int n; int unused; };\nstruct dev ext;\n"
-                          "void take(struct dev *d) { d->n = d->n + 1; }\nvoid f(void) { take(&ext); (*&ext).n = 0; }\n",
-                          "f");
+  lowered *l =
+      lower_code("shared int pending binds ext.n;\n",
+                 "struct dev { int n; int unused; };\nstruct dev ext;\n"
+                 "void take(struct dev *d) { d->n = d->n + 1; }\nvoid f(void) { take(&ext); (*&ext).n = 0; }\n",
+                 "f");
   if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
   assert_non_null(l->p);
   assert_int_equal(step_writes(l->p, 0), 2);
@@ -402,10 +404,13 @@ static void pointer_errors_are_named(void **state) {
       {"int g;\nvoid f(void) { int *p = &g; p++; }\n", "unsupported pointer arithmetic"},
       {"int g;\nvoid f(void) { int *p = &g; g = p < &g; }\n", "unsupported ordering of pointers"},
       {"int g;\nvoid f(void) { int *p = &g; g = (long)p; }\n", "unsupported cast of a pointer to an integer"},
-      {"int g;\n_Bool flag;\nvoid f(void) { int *p = (int *)&flag; }\n", "unsupported cast between unrelated pointer types"},
-      {"int g;\n_Bool flag;\nvoid f(void) { int *p = &flag; }\n", "unsupported conversion between unrelated pointer types ('bool *' to 'int *')"},
+      {"int g;\n_Bool flag;\nvoid f(void) { int *p = (int *)&flag; }\n",
+       "unsupported cast between unrelated pointer types"},
+      {"int g;\n_Bool flag;\nvoid f(void) { int *p = &flag; }\n",
+       "unsupported conversion between unrelated pointer types ('bool *' to 'int *')"},
       {"int g;\nint *q;\nvoid f(void) { q = 0; }\n", "unsupported global pointer 'q'"},
-      {"int g;\nint *h(void) { return &g; }\nvoid f(void) { int *p; p = h(); }\n", "unsupported use of the pointer 'h' returns"},
+      {"int g;\nint *h(void) { return &g; }\nvoid f(void) { int *p; p = h(); }\n",
+       "unsupported use of the pointer 'h' returns"},
       {"int g;\nvoid f(int *arg) { g = *arg; }\n", "a pointer parameter of the checked function"},
       {"int g;\nint a[2];\nvoid f(void) { int *p = a; }\n", "unsupported use of array 'a' as a pointer"},
   };
