@@ -351,6 +351,7 @@ typedef struct cfe_pointers {
   bool frozen;                   /* the second pass: targets is complete and sorted by tkey */
   VEC(const cfe_type *) pointee; /* per program variable: what a pointer local points to, else NULL (heap) */
   VEC(bool) unknown;             /* per program variable: an entry function's pointer parameter (heap) */
+  VEC(const cfe_type *) types;   /* per program variable: a local's C type, or NULL (heap) */
 } cfe_pointers;
 
 typedef struct cfe_lowering {
@@ -442,6 +443,8 @@ typedef struct cfe_deref {
  * parameter, whose value athread does not know); false after reporting a
  * pointee that is not supported. */
 bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at);
+/* Records the C type of local v (borrowed), which &v points to. */
+void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t);
 /* What pointer local v points to, or NULL when v is no pointer. */
 const cfe_type *cfe_pointee(const cfe_lowering *L, int v);
 /* Reports a use of an entry function's pointer parameter (once); true when v is one. */

@@ -226,6 +226,7 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    cfe_local_type(L, v, &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, false, p->at);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
     edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
@@ -482,6 +483,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  cfe_local_type(L, var, &d->type);
   if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
   if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
   else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, d->init, d->at, cur);
@@ -695,6 +697,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
     const cfe_decl *p = f->decl->params.items[i];
     scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    cfe_local_type(L, v, &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, true, p->at);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) bind(L, p->name, v);
@@ -726,7 +729,7 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
 /* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
 static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr) {
   cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr};
-  ptr->pointee.len = ptr->unknown.len = 0;
+  ptr->pointee.len = ptr->unknown.len = ptr->types.len = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
@@ -767,6 +770,7 @@ static void free_pointers(cfe_pointers *ptr) {
   vec_free(&ptr->targets);
   vec_free(&ptr->pointee);
   vec_free(&ptr->unknown);
+  vec_free(&ptr->types);
   symtab_free(&ptr->ids);
 }
 

@@ -32,7 +32,10 @@ static const cfe_type void_type = {.kind = CT_VOID};
 
 static void type_key(const cfe_type *t, strbuf *out) {
   switch (t->kind) {
-  case CT_INT: sbuf_puts(out, "int"); return;
+  case CT_INT: /* its width and signedness when known: a 'char *' may not name an int */
+    if (t->is_unsigned) sbuf_puts(out, "unsigned ");
+    sbuf_puts(out, t->bits == 8 ? "char" : t->bits == 16 ? "short" : t->bits == 64 ? "long" : "int");
+    return;
   case CT_BOOL: sbuf_puts(out, "bool"); return;
   case CT_VOID: sbuf_puts(out, "void"); return;
   case CT_STRUCT: /* an anonymous struct by its fields: a model's atomic_t is the user's */
@@ -74,7 +77,13 @@ static void grow(cfe_lowering *L, int v) {
   while (P->pointee.len <= (size_t)v) {
     vec_push(NULL, &P->pointee, NULL);
     vec_push(NULL, &P->unknown, false);
+    vec_push(NULL, &P->types, NULL);
   }
+}
+
+void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t) {
+  grow(L, v);
+  L->ptr->types.items[v] = t;
 }
 
 bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at) {
@@ -185,7 +194,8 @@ static ir_expr *address(cfe_lowering *L, const cfe_expr *e, const cfe_type **poi
   }
   if (v >= 0) {
     static const cfe_type int_type = {.kind = CT_INT}, bool_type = {.kind = CT_BOOL};
-    *pointee = cfe_is_bool_local(L, v) ? &bool_type : &int_type;
+    const cfe_type *t = (size_t)v < L->ptr->types.len ? L->ptr->types.items[v] : NULL;
+    *pointee = t ? t : cfe_is_bool_local(L, v) ? &bool_type : &int_type;
     const char *key = arena_printf(L->u->arena, "#%d", v);
     key = arena_intern_cstr(L->u->arena, key);
     return cfe_int_lit(L, e->at.at, cfe_target_id(L, key, x->name, v, *pointee, e->at));
