@@ -5,9 +5,10 @@
  * cfront-access.c.
  *
  * One thing is not C: the nondeterministic condition of "if (*)" and
- * "while (*)". Before clang reads a file, each such '*' is replaced by a 0
- * (same length, so every location stays), and the translator turns the
- * constant at that offset back into '*'. */
+ * "while (*)", also through a macro whose whole body is '*' ("#define ANY
+ * *", then "while (ANY)"). Before clang reads a file, each such '*' is
+ * replaced by a 0 (same length, so every location stays), and the
+ * translator turns the constant from that offset back into '*'. */
 #include "cfront.h"
 
 #include <stdlib.h>
@@ -55,6 +56,23 @@ static size_t skip_literal(const char *s, size_t len, size_t i) {
   return k < len ? k + 1 : len;
 }
 
+/* The '*' of "#define NAME *" (only blanks or a comment after it) at i, or 0. */
+static size_t star_macro(const char *s, size_t len, size_t i) {
+  i = skip_blanks(s, len, i + 1);
+  if (len - i < 6 || strncmp(s + i, "define", 6) != 0) return 0;
+  i = skip_blanks(s, len, i + 6);
+  size_t name = i;
+  while (i < len && is_word(s[i])) i++;
+  if (i == name || i >= len || (s[i] != ' ' && s[i] != '\t')) return 0;
+  size_t star = skip_blanks(s, len, i);
+  if (star >= len || s[star] != '*') return 0;
+  size_t after = star + 1;
+  while (after < len && (s[after] == ' ' || s[after] == '\t')) after++;
+  bool ends = after >= len || s[after] == '\n' || s[after] == '\r' ||
+              (s[after] == '/' && after + 1 < len && (s[after + 1] == '*' || s[after + 1] == '/'));
+  return ends ? star : 0;
+}
+
 static void find_stars(const char *s, size_t len, offsets *out) {
   for (size_t i = 0; i < len;) {
     size_t next = skip_literal(s, len, i);
@@ -62,11 +80,13 @@ static void find_stars(const char *s, size_t len, offsets *out) {
       i = next;
       continue;
     }
+    size_t star = s[i] == '#' ? star_macro(s, len, i) : 0;
+    if (star) vec_push(NULL, out, (uint32_t)star);
     size_t word = 0;
     if (!(i > 0 && is_word(s[i - 1])) && strncmp(s + i, "while", 5 < len - i ? 5 : len - i) == 0) word = 5;
     else if (!(i > 0 && is_word(s[i - 1])) && len - i >= 2 && strncmp(s + i, "if", 2) == 0) word = 2;
     if (word && (i + word >= len || !is_word(s[i + word]))) {
-      size_t star = star_after(s, len, i + word);
+      star = star_after(s, len, i + word);
       if (star) vec_push(NULL, out, (uint32_t)star);
     }
     i += word ? word : 1;

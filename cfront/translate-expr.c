@@ -100,15 +100,30 @@ bool cft_is_assert_fail(CXCursor c) {
 
 /* ---------------------------------------------------------------- leaves */
 
-static bool is_star(const cft *t, cfe_pos at) {
-  if (at.file != t->main_file || at.macro) return false;
+/* The first star at or after offset. */
+static size_t star_from(const cft *t, uint32_t offset) {
   size_t lo = 0, hi = t->star_count;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (t->stars[mid] < at.at.start) lo = mid + 1;
+    if (t->stars[mid] < offset) lo = mid + 1;
     else hi = mid;
   }
-  return lo < t->star_count && t->stars[lo] == at.at.start;
+  return lo;
+}
+
+/* A '*' condition: the constant where a '*' was, or a macro whose body it is
+ * (a star on the line of its definition). */
+static bool is_star(const cft *t, cfe_pos at) {
+  if (at.macro) {
+    const cfe_pos *def = &t->u->macros.items[at.macro - 1].body;
+    const diag_source *src = def->file == t->main_file ? t->u->files.items[def->file].src : NULL;
+    if (!src) return false;
+    size_t k = star_from(t, def->at.end);
+    const char *eol = memchr(src->text + def->at.end, '\n', src->len - def->at.end);
+    return k < t->star_count && (!eol || t->stars[k] < (size_t)(eol - src->text));
+  }
+  size_t k = at.file == t->main_file ? star_from(t, at.at.start) : t->star_count;
+  return k < t->star_count && t->stars[k] == at.at.start;
 }
 
 /* An integer or character constant: its value, big when it does not fit in 63 bits. */

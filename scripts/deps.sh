@@ -4,7 +4,7 @@
 set -eu
 
 packages=(
-  bison flex pkg-config   # the spec and C front ends
+  bison flex pkg-config   # the spec front end
   libz3-dev z3            # conformance and symbolic composition
   libgraphviz-dev graphviz # viz
   libcmocka-dev           # unit tests
