@@ -37,7 +37,7 @@ CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/ir.c core/symt
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/semantics.c spec-lang/plans.c spec-lang/fmt.c
 COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/promela-plan.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/prog-dump.c conformance/initial.c conformance/atomicity.c conformance/run.c
-CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-sequence.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
+CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
@@ -123,9 +123,10 @@ demo: deps
 	@ATHREAD=$(ATHREAD) scripts/demo.sh
 
 install: $(ATHREAD)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models
 	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
-	install -m 644 include/athread.h include/assert.h $(DESTDIR)$(PREFIX)/share/athread/include/
+	install -m 644 include/athread.h include/assert.h include/stdatomic.h $(DESTDIR)$(PREFIX)/share/athread/include/
+	install -m 644 include/athread/models/*.h $(DESTDIR)$(PREFIX)/share/athread/include/athread/models/
 
 clean:
 	rm -rf build build-asan bin out build-fuzz

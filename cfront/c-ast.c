@@ -36,6 +36,7 @@ void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace) {
  * lowering, but what was printed is the messages' own state. */
 static bool repeated(const cfe_unit *u, cfe_pos pos, const char *msg) {
   cfe_unit *w = (cfe_unit *)u;
+  w->errors++;
   char *key = arena_printf(w->arena, "%d:%u:%u:%s", pos.file, pos.at.start, pos.at.end, msg);
   w->repeated = symtab_put(&w->reported, arena_intern_cstr(w->arena, key), 1) >= 0;
   return w->repeated;

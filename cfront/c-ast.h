@@ -9,6 +9,15 @@
  * reports, so only code that the checked function reaches is held to the
  * subset. Struct types are records shared through their declaration
  * (unit->records, arena-owned).
+ *
+ * Pointers (cfront-pointer.c): `p->f` is a CE_MEMBER whose object is the
+ * CE_UNARY CO_DEREF of p (spanning p). Synchronization objects are types by
+ * their typedef or struct names (cfe_sync_type: pthread_mutex_t, spinlock_t,
+ * sem_t ...), whatever their C definition: a lock is a _Bool (held), a
+ * semaphore an integer (its count), so that a spec binds a cell to one.
+ * The primitive models (include/athread/models/) are C functions named
+ * athread_model_NAME, parsed with the user's files: a call to NAME, when the
+ * code has no body for it, takes the model's body (cfe_callee).
  */
 #ifndef ATHREAD_C_AST_H
 #define ATHREAD_C_AST_H
@@ -259,6 +268,7 @@ struct cfe_unit {
   VEC(cfe_macro) macros;     /* what cfe_pos.macro refers to */
   symtab reported;           /* messages already printed (interned "file:start:end:text") */
   bool repeated;             /* the last error was a repetition, so its notes are left out too */
+  int errors;                /* errors found, repetitions included: what lowering counts to fail */
 };
 
 /* Reports an error (or a note) at pos of the unit's files, with a note
@@ -280,10 +290,12 @@ bool cfe_const_value(const cfe_unit *u, const cfe_expr *e, int64_t *out);
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
 
-/* A bounds check the current statement makes before its action. */
+/* A check the current statement makes before its action: an index within
+ * its array, or a pointer that names an object. */
 typedef struct cfe_check {
-  ir_expr *holds; /* where the index is evaluated, it lies within its array */
-  int subscript;  /* the access, in p->subscripts */
+  ir_expr *holds;  /* where the index (pointer) is evaluated, it lies within its array (names an object) */
+  int subscript;   /* the access, in p->subscripts */
+  prog_check kind; /* CHECK_INDEX or CHECK_NULL */
 } cfe_check;
 
 /* What the current statement does before its action: havoc its nondet
@@ -353,6 +365,28 @@ typedef struct cfe_frame {
   VEC(cfe_label) labels; /* its labels, defined or only jumped to (heap) */
 } cfe_frame;
 
+/* A C object whose address the code takes: the pointer value k + 1 names
+ * targets[k] (0 is NULL). */
+typedef struct cfe_target {
+  const char *key;   /* identity: a global object's C path, or "#V" for local variable V (unit-interned) */
+  const char *shown; /* its C path, or the local's name */
+  int var;           /* a local's variable, else -1 */
+  const char *tkey;  /* its type's key (unit-interned): a pointer to that type may name it */
+  cfe_type type;     /* its type */
+} cfe_target;
+
+/* Pointers during one lowering. The targets are found by a first, silent
+ * pass over the function; the second pass knows them all, grouped by type,
+ * so that a dereference covers every object its pointer may name. */
+typedef struct cfe_pointers {
+  VEC(cfe_target) targets;       /* heap */
+  symtab ids;                    /* key -> index into targets */
+  bool frozen;                   /* the second pass: targets is complete and sorted by tkey */
+  VEC(const cfe_type *) pointee; /* per program variable: what a pointer local points to, else NULL (heap) */
+  VEC(bool) unknown;             /* per program variable: an entry function's pointer parameter (heap) */
+  VEC(const cfe_type *) types;   /* per program variable: a local's C type, or NULL (heap) */
+} cfe_pointers;
+
 typedef struct cfe_lowering {
   cfe_unit *u;                 /* borrowed */
   const ast_spec *spec;        /* borrowed */
@@ -374,6 +408,7 @@ typedef struct cfe_lowering {
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
+  cfe_pointers *ptr;           /* borrowed: the pointers' targets and pointer locals */
 } cfe_lowering;
 
 typedef enum cfe_builtin {
@@ -387,7 +422,9 @@ typedef enum cfe_builtin {
   B_ATOMIC_END,
   B_ERROR,      /* reach_error(), __VERIFIER_error(), __assert_fail(): the program goes wrong here */
   B_STOP,       /* abort(), exit(): the whole program ends, so nothing after it can go wrong */
-  B_THREAD_EXIT /* pthread_exit(): the thread ends */
+  B_THREAD_EXIT, /* pthread_exit(): the thread ends */
+  B_STATE,    /* __athread_state(p): the cell bound to the synchronization object *p */
+  B_SET_STATE /* __athread_set_state(p, v): stores v into it */
 } cfe_builtin;
 
 /* What a called name means as a verification builtin. */
@@ -453,6 +490,56 @@ int cfe_sequence(cfe_lowering *L, const cfe_expr *e, cfe_seq_mode mode, int cur,
 int cfe_lower_stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
 /* Binds a local name (interned, or any pointer no other name has) to a variable in the current scope. */
 void cfe_bind(cfe_lowering *L, const char *name, int var);
+
+/* ---------------------------------------------------------------- pointers (cfront-pointer.c) and models (cfront-models.c) */
+
+/* A pointer's dereference: which targets it may name. */
+typedef struct cfe_deref {
+  const cfe_type *pointee; /* the type it points to */
+  ir_expr *index;          /* the pointer's value minus first + 1: 0..count-1 when it names a target */
+  size_t first, count;     /* the targets of that type: targets[first .. first+count) */
+} cfe_deref;
+
+/* Registers local v as a pointer to pointee (unknown: an entry function's
+ * parameter, whose value athread does not know); false after reporting a
+ * pointee that is not supported. */
+bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at);
+/* Records the C type of local v (borrowed), which &v points to. */
+void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t);
+/* What pointer local v points to, or NULL when v is no pointer. */
+const cfe_type *cfe_pointee(const cfe_lowering *L, int v);
+/* Reports a use of an entry function's pointer parameter (once); true when v is one. */
+bool cfe_unknown_pointer(cfe_lowering *L, int v, cfe_pos at);
+/* True when e is a pointer (by its ctype, or by its form: a pointer local, &x, a cast to a pointer). */
+bool cfe_is_pointer(const cfe_lowering *L, const cfe_expr *e);
+/* Reports what the subset refuses about pointer operands of e (arithmetic,
+ * ordering, a cast to an integer); true when it did. */
+bool cfe_pointer_misuse(cfe_lowering *L, const cfe_expr *e);
+/* The value of pointer expression e, an int naming its target (0: NULL),
+ * checked against want (NULL: no check); a placeholder after an error. */
+ir_expr *cfe_lower_pointer(cfe_lowering *L, const cfe_expr *e, const cfe_type *want);
+/* *p (e is CE_UNARY CO_DEREF): lowers p, adds its CHECK_NULL to L->pending,
+ * and fills d; false after reporting why it cannot be dereferenced. */
+bool cfe_lower_deref(cfe_lowering *L, const cfe_expr *e, cfe_deref *d);
+/* The id of the target key (registered in the first pass); type is the object's. */
+int64_t cfe_target_id(cfe_lowering *L, const char *key, const char *shown, int var, const cfe_type *type, cfe_pos at);
+/* The key of a type (unit-interned): pointers to types of equal keys may name the same objects. */
+const char *cfe_type_key(cfe_lowering *L, const cfe_type *t);
+/* &e for an object e reached from a global or a dereference (cfront-access.c): its target
+ * ids by the indices and pointers on the way; *type gets the object's type. */
+ir_expr *cfe_lower_address(cfe_lowering *L, const cfe_expr *e, cfe_type *type);
+
+/* The object *p that __athread_state(p) or __athread_set_state(p, v) (call)
+ * names, as a dereference written into *deref (which borrows call); false
+ * after reporting a wrong number of arguments. */
+bool cfe_state_object(cfe_lowering *L, const cfe_expr *call, size_t args, cfe_expr *deref);
+
+/* The type a synchronization object's name gives it (true), else false. */
+bool cfe_sync_type(const char *name, cfe_type *out);
+/* True for a library function without effect on shared state (printf, DbgPrint, pthread_mutex_init ...). */
+bool cfe_noop_function(const char *name);
+/* True when call names such a function and the code has neither a body nor a model for it. */
+bool cfe_noop_call(const cfe_lowering *L, const cfe_expr *call);
 
 /* A span from the start of a to the end of b (a's when they are in different files). */
 cfe_pos cfe_span(cfe_pos a, cfe_pos b);

@@ -6,7 +6,9 @@
  * not a constant may name any element of its array: a read is a ?: tree over
  * the cells it may name, a write stores into one of them (cfront-lower.c),
  * and the index must lie within its array where it is evaluated, a bounds
- * check that the statement makes before its action (L->pending). */
+ * check that the statement makes before its action (L->pending). An access
+ * may also start from a dereference (*p, p->f): its first index is then the
+ * pointer's, over the objects of its type (cfront-pointer.c). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,9 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
   L->globals[g] = -1;
   int cell = symtab_get(&L->cells, d->name);
   const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
-  if (unsupported(&d->type)) {
+  if (d->type.kind == CT_POINTER) {
+    cfe_error(L->u, use, "unsupported global pointer '%s' (pointers may be locals and parameters only)", d->name);
+  } else if (unsupported(&d->type)) {
     unsupported_type(L, use, "global", d->name, &d->type);
   } else if (aggregate(&d->type)) {
     whole(L, use, &d->type, d->name);
@@ -193,6 +197,7 @@ void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char 
 /* A name as an operand: a variable, an enum constant or an error. */
 static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
+  if (cfe_unknown_pointer(L, v, e->at)) return cfe_int_lit(L, e->at.at, 0);
   if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
   if (v == CFE_AGGREGATE) {
     if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
@@ -211,6 +216,7 @@ static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
 
 static int name_target(cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
+  if (cfe_unknown_pointer(L, v, e->at)) return -1;
   if (v >= 0) return v;
   if (v == CFE_AGGREGATE) {
     if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
@@ -230,6 +236,8 @@ static int name_target(cfe_lowering *L, const cfe_expr *e) {
 typedef struct access {
   const cfe_decl *global;   /* the root when it is a global, else NULL */
   const char *local;        /* the root's key when it is a local struct or array, else NULL */
+  bool deref;               /* the root is *p: the first index of cells is p's, over targets[first ..] */
+  size_t first;             /* with deref: the first of the pointer's targets */
   cfe_type type;            /* the type of the object reached */
   VEC(prog_path_part) path; /* its C path, indices that are not constants as such (program arena) */
   strbuf shown;             /* its C path as written ("a[i].q"), for messages (heap) */
@@ -251,14 +259,37 @@ static void source_text(const cfe_lowering *L, cfe_pos pos, strbuf *out) {
 }
 
 static bool usable(cfe_lowering *L, access *a, cfe_pos use) {
-  if (!unsupported(&a->type)) return true;
   const char *path = arena_intern_cstr(L->u->arena, sbuf_str(&a->shown));
+  if (a->type.kind == CT_POINTER) {
+    if (first_report(L, path))
+      cfe_error(L->u, use, "unsupported pointer '%s' in a global (pointers may be locals and parameters only)", path);
+    return false;
+  }
+  if (a->type.kind != CT_BAD && a->type.kind != CT_VOID) return true;
   if (first_report(L, path)) unsupported_type(L, use, a->path.len == 1 ? "global" : "C object", path, &a->type);
   return false;
 }
 
+/* The root *p: the object p names, one of the targets of its type. */
+static bool deref_root(cfe_lowering *L, const cfe_expr *e, access *a) {
+  cfe_deref d;
+  if (!cfe_lower_deref(L, e, &d)) return false;
+  a->deref = true;
+  a->first = d.first;
+  a->type = *d.pointee;
+  sbuf_puts(&a->shown, "(*");
+  source_text(L, e->a->at, &a->shown);
+  sbuf_putc(&a->shown, ')');
+  prog_path_part part = {.text = arena_intern_cstr(PA, sbuf_str(&a->shown))};
+  vec_push(PA, &a->path, part);
+  vec_push(PA, &a->cells->index, d.index);
+  vec_push(PA, &a->cells->length, (int64_t)d.count);
+  return true;
+}
+
 /* The global or local struct or array an access starts from. */
 static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
+  if (e->kind == CE_UNARY && e->op == CO_DEREF) return deref_root(L, e, a);
   int before = L->u->sink->errors;
   const cfe_binding *b = e->kind == CE_NAME ? cfe_binding_of(L, e->name) : NULL;
   if (b && b->var == CFE_AGGREGATE) {
@@ -321,7 +352,7 @@ static void add_check(cfe_lowering *L, const access *a, ir_expr *index, int64_t 
   loc at = index->at;
   ir_expr *in = bin(L, at, OP_AND, bin(L, at, OP_LE, cfe_int_lit(L, at, 0), index),
                     bin(L, at, OP_LT, index, cfe_int_lit(L, at, n)));
-  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, (int)L->p->subscripts.len - 1};
+  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, (int)L->p->subscripts.len - 1, CHECK_INDEX};
   vec_push(NULL, &L->pending.checks, c);
 }
 
@@ -395,13 +426,23 @@ static void unbound(cfe_lowering *L, cfe_pos use, const access *a, const char *p
               "C object '%s' is not a shared variable of the spec; declare its array: 'shared %s %s[%" PRId64
               "] binds %s;'",
               path, type, name, a->last_length, array);
-  cfe_note(L->u, a->global->name_at, "'%s' is declared here", a->global->name);
+  if (a->global) cfe_note(L->u, a->global->name_at, "'%s' is declared here", a->global->name);
 }
 
-/* a's path with the indices that are not constants at the values k. */
-static void path_with(const access *a, const int64_t *k, strbuf *out) {
-  size_t j = 0;
-  vec_foreach(&a->path, i) {
+/* The target the pointer index value k names in a dereference. */
+static const cfe_target *target(const cfe_lowering *L, const access *a, int64_t k) {
+  return &L->ptr->targets.items[a->first + (size_t)k];
+}
+
+/* a's path with the indices that are not constants at the values k (a
+ * dereference's first index names a target: its path). */
+static void path_with(const cfe_lowering *L, const access *a, const int64_t *k, strbuf *out) {
+  size_t j = 0, from = 0;
+  if (a->deref) {
+    sbuf_puts(out, target(L, a, k[j++])->key);
+    from = 1;
+  }
+  for (size_t i = from; i < a->path.len; i++) {
     if (a->path.items[i].text) sbuf_puts(out, a->path.items[i].text);
     else sbuf_printf(out, "[%" PRId64 "]", k[j++]);
   }
@@ -410,7 +451,7 @@ static void path_with(const access *a, const int64_t *k, strbuf *out) {
 /* The local that holds a local struct's or array's leaf at index values k (every leaf has one). */
 static int local_leaf(cfe_lowering *L, const access *a, const int64_t *k) {
   strbuf b = {0}, key = {0};
-  path_with(a, k, &b);
+  path_with(L, a, k, &b);
   sbuf_puts(&key, a->local);
   sbuf_puts(&key, sbuf_str(&b) + strlen(a->path.items[0].text)); /* the path after the local's name */
   int v = symtab_get(&L->local_cells, arena_intern(L->u->arena, sbuf_str(&key), key.len));
@@ -421,9 +462,10 @@ static int local_leaf(cfe_lowering *L, const access *a, const int64_t *k) {
 
 /* The cell of a's object at index values k, or -1 after reporting (once per object) why there is none. */
 static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
+  if (a->deref && a->path.len == 1 && target(L, a, k[0])->var >= 0) return target(L, a, k[0])->var; /* *p: a local */
   strbuf b = {0};
   if (a->local) return local_leaf(L, a, k);
-  path_with(a, k, &b);
+  path_with(L, a, k, &b);
   const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
   sbuf_free(&b);
   int c = symtab_get(&L->cells, path);
@@ -444,6 +486,13 @@ static bool next_values(const cfe_cells *c, int64_t *k) {
   return false;
 }
 
+/* True when some index has no values: a dereference of a pointer to a type no object of the code has. */
+static bool no_values(const cfe_cells *c) {
+  vec_foreach(&c->length, d)
+    if (c->length.items[d] == 0) return true;
+  return false;
+}
+
 /* The place a resolved access names: its one cell, or its cells by index values. */
 static cfe_place place_of(cfe_lowering *L, cfe_pos use, access *a) {
   cfe_place none = {-1, NULL};
@@ -451,6 +500,7 @@ static cfe_place place_of(cfe_lowering *L, cfe_pos use, access *a) {
     whole(L, use, &a->type, sbuf_str(&a->shown));
     return none;
   }
+  if (no_values(a->cells)) return (cfe_place){-1, a->cells}; /* no cells: its CHECK_NULL fails */
   int64_t *k = xcalloc(a->cells->index.len + 1, sizeof *k);
   int cell;
   do {
@@ -478,31 +528,95 @@ static cfe_place element(cfe_lowering *L, const cfe_expr *e) {
 
 cfe_place cfe_lower_place(cfe_lowering *L, const cfe_expr *e) {
   if (e->kind == CE_INDEX || e->kind == CE_MEMBER) return element(L, e);
+  if (e->kind == CE_UNARY && e->op == CO_DEREF) return element(L, e);
   if (e->kind == CE_NAME) return (cfe_place){name_target(L, e), NULL};
   if (e->kind == CE_BAD || e->kind == CE_UNARY) cfe_lower_value(L, e);
   else cfe_error(L->u, e->at, "this expression cannot be assigned to");
   return (cfe_place){-1, NULL};
 }
 
-/* The cells of c whose first d indices make the row-major prefix, the d-th index within [lo, hi). */
-static ir_expr *tree(cfe_lowering *L, const cfe_cells *c, size_t d, size_t prefix, int64_t lo, int64_t hi, loc at) {
+/* Leaf flat of a tree: cell c->vars[flat] (ints when mixed: a bool local among bool cells), or with ids
+ * the literal ids[flat]. */
+static ir_expr *leaf(cfe_lowering *L, const cfe_cells *c, const int64_t *ids, bool mixed, size_t flat, loc at) {
+  if (ids) return cfe_int_lit(L, at, ids[flat]);
+  ir_expr *v = prog_var_ref(L->p, c->vars.items[flat], at);
+  if (!mixed || v->type != TY_BOOL) return v;
+  return typed(ir_ite(PA, at, v, cfe_int_lit(L, at, 1), cfe_int_lit(L, at, 0)), TY_INT);
+}
+
+/* The leaves of c (cells, or ids) whose first d indices make the row-major prefix, the d-th index within [lo, hi). */
+static ir_expr *tree(cfe_lowering *L, const cfe_cells *c, const int64_t *ids, bool mixed, size_t d, size_t prefix,
+                     int64_t lo, int64_t hi, loc at) {
   if (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
     ir_expr *test = bin(L, at, OP_LT, (ir_expr *)c->index.items[d], cfe_int_lit(L, at, mid));
-    ir_expr *low = tree(L, c, d, prefix, lo, mid, at), *high = tree(L, c, d, prefix, mid, hi, at);
+    ir_expr *low = tree(L, c, ids, mixed, d, prefix, lo, mid, at);
+    ir_expr *high = tree(L, c, ids, mixed, d, prefix, mid, hi, at);
     return typed(ir_ite(PA, at, test, low, high), low->type);
   }
   size_t flat = prefix * (size_t)c->length.items[d] + (size_t)lo;
-  if (d + 1 == c->index.len) return prog_var_ref(L->p, c->vars.items[flat], at);
-  return tree(L, c, d + 1, flat, 0, c->length.items[d + 1], at);
+  if (d + 1 == c->index.len) return leaf(L, c, ids, mixed, flat, at);
+  return tree(L, c, ids, mixed, d + 1, flat, 0, c->length.items[d + 1], at);
+}
+
+/* Do the cells have both types (a bool local, an int, among bool cells)? */
+static bool mixed_types(const cfe_lowering *L, const cfe_cells *c) {
+  vec_foreach(&c->vars, i)
+    if (L->p->vars.items[c->vars.items[i]].type != L->p->vars.items[c->vars.items[0]].type) return true;
+  return false;
 }
 
 ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at) {
   if (place.var >= 0) return prog_var_ref(L->p, place.var, at);
-  if (!place.cells) return cfe_int_lit(L, at, 0);
-  return tree(L, place.cells, 0, 0, 0, place.cells->length.items[0], at);
+  if (!place.cells || place.cells->vars.len == 0) return cfe_int_lit(L, at, 0);
+  return tree(L, place.cells, NULL, mixed_types(L, place.cells), 0, 0, 0, place.cells->length.items[0], at);
+}
+
+/* ---------------------------------------------------------------- addresses */
+
+/* The target of a's object at index values k: its id. */
+static int64_t target_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
+  if (a->deref && a->path.len == 1) return (int64_t)(a->first + (size_t)k[0]) + 1; /* &*p */
+  strbuf b = {0};
+  path_with(L, a, k, &b);
+  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return cfe_target_id(L, path, path, -1, &a->type, use);
+}
+
+/* The ids of every object a may name, row-major by its indices (heap); *n gets their number. */
+static int64_t *target_ids(cfe_lowering *L, cfe_pos use, const access *a, size_t *n) {
+  size_t count = 1;
+  vec_foreach(&a->cells->length, d) count *= (size_t)a->cells->length.items[d];
+  int64_t *ids = xcalloc(count + 1, sizeof *ids), *k = xcalloc(a->cells->index.len + 1, sizeof *k);
+  for (size_t j = 0; j < count; j++) {
+    ids[j] = target_at(L, use, a, k);
+    next_values(a->cells, k);
+  }
+  free(k);
+  *n = count;
+  return ids;
+}
+
+ir_expr *cfe_lower_address(cfe_lowering *L, const cfe_expr *e, cfe_type *type) {
+  *type = (cfe_type){.kind = CT_VOID};
+  access a = {.cells = arena_alloc(PA, sizeof(cfe_cells))};
+  ir_expr *r = cfe_int_lit(L, e->at.at, 0);
+  if (e->depth <= IR_MAX_DEPTH && walk(L, e, &a) && !no_values(a.cells)) {
+    *type = a.type;
+    size_t n;
+    int64_t *ids = target_ids(L, e->at, &a, &n);
+    r = a.cells->index.len == 0 ? cfe_int_lit(L, e->at.at, ids[0])
+                                : tree(L, a.cells, ids, false, 0, 0, 0, a.cells->length.items[0], e->at.at);
+    free(ids);
+  } else if (e->depth > IR_MAX_DEPTH) {
+    cfe_lower_value(L, e); /* reports it */
+  }
+  sbuf_free(&a.shown);
+  return r;
 }
 
 ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e) {
+  if (e->kind == CE_NAME && cfe_pointee(L, cfe_local(L, e->name))) return cfe_lower_pointer(L, e, NULL);
   return e->kind == CE_NAME ? name_value(L, e) : cfe_place_value(L, element(L, e), e->at.at);
 }

@@ -36,6 +36,8 @@ cfe_builtin cfe_builtin_of(const char *name) {
       {"__builtin_trap", B_STOP},
       {"__builtin_unreachable", B_ERROR}, /* reaching it is undefined behaviour */
       {"pthread_exit", B_THREAD_EXIT},
+      {"__athread_state", B_STATE},
+      {"__athread_set_state", B_SET_STATE},
   };
   static const char *const scalars[] = {"int",   "uint",     "long",     "ulong",     "short",  "ushort", "char",
                                         "uchar", "unsigned", "longlong", "ulonglong", "size_t", "u8",     "u16",
@@ -106,24 +108,6 @@ ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value) {
   ir_expr *c = to_bool(L, value);
   if (c->kind == IR_BOOL) return cfe_int_lit(L, c->at, c->value);
   return typed(ir_ite(PA, c->at, c, cfe_int_lit(L, c->at, 1), cfe_int_lit(L, c->at, 0)), TY_INT);
-}
-
-/* ---------------------------------------------------------------- calls */
-
-const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
-  cfe_entity *x = cfe_lookup(L->u, call->name);
-  if (!x || x->kind != ENT_FUNC) {
-    if (x && x->kind != ENT_SYSTEM) cfe_error(L->u, call->name_at, "'%s' is not a function", call->name);
-    else cfe_unknown_name(L, call->name, call->name_at, "function");
-    return NULL;
-  }
-  const cfe_func *f = L->u->funcs.items[x->index];
-  if (!f->body) {
-    cfe_error(L->u, call->name_at, "unsupported call to '%s', which has no body", call->name);
-    cfe_note(L->u, f->name_at, "'%s' is declared here", call->name);
-    return NULL;
-  }
-  return f;
 }
 
 /* ---------------------------------------------------------------- operators */
@@ -202,6 +186,7 @@ static ir_expr *comma(cfe_lowering *L, const cfe_expr *e) {
 static ir_expr *binary(cfe_lowering *L, const cfe_expr *e) {
   static const ir_op rel[] = {
       [CO_LT] = OP_LT, [CO_LE] = OP_LE, [CO_GT] = OP_GT, [CO_GE] = OP_GE, [CO_EQ] = OP_EQ, [CO_NE] = OP_NE};
+  if (cfe_pointer_misuse(L, e)) return placeholder(L, e->at);
   if (e->op <= CO_MOD) return arith(L, e->at, e->op, cfe_lower_value(L, e->a), e->b);
   if (e->op == CO_AND || e->op == CO_OR) return logical(L, e);
   if (e->op == CO_COMMA) return comma(L, e);
@@ -218,10 +203,9 @@ static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
   if (e->op == CO_NOT) return cfe_not(L, cfe_lower_bool(L, e->a));
   if (e->op == CO_NEG) return typed(ir_unary(PA, e->at.at, OP_NEG, cfe_lower_int(L, e->a)), TY_INT);
   if (e->op == CO_PLUS) return cfe_lower_int(L, e->a);
-  if (e->op == CO_BITNOT) cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
-  else if (e->op == CO_ADDR)
-    cfe_error(L->u, e->at, "unsupported address-of operator '&' (pointers are not in the subset)");
-  else cfe_error(L->u, e->at, "unsupported pointer dereference '*' (pointers are not in the subset)");
+  if (e->op == CO_ADDR) return cfe_lower_pointer(L, e, NULL);
+  if (e->op == CO_DEREF) return cfe_lower_object(L, e);
+  cfe_error(L->u, e->at, "unsupported bitwise operator '~'");
   return placeholder(L, e->at);
 }
 
@@ -235,21 +219,11 @@ static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {
   return typed(ir_ite(PA, e->at.at, c, a, b), a->type);
 }
 
-/* The null pointer constant 0 (C converts it to a pointer implicitly: "p = 0", "return 0;"). */
-static bool null_constant(const cfe_expr *e) {
-  while (e->kind == CE_CAST && e->implicit) e = e->a;
-  return e->kind == CE_INT && e->value == 0 && !e->big;
-}
-
 static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
+  if (cfe_pointer_misuse(L, e)) return placeholder(L, e->at);
+  if (e->type.kind == CT_POINTER) return cfe_lower_pointer(L, e, NULL);
   if (e->type.kind == CT_INT) return cfe_lower_int(L, e->a);
   if (e->type.kind == CT_BOOL) return cfe_lower_bool(L, e->a);
-  if (e->type.kind == CT_POINTER && e->implicit && null_constant(e->a)) return cfe_int_lit(L, e->at.at, 0);
-  if (e->type.kind == CT_POINTER) {
-    cfe_error(L->u, e->at, "unsupported %s to a pointer type (pointers are not in the subset yet)",
-              e->implicit ? "conversion" : "cast");
-    return placeholder(L, e->at);
-  }
   cfe_lower_value(L, e->a);
   if (e->implicit && e->type.kind == CT_BAD) return placeholder(L, e->at); /* its float source or target is reported */
   if (e->type.kind == CT_VOID) cfe_error(L->u, e->at, "unsupported cast to void inside an expression");
@@ -267,6 +241,9 @@ static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
     int t = cfe_new_local(L, "nondet", b == B_NONDET_BOOL);
     vec_push(NULL, &L->pending.temps, t);
     return prog_var_ref(L->p, t, e->at.at);
+  } else if (b == B_STATE) {
+    cfe_expr deref;
+    if (cfe_state_object(L, e, 1, &deref)) return cfe_lower_object(L, &deref);
   } else if (b == B_NONDET_BAD) {
     cfe_error(L->u, e->name_at, "unsupported: '%s' is not a nondeterministic integer", e->name);
   } else if (b != B_NONE) {

@@ -97,7 +97,7 @@ static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
                    .action = ACT_ASSERT,
                    .var = -1,
                    .expr = c->holds,
-                   .check = CHECK_INDEX,
+                   .check = c->kind,
                    .step = -1,
                    .detail = c->subscript};
     add(L, x, step, at);
@@ -187,20 +187,13 @@ static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char
   return true;
 }
 
-/* Reports a parameter of f that is not a scalar; true when it is one. The
- * checked function may take a pointer (void *arg of a thread function): each
- * use of it is an error of its own. */
-static bool scalar_param(cfe_lowering *L, const cfe_decl *p, bool entry) {
+/* Reports a parameter of f that is not a scalar or a pointer; true when it is one. */
+static bool scalar_param(cfe_lowering *L, const cfe_decl *p) {
   const char *role = p->name ? arena_printf(L->p->arena, "parameter '%s'", p->name) : "a parameter";
   if (p->type.kind == CT_BAD) cfe_error(L->u, p->type.at, "%s", p->type.what);
-  if (p->type.kind == CT_POINTER && !entry)
-    cfe_error(L->u, p->declarator->at,
-              "unsupported pointer type for %s (pointers are not in the subset yet; only the checked function may "
-              "take one, and only if it does not use it)",
-              role);
   if (p->type.kind == CT_VOID) cfe_error(L->u, p->at, "a parameter cannot have type void");
   aggregate(L, &p->type, p->declarator->at, role);
-  return p->type.kind == CT_INT || p->type.kind == CT_BOOL;
+  return p->type.kind == CT_INT || p->type.kind == CT_BOOL || p->type.kind == CT_POINTER;
 }
 
 /* Reports what keeps f from being inlined; true when it can be. */
@@ -222,7 +215,7 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
               param_count(f) == 1 ? "" : "s", call->args.len, call->args.len == 1 ? "was" : "were");
     ok = false;
   }
-  for (size_t i = 0; i < param_count(f); i++) ok = scalar_param(L, f->decl->params.items[i], false) && ok;
+  for (size_t i = 0; i < param_count(f); i++) ok = scalar_param(L, f->decl->params.items[i]) && ok;
   const cfe_type *result = &f->decl->type;
   if (result->kind == CT_BAD) cfe_error(L->u, result->at, "%s", result->what);
   bool whole = aggregate(L, result, f->name_at, arena_printf(L->p->arena, "the result of '%s'", f->name));
@@ -234,11 +227,17 @@ static bool inlinable(cfe_lowering *L, const cfe_func *f, const cfe_expr *call) 
 static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *call, int cur) {
   size_t n = param_count(f);
   ir_expr **values = xcalloc(n + 1, sizeof *values);
-  for (size_t i = 0; i < n; i++) values[i] = cfe_lower_value(L, call->args.items[i]);
+  for (size_t i = 0; i < n; i++) {
+    const cfe_type *t = &f->decl->params.items[i]->type;
+    const cfe_expr *arg = call->args.items[i];
+    values[i] = t->kind == CT_POINTER ? cfe_lower_pointer(L, arg, t->elem) : cfe_lower_value(L, arg);
+  }
   if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    cfe_local_type(L, v, &p->type);
+    if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, false, p->at);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
     edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
     cur = to;
@@ -253,8 +252,16 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
  * after the callee's body. */
 static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want_value) {
   *ret = -1;
+  if (cfe_noop_call(L, e)) { /* no step: it touches no shared state; its arguments are not evaluated */
+    if (want_value) cfe_error(L->u, e->at, "'%s' is taken to do nothing; its value cannot be used", e->name);
+    return cur;
+  }
   const cfe_func *f = cfe_callee(L, e);
   if (!f || !inlinable(L, f, e)) return cur;
+  if (want_value && f->decl->type.kind == CT_POINTER) {
+    cfe_error(L->u, e->at, "unsupported use of the pointer '%s' returns (pointers may not leave a function)", f->name);
+    return cur;
+  }
   cfe_frame frame = {.func = f, .ret_var = -1, .scope_base = L->names.len, .loop_base = L->loops.len};
   cur = pass_arguments(L, f, e, cur);
   cfe_frame *outer = L->frame;
@@ -348,14 +355,18 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
     cur = set(L, cur, t, c->index.items[d], false, at);
     index[d] = prog_var_ref(L->p, t, at.at);
   }
+  if (c->vars.len == 0) { /* a pointer to a type no object has: its CHECK_NULL fails */
+    free(index);
+    return step(L, cur, ACT_SKIP, -1, NULL, at);
+  }
   ir_expr *v = cfe_store_value(L, c->vars.items[0], value);
   int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
   cur = set(L, cur, t, v, false, at);
   vec_foreach(&c->vars, j) {
     int cell = c->vars.items[j];
-    ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), prog_var_ref(L->p, t, at.at),
-                        prog_var_ref(L->p, cell, at.at));
-    x->type = v->type;
+    ir_expr *stored = cfe_store_value(L, cell, prog_var_ref(L->p, t, at.at)); /* a bool local among bool cells */
+    ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), stored, prog_var_ref(L->p, cell, at.at));
+    x->type = stored->type;
     cur = set(L, cur, cell, x, j + 1 == c->vars.len, at);
   }
   free(index);
@@ -372,15 +383,25 @@ static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos
 static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cfe_pos at, int cur) {
   if (user_call(value)) return call_into(L, pl, value, at, cur);
   if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
-  ir_expr *v = cfe_lower_value(L, value);
+  const cfe_type *pointee = cfe_pointee(L, pl.var);
+  ir_expr *v = pointee ? cfe_lower_pointer(L, value, pointee) : cfe_lower_value(L, value);
   if (!no_place(pl)) return store(L, cur, pl, v, at);
   discard(L);
   return cur;
 }
 
+/* p += k, p++ on a pointer p: reported; true when so. */
+static bool pointer_step(cfe_lowering *L, cfe_place pl, const cfe_expr *e) {
+  if (!cfe_pointee(L, pl.var)) return false;
+  cfe_error(L->u, e->at, "unsupported pointer arithmetic (a pointer names one object: use '&a[i]' for an element)");
+  discard(L);
+  return true;
+}
+
 static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_place pl = cfe_lower_place(L, e->a);
   if (e->op == CO_ASSIGN) return assign_value(L, pl, e->b, at, cur);
+  if (pointer_step(L, pl, e)) return cur;
   if (no_place(pl)) {
     cfe_lower_value(L, e->b);
     discard(L);
@@ -392,7 +413,7 @@ static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
 
 static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   cfe_place pl = cfe_lower_place(L, e->a);
-  if (no_place(pl)) {
+  if (no_place(pl) || pointer_step(L, pl, e)) {
     discard(L);
     return cur;
   }
@@ -419,6 +440,17 @@ static ir_expr *builtin_condition(cfe_lowering *L, const cfe_expr *e) {
   vec_foreach(&e->args, i) cfe_lower_value(L, e->args.items[i]);
   discard(L);
   return NULL;
+}
+
+/* __athread_set_state(p, v): one step storing v into the cell of *p. */
+static int set_state(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  cfe_expr deref;
+  if (!cfe_state_object(L, e, 2, &deref)) return cur;
+  cfe_place pl = cfe_lower_place(L, &deref);
+  ir_expr *v = cfe_lower_value(L, e->args.items[1]);
+  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  discard(L);
+  return cur;
 }
 
 static ir_expr *literal_false(cfe_lowering *L, cfe_pos at) {
@@ -452,11 +484,14 @@ static int call_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   case B_STOP: discard(L); return stop(L, cur, at);
   case B_THREAD_EXIT: discard(L); jump(L, cur, L->thread_exit, at); return next_loc(L);
   case B_NONE: return call_into(L, (cfe_place){-1, NULL}, e, at, cur);
+  case B_SET_STATE: return set_state(L, e, at, cur);
   default: cfe_lower_value(L, e); return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
 }
 
 static int expr_stmt(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  if (e->kind == CE_CAST && e->type.kind == CT_VOID && e->a->kind == CE_NAME) /* (void)arg; says it is unused */
+    return step(L, cur, ACT_SKIP, -1, NULL, at);
   if (e->kind == CE_CAST && e->type.kind == CT_VOID) return expr_stmt(L, e->a, at, cur);
   if (e->kind == CE_BINARY && e->op == CO_COMMA) return expr_stmt(L, e->b, e->b->at, expr_stmt(L, e->a, e->a->at, cur));
   const cfe_expr *rest;
@@ -494,6 +529,8 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  cfe_local_type(L, var, &d->type);
+  if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
   const cfe_expr *init = d->init;
   if (init) cur = cfe_sequence(L, init, CFE_SEQ_INIT, cur, &init);
   if (!init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
@@ -828,8 +865,10 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
       cur = local_aggregate(L, p, cur);
       continue;
     }
-    scalar_param(L, p, true);
+    scalar_param(L, p);
     int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    cfe_local_type(L, v, &p->type);
+    if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, true, p->at);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) cfe_bind(L, p->name, v);
   }
@@ -859,20 +898,17 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
   L->p->exit = frame.exit;
 }
 
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
-  const cfe_func *f = find_function(u, function);
-  if (!f) {
-    diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
-    return NULL;
-  }
-  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(function)};
+/* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
+static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr) {
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr};
+  ptr->pointee.len = ptr->unknown.len = ptr->types.len = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
   vec_foreach(&u->globals, i) L.globals[i] = -2;
   add_shared(&L);
   cfe_map_cells(&L);
-  int before = u->sink->errors;
+  int before = u->errors;
   lower_entry(&L, f);
   cfe_unmap_cells(&L);
   vec_free(&L.names);
@@ -882,7 +918,62 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   vec_free(&L.pending.checks);
   free(L.file_map);
   free(L.globals);
-  if (u->sink->errors == before) return L.p;
+  if (u->errors == before) return L.p;
   prog_free(L.p);
   return NULL;
+}
+
+static int by_type(const void *a, const void *b) {
+  const cfe_target *x = a, *y = b;
+  int c = strcmp(x->tkey, y->tkey);
+  if (c) return c;
+  return strcmp(x->key, y->key);
+}
+
+/* Sorts the targets by type, so that each type's are one range, and renumbers them. */
+static void freeze(cfe_pointers *ptr) {
+  qsort(ptr->targets.items, ptr->targets.len, sizeof *ptr->targets.items, by_type);
+  symtab_free(&ptr->ids);
+  vec_foreach(&ptr->targets, i) symtab_put(&ptr->ids, ptr->targets.items[i].key, (int)i);
+  ptr->frozen = true;
+}
+
+static void free_pointers(cfe_pointers *ptr) {
+  vec_free(&ptr->targets);
+  vec_free(&ptr->pointee);
+  vec_free(&ptr->unknown);
+  vec_free(&ptr->types);
+  symtab_free(&ptr->ids);
+}
+
+/* A first, silent pass finds the objects whose addresses the code takes;
+ * when there are some (or errors to report), a second pass lowers the
+ * function knowing them all. */
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
+  const cfe_func *f = find_function(u, function);
+  if (!f) {
+    diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
+    return NULL;
+  }
+  cfe_pointers ptr = {0};
+  diag_sink *spec_sink = spec->src->sink;
+  diag_sink saved = *u->sink, spec_saved = *spec_sink;
+  symtab printed = u->reported; /* the silent pass prints nothing, so it marks nothing as printed */
+  int errors = u->errors;
+  u->sink->out = spec_sink->out = NULL;
+  u->reported = (symtab){0};
+  prog *p = lower_once(u, spec, f, &ptr);
+  bool failed = u->errors != errors || spec_sink->errors != spec_saved.errors;
+  symtab_free(&u->reported);
+  u->reported = printed;
+  u->errors = errors;
+  *spec_sink = spec_saved;
+  *u->sink = saved;
+  if (failed || ptr.targets.len > 0) {
+    prog_free(p);
+    freeze(&ptr);
+    p = lower_once(u, spec, f, &ptr);
+  }
+  free_pointers(&ptr);
+  return p;
 }

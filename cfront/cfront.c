@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clang.h"
 #include "translate.h"
@@ -201,10 +202,35 @@ static cfe_unit *unit_result(cfe_unit *u, int before) {
   return NULL;
 }
 
+/* Messages and traces name the models' files from the include directory
+ * ("athread/models/pthread.h"), wherever athread is installed. */
+static void shorten_model_names(cfe_unit *u, size_t from, const char *dir) {
+  size_t n = strlen(dir);
+  for (size_t i = from; i < u->files.len; i++) {
+    diag_source *src = u->files.items[i].src;
+    if (!src || strncmp(src->name, dir, n) != 0 || src->name[n] != '/') continue;
+    char *shorter = xstrdup(src->name + n + 1);
+    free(src->name);
+    src->name = shorter;
+  }
+}
+
+/* The primitive models (athread_model_NAME functions, include/athread/models/all.h). */
+static void translate_models(cfe_unit *u, CXIndex index, const cfe_options *o) {
+  if (!o || !o->include_dir) return;
+  char *path = arena_printf(u->arena, "%s/athread/models/all.h", o->include_dir);
+  if (access(path, R_OK) != 0) return; /* an install without models: calls to them are errors */
+  size_t from = u->files.len;
+  int file = load_main_file(u, path);
+  if (file >= 0) translate_file(u, index, file, o);
+  shorten_model_names(u, from, o->include_dir);
+}
+
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o) {
   cfe_unit *u = unit_new(sink);
   int before = sink->errors;
   CXIndex index = clang_createIndex(0, 0);
+  translate_models(u, index, o);
   for (size_t i = 0; i < file_count; i++) {
     int file = load_main_file(u, files[i]);
     if (file >= 0) translate_file(u, index, file, o);

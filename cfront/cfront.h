@@ -25,9 +25,10 @@ typedef struct cfe_options {
 
 typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag_sources of every file seen */
 
-/* Parses every file with clang (__ATHREAD__ defined). Returns NULL after
- * reporting errors (clang's own at their locations) through sink. Returns
- * owned, free with cfe_free. */
+/* Parses every file with clang (__ATHREAD__ defined), after the primitive
+ * models (include_dir/athread/models/all.h, when there is one). Returns NULL
+ * after reporting errors (clang's own at their locations) through sink.
+ * Returns owned, free with cfe_free. */
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o);
 /* Parses text as the file name (clang reads it as an unsaved file: a name
  * ending in .i is preprocessed C, whose line markers clang honours for

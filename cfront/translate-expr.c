@@ -2,8 +2,8 @@
  * node gets its C type (ctype); the conversions C makes implicitly (libclang
  * shows them as UnexposedExpr over a child of another type) become CE_CAST
  * nodes marked implicit, except the decays of arrays and functions, whose
- * operand is kept as written. Enum constants become their values. A use of
- * a pointer variable is a CE_BAD node: pointers are not in the subset yet. */
+ * operand is kept as written. Enum constants become their values. p->f is
+ * the member f of the dereference of p. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,15 +163,6 @@ static cfe_expr *reference(cft *t, CXCursor c) {
   const char *name = cft_intern(t, clang_getCursorSpelling(c));
   if (kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl && kind != CXCursor_FunctionDecl)
     return bad(t, c, arena_printf(A(t), "unsupported use of '%s'", name), NULL);
-  bool local = kind == CXCursor_ParmDecl ||
-               (kind == CXCursor_VarDecl && clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_TranslationUnit);
-  if (local && is_pointer(type_of(decl)))
-    return bad(t, c,
-               arena_printf(A(t),
-                            "unsupported use of pointer '%s' (pointers are not in the subset yet; a thread function "
-                            "may take a pointer argument that it does not use)",
-                            name),
-               NULL);
   if (cft_system(decl)) cft_system_name(t, name);
   cfe_expr *e = node(t, c, CE_NAME, 0, NULL, NULL, NULL);
   e->name = name;
@@ -279,8 +270,13 @@ static cfe_expr *conditional(cft *t, CXCursor c) {
 static cfe_expr *member(cft *t, CXCursor c) {
   CXCursor base;
   if (cft_children(c, &base, 1) != 1) return bad(t, c, "unsupported member access", NULL);
-  if (is_pointer(type_of(base))) return bad(t, c, "unsupported member access '->'", NULL);
-  cfe_expr *e = node(t, c, CE_MEMBER, 0, cft_expr(t, base), NULL, NULL);
+  cfe_expr *object = cft_expr(t, base);
+  if (is_pointer(type_of(base))) { /* p->f is (*p).f */
+    cfe_expr *deref = node(t, base, CE_UNARY, CO_DEREF, object, NULL, NULL);
+    deref->ctype = object->ctype.kind == CT_POINTER ? *object->ctype.elem : deref->ctype;
+    object = deref;
+  }
+  cfe_expr *e = node(t, c, CE_MEMBER, 0, object, NULL, NULL);
   e->name = cft_intern(t, clang_getCursorSpelling(c));
   e->name_at = cft_name_pos(t, c, e->name);
   return e;

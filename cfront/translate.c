@@ -298,6 +298,18 @@ static cfe_type array_type(cft *t, CXType c, cfe_pos at) {
   return (cfe_type){.kind = CT_ARRAY, .at = at, .elem = e, .length = n};
 }
 
+/* The pointer type under type's sugar, keeping the pointee's own (its
+ * typedef names a synchronization type: KSPIN_LOCK *). */
+static CXType sugared_pointer(CXType type) {
+  for (int level = 0; level < 32 && type.kind != CXType_Pointer; level++) {
+    if (type.kind == CXType_Elaborated) type = clang_Type_getNamedType(type);
+    else if (type.kind == CXType_Typedef) type = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(type));
+    else if (type.kind == CXType_Attributed) type = clang_Type_getModifiedType(type);
+    else break;
+  }
+  return type.kind == CXType_Pointer ? type : clang_getCanonicalType(type);
+}
+
 static cfe_type pointer_type(cft *t, CXType c, cfe_pos at) {
   cfe_type *e = arena_alloc(A(t), sizeof *e);
   CXType pointee = clang_getPointeeType(c);
@@ -317,7 +329,26 @@ static const char *system_typedef(cft *t, CXType type) {
   return cft_intern(t, clang_getCursorSpelling(decl));
 }
 
+/* A synchronization object's type by the names its sugar gives it
+ * (cfe_sync_type: pthread_mutex_t is a union, spinlock_t a struct). */
+static bool sync_type(cft *t, CXType type, cfe_type *out) {
+  for (int level = 0; level < 32; level++) {
+    if (type.kind == CXType_Elaborated) {
+      type = clang_Type_getNamedType(type);
+    } else if (type.kind == CXType_Typedef) {
+      if (cfe_sync_type(cft_intern(t, clang_getTypedefName(type)), out)) return true;
+      type = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(type));
+    } else {
+      return type.kind == CXType_Record &&
+             cfe_sync_type(cft_intern(t, clang_getCursorSpelling(clang_getTypeDeclaration(type))), out);
+    }
+  }
+  return false;
+}
+
 cfe_type cft_type(cft *t, CXType type, cfe_pos at) {
+  cfe_type sync;
+  if (sync_type(t, type, &sync)) return sync;
   const char *sys = system_typedef(t, type);
   if (sys) return bad_type(t, at, arena_printf(A(t), "unsupported: '%s' comes from a system header", sys));
   CXType c = clang_getCanonicalType(type);
@@ -343,7 +374,7 @@ cfe_type cft_type(cft *t, CXType type, cfe_pos at) {
   case CXType_Enum: return cft_type(t, clang_getEnumDeclIntegerType(clang_getTypeDeclaration(c)), at);
   case CXType_Atomic: return cft_type(t, clang_Type_getValueType(c), at);
   case CXType_Void: return (cfe_type){.kind = CT_VOID};
-  case CXType_Pointer: return pointer_type(t, c, at);
+  case CXType_Pointer: return pointer_type(t, sugared_pointer(type), at);
   case CXType_ConstantArray: return array_type(t, c, at);
   case CXType_IncompleteArray: return bad_type(t, at, "unsupported array type without a length (give it one: 'int a[4]')");
   case CXType_VariableArray: return bad_type(t, at, "unsupported variable-length array");

@@ -68,6 +68,7 @@ static const char *check_comment(prog_check k) {
   case CHECK_RANGE: return "the step keeps a bounded variable in its range";
   case CHECK_EXIT: return "F nonempty at thread exit";
   case CHECK_INDEX: return "the code's index lies within its array";
+  case CHECK_NULL: return "the pointer the code dereferences names an object";
   }
   return "";
 }

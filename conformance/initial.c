@@ -17,6 +17,7 @@ typedef enum origin {
   FROM_INIT,  /* its initializer's expression */
   FROM_ZERO,  /* the global has no initializer */
   FROM_FILL,  /* the initializer does not set it */
+  FROM_LOCK,  /* a lock object: it starts free */
   FROM_EARLY, /* the creator writes it before the first start */
 } origin;
 
@@ -96,6 +97,7 @@ static void origin_text(const checker *k, const ast_shared *sh, const cval *c, s
     sbuf_printf(out, "the C initializer of '%s' does not set %s, so it starts at ", c->global->name, c->path);
     break;
   case FROM_EARLY: sbuf_printf(out, "%s sets %s to ", k->p->creator, c->path); break;
+  case FROM_LOCK: sbuf_printf(out, "a C lock starts free, so %s starts at ", c->path); break;
   }
   value_text(sh, c->value, out);
   if (c->from == FROM_EARLY) sbuf_puts(out, " before the first thread starts");
@@ -254,9 +256,13 @@ static void resolve_cell(checker *k, size_t i) {
   if (g < 0) return;
   const cfp_global *global = k->p->globals.items[g];
   const cfp_type *t = type_at(global->type, k->steps.items, k->steps.len);
-  if (!t || (t->kind != CFP_INT && t->kind != CFP_BOOL) || global->thread_local) return;
+  if (global->thread_local) return;
   c->object = true;
   c->global = global;
+  if (t && t->kind == CFP_LOCK) return known(c, FROM_LOCK, global->name_at, 0); /* C's zero, the static
+    initializers and the init functions all give a free lock */
+  if (!t || (t->kind != CFP_INT && t->kind != CFP_BOOL))
+    return unknown(c, FROM_ZERO, global->name_at, xstrdup("athread does not read the initial state of its C type"));
   initializer_value(c, global, cfp_leaf_of(global->type, k->steps.items, k->steps.len));
   early_values(k, c, g, t->kind == CFP_BOOL);
 }

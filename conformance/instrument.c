@@ -247,7 +247,7 @@ static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
   e.role = ROLE_CODE;
   e.step = index;
   e.detail = -1;
-  if (ce->action == ACT_ASSERT && ce->check == CHECK_INDEX)
+  if (ce->action == ACT_ASSERT && (ce->check == CHECK_INDEX || ce->check == CHECK_NULL))
     e.detail = ce->detail; /* undefined behaviour: nothing excuses it */
   else if (ce->action == ACT_ASSERT) {
     e.check = src->boundary ? CHECK_CODE : CHECK_CODE_IN_STEP;

@@ -55,7 +55,8 @@ typedef enum prog_check {
   CHECK_SIMULATED,    /* F nonempty after a step: some abstract state simulates it */
   CHECK_RANGE,        /* a bounded shared variable keeps its range after a step */
   CHECK_EXIT,         /* F nonempty when the thread exits */
-  CHECK_INDEX         /* an index of the code lies within its array (detail: the access in prog->subscripts) */
+  CHECK_INDEX,        /* an index of the code lies within its array (detail: the access in prog->subscripts) */
+  CHECK_NULL          /* a pointer the code dereferences names an object (detail: the pointer in prog->subscripts) */
 } prog_check;
 
 /* One part of a C path: text (a name, ".f", "[2]"), or an index known only
@@ -66,7 +67,8 @@ typedef struct prog_path_part {
 } prog_path_part;
 
 /* An element of a C array that the code reaches through an index that is
- * not constant: what a CHECK_INDEX assertion bounds. */
+ * not constant: what a CHECK_INDEX assertion bounds. For CHECK_NULL: the
+ * pointer's text (array), its value (index) and length 0. */
 typedef struct prog_subscript {
   const prog_path_part *array; /* the C path of the array (arena-owned) */
   size_t array_len;            /* parts in it */

@@ -71,6 +71,18 @@ static void index_text(const conform_report *c, const trace *t, strbuf *out) {
   sbuf_free(&array);
 }
 
+/* "step 2: the code dereferences p, which is NULL" (or names no object of its type). */
+static void null_text(const conform_report *c, const trace *t, strbuf *out) {
+  const prog *p = c->ins;
+  const prog_subscript *s = &p->subscripts.items[t->subscript];
+  int64_t k;
+  bool known = prog_eval(p, s->index, t->at_failure, &k);
+  sbuf_printf(out, "%s %zu: the code dereferences %s, which ", t->failing_is_check ? "check" : "step", t->steps.len,
+              s->array[0].text);
+  if (known && k == 0) sbuf_puts(out, "is NULL");
+  else sbuf_puts(out, "names no object of its type");
+}
+
 static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   size_t n = t->steps.len;
@@ -105,6 +117,7 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   }
   case CHECK_EXIT: sbuf_puts(out, "the thread exits with no candidate state left"); break;
   case CHECK_INDEX: index_text(c, t, out); break;
+  case CHECK_NULL: null_text(c, t, out); break;
   }
 }
 
@@ -122,7 +135,9 @@ static void reads_text(const prog *p, const trace_step *s, strbuf *out) {
 /* "after:", or "at a.c:6:" for the values where an assert or a bounds check
  * inside step i failed (text kept in scratch). */
 static const char *after_label(const conform_report *c, const trace *t, size_t i, strbuf *scratch) {
-  if (i + 1 < t->steps.len || (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX)) return "after:";
+  if (i + 1 < t->steps.len ||
+      (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX && t->failure != CHECK_NULL))
+    return "after:";
   sbuf_puts(scratch, "at ");
   origin_place(c->ins, c->ins->edges.items[t->failing_edge].origin, scratch);
   sbuf_putc(scratch, ':');
@@ -260,6 +275,7 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
 static const char *failure_kind(prog_check k) {
   if (k == CHECK_CODE || k == CHECK_CODE_IN_STEP) return "assertion";
   if (k == CHECK_INDEX) return "index";
+  if (k == CHECK_NULL) return "null";
   return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : "exit";
 }
 
@@ -305,6 +321,8 @@ static json_t *counterexample_json(const conform_report *c) {
     json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
   if (t.failure == CHECK_CODE_IN_STEP) in_step_json(c->ins, c->ins->edges.items[t.failing_edge].origin, failure);
   if (t.failure == CHECK_INDEX) index_json(c->ins, &t, failure);
+  if (t.failure == CHECK_NULL)
+    json_object_set_new(failure, "pointer", json_text(c->ins->subscripts.items[t.subscript].array[0].text));
   json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);
   sbuf_free(&b);

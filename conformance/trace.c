@@ -48,7 +48,7 @@ static void fail(builder *b, const prog_edge *ed, size_t i) {
   b->t->failure = ed->check;
   b->t->failing_edge = b->r->trace_edges[i];
   b->t->range_var = ed->check == CHECK_RANGE ? ed->detail : -1;
-  b->t->subscript = ed->check == CHECK_INDEX ? ed->detail : -1;
+  b->t->subscript = ed->check == CHECK_INDEX || ed->check == CHECK_NULL ? ed->detail : -1;
   b->t->at_failure = copy_values(b, i);
   if (b->open && !b->open->after) b->open->after = copy_values(b, i);
 }

@@ -353,6 +353,7 @@ static const char *failure_note(const char *kind) {
   if (strcmp(kind, "assertion") == 0) return "assertion fails";
   if (strcmp(kind, "exit") == 0) return "exits";
   if (strcmp(kind, "index") == 0) return "index outside its array";
+  if (strcmp(kind, "null") == 0) return "dereferences NULL";
   return kind;
 }
 

@@ -399,7 +399,7 @@ static bool read_cstep(reader *r, viz_conform *c, const ast_thread *t, json_t *s
   return true;
 }
 
-static const char *const failure_kinds[] = {"not simulated", "range", "assertion", "exit", "index"};
+static const char *const failure_kinds[] = {"not simulated", "range", "assertion", "exit", "index", "null"};
 
 /* Reads "failure": {"kind", "step", "message"[, "variable"]} of a
  * counterexample with steps steps. */
