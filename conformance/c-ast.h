@@ -448,6 +448,7 @@ typedef struct cfe_lowering {
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
+  cfe_ints ints;               /* C's integers or mathematical ones */
 } cfe_lowering;
 
 typedef enum cfe_builtin {

@@ -677,13 +677,15 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
   L->p->exit = frame.exit;
 }
 
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
+const char *cfe_ints_name(cfe_ints ints) { return ints == CFE_INTS_MATH ? "math" : "c"; }
+
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
   const cfe_func *f = find_function(u, function);
   if (!f) {
     diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
     return NULL;
   }
-  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(function)};
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(function), .ints = ints};
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);

@@ -23,8 +23,9 @@ typedef struct lowered {
 
 static const char *default_spec = "shared int g; shared bool flag; shared int[0..3] r;\n";
 
-/* Parses and lowers function fn of code against spec (default_spec if NULL). */
-static lowered *lower_code(const char *spec, const char *code, const char *fn) {
+/* Parses and lowers function fn of code against spec (default_spec if NULL)
+ * with the integers ints. */
+static lowered *lower_with(const char *spec, const char *code, const char *fn, cfe_ints ints) {
   lowered *l = calloc(1, sizeof *l);
   l->mem = open_memstream(&l->diags, &l->diags_len);
   l->sink.out = l->mem;
@@ -41,12 +42,16 @@ static lowered *lower_code(const char *spec, const char *code, const char *fn) {
   const char *files[] = {path};
   cfe_options o = {.include_dir = "include"};
   l->unit = cfe_parse(&l->sink, files, 1, &o);
-  if (l->unit) l->p = cfe_lower(l->unit, l->spec, fn);
+  if (l->unit) l->p = cfe_lower(l->unit, l->spec, fn, ints);
   unlink(path);
   rmdir(dir);
   fflush(l->mem);
   l->errors = l->sink.errors;
   return l;
+}
+
+static lowered *lower_code(const char *spec, const char *code, const char *fn) {
+  return lower_with(spec, code, fn, CFE_INTS_C);
 }
 
 static void release(lowered *l) {
