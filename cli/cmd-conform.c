@@ -27,6 +27,7 @@ typedef struct conform_args {
   const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
   double timeout;        /* --timeout SEC, 0 for none */
   cfe_ints ints;         /* --int c|math */
+  bool ints_given;       /* --int was given (the Bison front end then gives C types their widths) */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -84,7 +85,9 @@ static int conform_option(int c, char *arg, void *args) {
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
-  case 'Z': return parse_ints(arg, &a->ints) ? -1 : cli_usage_error("conform", "--int must be c or math");
+  case 'Z':
+    a->ints_given = true;
+    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error("conform", "--int must be c or math");
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -210,7 +213,8 @@ static int conform(const conform_args *a, const ast_spec *spec) {
   const char *include = include_dir();
   conform_request rq = {.files = (const char *const *)a->files,
                         .file_count = (size_t)a->file_count,
-                        .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include},
+                        .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include,
+                                .widths = a->ints_given && a->ints == CFE_INTS_C},
                         .function = function,
                         .emit_c = a->emit_c,
                         .emit_smt2 = a->emit_smt2,

@@ -62,8 +62,13 @@ static void specs_extend(cfe_specs *s, cfe_pos at) { s->at = s->at.file < 0 ? at
 void cfe_specs_word(cfe_ctx *ctx, cfe_specs *s, const char *word, cfe_pos at) {
   specs_extend(s, at);
   s->words++;
+  s->widths = ctx->unit->widths;
   if (strcmp(word, "void") == 0) s->is_void = true;
   else if (strcmp(word, "_Bool") == 0) s->is_bool = true;
+  else if (strcmp(word, "unsigned") == 0) s->is_unsigned = true;
+  else if (strcmp(word, "long") == 0) s->longs++;
+  else if (strcmp(word, "char") == 0) s->is_char = true;
+  else if (strcmp(word, "short") == 0) s->is_short = true;
   else if (s->bad.kind != CT_BAD &&
            (strcmp(word, "float") == 0 || strcmp(word, "double") == 0 || strcmp(word, "_Complex") == 0))
     s->bad = cfe_type_bad(ctx, at, "unsupported floating-point type '%s'", word);
@@ -85,7 +90,9 @@ cfe_type cfe_specs_result(const cfe_specs *s) {
   if (s->has_type) return s->type;
   if (s->is_void) return (cfe_type){.kind = CT_VOID};
   if (s->is_bool) return (cfe_type){.kind = CT_BOOL};
-  return (cfe_type){.kind = CT_INT};
+  /* x86-64 (LP64): char 8 bits and signed, short 16, int 32, long 64 */
+  uint8_t bits = !s->widths ? 0 : s->is_char ? 8 : s->is_short ? 16 : s->longs ? 64 : 32;
+  return (cfe_type){.kind = CT_INT, .bits = bits, .is_unsigned = s->is_unsigned};
 }
 
 /* ---------------------------------------------------------------- structs */

@@ -75,6 +75,10 @@ typedef enum cfe_storage { SC_NONE, SC_TYPEDEF, SC_EXTERN, SC_STATIC, SC_OTHER }
 typedef struct cfe_specs {
   int words;             /* type keywords seen */
   bool is_void, is_bool; /* saw void / _Bool */
+  bool is_unsigned;      /* saw unsigned */
+  int longs;             /* 'long' words seen */
+  bool is_char, is_short; /* saw char / short */
+  bool widths;           /* the unit's types have widths (cfe_options.widths) */
   bool has_type;         /* a typedef name, struct, union or enum was seen */
   cfe_type type;         /* the typedef's (or struct's, enum's) type when has_type */
   cfe_type bad;          /* first unsupported keyword (float, _Complex ...): kind CT_BAD, else CT_INT */
@@ -260,6 +264,7 @@ struct cfe_unit {
   VEC(cfe_entity) entities;  /* what each file-scope name means */
   VEC(cfe_decl *) globals;   /* global variables, first declaration each */
   VEC(cfe_func *) funcs;     /* functions */
+  bool widths;               /* cfe_options.widths */
 };
 
 /* ---------------------------------------------------------------- one parse */
@@ -384,10 +389,11 @@ cfe_stmt *cfe_bad_stmt(cfe_ctx *ctx, cfe_pos at, const char *fmt, ...) __attribu
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
 
-/* A bounds check the current statement makes before its action. */
+/* A check the current statement makes before its action. */
 typedef struct cfe_check {
-  ir_expr *holds; /* where the index is evaluated, it lies within its array */
-  int subscript;  /* the access, in p->subscripts */
+  ir_expr *holds;   /* where the index or operation is evaluated, it lies within its array or is defined */
+  prog_check check; /* CHECK_INDEX or CHECK_ARITH */
+  int detail;       /* the access (in p->subscripts) or the operation (in p->operations) */
 } cfe_check;
 
 /* What the current statement does before its action: havoc its nondet
@@ -464,8 +470,17 @@ typedef enum cfe_builtin {
 
 /* What a called name means as a verification builtin. */
 cfe_builtin cfe_builtin_of(const char *name);
-/* A fresh local variable (bool ones are bounded to [0, 1]). */
-int cfe_new_local(cfe_lowering *L, const char *display, bool boolean);
+/* A fresh local variable of C type type (bool ones are bounded to [0, 1]). */
+int cfe_new_local(cfe_lowering *L, const char *display, const cfe_type *type);
+/* C's integer type of type, or of expression e (clang's ctype, or worked out
+ * from the operands when the front end left it unknown); bits 0 under
+ * --int math or for a type athread does not know, bits 1 for _Bool. */
+ir_ctype cfe_ctype_of(const cfe_lowering *L, const cfe_type *type);
+ir_ctype cfe_ctype(const cfe_lowering *L, const cfe_expr *e);
+/* Every value of from is one of to (to mathematical: always). */
+bool cfe_ctype_fits(ir_ctype from, ir_ctype to);
+/* Where at is, for an edge or an operation of the program. */
+prog_origin cfe_origin(cfe_lowering *L, cfe_pos at);
 /* True for a local that holds a C bool (0 or 1). */
 bool cfe_is_bool_local(const cfe_lowering *L, int v);
 /* The value of e as an int (TY_INT) or a condition (TY_BOOL). nondet calls
@@ -477,10 +492,13 @@ ir_expr *cfe_lower_bool(cfe_lowering *L, const cfe_expr *e);
 ir_expr *cfe_lower_value(cfe_lowering *L, const cfe_expr *e);
 /* ! c, folding literals. */
 ir_expr *cfe_not(cfe_lowering *L, ir_expr *c);
-/* The value of "lhs op rhs" for a compound assignment. */
-ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_expr *rhs, cfe_pos at);
-/* What to store into v: the value converted to v's type (bool locals normalized). */
-ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value);
+/* The value of "lhs op rhs" for a compound assignment (lhs of C type ta);
+ * *type gets the type C computes it in. */
+ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, ir_ctype ta, const cfe_expr *rhs, cfe_pos at,
+                            ir_ctype *type);
+/* What to store into v: the value (of C type from) converted to v's type
+ * (modulo 2^bits for an integer type, bool locals normalized). */
+ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value, ir_ctype from);
 /* The function a call names with its body, or NULL after reporting why not. */
 const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call);
 /* An int literal (arena-owned, typed). */

@@ -24,7 +24,7 @@
 static int next_loc(cfe_lowering *L) { return prog_add_loc(L->p, L->atomic == 0); }
 static int mid_loc(cfe_lowering *L) { return prog_add_loc(L->p, false); }
 
-static prog_origin origin(cfe_lowering *L, cfe_pos at) {
+prog_origin cfe_origin(cfe_lowering *L, cfe_pos at) {
   if (at.file < 0 || !L->u->files.items[at.file].src) return (prog_origin){-1, at.at};
   int *m = &L->file_map[at.file];
   if (*m < 0) {
@@ -38,7 +38,7 @@ static prog_origin origin(cfe_lowering *L, cfe_pos at) {
 static void add(cfe_lowering *L, prog_edge x, bool step, cfe_pos at) {
   if (L->too_big) return;
   x.starts_step = step && L->p->locs.items[x.from].boundary;
-  x.origin = origin(L, at);
+  x.origin = cfe_origin(L, at);
   prog_add_edge(L->p, x);
   if (L->p->edges.len < MAX_EDGES) return;
   L->too_big = true;
@@ -72,8 +72,8 @@ static void put_pending(cfe_lowering *L, cfe_pending p) {
   L->pending = p;
 }
 
-/* Havocs the nondet temporaries of the statement, then makes its bounds
- * checks; returns where its own action starts. Within a step they lead
+/* Havocs the nondet temporaries of the statement, then makes its checks
+ * (indices within their arrays, operations defined); returns where its own action starts. Within a step they lead
  * through non-boundaries. */
 static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
   vec_foreach(&L->pending.temps, i) {
@@ -89,9 +89,9 @@ static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
                    .action = ACT_ASSERT,
                    .var = -1,
                    .expr = c->holds,
-                   .check = CHECK_INDEX,
+                   .check = c->check,
                    .step = -1,
-                   .detail = c->subscript};
+                   .detail = c->detail};
     add(L, x, step, at);
     cur = to;
   }
@@ -221,9 +221,10 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
   if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
-    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
-    edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
+    ir_expr *value = cfe_store_value(L, v, values[i], cfe_ctype(L, call->args.items[i]));
+    edge(L, cur, to, ACT_ASSIGN, v, value, true, call->at);
     cur = to;
     if (p->name) bind(L, p->name, v);
   }
@@ -243,7 +244,7 @@ static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want
   cfe_frame *outer = L->frame;
   L->frame = &frame;
   if (f->decl->type.kind != CT_VOID)
-    frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), f->decl->type.kind == CT_BOOL);
+    frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), &f->decl->type);
   frame.exit = next_loc(L);
   vec_push(NULL, &L->calls, f);
   cur = stmt(L, f->body, cur);
@@ -266,7 +267,7 @@ static bool atomic_call(cfe_lowering *L, const cfe_expr *e) {
 
 static bool no_place(cfe_place pl) { return pl.var < 0 && !pl.cells; }
 
-static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at);
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at);
 
 /* "x = f(a)", "T x = f(a)", "f(a);": the call's steps, then one step
  * storing the result (all one step for a __VERIFIER_atomic_ function). The
@@ -278,7 +279,8 @@ static int call_into(cfe_lowering *L, cfe_place pl, const cfe_expr *e, cfe_pos a
   int ret;
   cur = call(L, e, cur, &ret, !no_place(pl));
   put_pending(L, target);
-  if (ret >= 0 && !no_place(pl)) cur = store(L, cur, pl, prog_var_ref(L->p, ret, e->at.at), at);
+  if (ret >= 0 && !no_place(pl))
+    cur = store(L, cur, pl, prog_var_ref(L->p, ret, e->at.at), L->p->vars.items[ret].ctype, at);
   else discard(L);
   if (atomic) cur = atomic_leave(L, cur, e->at);
   return cur;
@@ -286,13 +288,15 @@ static int call_into(cfe_lowering *L, cfe_place pl, const cfe_expr *e, cfe_pos a
 
 /* ---------------------------------------------------------------- expression statements */
 
-/* "x = nondet()" havocs x directly when every value of the nondet fits x. */
+/* "x = nondet()" havocs x directly when every value of the nondet fits x
+ * (its C type, and its range when bounded). */
 static bool direct_havoc(const cfe_lowering *L, int var, const cfe_expr *value) {
   if (value->kind != CE_CALL || value->args.len > 0) return false;
   cfe_builtin b = cfe_builtin_of(value->name);
   const prog_var *v = &L->p->vars.items[var];
   if (b == B_NONDET_BOOL) return v->type == TY_BOOL || cfe_is_bool_local(L, var);
-  return b == B_NONDET && (v->type == TY_BOOL || !v->bounded || cfe_is_bool_local(L, var));
+  if (v->type == TY_BOOL || cfe_is_bool_local(L, var)) return b == B_NONDET;
+  return b == B_NONDET && !v->bounded && cfe_ctype_fits(cfe_ctype(L, value), v->ctype);
 }
 
 /* var := value as an edge of the current step, to a new location (the boundary that ends it when last). */
@@ -319,7 +323,7 @@ static ir_expr *selects(cfe_lowering *L, const cfe_cells *c, ir_expr *const *ind
 /* A store into one of the cells c, as one step: the indices and the value
  * into temporaries, then cell := (the indices select it) ? value : cell for
  * each cell, so that the value is the one computed before any of them. */
-static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, cfe_pos at) {
+static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, ir_ctype from, cfe_pos at) {
   cur = flush_pending(L, cur, true, at);
   ir_expr **index = xcalloc(c->index.len + 1, sizeof *index);
   vec_foreach(&c->index, d) {
@@ -327,7 +331,7 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
     cur = set(L, cur, t, c->index.items[d], false, at);
     index[d] = prog_var_ref(L->p, t, at.at);
   }
-  ir_expr *v = cfe_store_value(L, c->vars.items[0], value);
+  ir_expr *v = cfe_store_value(L, c->vars.items[0], value, from);
   int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
   cur = set(L, cur, t, v, false, at);
   vec_foreach(&c->vars, j) {
@@ -342,9 +346,9 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
 }
 
 /* The step storing value into pl (after the statement's pending work); returns the boundary after it. */
-static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at) {
-  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value), at);
-  return store_cells(L, cur, pl.cells, value, at);
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at) {
+  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value, from), at);
+  return store_cells(L, cur, pl.cells, value, from, at);
 }
 
 /* The step "place := value" of an assignment or initializer. */
@@ -352,7 +356,7 @@ static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cf
   if (user_call(value)) return call_into(L, pl, value, at, cur);
   if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
   ir_expr *v = cfe_lower_value(L, value);
-  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  if (!no_place(pl)) return store(L, cur, pl, v, cfe_ctype(L, value), at);
   discard(L);
   return cur;
 }
@@ -365,8 +369,9 @@ static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
     discard(L);
     return cur;
   }
-  ir_expr *v = cfe_lower_compound(L, e->op, cfe_place_value(L, pl, e->a->at.at), e->b, e->at);
-  return store(L, cur, pl, v, at);
+  ir_ctype type;
+  ir_expr *v = cfe_lower_compound(L, e->op, cfe_place_value(L, pl, e->a->at.at), cfe_ctype(L, e->a), e->b, e->at, &type);
+  return store(L, cur, pl, v, type, at);
 }
 
 static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
@@ -376,8 +381,10 @@ static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
     return cur;
   }
   cfe_expr one = {.kind = CE_INT, .at = e->at, .value = 1, .depth = 1};
-  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, cfe_place_value(L, pl, e->a->at.at), &one, e->at);
-  return store(L, cur, pl, v, at);
+  ir_ctype type;
+  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, cfe_place_value(L, pl, e->a->at.at),
+                                  cfe_ctype(L, e->a), &one, e->at, &type);
+  return store(L, cur, pl, v, type, at);
 }
 
 /* An assert's condition where its bounds checks hold: between steps the
@@ -440,7 +447,7 @@ static bool local_ok(cfe_lowering *L, const cfe_decl *d) {
 static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
   bool ok = local_ok(L, d);
-  int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  int var = cfe_new_local(L, d->name, &d->type);
   if (!d->init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
   else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, d->init, d->at, cur);
   bind(L, d->name, var);
@@ -522,21 +529,24 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   }
   if (is_void) cfe_error(L->u, s->at, "'%s' returns void; 'return' cannot have a value", fr->func->name);
   ir_expr *value = NULL;
+  ir_ctype from = {0, false};
   bool atomic = user_call(s->expr) && atomic_call(L, s->expr);
   if (atomic) cur = atomic_enter(L, cur, s->expr->at);
   if (user_call(s->expr)) {
     int ret;
     cur = call(L, s->expr, cur, &ret, !fr->entry);
     value = ret >= 0 ? prog_var_ref(L->p, ret, s->expr->at.at) : NULL;
+    from = ret >= 0 ? L->p->vars.items[ret].ctype : from;
   } else if (!fr->entry) {
     value = cfe_lower_value(L, s->expr);
+    from = cfe_ctype(L, s->expr);
   }
   if (fr->entry || fr->ret_var < 0 || !value) {
     discard(L); /* the checked function's result is ignored */
     edge(L, cur, fr->exit, ACT_SKIP, -1, NULL, true, s->at);
   } else {
     cur = flush_pending(L, cur, true, s->at);
-    edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value), true, s->at);
+    edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value, from), true, s->at);
   }
   if (atomic) L->atomic--; /* the section ends where return goes */
   return next_loc(L);
@@ -649,7 +659,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
   for (size_t i = 0; i < param_count(f); i++) {
     const cfe_decl *p = f->decl->params.items[i];
     scalar_param(L, p);
-    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) bind(L, p->name, v);
   }

@@ -56,6 +56,7 @@ static cfe_unit *unit_result(cfe_unit *u, int before) {
 
 cfe_unit *cfe_parse(diag_sink *sink, const char *const *files, size_t file_count, const cfe_options *o) {
   cfe_unit *u = unit_new(sink);
+  u->widths = o->widths;
   int before = sink->errors;
   for (size_t i = 0; i < file_count; i++) {
     strbuf text = {0};

@@ -20,6 +20,8 @@ typedef struct cfe_options {
   const char *const *cpp_flags; /* user -I/-D/-U flags passed through to cpp, borrowed */
   size_t cpp_flag_count;
   const char *include_dir; /* the toolkit's include/ directory (put first on the include path) */
+  bool widths; /* stopgap until the clang front end: integer types get their widths and signedness from the
+                  type keywords (else they are unknown, so mathematical) */
 } cfe_options;
 
 /* What the code's integers are: C's (each value has its type's width and

@@ -190,8 +190,8 @@ static Z3_ast wrap(smt *s, ir_ctype t, Z3_ast a) {
 
 Z3_ast smt_in_ctype(smt *s, ir_ctype t, Z3_ast x) {
   if (t.bits == 0) return smt_bool(s, true);
-  Z3_ast lo = t.is_unsigned ? smt_int(s, 0) : neg(s, pow2(s, t.bits - 1u));
-  Z3_ast hi = sub2(s, pow2(s, t.is_unsigned ? t.bits : t.bits - 1u), smt_int(s, 1));
+  Z3_ast lo = smt_int(s, ir_ctype_min(t));
+  Z3_ast hi = t.bits == 64 && t.is_unsigned ? sub2(s, pow2(s, 64), smt_int(s, 1)) : smt_int(s, ir_ctype_max(t));
   Z3_ast both[2] = {smt_le(s, lo, x), smt_le(s, x, hi)};
   return smt_and(s, 2, both);
 }
