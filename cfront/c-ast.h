@@ -290,12 +290,11 @@ bool cfe_const_value(const cfe_unit *u, const cfe_expr *e, int64_t *out);
 
 /* ---------------------------------------------------------------- lowering (cfront-lower.c, cfront-expr.c, cfront-access.c) */
 
-/* A check the current statement makes before its action: an index within
- * its array, or a pointer that names an object. */
+/* A check the current statement makes before its action. */
 typedef struct cfe_check {
-  ir_expr *holds;  /* where the index (pointer) is evaluated, it lies within its array (names an object) */
-  int subscript;   /* the access, in p->subscripts */
-  prog_check kind; /* CHECK_INDEX or CHECK_NULL */
+  ir_expr *holds;   /* where the index or operation is evaluated, it lies within its array or is defined */
+  prog_check check; /* CHECK_INDEX or CHECK_ARITH */
+  int detail;       /* the access (in p->subscripts) or the operation (in p->operations) */
 } cfe_check;
 
 /* What the current statement does before its action: havoc its nondet
@@ -409,6 +408,7 @@ typedef struct cfe_lowering {
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
   cfe_pointers *ptr;           /* borrowed: the pointers' targets and pointer locals */
+  cfe_ints ints;               /* C's integers or mathematical ones */
 } cfe_lowering;
 
 typedef enum cfe_builtin {
@@ -429,8 +429,17 @@ typedef enum cfe_builtin {
 
 /* What a called name means as a verification builtin. */
 cfe_builtin cfe_builtin_of(const char *name);
-/* A fresh local variable (bool ones are bounded to [0, 1]). */
-int cfe_new_local(cfe_lowering *L, const char *display, bool boolean);
+/* A fresh local variable of C type type (bool ones are bounded to [0, 1]). */
+int cfe_new_local(cfe_lowering *L, const char *display, const cfe_type *type);
+/* C's integer type of type, or of expression e (clang's ctype, or worked out
+ * from the operands when the front end left it unknown); bits 0 under
+ * --int math or for a type athread does not know, bits 1 for _Bool. */
+ir_ctype cfe_ctype_of(const cfe_lowering *L, const cfe_type *type);
+ir_ctype cfe_ctype(const cfe_lowering *L, const cfe_expr *e);
+/* Every value of from is one of to (to mathematical: always). */
+bool cfe_ctype_fits(ir_ctype from, ir_ctype to);
+/* Where at is, for an edge or an operation of the program. */
+prog_origin cfe_origin(cfe_lowering *L, cfe_pos at);
 /* True for a local that holds a C bool (0 or 1). */
 bool cfe_is_bool_local(const cfe_lowering *L, int v);
 /* The value of e as an int (TY_INT) or a condition (TY_BOOL). nondet calls
@@ -442,10 +451,13 @@ ir_expr *cfe_lower_bool(cfe_lowering *L, const cfe_expr *e);
 ir_expr *cfe_lower_value(cfe_lowering *L, const cfe_expr *e);
 /* ! c, folding literals. */
 ir_expr *cfe_not(cfe_lowering *L, ir_expr *c);
-/* The value of "lhs op rhs" for a compound assignment. */
-ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, const cfe_expr *rhs, cfe_pos at);
-/* What to store into v: the value converted to v's type (bool locals normalized). */
-ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value);
+/* The value of "lhs op rhs" for a compound assignment (lhs of C type ta);
+ * *type gets the type C computes it in. */
+ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, ir_ctype ta, const cfe_expr *rhs, cfe_pos at,
+                            ir_ctype *type);
+/* What to store into v: the value (of C type from) converted to v's type
+ * (modulo 2^bits for an integer type, bool locals normalized). */
+ir_expr *cfe_store_value(cfe_lowering *L, int v, ir_expr *value, ir_ctype from);
 /* The function a call names with its body, or NULL after reporting why not. */
 const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call);
 /* An int literal (arena-owned, typed). */

@@ -101,6 +101,7 @@ static int global_var(cfe_lowering *L, int g, cfe_pos use) {
     type_mismatch(L, use, "global", d->name, d->type.kind, sh);
   } else {
     L->globals[g] = cell;
+    L->p->vars.items[cell].ctype = cfe_ctype_of(L, &d->type); /* its values are the C object's */
   }
   return L->globals[g];
 }
@@ -141,7 +142,7 @@ static bool make_leaves(cfe_lowering *L, const cfe_type *t, strbuf *key, strbuf 
     }
   } else {
     if (++*count > MAX_LOCAL_LEAVES) return false;
-    int v = cfe_new_local(L, sbuf_str(shown), t->kind == CT_BOOL);
+    int v = cfe_new_local(L, sbuf_str(shown), t);
     symtab_put(&L->local_cells, arena_intern(L->u->arena, sbuf_str(key), key->len), v);
   }
   key->len = k, shown->len = s;
@@ -352,7 +353,7 @@ static void add_check(cfe_lowering *L, const access *a, ir_expr *index, int64_t 
   loc at = index->at;
   ir_expr *in = bin(L, at, OP_AND, bin(L, at, OP_LE, cfe_int_lit(L, at, 0), index),
                     bin(L, at, OP_LT, index, cfe_int_lit(L, at, n)));
-  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, (int)L->p->subscripts.len - 1, CHECK_INDEX};
+  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, CHECK_INDEX, (int)L->p->subscripts.len - 1};
   vec_push(NULL, &L->pending.checks, c);
 }
 
@@ -470,7 +471,10 @@ static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t 
   sbuf_free(&b);
   int c = symtab_get(&L->cells, path);
   const ast_shared *cell = c >= 0 ? L->spec->shared.items[c] : NULL;
-  if (cell && (a->type.kind == CT_BOOL) == (cell->type.kind == TYPE_BOOL)) return c;
+  if (cell && (a->type.kind == CT_BOOL) == (cell->type.kind == TYPE_BOOL)) {
+    L->p->vars.items[c].ctype = cfe_ctype_of(L, &a->type); /* its values are the C object's */
+    return c;
+  }
   if (!first_report(L, path)) return -1;
   if (cell) type_mismatch(L, use, "C object", path, a->type.kind, cell);
   else unbound(L, use, a, path);

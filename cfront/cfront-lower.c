@@ -32,7 +32,7 @@ static int new_loc(cfe_lowering *L, bool boundary) {
 static int next_loc(cfe_lowering *L) { return new_loc(L, L->atomic == 0); }
 static int mid_loc(cfe_lowering *L) { return new_loc(L, false); }
 
-static prog_origin origin(cfe_lowering *L, cfe_pos at) {
+prog_origin cfe_origin(cfe_lowering *L, cfe_pos at) {
   if (at.file < 0 || !L->u->files.items[at.file].src) return (prog_origin){-1, at.at};
   int *m = &L->file_map[at.file];
   if (*m < 0) {
@@ -46,7 +46,7 @@ static prog_origin origin(cfe_lowering *L, cfe_pos at) {
 static void add(cfe_lowering *L, prog_edge x, bool step, cfe_pos at) {
   if (L->too_big) return;
   x.starts_step = step && L->p->locs.items[x.from].boundary;
-  x.origin = origin(L, at);
+  x.origin = cfe_origin(L, at);
   prog_add_edge(L->p, x);
   if (L->p->edges.len < MAX_EDGES) return;
   L->too_big = true;
@@ -80,8 +80,8 @@ static void put_pending(cfe_lowering *L, cfe_pending p) {
   L->pending = p;
 }
 
-/* Havocs the nondet temporaries of the statement, then makes its bounds
- * checks; returns where its own action starts. Within a step they lead
+/* Havocs the nondet temporaries of the statement, then makes its checks
+ * (indices within their arrays, operations defined); returns where its own action starts. Within a step they lead
  * through non-boundaries. */
 static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
   vec_foreach(&L->pending.temps, i) {
@@ -97,9 +97,9 @@ static int flush_pending(cfe_lowering *L, int cur, bool step, cfe_pos at) {
                    .action = ACT_ASSERT,
                    .var = -1,
                    .expr = c->holds,
-                   .check = c->kind,
+                   .check = c->check,
                    .step = -1,
-                   .detail = c->subscript};
+                   .detail = c->detail};
     add(L, x, step, at);
     cur = to;
   }
@@ -235,11 +235,12 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
   if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
-    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
     cfe_local_type(L, v, &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, false, p->at);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
-    edge(L, cur, to, ACT_ASSIGN, v, cfe_store_value(L, v, values[i]), true, call->at);
+    ir_expr *value = cfe_store_value(L, v, values[i], cfe_ctype(L, call->args.items[i]));
+    edge(L, cur, to, ACT_ASSIGN, v, value, true, call->at);
     cur = to;
     if (p->name) cfe_bind(L, p->name, v);
   }
@@ -267,7 +268,7 @@ static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want
   cfe_frame *outer = L->frame;
   L->frame = &frame;
   if (f->decl->type.kind != CT_VOID)
-    frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), f->decl->type.kind == CT_BOOL);
+    frame.ret_var = cfe_new_local(L, arena_printf(L->p->arena, "%s_result", f->name), &f->decl->type);
   frame.exit = next_loc(L);
   vec_push(NULL, &L->calls, f);
   cfe_switch *sw = L->innermost;
@@ -294,7 +295,7 @@ static bool atomic_call(cfe_lowering *L, const cfe_expr *e) {
 
 static bool no_place(cfe_place pl) { return pl.var < 0 && !pl.cells; }
 
-static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at);
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at);
 
 /* "x = f(a)", "T x = f(a)", "f(a);": the call's steps, then one step
  * storing the result (all one step for a __VERIFIER_atomic_ function). The
@@ -306,7 +307,8 @@ static int call_into(cfe_lowering *L, cfe_place pl, const cfe_expr *e, cfe_pos a
   int ret;
   cur = call(L, e, cur, &ret, !no_place(pl));
   put_pending(L, target);
-  if (ret >= 0 && !no_place(pl)) cur = store(L, cur, pl, prog_var_ref(L->p, ret, e->at.at), at);
+  if (ret >= 0 && !no_place(pl))
+    cur = store(L, cur, pl, prog_var_ref(L->p, ret, e->at.at), L->p->vars.items[ret].ctype, at);
   else discard(L);
   if (atomic) cur = atomic_leave(L, cur, e->at);
   return cur;
@@ -314,13 +316,15 @@ static int call_into(cfe_lowering *L, cfe_place pl, const cfe_expr *e, cfe_pos a
 
 /* ---------------------------------------------------------------- expression statements */
 
-/* "x = nondet()" havocs x directly when every value of the nondet fits x. */
+/* "x = nondet()" havocs x directly when every value of the nondet fits x
+ * (its C type, and its range when bounded). */
 static bool direct_havoc(const cfe_lowering *L, int var, const cfe_expr *value) {
   if (value->kind != CE_CALL || value->args.len > 0) return false;
   cfe_builtin b = cfe_builtin_of(value->name);
   const prog_var *v = &L->p->vars.items[var];
   if (b == B_NONDET_BOOL) return v->type == TY_BOOL || cfe_is_bool_local(L, var);
-  return b == B_NONDET && (v->type == TY_BOOL || !v->bounded || cfe_is_bool_local(L, var));
+  if (v->type == TY_BOOL || cfe_is_bool_local(L, var)) return b == B_NONDET;
+  return b == B_NONDET && !v->bounded && cfe_ctype_fits(cfe_ctype(L, value), v->ctype);
 }
 
 /* var := value as an edge of the current step, to a new location (the boundary that ends it when last). */
@@ -347,7 +351,7 @@ static ir_expr *selects(cfe_lowering *L, const cfe_cells *c, ir_expr *const *ind
 /* A store into one of the cells c, as one step: the indices and the value
  * into temporaries, then cell := (the indices select it) ? value : cell for
  * each cell, so that the value is the one computed before any of them. */
-static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, cfe_pos at) {
+static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, ir_ctype from, cfe_pos at) {
   cur = flush_pending(L, cur, true, at);
   ir_expr **index = xcalloc(c->index.len + 1, sizeof *index);
   vec_foreach(&c->index, d) {
@@ -359,12 +363,12 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
     free(index);
     return step(L, cur, ACT_SKIP, -1, NULL, at);
   }
-  ir_expr *v = cfe_store_value(L, c->vars.items[0], value);
+  ir_expr *v = cfe_store_value(L, c->vars.items[0], value, from);
   int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
   cur = set(L, cur, t, v, false, at);
   vec_foreach(&c->vars, j) {
     int cell = c->vars.items[j];
-    ir_expr *stored = cfe_store_value(L, cell, prog_var_ref(L->p, t, at.at)); /* a bool local among bool cells */
+    ir_expr *stored = cfe_store_value(L, cell, prog_var_ref(L->p, t, at.at), L->p->vars.items[t].ctype); /* a bool local among bool cells */
     ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), stored, prog_var_ref(L->p, cell, at.at));
     x->type = stored->type;
     cur = set(L, cur, cell, x, j + 1 == c->vars.len, at);
@@ -374,9 +378,9 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
 }
 
 /* The step storing value into pl (after the statement's pending work); returns the boundary after it. */
-static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, cfe_pos at) {
-  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value), at);
-  return store_cells(L, cur, pl.cells, value, at);
+static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at) {
+  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value, from), at);
+  return store_cells(L, cur, pl.cells, value, from, at);
 }
 
 /* The step "place := value" of an assignment or initializer. */
@@ -385,7 +389,7 @@ static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cf
   if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
   const cfe_type *pointee = cfe_pointee(L, pl.var);
   ir_expr *v = pointee ? cfe_lower_pointer(L, value, pointee) : cfe_lower_value(L, value);
-  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  if (!no_place(pl)) return store(L, cur, pl, v, cfe_ctype(L, value), at);
   discard(L);
   return cur;
 }
@@ -407,8 +411,9 @@ static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
     discard(L);
     return cur;
   }
-  ir_expr *v = cfe_lower_compound(L, e->op, cfe_place_value(L, pl, e->a->at.at), e->b, e->at);
-  return store(L, cur, pl, v, at);
+  ir_ctype type;
+  ir_expr *v = cfe_lower_compound(L, e->op, cfe_place_value(L, pl, e->a->at.at), cfe_ctype(L, e->a), e->b, e->at, &type);
+  return store(L, cur, pl, v, type, at);
 }
 
 static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
@@ -418,8 +423,10 @@ static int increment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
     return cur;
   }
   cfe_expr one = {.kind = CE_INT, .at = e->at, .value = 1, .depth = 1};
-  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, cfe_place_value(L, pl, e->a->at.at), &one, e->at);
-  return store(L, cur, pl, v, at);
+  ir_ctype type;
+  ir_expr *v = cfe_lower_compound(L, e->delta > 0 ? CO_ADD : CO_SUB, cfe_place_value(L, pl, e->a->at.at),
+                                  cfe_ctype(L, e->a), &one, e->at, &type);
+  return store(L, cur, pl, v, type, at);
 }
 
 /* An assert's condition where its bounds checks hold: between steps the
@@ -448,7 +455,7 @@ static int set_state(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
   if (!cfe_state_object(L, e, 2, &deref)) return cur;
   cfe_place pl = cfe_lower_place(L, &deref);
   ir_expr *v = cfe_lower_value(L, e->args.items[1]);
-  if (!no_place(pl)) return store(L, cur, pl, v, at);
+  if (!no_place(pl)) return store(L, cur, pl, v, cfe_ctype(L, e->args.items[1]), at);
   discard(L);
   return cur;
 }
@@ -528,7 +535,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
   if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
-  int var = cfe_new_local(L, d->name, d->type.kind == CT_BOOL);
+  int var = cfe_new_local(L, d->name, &d->type);
   cfe_local_type(L, var, &d->type);
   if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
   const cfe_expr *init = d->init;
@@ -617,6 +624,7 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   }
   if (is_void) cfe_error(L->u, s->at, "'%s' returns void; 'return' cannot have a value", fr->func->name);
   ir_expr *value = NULL;
+  ir_ctype from = {0, false};
   const cfe_expr *result;
   cur = cfe_sequence(L, s->expr, CFE_SEQ_INIT, cur, &result);
   bool atomic = user_call(result) && atomic_call(L, result);
@@ -625,15 +633,17 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
     int ret;
     cur = call(L, result, cur, &ret, !fr->entry);
     value = ret >= 0 ? prog_var_ref(L->p, ret, result->at.at) : NULL;
+    from = ret >= 0 ? L->p->vars.items[ret].ctype : from;
   } else if (!fr->entry) {
     value = cfe_lower_value(L, result);
+    from = cfe_ctype(L, result);
   }
   if (fr->entry || fr->ret_var < 0 || !value) {
     discard(L); /* the checked function's result is ignored */
     edge(L, cur, fr->exit, ACT_SKIP, -1, NULL, true, s->at);
   } else {
     cur = flush_pending(L, cur, true, s->at);
-    edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value), true, s->at);
+    edge(L, cur, fr->exit, ACT_ASSIGN, fr->ret_var, cfe_store_value(L, fr->ret_var, value, from), true, s->at);
   }
   if (atomic) L->atomic--; /* the section ends where return goes */
   return next_loc(L);
@@ -866,7 +876,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
       continue;
     }
     scalar_param(L, p);
-    int v = cfe_new_local(L, p->name ? p->name : "param", p->type.kind == CT_BOOL);
+    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
     cfe_local_type(L, v, &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, true, p->at);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
@@ -899,8 +909,8 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
 }
 
 /* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
-static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr) {
-  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr};
+static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr, cfe_ints ints) {
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr, .ints = ints};
   ptr->pointee.len = ptr->unknown.len = ptr->types.len = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
@@ -949,7 +959,9 @@ static void free_pointers(cfe_pointers *ptr) {
 /* A first, silent pass finds the objects whose addresses the code takes;
  * when there are some (or errors to report), a second pass lowers the
  * function knowing them all. */
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
+const char *cfe_ints_name(cfe_ints ints) { return ints == CFE_INTS_MATH ? "math" : "c"; }
+
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
   const cfe_func *f = find_function(u, function);
   if (!f) {
     diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
@@ -962,7 +974,7 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   int errors = u->errors;
   u->sink->out = spec_sink->out = NULL;
   u->reported = (symtab){0};
-  prog *p = lower_once(u, spec, f, &ptr);
+  prog *p = lower_once(u, spec, f, &ptr, ints);
   bool failed = u->errors != errors || spec_sink->errors != spec_saved.errors;
   symtab_free(&u->reported);
   u->reported = printed;
@@ -972,7 +984,7 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function) {
   if (failed || ptr.targets.len > 0) {
     prog_free(p);
     freeze(&ptr);
-    p = lower_once(u, spec, f, &ptr);
+    p = lower_once(u, spec, f, &ptr, ints);
   }
   free_pointers(&ptr);
   return p;

@@ -297,7 +297,7 @@ static void null_check(cfe_lowering *L, const cfe_expr *p, ir_expr *value, size_
   ir_expr *in = n == 0 ? typed(ir_bool(PA, at, false), TY_BOOL)
                        : bin(L, at, OP_AND, bin(L, at, OP_LE, cfe_int_lit(L, at, (int64_t)first + 1), value),
                              bin(L, at, OP_LE, value, cfe_int_lit(L, at, (int64_t)(first + n))));
-  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, (int)L->p->subscripts.len - 1, CHECK_NULL};
+  cfe_check c = {L->guard ? bin(L, at, OP_IMPLIES, L->guard, in) : in, CHECK_NULL, (int)L->p->subscripts.len - 1};
   vec_push(NULL, &L->pending.checks, c);
 }
 

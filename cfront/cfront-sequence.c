@@ -102,8 +102,9 @@ static cfe_expr *node(cfe_lowering *L, const cfe_expr *like) {
 
 /* A fresh local holding a value of e's type, bound to a name no C code can spell. */
 static cfe_expr *temporary(cfe_lowering *L, const cfe_expr *e, const char *display) {
-  bool boolean = e->ctype.kind == CT_BOOL;
-  int v = cfe_new_local(L, display, boolean);
+  static const cfe_type unknown = {.kind = CT_INT}; /* mathematical: an expression the lowering made */
+  bool known = e->ctype.kind == CT_INT || e->ctype.kind == CT_BOOL;
+  int v = cfe_new_local(L, display, known ? &e->ctype : &unknown);
   const char *name = arena_printf(UA(L), "$%d", v);
   cfe_bind(L, name, v);
   cfe_expr *t = node(L, &(cfe_expr){.kind = CE_NAME, .at = e->at, .name = name, .depth = 1, .ctype = e->ctype});

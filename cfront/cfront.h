@@ -23,6 +23,15 @@ typedef struct cfe_options {
   const char *include_dir; /* the toolkit's include/ directory (before the C library's headers) */
 } cfe_options;
 
+/* What the code's integers are: C's (each value has its type's width and
+ * signedness, unsigned arithmetic wraps, signed overflow, division by zero
+ * and bad shifts are violations) or mathematical ones (the paper's
+ * semantics). A type the front end does not know is mathematical in both. */
+typedef enum cfe_ints { CFE_INTS_C, CFE_INTS_MATH } cfe_ints;
+
+/* "c" or "math", as --int spells it. */
+const char *cfe_ints_name(cfe_ints ints);
+
 typedef struct cfe_unit cfe_unit; /* the parsed translation units; owns the diag_sources of every file seen */
 
 /* Parses every file with clang (__ATHREAD__ defined), after the primitive
@@ -42,9 +51,10 @@ void cfe_free(cfe_unit *u);
 /* True when some file defines function name (with a body). */
 bool cfe_has_function(const cfe_unit *u, const char *name);
 
-/* Lowers the function (calls inlined) into a concrete program. Returns NULL
+/* Lowers the function (calls inlined) into a concrete program with the
+ * integers ints. Returns NULL
  * after reporting errors. Returns owned, free with prog_free (the prog
  * borrows the unit's diag_sources: free the prog before the unit). */
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function);
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints);
 
 #endif

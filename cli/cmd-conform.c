@@ -27,6 +27,7 @@ typedef struct conform_args {
   const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
   double timeout;        /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
+  cfe_ints ints;                /* --int c|math */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -49,6 +50,12 @@ static bool parse_engine(const char *name, conform_engine *out) {
   static const char *const names[] = {"auto", "chc", "bmc"};
   for (int i = 0; i < 3; i++)
     if (strcmp(name, names[i]) == 0) return *out = (conform_engine)i, true;
+  return false;
+}
+
+static bool parse_ints(const char *name, cfe_ints *out) {
+  for (cfe_ints i = CFE_INTS_C; i <= CFE_INTS_MATH; i++)
+    if (strcmp(name, cfe_ints_name(i)) == 0) return *out = i, true;
   return false;
 }
 
@@ -87,6 +94,8 @@ static int conform_option(int c, char *arg, void *args) {
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
+  case 'Z':
+    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error("conform", "--int must be c or math");
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -95,7 +104,7 @@ static int conform_option(int c, char *arg, void *args) {
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  cli_parse p = {"conform",      "thread engine bound timeout atomicity emit-c emit-smt2 json no-timing certificate",
+  cli_parse p = {"conform",      "thread engine bound timeout atomicity emit-c emit-smt2 json no-timing certificate int",
                  "hI:D:U:",      &a->spec,
                  conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
@@ -190,7 +199,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
     if (a->json) json_array_append_new(notes, json_text(run->unchecked.items[i]));
     else printf("note: %s\n", run->unchecked.items[i]);
   }
-  conform_semantics semantics = {.atomicity = a->atomicity};
+  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints};
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("conform"));
@@ -229,7 +238,8 @@ static int conform(const conform_args *a, const ast_spec *spec) {
                         .emit_smt2 = a->emit_smt2,
                         .check = a->check,
                         .timeout = a->timeout,
-                        .atomicity = a->atomicity};
+                        .atomicity = a->atomicity,
+                        .ints = a->ints};
   diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
@@ -248,7 +258,7 @@ static int conform(const conform_args *a, const ast_spec *spec) {
 }
 
 int cmd_conform(int argc, char **argv) {
-  conform_args a = {.timing = true};
+  conform_args a = {.timing = true, .ints = CFE_INTS_MATH}; /* C's integers are opt-in until the examples' specs bound their counters */
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();

@@ -86,6 +86,7 @@ static const struct option every_option[] = {
     {"certificate", no_argument, NULL, 'c'},
     {"bound", required_argument, NULL, 'b'},
     {"thread", required_argument, NULL, 'r'},
+    {"int", required_argument, NULL, 'Z'},
     {"emit-c", required_argument, NULL, 'C'},
     {"emit-smt2", required_argument, NULL, 'S'},
     {"output", required_argument, NULL, 'o'},

@@ -14,6 +14,9 @@ typedef struct emitter {
 
 static void expr(emitter *em, const ir_expr *e);
 
+/* The C type an operation on C's integers works in. */
+static const char *c_type(ir_ctype t) { return t.bits ? ir_ctype_name(t) : "long long"; }
+
 static void binary(emitter *em, const ir_expr *e) {
   strbuf *o = &em->out;
   sbuf_putc(o, '(');
@@ -40,11 +43,15 @@ static void expr(emitter *em, const ir_expr *e) {
     break;
   case IR_NAME: sbuf_puts(o, e->ref == REF_VAR ? em->p->vars.items[e->index].name : e->text); break;
   case IR_UNARY:
-    sbuf_puts(o, e->op == OP_NOT ? "!(" : "-(");
+    if (e->op == OP_WRAP || e->op == OP_BITNOT) sbuf_printf(o, "(long long)(%s)(%s", c_type(e->ity), e->op == OP_WRAP ? "" : "~");
+    else sbuf_puts(o, e->op == OP_NOT ? "!(" : "-(");
     expr(em, e->a);
     sbuf_putc(o, ')');
     break;
-  case IR_BINARY: binary(em, e); break;
+  case IR_BINARY:
+    if (e->op >= OP_BITAND) sbuf_printf(o, "(long long)(%s)", c_type(e->ity));
+    binary(em, e);
+    break;
   case IR_ITE:
     sbuf_puts(o, "(");
     expr(em, e->a);
@@ -69,6 +76,7 @@ static const char *check_comment(prog_check k) {
   case CHECK_EXIT: return "F nonempty at thread exit";
   case CHECK_INDEX: return "the code's index lies within its array";
   case CHECK_NULL: return "the pointer the code dereferences names an object";
+  case CHECK_ARITH: return "the code's operation on C integers is defined (no overflow, division by zero, bad shift)";
   }
   return "";
 }
@@ -93,6 +101,8 @@ static void havoc(emitter *em, const prog_var *v) {
   if (v->bounded)
     sbuf_printf(o, "  __VERIFIER_assume(%lldLL <= %s && %s <= %lldLL);\n", (long long)v->lo, v->name, v->name,
                 (long long)v->hi);
+  if (v->ctype.bits > 1 && v->ctype.bits < 64)
+    sbuf_printf(o, "  __VERIFIER_assume(%s == (%s)%s);\n", v->name, ir_ctype_name(v->ctype), v->name);
 }
 
 static void action(emitter *em, const prog_edge *ed) {

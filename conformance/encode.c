@@ -188,10 +188,18 @@ Z3_ast enc_var(enc *e, int v, const char *suffix) {
   return smt_var(e->s, name, pv->type == TY_BOOL);
 }
 
+/* A havoc's value: within the variable's bounds and its C type. */
 static Z3_ast in_bounds(enc *e, int v, Z3_ast t) {
   const prog_var *pv = &e->p->vars.items[v];
-  Z3_ast both[2] = {smt_le(e->s, smt_int(e->s, pv->lo), t), smt_le(e->s, t, smt_int(e->s, pv->hi))};
-  return smt_and(e->s, 2, both);
+  enc_terms c = {0};
+  if (pv->bounded) {
+    vec_push(NULL, &c, smt_le(e->s, smt_int(e->s, pv->lo), t));
+    vec_push(NULL, &c, smt_le(e->s, t, smt_int(e->s, pv->hi)));
+  }
+  if (pv->ctype.bits > 1) vec_push(NULL, &c, smt_in_ctype(e->s, pv->ctype, t));
+  Z3_ast all = smt_and(e->s, (unsigned)c.len, c.items);
+  vec_free(&c);
+  return all;
 }
 
 /* Applies one edge to the current terms cur; adds its constraint to c. */
@@ -207,7 +215,8 @@ static void apply_edge(enc *e, int ed, bool fails, Z3_ast *cur, const char *suff
     snprintf(tag, sizeof tag, "e%d%s%s", ed, suffix ? "@" : "", suffix ? suffix : "");
     Z3_ast t = enc_var(e, edge->var, tag);
     vec_push(NULL, fresh, t);
-    if (e->p->vars.items[edge->var].bounded) vec_push(NULL, c, in_bounds(e, edge->var, t));
+    const prog_var *pv = &e->p->vars.items[edge->var];
+    if (pv->bounded || pv->ctype.bits > 1) vec_push(NULL, c, in_bounds(e, edge->var, t));
     cur[edge->var] = t;
     break;
   }

@@ -247,7 +247,7 @@ static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
   e.role = ROLE_CODE;
   e.step = index;
   e.detail = -1;
-  if (ce->action == ACT_ASSERT && (ce->check == CHECK_INDEX || ce->check == CHECK_NULL))
+  if (ce->action == ACT_ASSERT && (ce->check == CHECK_INDEX || ce->check == CHECK_NULL || ce->check == CHECK_ARITH))
     e.detail = ce->detail; /* undefined behaviour: nothing excuses it */
   else if (ce->action == ACT_ASSERT) {
     e.check = src->boundary ? CHECK_CODE : CHECK_CODE_IN_STEP;
@@ -308,6 +308,7 @@ prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread
            .shared_count = (int)spec->shared.len};
   vec_foreach(&code->files, i) vec_push(x.p->arena, &x.p->files, code->files.items[i]);
   x.p->subscripts = code->subscripts; /* shared, like the code's expressions: C(T, T#) never adds one */
+  x.p->operations = code->operations;
   add_variables(&x);
   x.assertion = xcalloc(thread->states.len + 1, sizeof *x.assertion);
   vec_foreach(&thread->states, q) x.assertion[q] = state_assertion(&x, (int)q);

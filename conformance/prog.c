@@ -126,10 +126,10 @@ bool prog_eval(const prog *p, const ir_expr *e, const int64_t *values, int64_t *
     *out = values[e->index];
     return true;
   case IR_ITE: return eval_ite(p, e, values, out);
-  case IR_UNARY: return prog_eval(p, e->a, values, &a) && ir_arith(e->op, a, 0, out) == IR_FAULT_NONE;
+  case IR_UNARY: return prog_eval(p, e->a, values, &a) && ir_c_arith(e->op, e->ity, a, 0, out) == IR_FAULT_NONE;
   case IR_BINARY:
     return prog_eval(p, e->a, values, &a) && prog_eval(p, e->b, values, &b) &&
-           ir_arith(e->op, a, b, out) == IR_FAULT_NONE;
+           ir_c_arith(e->op, e->ity, a, b, out) == IR_FAULT_NONE;
   default: return false;
   }
 }

@@ -38,6 +38,7 @@ typedef struct prog_var {
   int64_t lo, hi;      /* the bounds when bounded */
   int shared_index;    /* VAR_SHARED, VAR_OLD, VAR_LOAD: index in spec->shared, else -1 */
   int state_index;     /* VAR_CAND: index in the thread's states, else -1 */
+  ir_ctype ctype;      /* the C integer type of its values (bits 0: any integer): havocs stay within it */
 } prog_var;
 
 typedef enum prog_action {
@@ -56,8 +57,30 @@ typedef enum prog_check {
   CHECK_RANGE,        /* a bounded shared variable keeps its range after a step */
   CHECK_EXIT,         /* F nonempty when the thread exits */
   CHECK_INDEX,        /* an index of the code lies within its array (detail: the access in prog->subscripts) */
-  CHECK_NULL          /* a pointer the code dereferences names an object (detail: the pointer in prog->subscripts) */
+  CHECK_NULL,         /* a pointer the code dereferences names an object (detail: the pointer in prog->subscripts) */
+  CHECK_ARITH         /* an operation of the code on C's integers is defined (detail: it, in prog->operations) */
 } prog_check;
+
+/* Where an edge comes from in the user's C source. */
+typedef struct prog_origin {
+  int file; /* index into prog->files, -1 when the edge has no source */
+  loc at;   /* span of the statement or condition */
+} prog_origin;
+
+/* What goes wrong in an operation on C's integers: undefined behaviour. */
+typedef enum prog_fault {
+  FAULT_OVERFLOW, /* a signed result outside its type (+ - * unary -, INT_MIN / -1 and % -1, <<) */
+  FAULT_DIVISION, /* division or remainder by zero */
+  FAULT_SHIFT     /* a shift by a negative amount or by at least the width */
+} prog_fault;
+
+/* An operation of the code that a CHECK_ARITH assertion guards. */
+typedef struct prog_operation {
+  prog_fault fault;     /* what the check excludes */
+  prog_origin origin;   /* the operation in the source */
+  ir_ctype type;        /* the type it is computed in */
+  const ir_expr *shift; /* FAULT_SHIFT: the amount, for the message */
+} prog_operation;
 
 /* One part of a C path: text (a name, ".f", "[2]"), or an index known only
  * when the code runs. */
@@ -86,12 +109,6 @@ typedef enum prog_role {
   ROLE_EXIT    /* the check at thread exit */
 } prog_role;
 
-/* Where an edge comes from in the user's C source. */
-typedef struct prog_origin {
-  int file; /* index into prog->files, -1 when the edge has no source */
-  loc at;   /* span of the statement or condition */
-} prog_origin;
-
 typedef struct prog_edge {
   int from, to;        /* location indices */
   prog_action action;  /* what it does */
@@ -101,7 +118,8 @@ typedef struct prog_edge {
   prog_role role;      /* instrumented program: its part in the check */
   prog_check check;    /* ACT_ASSERT of an instrumented program: what it checks */
   int step;            /* instrumented program: the concrete edge this belongs to, -1 if none */
-  int detail;          /* CHECK_RANGE: the variable whose range is left; CHECK_INDEX: the subscript; else -1 */
+  int detail;          /* CHECK_RANGE: the variable whose range is left; CHECK_INDEX: the subscript; CHECK_ARITH:
+                          the operation; else -1 */
   prog_origin origin;  /* source of the statement, for traces and messages */
 } prog_edge;
 
@@ -119,6 +137,7 @@ typedef struct prog {
   VEC(prog_location) locs;        /* the locations */
   VEC(prog_edge) edges;           /* the edges */
   VEC(prog_subscript) subscripts; /* the accesses that CHECK_INDEX assertions bound */
+  VEC(prog_operation) operations; /* the operations that CHECK_ARITH assertions guard */
   int entry;                      /* where execution starts */
   int exit;                       /* where a finished thread ends (a boundary) */
 } prog;
@@ -143,8 +162,9 @@ void prog_origin_text(const prog *p, prog_origin o, strbuf *out);
 bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line);
 
 /* The value of the int or bool expression e (an IR over p's variables) when
- * the variables hold values (one per variable); false when it cannot be
- * computed (an overflow, a division by zero, a name that is no variable). */
+ * the variables hold values (one per variable), by ir_c_arith; false when it
+ * cannot be computed (a value beyond 64 bits, a division by zero, a shift
+ * outside the width, a name that is no variable). */
 bool prog_eval(const prog *p, const ir_expr *e, const int64_t *values, int64_t *out);
 /* Appends a C path with its indices computed from values ("flag[3]"; "?" for
  * one that cannot be). */

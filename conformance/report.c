@@ -83,6 +83,26 @@ static void null_text(const conform_report *c, const trace *t, strbuf *out) {
   else sbuf_puts(out, "names no object of its type");
 }
 
+/* "step 2: signed overflow: x + 1 leaves int's range at a.c:6" (or
+ * division by zero, or a shift amount outside the width). */
+static void arith_text(const conform_report *c, const trace *t, strbuf *out) {
+  const prog *p = c->ins;
+  const prog_operation *o = &p->operations.items[t->operation];
+  sbuf_printf(out, "%s %zu: ", t->failing_is_check ? "check" : "step", t->steps.len);
+  strbuf op = {0};
+  prog_origin_text(p, o->origin, &op);
+  int64_t k;
+  if (o->fault == FAULT_OVERFLOW) sbuf_printf(out, "signed overflow: %s leaves %s's range", sbuf_str(&op), ir_ctype_name(o->type));
+  else if (o->fault == FAULT_DIVISION) sbuf_printf(out, "division by zero: %s", sbuf_str(&op));
+  else if (o->shift && prog_eval(p, o->shift, t->at_failure, &k))
+    sbuf_printf(out, "shift out of range: %s shifts by %lld, outside 0..%d for %s", sbuf_str(&op), (long long)k,
+                o->type.bits - 1, ir_ctype_name(o->type));
+  else sbuf_printf(out, "shift out of range: %s shifts by an amount outside 0..%d", sbuf_str(&op), o->type.bits - 1);
+  sbuf_free(&op);
+  sbuf_puts(out, " at ");
+  origin_place(p, o->origin, out);
+}
+
 static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   size_t n = t->steps.len;
@@ -118,6 +138,7 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   case CHECK_EXIT: sbuf_puts(out, "the thread exits with no candidate state left"); break;
   case CHECK_INDEX: index_text(c, t, out); break;
   case CHECK_NULL: null_text(c, t, out); break;
+  case CHECK_ARITH: arith_text(c, t, out); break;
   }
 }
 
@@ -135,9 +156,9 @@ static void reads_text(const prog *p, const trace_step *s, strbuf *out) {
 /* "after:", or "at a.c:6:" for the values where an assert or a bounds check
  * inside step i failed (text kept in scratch). */
 static const char *after_label(const conform_report *c, const trace *t, size_t i, strbuf *scratch) {
-  if (i + 1 < t->steps.len ||
-      (t->failure != CHECK_CODE_IN_STEP && t->failure != CHECK_INDEX && t->failure != CHECK_NULL))
-    return "after:";
+  bool inside = t->failure == CHECK_CODE_IN_STEP || t->failure == CHECK_INDEX || t->failure == CHECK_NULL ||
+                t->failure == CHECK_ARITH;
+  if (i + 1 < t->steps.len || !inside) return "after:";
   sbuf_puts(scratch, "at ");
   origin_place(c->ins, c->ins->edges.items[t->failing_edge].origin, scratch);
   sbuf_putc(scratch, ':');
@@ -272,10 +293,15 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
   return o;
 }
 
-static const char *failure_kind(prog_check k) {
+static const char *failure_kind(const prog *p, const trace *t) {
+  prog_check k = t->failure;
   if (k == CHECK_CODE || k == CHECK_CODE_IN_STEP) return "assertion";
   if (k == CHECK_INDEX) return "index";
   if (k == CHECK_NULL) return "null";
+  if (k == CHECK_ARITH) {
+    prog_fault f = p->operations.items[t->operation].fault;
+    return f == FAULT_OVERFLOW ? "overflow" : f == FAULT_DIVISION ? "division by zero" : "shift";
+  }
   return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : "exit";
 }
 
@@ -289,6 +315,24 @@ static void index_json(const prog *p, const trace *t, json_t *failure) {
   int64_t k;
   if (prog_eval(p, s->index, t->at_failure, &k)) json_object_set_new(failure, "index", json_integer((json_int_t)k));
   json_object_set_new(failure, "length", json_integer((json_int_t)s->length));
+}
+
+/* "operation" (its text), "type", "file", "line", and a shift's "amount". */
+static void arith_json(const prog *p, const trace *t, json_t *failure) {
+  const prog_operation *o = &p->operations.items[t->operation];
+  const char *file;
+  size_t line;
+  strbuf b = {0};
+  prog_origin_text(p, o->origin, &b);
+  json_object_set_new(failure, "operation", json_text(sbuf_str(&b)));
+  sbuf_free(&b);
+  json_object_set_new(failure, "type", json_string(ir_ctype_name(o->type)));
+  if (prog_origin_line(p, o->origin, &file, &line)) {
+    json_object_set_new(failure, "file", json_text(file));
+    json_object_set_new(failure, "line", json_integer((json_int_t)line));
+  }
+  int64_t k;
+  if (o->shift && prog_eval(p, o->shift, t->at_failure, &k)) json_object_set_new(failure, "amount", json_integer(k));
 }
 
 /* Where the assert inside a step is: "inside_step", "file", "line", "statement". */
@@ -315,7 +359,7 @@ static json_t *counterexample_json(const conform_report *c) {
   strbuf b = {0};
   reason_text(c, &t, &b);
   json_t *failure = json_object();
-  json_object_set_new(failure, "kind", json_string(failure_kind(t.failure)));
+  json_object_set_new(failure, "kind", json_string(failure_kind(c->ins, &t)));
   json_object_set_new(failure, "step", json_integer((json_int_t)t.steps.len));
   if (t.failure == CHECK_RANGE)
     json_object_set_new(failure, "variable", json_string(c->ins->vars.items[t.range_var].display));
@@ -323,6 +367,7 @@ static json_t *counterexample_json(const conform_report *c) {
   if (t.failure == CHECK_INDEX) index_json(c->ins, &t, failure);
   if (t.failure == CHECK_NULL)
     json_object_set_new(failure, "pointer", json_text(c->ins->subscripts.items[t.subscript].array[0].text));
+  if (t.failure == CHECK_ARITH) arith_json(c->ins, &t, failure);
   json_object_set_new(failure, "message", json_text(sbuf_str(&b)));
   json_object_set_new(o, "failure", failure);
   sbuf_free(&b);
@@ -363,7 +408,9 @@ static void assumptions(const conform_semantics *s, assumption out[ASSUMPTIONS])
   out[0] = s->atomicity == ATOMICITY_ACCESS
                ? (assumption){"atomicity", "access", "each access to shared memory is one atomic step"}
                : (assumption){"atomicity", "statement", "each C statement is one atomic step"};
-  out[1] = (assumption){"integers", "mathematical", "integers are mathematical"};
+  out[1] = s->ints == CFE_INTS_MATH
+               ? (assumption){"integers", "mathematical", "integers are mathematical"}
+               : (assumption){"integers", "C", "integers are C's (widths, wrap-around; overflow is a violation)"};
   out[2] = (assumption){"memory", "sequentially consistent", "memory is sequentially consistent"};
 }
 

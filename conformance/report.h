@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "../cfront/cfront.h"
 #include "../spec-lang/ast.h"
 #include "atomicity.h"
 #include "conform.h"
@@ -20,6 +21,7 @@
 /* What a run's verdicts rest on besides the code and the spec. */
 typedef struct conform_semantics {
   conform_atomicity atomicity; /* what runs as one atomic step */
+  cfe_ints ints;                /* C's integers or mathematical ones */
 } conform_semantics;
 
 typedef struct conform_report {

@@ -28,7 +28,7 @@ static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const 
       ok = false;
       continue;
     }
-    prog *code = cfe_lower(u, spec, function);
+    prog *code = cfe_lower(u, spec, function, rq->ints);
     if (code && rq->atomicity == ATOMICITY_ACCESS && !atomicity_split(code, sink)) {
       prog_free(code);
       code = NULL;

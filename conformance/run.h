@@ -25,6 +25,7 @@ typedef struct conform_request {
   const char *const *files; /* the C files */
   size_t file_count;        /* how many */
   cfe_options cpp;          /* preprocessor flags and athread.h's directory */
+  cfe_ints ints;            /* --int: C's integers (the default) or mathematical ones; print with cfe_ints_name */
   const char **function;    /* per thread of the spec: its C function, or NULL (not checked) */
   const char *emit_c;       /* write each C(T, T#) as C here, or NULL */
   const char *emit_smt2;    /* write each as SMT-LIB Horn clauses here, or NULL */

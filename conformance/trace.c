@@ -49,6 +49,7 @@ static void fail(builder *b, const prog_edge *ed, size_t i) {
   b->t->failing_edge = b->r->trace_edges[i];
   b->t->range_var = ed->check == CHECK_RANGE ? ed->detail : -1;
   b->t->subscript = ed->check == CHECK_INDEX || ed->check == CHECK_NULL ? ed->detail : -1;
+  b->t->operation = ed->check == CHECK_ARITH ? ed->detail : -1;
   b->t->at_failure = copy_values(b, i);
   if (b->open && !b->open->after) b->open->after = copy_values(b, i);
 }
@@ -88,7 +89,7 @@ static void read_update_edge(builder *b, const prog_edge *ed, size_t i, bool las
 void trace_build(const prog *ins, const conform_result *r, trace *t) {
   memset(t, 0, sizeof *t);
   builder b = {.ins = ins, .r = r, .t = t, .width = ins->vars.len};
-  t->range_var = t->subscript = t->failing_edge = -1;
+  t->range_var = t->subscript = t->operation = t->failing_edge = -1;
   for (size_t i = 0; i < r->trace_len; i++) {
     const prog_edge *ed = &ins->edges.items[r->trace_edges[i]];
     bool last = i + 1 == r->trace_len;

@@ -35,6 +35,7 @@ typedef struct trace {
   int failing_edge;      /* the failing assertion of C(T, T#) */
   int range_var;         /* CHECK_RANGE: the shared variable (program index) */
   int subscript;         /* CHECK_INDEX, CHECK_NULL: the access (index into the program's subscripts) */
+  int operation;         /* CHECK_ARITH: the operation (index into the program's operations) */
   int64_t *at_failure;   /* per variable: values when the assertion failed */
   int64_t *start;        /* per variable: values when the thread starts (F initial) */
   bool failing_is_check; /* the failure is a concrete assert, not a step */

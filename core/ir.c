@@ -125,6 +125,8 @@ static const char *const op_texts[] = {
     [OP_NOT] = "!", [OP_NEG] = "-",  [OP_MUL] = "*", [OP_DIV] = "/",       [OP_MOD] = "%",    [OP_ADD] = "+",
     [OP_SUB] = "-", [OP_LT] = "<",   [OP_LE] = "<=", [OP_GT] = ">",        [OP_GE] = ">=",    [OP_EQ] = "==",
     [OP_NE] = "!=", [OP_AND] = "&&", [OP_OR] = "||", [OP_IMPLIES] = "==>", [OP_IFF] = "<==>",
+    [OP_WRAP] = "", [OP_BITNOT] = "~", [OP_BITAND] = "&", [OP_BITOR] = "|", [OP_BITXOR] = "^",
+    [OP_SHL] = "<<", [OP_SHR] = ">>",
 };
 
 /* Binding strength, low to high, as in the language reference section 5. */
@@ -134,8 +136,12 @@ enum {
   PREC_IMPLIES,
   PREC_OR,
   PREC_AND,
+  PREC_BITOR, /* C's operators as C binds them */
+  PREC_BITXOR,
+  PREC_BITAND,
   PREC_EQ,
   PREC_REL,
+  PREC_SHIFT,
   PREC_ADD,
   PREC_MUL,
   PREC_UNARY,
@@ -146,7 +152,9 @@ static const int op_prec[] = {
     [OP_NOT] = PREC_UNARY,       [OP_NEG] = PREC_UNARY, [OP_MUL] = PREC_MUL, [OP_DIV] = PREC_MUL, [OP_MOD] = PREC_MUL,
     [OP_ADD] = PREC_ADD,         [OP_SUB] = PREC_ADD,   [OP_LT] = PREC_REL,  [OP_LE] = PREC_REL,  [OP_GT] = PREC_REL,
     [OP_GE] = PREC_REL,          [OP_EQ] = PREC_EQ,     [OP_NE] = PREC_EQ,   [OP_AND] = PREC_AND, [OP_OR] = PREC_OR,
-    [OP_IMPLIES] = PREC_IMPLIES, [OP_IFF] = PREC_IFF,
+    [OP_IMPLIES] = PREC_IMPLIES, [OP_IFF] = PREC_IFF,    [OP_WRAP] = PREC_UNARY, [OP_BITNOT] = PREC_UNARY,
+    [OP_BITAND] = PREC_BITAND,   [OP_BITOR] = PREC_BITOR, [OP_BITXOR] = PREC_BITXOR, [OP_SHL] = PREC_SHIFT,
+    [OP_SHR] = PREC_SHIFT,
 };
 
 const char *ir_op_text(ir_op op) { return op_texts[op]; }
@@ -207,7 +215,8 @@ static void print_prec(strbuf *out, const ir_expr *e, int min_prec) {
   if (parens) sbuf_putc(out, '(');
   switch (e->kind) {
   case IR_UNARY: /* -(-x), not --x, which reads like a decrement */
-    sbuf_puts(out, op_texts[e->op]);
+    if (e->op == OP_WRAP) sbuf_printf(out, "(%s)", ir_ctype_name(e->ity));
+    else sbuf_puts(out, op_texts[e->op]);
     print_prec(out, e->a, e->op == OP_NEG && e->a->kind == IR_UNARY && e->a->op == OP_NEG ? PREC_ATOM : PREC_UNARY);
     break;
   case IR_BINARY: print_binary(out, e); break;
@@ -246,7 +255,12 @@ void ir_dump(strbuf *out, const ir_expr *e) {
     return;
   case IR_UNARY:
   case IR_BINARY:
-  case IR_ITE: dump_operands(out, e->kind == IR_ITE ? "?:" : op_texts[e->op], e); return;
+  case IR_ITE:
+    if (e->kind == IR_UNARY && e->op == OP_WRAP) sbuf_printf(&head, "(%s)", ir_ctype_name(e->ity));
+    else sbuf_puts(&head, e->kind == IR_ITE ? "?:" : op_texts[e->op]);
+    dump_operands(out, sbuf_str(&head), e);
+    sbuf_free(&head);
+    return;
   case IR_AT:
     sbuf_printf(out, "(at %s ", e->text);
     ir_dump(out, e->a);
@@ -278,4 +292,71 @@ void ir_walk(const ir_expr *e, void (*visit)(const ir_expr *, void *), void *ctx
   ir_walk(e->a, visit, ctx);
   ir_walk(e->b, visit, ctx);
   ir_walk(e->kind == IR_QUANT && e->lowered ? e->lowered : e->c, visit, ctx);
+}
+
+/* ---------------------------------------------------------------- C's integers */
+
+int64_t ir_ctype_min(ir_ctype t) {
+  if (t.is_unsigned || t.bits <= 1) return 0;
+  return t.bits >= 64 ? INT64_MIN : -((int64_t)1 << (t.bits - 1));
+}
+
+int64_t ir_ctype_max(ir_ctype t) {
+  if (t.bits <= 1) return t.bits;
+  if (t.bits >= 64 || (t.bits == 63 && t.is_unsigned)) return INT64_MAX;
+  return ((int64_t)1 << (t.is_unsigned ? t.bits : t.bits - 1)) - 1;
+}
+
+bool ir_ctype_holds(ir_ctype t, int64_t v) { return t.bits == 0 || (ir_ctype_min(t) <= v && v <= ir_ctype_max(t)); }
+
+const char *ir_ctype_name(ir_ctype t) {
+  switch (t.bits) {
+  case 0: return "integer";
+  case 1: return "_Bool";
+  case 8: return t.is_unsigned ? "unsigned char" : "signed char";
+  case 16: return t.is_unsigned ? "unsigned short" : "short";
+  case 32: return t.is_unsigned ? "unsigned int" : "int";
+  case 64: return t.is_unsigned ? "unsigned long" : "long";
+  default: return t.is_unsigned ? "unsigned integer" : "signed integer";
+  }
+}
+
+/* v modulo 2^64 as a value of t (two's complement, GCC's choice for signed
+ * types); false when it does not fit in int64_t. */
+static bool wrap_u64(ir_ctype t, uint64_t v, int64_t *out) {
+  *out = 0;
+  if (t.bits == 0 || t.bits >= 64) {
+    if (t.is_unsigned && v > (uint64_t)INT64_MAX) return false;
+    *out = (int64_t)v;
+    return true;
+  }
+  uint64_t low = v & ((UINT64_C(1) << t.bits) - 1), sign = UINT64_C(1) << (t.bits - 1);
+  *out = !t.is_unsigned && (low & sign) ? (int64_t)low - ((int64_t)1 << (t.bits - 1)) * 2 : (int64_t)low;
+  return true;
+}
+
+static ir_fault shift(ir_op op, ir_ctype t, int64_t a, int64_t b, int64_t *out) {
+  *out = 0;
+  int width = t.bits ? t.bits : 64;
+  if (b < 0 || b >= width) return IR_FAULT_SHIFT;
+  if (op == OP_SHR) { /* floor(a / 2^b): arithmetic for negative a (GCC) */
+    *out = a >= 0 ? a >> b : -(int64_t)((~(uint64_t)a) >> b) - 1;
+    return IR_FAULT_NONE;
+  }
+  return wrap_u64(t, (uint64_t)a << b, out) ? IR_FAULT_NONE : IR_FAULT_OVERFLOW;
+}
+
+ir_fault ir_c_arith(ir_op op, ir_ctype t, int64_t a, int64_t b, int64_t *out) {
+  uint64_t r;
+  switch (op) {
+  case OP_WRAP: r = (uint64_t)a; break;
+  case OP_BITNOT: r = ~(uint64_t)a; break;
+  case OP_BITAND: r = (uint64_t)a & (uint64_t)b; break;
+  case OP_BITOR: r = (uint64_t)a | (uint64_t)b; break;
+  case OP_BITXOR: r = (uint64_t)a ^ (uint64_t)b; break;
+  case OP_SHL:
+  case OP_SHR: return shift(op, t, a, b, out);
+  default: return ir_arith(op, a, b, out);
+  }
+  return wrap_u64(t, r, out) ? IR_FAULT_NONE : IR_FAULT_OVERFLOW;
 }

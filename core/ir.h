@@ -49,8 +49,25 @@ typedef enum ir_op {
   OP_AND,
   OP_OR,
   OP_IMPLIES,
-  OP_IFF
+  OP_IFF,
+  /* C's integers, made only by the C front end: each works in the C type
+   * ity of its node (ir_c_arith) */
+  OP_WRAP,   /* unary: a converted to ity (modulo 2^bits into its range) */
+  OP_BITNOT, /* unary: ~a */
+  OP_BITAND, /* a & b */
+  OP_BITOR,  /* a | b */
+  OP_BITXOR, /* a ^ b */
+  OP_SHL,    /* a << b (b within [0, bits)) */
+  OP_SHR     /* a >> b (b within [0, bits)); arithmetic for negative a, as GCC does */
 } ir_op;
+
+/* A C integer type: its width and signedness. bits 0 stands for athread's
+ * mathematical integers (the spec's, and C code under --int math); bits 1 is
+ * _Bool (0 or 1). */
+typedef struct ir_ctype {
+  uint8_t bits;     /* 1 (_Bool), 8, 16, 32, 64, or 0 */
+  bool is_unsigned; /* wraps modulo 2^bits */
+} ir_ctype;
 
 /* REF_VAR: a variable of a sequential program (conformance/prog.h); index
  * is its position in the program's variable table. REF_BOUND: the variable
@@ -86,6 +103,7 @@ struct ir_expr {
                              IR_CELL_DYNAMIC or IR_CELL_OUT_OF_RANGE */
   ir_expr *lowered;       /* IR_QUANT: the body for every value of the variable, joined by op (sema; no IR_QUANT) */
   uint32_t depth;         /* levels of nesting: 1 for a leaf */
+  ir_ctype ity;           /* OP_WRAP and the bitwise and shift operators: the C type they work in */
 };
 
 /* The deepest expression athread accepts; every recursive walk over the IR
@@ -126,7 +144,8 @@ void ir_flatten(const ir_expr *e, ir_op op, ir_expr_list *out);
 typedef enum ir_fault {
   IR_FAULT_NONE,     /* *out holds the exact result */
   IR_FAULT_OVERFLOW, /* the result does not fit in 64 bits (INT64_MIN / -1, -INT64_MIN) */
-  IR_FAULT_DIVISION  /* division or remainder by zero */
+  IR_FAULT_DIVISION, /* division or remainder by zero */
+  IR_FAULT_SHIFT     /* a shift by a negative amount or by at least the width */
 } ir_fault;
 
 /* / and % of ir_arith. By -1 they are computed as 0 - a and 0: the only
@@ -166,11 +185,27 @@ static inline ir_fault ir_arith(ir_op op, int64_t a, int64_t b, int64_t *out) {
   case OP_AND: *out = a && b; break;
   case OP_OR: *out = a || b; break;
   case OP_IMPLIES: *out = !a || b; break;
+  default: *out = 0; return IR_FAULT_OVERFLOW; /* C's typed operators: ir_c_arith */
   }
   if (!ovf) return IR_FAULT_NONE;
   *out = 0;
   return IR_FAULT_OVERFLOW;
 }
+
+/* C's integers (core/ir.c): the smallest and largest value of t (bits > 0;
+ * the largest of unsigned long, 2^64 - 1, is given as INT64_MAX), its name
+ * ("int", "unsigned char"), and whether v is one of its values. */
+int64_t ir_ctype_min(ir_ctype t);
+int64_t ir_ctype_max(ir_ctype t);
+const char *ir_ctype_name(ir_ctype t);
+bool ir_ctype_holds(ir_ctype t, int64_t v);
+/* a op b for every operator: ir_arith's, and C's typed ones in t (OP_WRAP
+ * reads a only). The operands of an operator of C lie in t; the result is
+ * exact and in t. IR_FAULT_OVERFLOW when a value does not fit in 64 bits
+ * (an unsigned long above INT64_MAX), IR_FAULT_SHIFT for a shift amount
+ * outside [0, bits). The one definition that prog_eval uses and that the
+ * Z3 translation (core/smt.c) follows. */
+ir_fault ir_c_arith(ir_op op, ir_ctype t, int64_t a, int64_t b, int64_t *out);
 
 /* Calls visit on e and every subexpression, parents first; in a quantifier,
  * its bounds and then its expansion once sema made one (else its body). */

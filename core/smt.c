@@ -113,9 +113,10 @@ static Z3_ast literal(smt *s, const ir_expr *e) {
   return e->big ? big_literal(s, e->text) : smt_int(s, e->value);
 }
 
-/* C division truncates toward zero; Z3's div and mod are Euclidean. The
- * divisor is a nonzero constant (sema checks it). */
-static Z3_ast truncating(smt *s, ir_op op, Z3_ast a, Z3_ast b, int64_t divisor) {
+/* C division truncates toward zero; Z3's div and mod are Euclidean. A
+ * constant divisor (the spec's, which sema checks, and most of the code's)
+ * keeps the formula linear. */
+static Z3_ast truncating_by(smt *s, Z3_ast a, int64_t divisor) {
   Z3_context c = s->z3;
   Z3_ast zero = smt_int(s, 0);
   Z3_ast neg_a = smt_keep(s, Z3_mk_unary_minus(c, a));
@@ -125,11 +126,124 @@ static Z3_ast truncating(smt *s, ir_op op, Z3_ast a, Z3_ast b, int64_t divisor) 
   Z3_ast a_nonneg = smt_keep(s, Z3_mk_ge(c, a, zero));
   Z3_ast q = smt_ite(s, a_nonneg, q_pos, q_neg); /* a / |b| */
   if (divisor < 0) q = smt_keep(s, Z3_mk_unary_minus(c, q));
+  return q;
+}
+
+static Z3_ast neg(smt *s, Z3_ast a) { return smt_keep(s, Z3_mk_unary_minus(s->z3, a)); }
+
+/* |a| / |b| with the sign of a / b: a divisor the code computes (C's
+ * integers; a check before makes sure it is not 0). */
+static Z3_ast truncating_var(smt *s, Z3_ast a, Z3_ast b) {
+  Z3_context c = s->z3;
+  Z3_ast zero = smt_int(s, 0);
+  Z3_ast a_nonneg = smt_keep(s, Z3_mk_ge(c, a, zero)), b_nonneg = smt_keep(s, Z3_mk_ge(c, b, zero));
+  Z3_ast q = smt_keep(s, Z3_mk_div(c, smt_ite(s, a_nonneg, a, neg(s, a)), smt_ite(s, b_nonneg, b, neg(s, b))));
+  return smt_ite(s, smt_eq(s, a_nonneg, b_nonneg), q, neg(s, q));
+}
+
+static Z3_ast truncating(smt *s, ir_op op, Z3_ast a, Z3_ast b) {
+  Z3_context c = s->z3;
+  int64_t d = 0;
+  Z3_ast simple = smt_keep(s, Z3_simplify(c, b));
+  bool constant = Z3_is_numeral_ast(c, simple) && Z3_get_numeral_int64(c, simple, &d) && d != 0;
+  Z3_ast q = constant ? truncating_by(s, a, d) : truncating_var(s, a, b);
   if (op == OP_DIV) return q;
   Z3_ast prod_args[2] = {q, b};
   Z3_ast sub_args[2] = {a, smt_keep(s, Z3_mk_mul(c, 2, prod_args))};
   return smt_keep(s, Z3_mk_sub(c, 2, sub_args)); /* a - (a / b) * b */
 }
+
+/* ---------------------------------------------------------------- C's integers (ir_c_arith) */
+
+/* 2^n as an Int (n <= 64). */
+static Z3_ast pow2(smt *s, unsigned n) {
+  char text[32];
+  if (n < 64) snprintf(text, sizeof text, "%llu", 1ULL << n);
+  else snprintf(text, sizeof text, "18446744073709551616");
+  return smt_keep(s, Z3_mk_numeral(s->z3, text, Z3_mk_int_sort(s->z3)));
+}
+
+static Z3_ast add2(smt *s, Z3_ast a, Z3_ast b) {
+  Z3_ast both[2] = {a, b};
+  return smt_keep(s, Z3_mk_add(s->z3, 2, both));
+}
+
+static Z3_ast sub2(smt *s, Z3_ast a, Z3_ast b) {
+  Z3_ast both[2] = {a, b};
+  return smt_keep(s, Z3_mk_sub(s->z3, 2, both));
+}
+
+static Z3_ast mul2(smt *s, Z3_ast a, Z3_ast b) {
+  Z3_ast both[2] = {a, b};
+  return smt_keep(s, Z3_mk_mul(s->z3, 2, both));
+}
+
+static Z3_ast mod2(smt *s, Z3_ast a, Z3_ast b) { return smt_keep(s, Z3_mk_mod(s->z3, a, b)); }
+
+/* a into t: Euclidean mod keeps a linear formula (Spacer's best theory). */
+static Z3_ast wrap(smt *s, ir_ctype t, Z3_ast a) {
+  if (t.bits == 0) return a;
+  if (t.is_unsigned) return mod2(s, a, pow2(s, t.bits));
+  Z3_ast half = pow2(s, t.bits - 1u);
+  return sub2(s, mod2(s, add2(s, a, half), pow2(s, t.bits)), half);
+}
+
+Z3_ast smt_in_ctype(smt *s, ir_ctype t, Z3_ast x) {
+  if (t.bits == 0) return smt_bool(s, true);
+  Z3_ast lo = smt_int(s, ir_ctype_min(t));
+  Z3_ast hi = t.bits == 64 && t.is_unsigned ? sub2(s, pow2(s, 64), smt_int(s, 1)) : smt_int(s, ir_ctype_max(t));
+  Z3_ast both[2] = {smt_le(s, lo, x), smt_le(s, x, hi)};
+  return smt_and(s, 2, both);
+}
+
+/* The value of a literal operand (IR_INT, or - IR_INT), when it is one. */
+static bool literal_value(const ir_expr *e, int64_t *v) {
+  if (e->kind == IR_INT && !e->big) return *v = e->value, true;
+  if (e->kind == IR_UNARY && e->op == OP_NEG && e->a->kind == IR_INT && !e->a->big) return *v = -e->a->value, true;
+  return false;
+}
+
+/* a << k or a >> k for a constant k within [0, bits): a * 2^k wrapped, or
+ * floor(a / 2^k), which Euclidean div by a positive number is. */
+static Z3_ast shift_by(smt *s, const ir_expr *e, Z3_ast a, int64_t k) {
+  if (e->op == OP_SHL) return wrap(s, e->ity, mul2(s, a, pow2(s, (unsigned)k)));
+  return smt_keep(s, Z3_mk_div(s->z3, a, pow2(s, (unsigned)k)));
+}
+
+/* A shift: by a constant, or a chain of ites over the amounts (linear, unlike
+ * bit-vectors); an amount outside [0, bits), which a check excludes, gives 0. */
+static Z3_ast shift(smt *s, const ir_expr *e, Z3_ast a, Z3_ast b) {
+  int64_t k;
+  unsigned width = e->ity.bits ? e->ity.bits : 64;
+  if (literal_value(e->b, &k)) return k >= 0 && k < width ? shift_by(s, e, a, k) : smt_int(s, 0);
+  Z3_ast r = smt_int(s, 0);
+  for (unsigned i = width; i-- > 0;) r = smt_ite(s, smt_eq(s, b, smt_int(s, i)), shift_by(s, e, a, i), r);
+  return r;
+}
+
+/* v + 1 is a power of two 2^k with k < bits (and < bits - 1 for a signed type). */
+static bool low_mask(ir_ctype t, int64_t v) {
+  unsigned room = t.bits - (t.is_unsigned ? 0u : 1u);
+  return v >= 0 && (v & (v + 1)) == 0 && (room >= 63 || v < ((int64_t)1 << room));
+}
+
+/* & | ^ through bit-vectors (int2bv takes a modulo 2^bits, bv2int reads
+ * signed or unsigned), except a & (2^k - 1), which is a mod 2^k. */
+static Z3_ast bitwise(smt *s, const ir_expr *e, Z3_ast a, Z3_ast b) {
+  Z3_context c = s->z3;
+  int64_t v;
+  if (e->op == OP_BITAND && literal_value(e->b, &v) && low_mask(e->ity, v)) return mod2(s, a, smt_int(s, v + 1));
+  if (e->op == OP_BITAND && literal_value(e->a, &v) && low_mask(e->ity, v)) return mod2(s, b, smt_int(s, v + 1));
+  unsigned n = e->ity.bits ? e->ity.bits : 64;
+  Z3_ast x = smt_keep(s, Z3_mk_int2bv(c, n, a)), y = smt_keep(s, Z3_mk_int2bv(c, n, b));
+  Z3_ast r = smt_keep(s, e->op == OP_BITAND  ? Z3_mk_bvand(c, x, y)
+                         : e->op == OP_BITOR ? Z3_mk_bvor(c, x, y)
+                                             : Z3_mk_bvxor(c, x, y));
+  return smt_keep(s, Z3_mk_bv2int(c, r, !e->ity.is_unsigned));
+}
+
+/* ~a: -a - 1, wrapped for an unsigned type. */
+static Z3_ast bitnot(smt *s, ir_ctype t, Z3_ast a) { return wrap(s, t, sub2(s, neg(s, a), smt_int(s, 1))); }
 
 static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   Z3_context c = s->z3;
@@ -140,11 +254,7 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   case OP_SUB: return smt_keep(s, Z3_mk_sub(c, 2, both));
   case OP_MUL: return smt_keep(s, Z3_mk_mul(c, 2, both));
   case OP_DIV:
-  case OP_MOD: {
-    int64_t d = 0;
-    Z3_get_numeral_int64(c, smt_keep(s, Z3_simplify(c, b)), &d); /* a constant: literals and consts */
-    return truncating(s, e->op, a, b, d);
-  }
+  case OP_MOD: return truncating(s, e->op, a, b);
   case OP_LT: return smt_keep(s, Z3_mk_lt(c, a, b));
   case OP_LE: return smt_keep(s, Z3_mk_le(c, a, b));
   case OP_GT: return smt_keep(s, Z3_mk_gt(c, a, b));
@@ -155,6 +265,11 @@ static Z3_ast binary(smt *s, const ir_expr *e, const smt_env *env) {
   case OP_AND: return smt_and(s, 2, both);
   case OP_OR: return smt_or(s, 2, both);
   case OP_IMPLIES: return smt_implies(s, a, b);
+  case OP_BITAND:
+  case OP_BITOR:
+  case OP_BITXOR: return bitwise(s, e, a, b);
+  case OP_SHL:
+  case OP_SHR: return shift(s, e, a, b);
   default: return NULL;
   }
 }
@@ -187,7 +302,9 @@ Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env) {
   }
   case IR_UNARY: {
     Z3_ast a = smt_expr(s, e->a, env);
-    return e->op == OP_NOT ? smt_not(s, a) : smt_keep(s, Z3_mk_unary_minus(s->z3, a));
+    if (e->op == OP_WRAP) return wrap(s, e->ity, a);
+    if (e->op == OP_BITNOT) return bitnot(s, e->ity, a);
+    return e->op == OP_NOT ? smt_not(s, a) : neg(s, a);
   }
   case IR_BINARY: return binary(s, e, env);
   case IR_ITE: return smt_ite(s, smt_expr(s, e->a, env), smt_expr(s, e->b, env), smt_expr(s, e->c, env));

@@ -45,6 +45,9 @@ const char *smt_error(const smt *s);
 /* The term for e under env (Int for int expressions, Bool for bool ones). */
 Z3_ast smt_expr(smt *s, const ir_expr *e, const smt_env *env);
 
+/* lo <= x <= hi for the range of the C integer type t (true for bits 0). */
+Z3_ast smt_in_ctype(smt *s, ir_ctype t, Z3_ast x);
+
 /* Monotonic seconds (CLOCK_MONOTONIC): the clock of every deadline. */
 double smt_now(void);
 /* Z3's "timeout" for the time left until deadline, in ms (at least 1). */

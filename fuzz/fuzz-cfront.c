@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vec_foreach(&u->funcs, i) {
     const cfe_func *f = u->funcs.items[i];
     if (!f->body || lowered++ == MAX_LOWERED) continue;
-    prog_free(cfe_lower(u, spec, f->name));
+    prog_free(cfe_lower(u, spec, f->name, CFE_INTS_C));
   }
   cfe_free(u);
   return 0;

@@ -25,8 +25,9 @@ typedef struct lowered {
 
 static const char *default_spec = "shared int g; shared bool flag; shared int[0..3] r;\n";
 
-/* Parses and lowers function fn of code against spec (default_spec if NULL). */
-static lowered *lower_code(const char *spec, const char *code, const char *fn) {
+/* Parses and lowers function fn of code against spec (default_spec if NULL)
+ * with the integers ints. */
+static lowered *lower_with(const char *spec, const char *code, const char *fn, cfe_ints ints) {
   lowered *l = calloc(1, sizeof *l);
   l->mem = open_memstream(&l->diags, &l->diags_len);
   l->sink.out = l->mem;
@@ -43,12 +44,18 @@ static lowered *lower_code(const char *spec, const char *code, const char *fn) {
   const char *files[] = {path};
   cfe_options o = {.include_dir = "include"};
   l->unit = cfe_parse(&l->sink, files, 1, &o);
-  if (l->unit) l->p = cfe_lower(l->unit, l->spec, fn);
+  if (l->unit) l->p = cfe_lower(l->unit, l->spec, fn, ints);
   unlink(path);
   rmdir(dir);
   fflush(l->mem);
   l->errors = l->sink.errors;
   return l;
+}
+
+/* The tests of steps, accesses and messages use mathematical integers: C's
+ * add the checks that the c_integers_ tests look at. */
+static lowered *lower_code(const char *spec, const char *code, const char *fn) {
+  return lower_with(spec, code, fn, CFE_INTS_MATH);
 }
 
 static void release(lowered *l) {
@@ -574,7 +581,8 @@ static void macro_code_is_located_at_its_use(void **state) {
   lowered *l = lower_code(NULL, "int g;\n#define FLIP(x) x = x ^ 1\nvoid h(void) { g = g | 2; }\n"
                                 "void f(void) { FLIP(g); h(); h(); }\n", "f");
   assert_null(l->p);
-  assert_non_null(strstr(l->diags, "t.c:4:16: error: unsupported bitwise operator '^'\n"
+  assert_non_null(strstr(l->diags, "t.c:4:16: error: unsupported bitwise operator '^' with --int math (bitwise operators need C's integers: "
+                                   "--int c)\n"
                                    "void f(void) { FLIP(g); h(); h(); }\n"
                                    "               ^~~~~~~\n"));
   assert_non_null(strstr(l->diags, "t.c:2:9: note: in expansion of macro 'FLIP'\n#define FLIP(x) x = x ^ 1\n"));
@@ -588,6 +596,88 @@ static void athread_forms_survive_clang(void **state) {
   lowered *l = lower_ok("#include <athread.h>\nint g;\nvoid f(void) { atomic { g = 1; g = 2; } if (*) g = 3; }\n");
   assert_int_equal(count_steps(l->p), 1 + 2 + 1);
   assert_int_equal(count_action(l->p, ACT_ASSUME), 0);
+  release(l);
+}
+
+/* ---------------------------------------------------------------- C's integers */
+
+/* The value the last ACT_ASSIGN edge to a local named name assigns, printed. */
+static void assigned_to(const prog *p, const char *name, strbuf *out) {
+  const ir_expr *last = NULL;
+  vec_foreach(&p->edges, i) {
+    const prog_edge *e = &p->edges.items[i];
+    if (e->action == ACT_ASSIGN && strcmp(p->vars.items[e->var].display, name) == 0) last = e->expr;
+  }
+  if (last) ir_print(out, last);
+}
+
+/* The CHECK_ARITH assertions, printed "fault: holds; ". */
+static void arith_checks(const prog *p, strbuf *out) {
+  static const char *const names[] = {"overflow", "division", "shift"};
+  vec_foreach(&p->edges, i) {
+    const prog_edge *e = &p->edges.items[i];
+    if (e->action != ACT_ASSERT || e->check != CHECK_ARITH) continue;
+    sbuf_printf(out, "%s: ", names[p->operations.items[e->detail].fault]);
+    ir_print(out, e->expr);
+    sbuf_puts(out, "; ");
+  }
+}
+
+static void expect_lowering(cfe_ints ints, const char *body, const char *var, const char *value, const char *checks) {
+  char code[512];
+  snprintf(code, sizeof code, "#include <athread.h>\nint g;\nvoid f(int x, unsigned u, unsigned char c) { %s }\n", body);
+  lowered *l = lower_with(NULL, code, "f", ints);
+  if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
+  assert_non_null(l->p);
+  assert_well_formed(l->p);
+  strbuf out = {0}, made = {0};
+  assigned_to(l->p, var, &out);
+  assert_string_equal(sbuf_str(&out), value);
+  arith_checks(l->p, &made);
+  assert_string_equal(sbuf_str(&made), checks);
+  sbuf_free(&out);
+  sbuf_free(&made);
+  release(l);
+}
+
+/* Unsigned arithmetic wraps, narrowing conversions wrap, signed arithmetic
+ * is checked; --int math keeps mathematical integers. */
+static void c_integers_wrap_or_are_checked(void **state) {
+  (void)state;
+  expect_lowering(CFE_INTS_C, "unsigned v = 0; v = v - 1;", "v", "(unsigned int)(v - 1)", "");
+  expect_lowering(CFE_INTS_MATH, "unsigned v = 0; v = v - 1;", "v", "v - 1", "");
+  expect_lowering(CFE_INTS_C, "int y = x + 1;", "y", "x + 1",
+                  "overflow: -2147483648 <= x + 1 && x + 1 <= 2147483647; ");
+  expect_lowering(CFE_INTS_MATH, "int y = x + 1;", "y", "x + 1", "");
+  expect_lowering(CFE_INTS_C, "c = c + 1;", "c", "(unsigned char)(c + 1)",
+                  "overflow: -2147483648 <= c + 1 && c + 1 <= 2147483647; ");
+  expect_lowering(CFE_INTS_C, "int y = u;", "y", "(int)u", "");
+  expect_lowering(CFE_INTS_C, "int y = -x;", "y", "-x", "overflow: -2147483648 <= -x && -x <= 2147483647; ");
+  expect_lowering(CFE_INTS_C, "int y = u < -1;", "y", "u < 4294967295 ? 1 : 0", "");
+  expect_lowering(CFE_INTS_C, "long y = x;", "y", "x", "");
+}
+
+/* Division checks its divisor and INT_MIN / -1; shifts their amount and a signed left operand. */
+static void c_integers_divide_and_shift_checked(void **state) {
+  (void)state;
+  expect_lowering(CFE_INTS_C, "int y = g / x;", "y", "g / x",
+                  "division: x != 0; overflow: !(g == -2147483648 && x == -1); ");
+  expect_lowering(CFE_INTS_C, "int y = g % 4;", "y", "g % 4", "");
+  expect_lowering(CFE_INTS_C, "unsigned y = u / u;", "y", "u / u", "division: u != 0; ");
+  expect_lowering(CFE_INTS_C, "int y = x & 3;", "y", "x & 3", "");
+  expect_lowering(CFE_INTS_C, "unsigned y = ~u ^ u | 1;", "y", "~u ^ u | 1", "");
+  expect_lowering(CFE_INTS_C, "unsigned y = u >> x;", "y", "u >> x", "shift: 0 <= x && x < 32; ");
+  expect_lowering(CFE_INTS_C, "int y = x << 2;", "y", "x << 2", "overflow: 0 <= x && x <= 536870911; ");
+  expect_lowering(CFE_INTS_C, "c <<= 1;", "c", "(unsigned char)(c << 1)", "overflow: 0 <= c && c <= 1073741823; ");
+}
+
+/* Bitwise operators need widths: refused under --int math; non-constant divisors too. */
+static void math_integers_refuse_bitwise_operators(void **state) {
+  (void)state;
+  lowered *l = lower_with(NULL, "int g;\nvoid f(int x) { g = x & 1; g = g / x; }\n", "f", CFE_INTS_MATH);
+  assert_null(l->p);
+  assert_non_null(strstr(l->diags, "unsupported bitwise operator '&' with --int math"));
+  assert_non_null(strstr(l->diags, "unsupported: division by a non-constant"));
   release(l);
 }
 
@@ -624,6 +714,9 @@ int run_cfront_tests(void) {
       cmocka_unit_test(thread_functions_may_take_void_pointers),
       cmocka_unit_test(macro_code_is_located_at_its_use),
       cmocka_unit_test(athread_forms_survive_clang),
+      cmocka_unit_test(c_integers_wrap_or_are_checked),
+      cmocka_unit_test(c_integers_divide_and_shift_checked),
+      cmocka_unit_test(math_integers_refuse_bitwise_operators),
   };
   return cmocka_run_group_tests_name("cfront", tests, NULL, NULL);
 }

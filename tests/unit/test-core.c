@@ -9,6 +9,7 @@
 #include "../../core/symtab.h"
 #include "../../core/vec.h"
 #include "../../core/ir.h"
+#include "../../core/smt.h"
 #include "unit.h"
 
 static void interned_strings_compare_by_pointer(void **state) {
@@ -219,6 +220,87 @@ static void arithmetic_is_exact_or_faults(void **state) {
   check_arith(OP_IMPLIES, 0, 0, IR_FAULT_NONE, 1);
 }
 
+/* One operation of ir_c_arith in type t. */
+static void check_c(ir_op op, ir_ctype t, int64_t a, int64_t b, ir_fault fault, int64_t value) {
+  int64_t out = 42;
+  assert_int_equal(ir_c_arith(op, t, a, b, &out), fault);
+  assert_int_equal(out, fault == IR_FAULT_NONE ? value : 0);
+}
+
+static const ir_ctype u8 = {8, true}, s8 = {8, false}, s32 = {32, false}, u32 = {32, true}, u64 = {64, true};
+
+static void c_integers_wrap_and_fault(void **state) {
+  (void)state;
+  check_c(OP_WRAP, u32, -1, 0, IR_FAULT_NONE, 4294967295);
+  check_c(OP_WRAP, u8, 300, 0, IR_FAULT_NONE, 44);
+  check_c(OP_WRAP, s8, 200, 0, IR_FAULT_NONE, -56);
+  check_c(OP_WRAP, s8, -129, 0, IR_FAULT_NONE, 127);
+  check_c(OP_WRAP, s32, 2147483648, 0, IR_FAULT_NONE, INT32_MIN);
+  check_c(OP_WRAP, u64, -1, 0, IR_FAULT_OVERFLOW, 0); /* 2^64 - 1 is beyond int64_t */
+  check_c(OP_BITNOT, u8, 5, 0, IR_FAULT_NONE, 250);
+  check_c(OP_BITNOT, s32, 5, 0, IR_FAULT_NONE, -6);
+  check_c(OP_BITAND, s32, -4, 7, IR_FAULT_NONE, 4);
+  check_c(OP_BITOR, u8, 0xf0, 0x0f, IR_FAULT_NONE, 255);
+  check_c(OP_BITXOR, s32, -1, 1, IR_FAULT_NONE, -2);
+  check_c(OP_SHL, u8, 0x81, 1, IR_FAULT_NONE, 2);
+  check_c(OP_SHL, u32, 1, 31, IR_FAULT_NONE, 2147483648);
+  check_c(OP_SHL, s32, 1, 31, IR_FAULT_NONE, INT32_MIN); /* the value; a check reports the overflow */
+  check_c(OP_SHR, s32, -7, 1, IR_FAULT_NONE, -4);        /* arithmetic, as GCC does */
+  check_c(OP_SHR, u32, 4294967295, 31, IR_FAULT_NONE, 1);
+  check_c(OP_SHL, s32, 1, 32, IR_FAULT_SHIFT, 0);
+  check_c(OP_SHR, s32, 1, -1, IR_FAULT_SHIFT, 0);
+  check_c(OP_ADD, s32, INT64_MAX, 1, IR_FAULT_OVERFLOW, 0); /* the others are ir_arith's */
+  assert_true(ir_ctype_min(s8) == -128 && ir_ctype_max(s8) == 127 && ir_ctype_max(u32) == 4294967295);
+  assert_true(ir_ctype_holds(u8, 255) && !ir_ctype_holds(u8, 256) && ir_ctype_holds((ir_ctype){0, false}, -9));
+  assert_string_equal(ir_ctype_name(u8), "unsigned char");
+}
+
+/* An int literal with value v (negative: - literal). */
+static ir_expr *lit(arena *a, int64_t v) {
+  ir_expr *e = ir_int(a, (loc){0, 0}, arena_printf(a, "%lld", (long long)(v < 0 ? -v : v)));
+  e->type = TY_INT;
+  if (v >= 0) return e;
+  e = ir_unary(a, (loc){0, 0}, OP_NEG, e);
+  e->type = TY_INT;
+  return e;
+}
+
+/* The Z3 translation of op in t on literals a and b, evaluated. */
+static bool z3_value(smt *s, arena *ar, ir_op op, ir_ctype t, int64_t a, int64_t b, int64_t *out) {
+  bool unary = op == OP_WRAP || op == OP_BITNOT;
+  ir_expr *e = unary ? ir_unary(ar, (loc){0, 0}, op, lit(ar, a)) : ir_binary(ar, (loc){0, 0}, op, lit(ar, a), lit(ar, b));
+  e->type = TY_INT;
+  e->ity = t;
+  smt_env env = {0};
+  Z3_ast v = smt_keep(s, Z3_simplify(smt_z3(s), smt_expr(s, e, &env)));
+  return Z3_get_numeral_int64(smt_z3(s), v, out);
+}
+
+/* The Z3 translation agrees with ir_c_arith (prog_eval's) on every operator
+ * of C's integers, for values across each type, shift amounts included. */
+static void z3_agrees_with_c_arith(void **state) {
+  (void)state;
+  static const ir_ctype types[] = {{8, true}, {8, false}, {16, false}, {32, true}, {32, false}, {64, false}};
+  static const int64_t values[] = {0, 1, 2, 3, 7, 127, 128, 255, -1, -2, -128, 65535, 2147483647, -2147483648LL, 5000000000LL};
+  static const ir_op ops[] = {OP_WRAP, OP_BITNOT, OP_BITAND, OP_BITOR, OP_BITXOR, OP_SHL, OP_SHR};
+  smt *s = smt_new();
+  arena *ar = arena_new();
+  for (size_t t = 0; t < sizeof types / sizeof *types; t++)
+    for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+      for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+        for (size_t j = 0; j < sizeof values / sizeof *values; j++) {
+          int64_t a = values[i], b = values[j], want, got;
+          bool operands_in = ops[o] == OP_WRAP || (ir_ctype_holds(types[t], a) && ir_ctype_holds(types[t], b));
+          if (ops[o] == OP_SHL || ops[o] == OP_SHR) operands_in = ir_ctype_holds(types[t], a);
+          if (!operands_in || ir_c_arith(ops[o], types[t], a, b, &want) != IR_FAULT_NONE) continue;
+          assert_true(z3_value(s, ar, ops[o], types[t], a, b, &got));
+          if (got != want) fail_msg("%s in %s on %lld, %lld: Z3 %lld, ir_c_arith %lld", ir_op_text(ops[o]),
+                                    ir_ctype_name(types[t]), (long long)a, (long long)b, (long long)got, (long long)want);
+        }
+  arena_free(ar);
+  smt_free(s);
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -232,6 +314,8 @@ int run_core_tests(void) {
       cmocka_unit_test(line_and_column_of_offsets),
       cmocka_unit_test(json_text_repairs_utf8),
       cmocka_unit_test(arithmetic_is_exact_or_faults),
+      cmocka_unit_test(c_integers_wrap_and_fault),
+      cmocka_unit_test(z3_agrees_with_c_arith),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
