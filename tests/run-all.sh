@@ -103,6 +103,11 @@ out=$(tests/skeleton/lint-all.sh)
 echo "$out"
 add_counts "$out"
 
+echo "== SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)"
+out=$(tests/svcomp/selftest.sh)
+echo "$out"
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"

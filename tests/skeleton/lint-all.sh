@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # tests/skeleton/lint-all.sh -- athread skeleton on real programs: every C
 # file under examples/ that starts threads, the C files of the golden cases
-# in tests/skeleton/, and the SV-COMP tasks of tests/svcomp/. Each draft must
-# pass athread lint (no errors) and athread fmt --check, and -o must write
-# the same text atomically.
+# in tests/skeleton/, and the program of every task of tests/svcomp/tasks.txt
+# (the SV-COMP ones from the cache that tests/svcomp/fetch.sh fills; a task
+# it cannot get fails, unless ATHREAD_SVCOMP_OPTIONAL=1: see
+# tests/svcomp/lib.sh). Each draft must pass athread lint (no errors) and
+# athread fmt --check, and -o must write the same text atomically.
 set -u
 source "$(dirname "$0")/../setup"
+source "$TESTS_DIR/svcomp/lib.sh"
 root=$(cd "$TESTS_DIR/.." && pwd)
 
 # check NAME DIR FILE.c: skeleton in DIR, then lint and fmt --check of the draft.
@@ -35,12 +38,20 @@ while IFS= read -r f; do
   check "${f#"$root"/}" "$root" "$f"
 done < <(grep -lE 'pthread_create|CreateThread|PsCreateSystemThread|kthread_run' "$root"/examples/*/*.c 2> /dev/null)
 
-# SV-COMP tasks: the program each .yml names.
-for yml in "$TESTS_DIR"/svcomp/*/*.yml; do
-  dir=$(dirname "$yml")
-  input=$(sed -n "s/^input_files: '\(.*\)'$/\1/p" "$yml")
-  check "svcomp/$(basename "$dir")/$input" "$dir" "$input"
-done
+# The tasks of tests/svcomp/tasks.txt.
+svcomp_fetch
+skipped=0
+while read -r -u 3 task input _ _ _ _ where _; do
+  case $task in '#'* | '') continue ;; esac
+  if ! prog=$(svcomp_program "$task" "$input" "$where"); then
+    why="svcomp/$task: not in the cache, and tests/svcomp/fetch.sh could not get it"
+    if svcomp_optional; then skipped=$((skipped + 1)); echo "SKIP: $why (ATHREAD_SVCOMP_OPTIONAL=1)"
+    else fail "$why (no network? ATHREAD_SVCOMP_OPTIONAL=1 skips it)"; fi
+    continue
+  fi
+  check "svcomp/${task%/*}/$input" "$(dirname "$prog")" "$input"
+done 3< "$SVCOMP_TASKS"
+[ $skipped = 0 ] || echo "skeleton-lint: $skipped SV-COMP tasks skipped, not tested"
 
 # -o writes exactly what stdout gets; a failed run leaves no file.
 c=$cases/two-kinds.c

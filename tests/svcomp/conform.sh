@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/svcomp/conform.sh [--strict] [--timeout SEC] [TASK...] -- athread on
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
-# its own regression tasks (tests/svcomp/tasks.txt lists them all). For each
+# its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
+# first tests/svcomp/fetch.sh puts the SV-COMP ones into its cache). For each
 # task it runs `athread conform SPEC PROGRAM` (ATHREAD_INCLUDE: include/ of
 # this checkout unless set) and `athread compose SPEC` (plus the arguments of
 # a `// svcomp-compose: ...` line of the spec), derives athread's verdict
@@ -27,15 +28,19 @@
 #          the counterexample is replayed in C, which this runner does not
 #          do), or a check reached its time limit.
 #   -      athread gave no answer: the C front end or the spec was refused
-#          (the reason is the first error) or the program is missing (run
-#          tests/svcomp/fetch.sh).
+#          (the reason is the first error), or the program is missing:
+#          fetch.sh could not get it (no network and no cache; fetch.sh
+#          says why on stderr).
 # Judgement: "WRONG SAFE" (athread true, task false) fails the run; "wrong
 # unsafe" (athread false, task true) is reported but does not fail it (the
-# spec is too coarse, no claim about the C program is wrong); with --strict
-# a task that athread gives no answer for fails the run too.
+# spec is too coarse, no claim about the C program is wrong); a missing
+# program fails the run unless ATHREAD_SVCOMP_OPTIONAL=1 (see
+# tests/svcomp/lib.sh); with --strict a task that athread gives no answer
+# for fails the run too.
 # Exit status: 0, or 1 as above, 2 on a usage error.
 set -u
 source "$(dirname "$0")/../setup"
+source "$TESTS_DIR/svcomp/lib.sh"
 here=$TESTS_DIR/svcomp
 export ATHREAD_INCLUDE=${ATHREAD_INCLUDE:-$(cd "$TESTS_DIR/.." && pwd)/include}
 strict=0
@@ -59,11 +64,6 @@ now_ms() { date +%s%3N; }
 # directories of its file name and without the word "error".
 first_error() {
   grep -m1 'error:' "$1" | sed -E 's|^([^:]*/)?([^/:]+:[0-9]+:[0-9]+): error: |\2: |; s|^athread: ||'
-}
-
-# program TASK INPUT WHERE: the path of the task's program.
-program() {
-  if [ "$3" = fetch ]; then echo "$here/cache/${1%/*}/$2"; else echo "$here/${1%/*}/$2"; fi
 }
 
 # directive SPEC NAME: the text of the spec's `// svcomp-NAME: ...` line.
@@ -101,15 +101,17 @@ mark() {
   esac
 }
 
+svcomp_fetch "$@"
 printf '%-38s %-8s %-8s %8s  %s\n' task expected athread time reason
-while read -r task input expected _ _ where _; do
+while read -r -u 3 task input property expected _ _ where _; do
   case $task in '#'* | '') continue ;; esac
+  [ "$property" = unreach-call ] || continue
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qxF -e "$task" -e "${task##*/}"; then continue; fi
   spec=$here/specs/${task##*/}.athread
-  prog=$(program "$task" "$input" "$where")
   start=$(now_ms)
-  if [ ! -f "$prog" ]; then
-    got=-; why="missing: run tests/svcomp/fetch.sh"
+  if ! prog=$(svcomp_program "$task" "$input" "$where"); then
+    got=-; why="missing: fetch.sh could not get it"
+    if svcomp_optional; then why="$why; not counted (ATHREAD_SVCOMP_OPTIONAL=1)"; else status=1; fi
   else
     verdict "$spec" "$prog"
   fi
@@ -120,5 +122,5 @@ while read -r task input expected _ _ where _; do
   [ "$got" = true ] && [ "$expected" = false ] && status=1
   [ "$got" = - ] && [ $strict = 1 ] && status=1
   printf '%-38s %-8s %-8s %6d ms  %s%s\n' "$task" "$expected" "$got" "$ms" "${mark:+$mark: }" "$why"
-done < "$here/tasks.txt"
+done 3< "$SVCOMP_TASKS"
 exit $status
