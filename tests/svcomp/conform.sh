@@ -3,7 +3,9 @@
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
 # its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
 # first tests/svcomp/fetch.sh puts the SV-COMP ones into its cache). For each
-# task it runs `athread conform SPEC PROGRAM` (ATHREAD_INCLUDE: include/ of
+# task it runs `athread conform SPEC PROGRAM --int c --atomicity access` (C's
+# integers, and every access to shared memory a step: the tasks are C, so a
+# "true" must not rest on the paper's coarser semantics; ATHREAD_INCLUDE: include/ of
 # this checkout unless set) and `athread compose SPEC` (plus the arguments of
 # a `// svcomp-compose: ...` line of the spec), derives athread's verdict
 # and prints one row: task, expected verdict, athread's verdict, time
@@ -72,7 +74,8 @@ directive() { sed -n "s|^// svcomp-$2: ||p" "$1" | head -n 1; }
 # verdict SPEC PROGRAM: runs both commands; sets got and why.
 verdict() {
   local spec=$1 prog=$2 args rc_c rc_s composed
-  $VALGRIND "$ATHREAD" conform "$spec" "$prog" --no-timing --timeout "$timeout" > "$SCRATCH/conform.out" 2> "$SCRATCH/conform.err"
+  $VALGRIND "$ATHREAD" conform "$spec" "$prog" --int c --atomicity access --no-timing --timeout "$timeout" \
+    > "$SCRATCH/conform.out" 2> "$SCRATCH/conform.err"
   rc_c=$?
   read -ra args <<< "$(directive "$spec" compose)"
   $VALGRIND "$ATHREAD" compose "$spec" "${args[@]}" --no-timing --timeout "$timeout" > "$SCRATCH/compose.out" 2> "$SCRATCH/compose.err"
