@@ -108,6 +108,11 @@ out=$(tests/svcomp/selftest.sh)
 echo "$out"
 add_counts "$out"
 
+echo "== SV-COMP tasks: conform (C's integers, access atomicity) + compose; never a wrong \"true\""
+out=$(tests/svcomp/conform.sh)
+echo "$out"
+add_counts "$out"
+
 echo "== fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"

@@ -58,6 +58,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 status=0
+rows_ok=0
+rows_bad=0
 
 # now_ms: the time in milliseconds.
 now_ms() { date +%s%3N; }
@@ -122,8 +124,13 @@ while read -r -u 3 task input property expected _ _ where _; do
   main=$(directive "$spec" main)
   [ "$got" = true ] && [ -n "$main" ] && why="$why (main $main)"
   mark=$(mark "$expected" "$got")
-  [ "$got" = true ] && [ "$expected" = false ] && status=1
-  [ "$got" = - ] && [ $strict = 1 ] && status=1
+  row_bad=0
+  [ "$got" = true ] && [ "$expected" = false ] && row_bad=1
+  [ "$got" = - ] && [ $strict = 1 ] && row_bad=1
+  [ "${why#missing}" != "$why" ] && ! svcomp_optional && row_bad=1
+  [ $row_bad = 1 ] && status=1
+  if [ $row_bad = 0 ]; then rows_ok=$((rows_ok + 1)); else rows_bad=$((rows_bad + 1)); fi
   printf '%-38s %-8s %-8s %6d ms  %s%s\n' "$task" "$expected" "$got" "$ms" "${mark:+$mark: }" "$why"
 done 3< "$SVCOMP_TASKS"
+echo "svcomp: $rows_ok passed, $rows_bad failed (a row fails on a wrong \"true\", a missing program, or with --strict no answer)"
 exit $status
