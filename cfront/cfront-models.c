@@ -138,7 +138,17 @@ static const cfe_func *with_body(const cfe_lowering *L, const cfe_entity *x, con
 
 /* A call to a declared function that has neither a body nor a model: said once per function. */
 static void no_model(cfe_lowering *L, const cfe_expr *call, const cfe_entity *x) {
+  static const char *const heap[] = {"malloc", "calloc", "realloc", "free", "kmalloc", "kzalloc", "kfree",
+                                     "ExAllocatePool", "ExAllocatePoolWithTag", "ExFreePool"};
   if (symtab_put(&L->reported, call->name, 1) >= 0) return;
+  for (size_t i = 0; i < sizeof heap / sizeof *heap; i++)
+    if (strcmp(call->name, heap[i]) == 0) {
+      cfe_error(L->u, call->name_at,
+                "unsupported heap object: '%s' is not modelled yet (make the object a global, or a field of one, "
+                "and bind it to the spec)",
+                call->name);
+      return;
+    }
   cfe_error(L->u, call->name_at,
             "call to '%s', which has no body and no model (give it a body, or write a model: see "
             "include/athread/models/pthread.h)",

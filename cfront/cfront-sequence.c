@@ -103,8 +103,9 @@ static cfe_expr *node(cfe_lowering *L, const cfe_expr *like) {
 /* A fresh local holding a value of e's type, bound to a name no C code can spell. */
 static cfe_expr *temporary(cfe_lowering *L, const cfe_expr *e, const char *display) {
   static const cfe_type unknown = {.kind = CT_INT}; /* mathematical: an expression the lowering made */
-  bool known = e->ctype.kind == CT_INT || e->ctype.kind == CT_BOOL;
+  bool known = e->ctype.kind == CT_INT || e->ctype.kind == CT_BOOL || e->ctype.kind == CT_POINTER;
   int v = cfe_new_local(L, display, known ? &e->ctype : &unknown);
+  if (e->ctype.kind == CT_POINTER) cfe_pointer_local(L, v, e->ctype.elem, false, e->at);
   const char *name = arena_printf(UA(L), "$%d", v);
   cfe_bind(L, name, v);
   cfe_expr *t = node(L, &(cfe_expr){.kind = CE_NAME, .at = e->at, .name = name, .depth = 1, .ctype = e->ctype});
