@@ -50,3 +50,23 @@ unsigned cfc_errors(CXTranslationUnit tu, cfc_report_fn report, void *ctx) {
   }
   return errors;
 }
+
+typedef struct kids {
+  CXCursor *out; /* where the first max go (may be NULL when max is 0) */
+  size_t max;    /* room in out */
+  size_t n;      /* children seen */
+} kids;
+
+static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  kids *k = data;
+  if (k->n < k->max) k->out[k->n] = c;
+  k->n++;
+  return CXChildVisit_Continue;
+}
+
+size_t cfc_children(CXCursor c, CXCursor *out, size_t max) {
+  kids k = {out, max, 0};
+  clang_visitChildren(c, add_kid, &k);
+  return k.n;
+}

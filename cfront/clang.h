@@ -37,4 +37,7 @@ CXTranslationUnit cfc_parse(diag_sink *sink, CXIndex index, const char *path, co
 typedef void (*cfc_report_fn)(void *ctx, CXDiagnostic d);
 unsigned cfc_errors(CXTranslationUnit tu, cfc_report_fn report, void *ctx);
 
+/* The number of children of c; the first max of them are put into out. */
+size_t cfc_children(CXCursor c, CXCursor *out, size_t max);
+
 #endif

@@ -74,7 +74,7 @@ static void init_list(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor *k
  * designators (MemberRef for .f, the index expression for [k]), then the value. */
 static bool is_designated(CXCursor c) {
   return clang_getCursorKind(c) == CXCursor_UnexposedExpr && clang_getCursorType(c).kind == CXType_Void &&
-         cfp_children(c, NULL, 0) >= 2;
+         cfc_children(c, NULL, 0) >= 2;
 }
 
 /* The member of t that designator d names, or -1. */
@@ -94,7 +94,7 @@ static long designated_member(init_ctx *x, const cfp_type *t, CXCursor d) {
  * whether there was more than one designator. */
 static bool init_designated(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor c, size_t *next) {
   CXCursor kids[64];
-  size_t n = cfp_children(c, kids, 64);
+  size_t n = cfc_children(c, kids, 64);
   if (n > 64) n = 0, x->failed = true;
   for (size_t i = 0; i + 1 < n && !x->failed; i++) {
     long k = is_aggregate(t) ? designated_member(x, t, kids[i]) : -1;
@@ -137,13 +137,13 @@ static void init_list(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor *k
 static void init_object(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (kind == CXCursor_InitListExpr) {
-    size_t n = cfp_children(c, NULL, 0), i = 0;
+    size_t n = cfc_children(c, NULL, 0), i = 0;
     if (n > MAX_KIDS) {
       x->failed = true;
       return;
     }
     CXCursor *kids = xcalloc(n + 1, sizeof *kids);
-    cfp_children(c, kids, n);
+    cfc_children(c, kids, n);
     if (is_aggregate(t)) init_list(x, t, base, kids, n, &i, true);
     else if (n > 0) init_object(x, t, base, kids[0]);
     free(kids);

@@ -56,31 +56,11 @@ cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name) {
   return s;
 }
 
-typedef struct kids {
-  CXCursor *out; /* where the first max go (may be NULL when max is 0) */
-  size_t max;    /* room in out */
-  size_t n;      /* children seen */
-} kids;
-
-static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  kids *k = data;
-  if (k->n < k->max) k->out[k->n] = c;
-  k->n++;
-  return CXChildVisit_Continue;
-}
-
-size_t cfp_children(CXCursor c, CXCursor *out, size_t max) {
-  kids k = {out, max, 0};
-  clang_visitChildren(c, add_kid, &k);
-  return k.n;
-}
-
 CXCursor cfp_strip(CXCursor c) {
   for (int level = 0; level < 64; level++) {
     enum CXCursorKind kind = clang_getCursorKind(c);
     CXCursor kid;
-    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfp_children(c, &kid, 1) != 1) break;
+    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfc_children(c, &kid, 1) != 1) break;
     c = kid;
   }
   return c;

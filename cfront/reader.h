@@ -12,6 +12,7 @@
 #include <clang-c/Index.h>
 
 #include "../core/symtab.h"
+#include "clang.h"
 #include "program.h"
 
 /* A write list entry before calls are expanded (see cfp_program.early). */
@@ -47,8 +48,6 @@ void cfp_where(cfp_reader *r, CXCursor c, const char **file, unsigned *line);
 cfp_span cfp_span_of(cfp_reader *r, CXCursor c);
 /* The span of c's name (a declaration's location, the name's length). */
 cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name);
-/* Up to max children of c into out; returns how many c has. */
-size_t cfp_children(CXCursor c, CXCursor *out, size_t max);
 /* c without the implicit conversions and parentheses around it. */
 CXCursor cfp_strip(CXCursor c);
 /* Evaluates c as an integer constant. */

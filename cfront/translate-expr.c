@@ -65,7 +65,7 @@ CXCursor cft_strip(CXCursor c) {
   for (int level = 0; level < 64; level++) {
     enum CXCursorKind kind = clang_getCursorKind(c);
     CXCursor kid;
-    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cft_children(c, &kid, 1) != 1) break;
+    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfc_children(c, &kid, 1) != 1) break;
     c = kid;
   }
   return c;
@@ -83,11 +83,11 @@ bool cft_is_assert_fail(CXCursor c) {
   c = cft_strip(c);
   if (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) { /* (void) __assert_fail (...) */
     CXCursor kids[2];
-    size_t n = cft_children(c, kids, 2);
+    size_t n = cfc_children(c, kids, 2);
     if (n >= 1 && n <= 2) c = cft_strip(kids[n - 1]);
   }
   CXCursor callee;
-  if (clang_getCursorKind(c) != CXCursor_CallExpr || cft_children(c, &callee, 1) < 1) return false;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr || cfc_children(c, &callee, 1) < 1) return false;
   CXCursor decl = callee_decl(callee);
   if (clang_Cursor_isNull(decl)) return false;
   CXString s = clang_getCursorSpelling(decl);
@@ -173,7 +173,7 @@ static cfe_expr *reference(cft *t, CXCursor c) {
 
 static cfe_expr *conversion(cft *t, CXCursor c) {
   CXCursor kid;
-  if (cft_children(c, &kid, 1) != 1) return bad(t, c, "unsupported expression", NULL);
+  if (cfc_children(c, &kid, 1) != 1) return bad(t, c, "unsupported expression", NULL);
   CXType to = type_of(c), from = type_of(kid);
   bool decay = from.kind == CXType_ConstantArray || from.kind == CXType_IncompleteArray ||
                from.kind == CXType_VariableArray || from.kind == CXType_FunctionProto ||
@@ -187,7 +187,7 @@ static cfe_expr *conversion(cft *t, CXCursor c) {
 
 static cfe_expr *explicit_cast(cft *t, CXCursor c) {
   CXCursor kids[2];
-  size_t n = cft_children(c, kids, 2);
+  size_t n = cfc_children(c, kids, 2);
   if (n < 1 || n > 2) return bad(t, c, "unsupported cast", NULL);
   cfe_expr *e = node(t, c, CE_CAST, 0, cft_expr(t, kids[n - 1]), NULL, NULL);
   e->type = e->ctype;
@@ -210,7 +210,7 @@ static const cfe_op binary_ops[] = {
 static cfe_expr *binary(cft *t, CXCursor c) {
   CXCursor kids[2];
   enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-  if (cft_children(c, kids, 2) != 2 || op < CXBinaryOperator_Mul || op > CXBinaryOperator_Comma)
+  if (cfc_children(c, kids, 2) != 2 || op < CXBinaryOperator_Mul || op > CXBinaryOperator_Comma)
     return bad(t, c, "unsupported operator", NULL);
   bool assign = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
   cfe_expr *a = cft_expr(t, kids[0]), *b = cft_expr(t, kids[1]);
@@ -220,7 +220,7 @@ static cfe_expr *binary(cft *t, CXCursor c) {
 static cfe_expr *unary(cft *t, CXCursor c) {
   CXCursor kid;
   enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-  if (cft_children(c, &kid, 1) != 1) return bad(t, c, "unsupported operator", NULL);
+  if (cfc_children(c, &kid, 1) != 1) return bad(t, c, "unsupported operator", NULL);
   if (op == CXUnaryOperator_Extension) return cft_expr(t, kid); /* __extension__ e */
   cfe_expr *a = cft_expr(t, kid);
   switch (op) {
@@ -260,7 +260,7 @@ static cfe_expr *size_query(cft *t, CXCursor c) {
 
 static cfe_expr *conditional(cft *t, CXCursor c) {
   CXCursor kids[3];
-  if (cft_children(c, kids, 3) != 3) return bad(t, c, "unsupported conditional expression", NULL);
+  if (cfc_children(c, kids, 3) != 3) return bad(t, c, "unsupported conditional expression", NULL);
   cfe_expr *a = cft_expr(t, kids[0]), *b = cft_expr(t, kids[1]), *x = cft_expr(t, kids[2]);
   return node(t, c, CE_COND, 0, a, b, x);
 }
@@ -269,7 +269,7 @@ static cfe_expr *conditional(cft *t, CXCursor c) {
 
 static cfe_expr *member(cft *t, CXCursor c) {
   CXCursor base;
-  if (cft_children(c, &base, 1) != 1) return bad(t, c, "unsupported member access", NULL);
+  if (cfc_children(c, &base, 1) != 1) return bad(t, c, "unsupported member access", NULL);
   cfe_expr *object = cft_expr(t, base);
   if (is_pointer(type_of(base))) { /* p->f is (*p).f */
     cfe_expr *deref = node(t, base, CE_UNARY, CO_DEREF, object, NULL, NULL);
@@ -284,7 +284,7 @@ static cfe_expr *member(cft *t, CXCursor c) {
 
 static cfe_expr *subscript(cft *t, CXCursor c) {
   CXCursor kids[2];
-  if (cft_children(c, kids, 2) != 2) return bad(t, c, "unsupported subscript", NULL);
+  if (cfc_children(c, kids, 2) != 2) return bad(t, c, "unsupported subscript", NULL);
   cfe_expr *a = cft_expr(t, kids[0]), *b = cft_expr(t, kids[1]);
   return node(t, c, CE_INDEX, 0, a, b, NULL);
 }
@@ -293,7 +293,7 @@ static cfe_expr *subscript(cft *t, CXCursor c) {
 
 static cfe_expr *call(cft *t, CXCursor c) {
   CXCursor kids[MAX_ARGS + 1];
-  size_t n = cft_children(c, kids, MAX_ARGS + 1);
+  size_t n = cfc_children(c, kids, MAX_ARGS + 1);
   if (n < 1 || n > MAX_ARGS + 1) return bad(t, c, "unsupported call", NULL);
   CXCursor decl = callee_decl(kids[0]);
   if (clang_Cursor_isNull(decl)) return bad(t, c, "unsupported call through a function pointer", NULL);
@@ -322,7 +322,7 @@ static cfe_expr *expr(cft *t, CXCursor c) {
   case CXCursor_StringLiteral: return bad(t, c, "unsupported string literal", NULL);
   case CXCursor_ParenExpr: {
     CXCursor kid;
-    return cft_children(c, &kid, 1) == 1 ? cft_expr(t, kid) : bad(t, c, "unsupported expression", NULL);
+    return cfc_children(c, &kid, 1) == 1 ? cft_expr(t, kid) : bad(t, c, "unsupported expression", NULL);
   }
   case CXCursor_UnexposedExpr: return conversion(t, c);
   case CXCursor_DeclRefExpr: return reference(t, c);

@@ -64,7 +64,7 @@ static cfe_stmt *declaration(cft *t, CXCursor c) {
   if (src && !at.macro && at.at.end > at.at.start && src->text[at.at.end - 1] == ';') at.at.end--;
   cfe_stmt *s = stmt_new(t, CS_DECL, at);
   CXCursor kids[256];
-  size_t n = cft_children(c, kids, 256);
+  size_t n = cfc_children(c, kids, 256);
   if (n > 256) return bad(t, at, "unsupported: more than 256 declarators in one declaration");
   for (size_t i = 0; i < n; i++) {
     if (clang_getCursorKind(kids[i]) != CXCursor_VarDecl) continue; /* typedefs, tags, prototypes */
@@ -105,9 +105,9 @@ static cfe_stmt *expression(cft *t, CXCursor c);
 static bool sizeof_then(CXCursor c, CXCursor *rest) {
   CXCursor kids[2], cast[2];
   if (!is_kind(c, CXCursor_BinaryOperator) || clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Comma ||
-      cft_children(c, kids, 2) != 2 || !is_kind(kids[0], CXCursor_CStyleCastExpr))
+      cfc_children(c, kids, 2) != 2 || !is_kind(kids[0], CXCursor_CStyleCastExpr))
     return false;
-  size_t n = cft_children(kids[0], cast, 2);
+  size_t n = cfc_children(kids[0], cast, 2);
   if (n < 1 || n > 2 || !is_kind(cft_strip(cast[n - 1]), CXCursor_UnaryExpr)) return false;
   *rest = kids[1];
   return true;
@@ -115,13 +115,13 @@ static bool sizeof_then(CXCursor c, CXCursor *rest) {
 
 static cfe_stmt *expression(cft *t, CXCursor c) {
   CXCursor s = c, kids[3], rest;
-  while (is_kind(s, CXCursor_ParenExpr) && cft_children(s, kids, 1) == 1) s = kids[0];
+  while (is_kind(s, CXCursor_ParenExpr) && cfc_children(s, kids, 1) == 1) s = kids[0];
   if (sizeof_then(s, &rest)) return expression(t, rest);
   if (is_kind(s, CXCursor_UnaryOperator) && clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_Extension &&
-      cft_children(s, kids, 1) == 1)
+      cfc_children(s, kids, 1) == 1)
     return expression(t, kids[0]);
-  if (is_kind(s, CXCursor_StmtExpr) && cft_children(s, kids, 1) == 1) return cft_stmt(t, kids[0]);
-  if (is_kind(s, CXCursor_ConditionalOperator) && cft_children(s, kids, 3) == 3 && cft_is_assert_fail(kids[2]))
+  if (is_kind(s, CXCursor_StmtExpr) && cfc_children(s, kids, 1) == 1) return cft_stmt(t, kids[0]);
+  if (is_kind(s, CXCursor_ConditionalOperator) && cfc_children(s, kids, 3) == 3 && cft_is_assert_fail(kids[2]))
     return assertion(t, cft_pos(t, c), cft_expr(t, kids[0]));
   cfe_stmt *st = stmt_new(t, CS_EXPR, cft_pos(t, c));
   st->expr = cft_expr(t, c);
@@ -174,7 +174,7 @@ static bool for_header(cft *t, cfe_pos at, uint32_t semi[2]) {
 static cfe_stmt *for_loop(cft *t, CXCursor c) {
   cfe_stmt *s = stmt_new(t, CS_FOR, cft_pos(t, c));
   CXCursor kids[4];
-  size_t n = cft_children(c, kids, 4);
+  size_t n = cfc_children(c, kids, 4);
   uint32_t semi[2];
   bool text = for_header(t, s->at, semi);
   if (n < 1 || n > 4 || (!text && n != 4 && n != 1))
@@ -192,7 +192,7 @@ static cfe_stmt *for_loop(cft *t, CXCursor c) {
 
 static cfe_stmt *if_stmt(cft *t, CXCursor c) {
   CXCursor kids[3];
-  size_t n = cft_children(c, kids, 3);
+  size_t n = cfc_children(c, kids, 3);
   if (n < 2 || n > 3) return bad(t, cft_pos(t, c), "unsupported if statement");
   cfe_stmt *a = assert_if(t, c, kids, n);
   if (a) return a;
@@ -207,7 +207,7 @@ static cfe_stmt *if_stmt(cft *t, CXCursor c) {
 static cfe_stmt *loop(cft *t, CXCursor c, bool do_loop) {
   CXCursor kids[2];
   cfe_stmt *s = stmt_new(t, do_loop ? CS_DO : CS_WHILE, cft_pos(t, c));
-  if (cft_children(c, kids, 2) != 2) return bad(t, s->at, "unsupported loop");
+  if (cfc_children(c, kids, 2) != 2) return bad(t, s->at, "unsupported loop");
   s->expr = cft_expr(t, kids[do_loop ? 1 : 0]);
   s->body = cft_stmt(t, kids[do_loop ? 0 : 1]);
   return s;
@@ -216,7 +216,7 @@ static cfe_stmt *loop(cft *t, CXCursor c, bool do_loop) {
 static cfe_stmt *return_stmt(cft *t, CXCursor c) {
   CXCursor kid;
   cfe_stmt *s = stmt_new(t, CS_RETURN, cft_pos(t, c));
-  if (cft_children(c, &kid, 1) == 1) s->expr = cft_expr(t, kid);
+  if (cfc_children(c, &kid, 1) == 1) s->expr = cft_expr(t, kid);
   return s;
 }
 
@@ -224,10 +224,10 @@ static cfe_stmt *return_stmt(cft *t, CXCursor c) {
 static cfe_stmt *block(cft *t, CXCursor c) {
   cfe_stmt *s = stmt_new(t, CS_BLOCK, cft_pos(t, c));
   CXCursor kids[64];
-  size_t n = cft_children(c, kids, 64);
+  size_t n = cfc_children(c, kids, 64);
   if (n > 64) {
     CXCursor *all = xcalloc(n, sizeof *all);
-    cft_children(c, all, n);
+    cfc_children(c, all, n);
     for (size_t i = 0; i < n; i++) vec_push(A(t), &s->items, cft_stmt(t, all[i]));
     free(all);
   } else {
@@ -247,7 +247,7 @@ static cfe_stmt *block(cft *t, CXCursor c) {
 static cfe_pos head(cft *t, CXCursor c) {
   CXCursor kids[2];
   cfe_pos at = cft_pos(t, c);
-  size_t n = cft_children(c, kids, 2);
+  size_t n = cfc_children(c, kids, 2);
   return n == 0 ? at : cft_until(t, at, cft_pos(t, kids[n < 2 ? 0 : 1]));
 }
 
@@ -265,20 +265,20 @@ static cfe_stmt *label(cft *t, CXCursor c) {
   CXCursor kids[1];
   cfe_pos at = cft_name_pos(t, c, name);
   if (!at.macro) at.at.end++; /* its ':' */
-  if (cft_children(c, kids, 1) != 1) return bad(t, at, "unsupported label without a statement");
+  if (cfc_children(c, kids, 1) != 1) return bad(t, at, "unsupported label without a statement");
   return control(t, CS_LABEL, at, name, NULL, cft_stmt(t, kids[0]));
 }
 
 static cfe_stmt *goto_stmt(cft *t, CXCursor c) {
   CXCursor kids[1];
-  if (cft_children(c, kids, 1) != 1) return bad(t, cft_pos(t, c), "unsupported goto statement");
+  if (cfc_children(c, kids, 1) != 1) return bad(t, cft_pos(t, c), "unsupported goto statement");
   return control(t, CS_GOTO, cft_pos(t, c), cft_intern(t, clang_getCursorSpelling(kids[0])), NULL, NULL);
 }
 
 /* switch (e) body; a declaration in the condition (C++ only) is refused. */
 static cfe_stmt *switch_stmt(cft *t, CXCursor c) {
   CXCursor kids[3];
-  size_t n = cft_children(c, kids, 3);
+  size_t n = cfc_children(c, kids, 3);
   if (n != 2) return bad(t, head(t, c), "unsupported switch statement");
   return control(t, CS_SWITCH, head(t, c), NULL, cft_expr(t, kids[0]), cft_stmt(t, kids[1]));
 }
@@ -286,7 +286,7 @@ static cfe_stmt *switch_stmt(cft *t, CXCursor c) {
 /* case e: body and default: body; GNU's case ranges (case 1 ... 3) are refused. */
 static cfe_stmt *case_stmt(cft *t, CXCursor c) {
   CXCursor kids[3];
-  size_t n = cft_children(c, kids, 3);
+  size_t n = cfc_children(c, kids, 3);
   bool is_default = clang_getCursorKind(c) == CXCursor_DefaultStmt;
   if (n != (is_default ? 1u : 2u)) return bad(t, head(t, c), "unsupported case range");
   cfe_expr *value = is_default ? NULL : cft_expr(t, kids[0]);

@@ -21,26 +21,6 @@ const char *cft_intern(cft *t, CXString s) {
   return out;
 }
 
-typedef struct kid_list {
-  CXCursor *out; /* where the first max go */
-  size_t max;    /* room in out */
-  size_t n;      /* children seen */
-} kid_list;
-
-static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  kid_list *k = data;
-  if (k->n < k->max) k->out[k->n] = c;
-  k->n++;
-  return CXChildVisit_Continue;
-}
-
-size_t cft_children(CXCursor c, CXCursor *out, size_t max) {
-  kid_list k = {out, max, 0};
-  clang_visitChildren(c, add_kid, &k);
-  return k.n;
-}
-
 bool cft_system(CXCursor c) {
   CXSourceLocation l = clang_getCursorLocation(c);
   CXFile f = NULL;
@@ -414,7 +394,7 @@ static cfe_func *function_named(cft *t, cfe_decl *d) {
 /* The body of a function definition: its compound statement. */
 static CXCursor body_of(CXCursor fn) {
   CXCursor kids[64];
-  size_t n = cft_children(fn, kids, 64);
+  size_t n = cfc_children(fn, kids, 64);
   for (size_t i = n < 64 ? n : 64; i-- > 0;)
     if (clang_getCursorKind(kids[i]) == CXCursor_CompoundStmt) return kids[i];
   return clang_getNullCursor();

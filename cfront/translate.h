@@ -13,6 +13,7 @@
 #include <clang-c/Index.h>
 
 #include "c-ast.h"
+#include "clang.h"
 
 /* A use of a macro in a user's file. */
 typedef struct cft_use {
@@ -66,8 +67,6 @@ cfe_pos cft_until(cft *t, cfe_pos a, cfe_pos b);
 cfe_type cft_type(cft *t, CXType type, cfe_pos at);
 /* Interns s (and disposes of it). */
 const char *cft_intern(cft *t, CXString s);
-/* Up to max children of c into out; returns how many c has. */
-size_t cft_children(CXCursor c, CXCursor *out, size_t max);
 /* The name of the macro used just before pos (only blanks between), or NULL. */
 const char *cft_macro_before(cft *t, cfe_pos pos);
 /* The index in t->uses of that use, or -1. */

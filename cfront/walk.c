@@ -85,7 +85,7 @@ static bool is_pointer_type(CXType t) { return clang_getCanonicalType(t).kind ==
 /* The array under an array-to-pointer decay, or c itself. */
 static CXCursor undecay(CXCursor c) {
   CXCursor kid;
-  if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && cfp_children(c, &kid, 1) == 1 &&
+  if (clang_getCursorKind(c) == CXCursor_UnexposedExpr && cfc_children(c, &kid, 1) == 1 &&
       is_array_type(clang_getCursorType(kid)))
     return kid;
   return c;
@@ -109,10 +109,10 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
     enum CXCursorKind kind = clang_getCursorKind(c);
     if (kind == CXCursor_DeclRefExpr) {
       note_reference(w, c, mode);
-    } else if ((kind == CXCursor_ParenExpr || kind == CXCursor_UnexposedExpr) && cfp_children(c, kids, 2) == 1) {
+    } else if ((kind == CXCursor_ParenExpr || kind == CXCursor_UnexposedExpr) && cfc_children(c, kids, 2) == 1) {
       c = kids[0];
       continue;
-    } else if (kind == CXCursor_MemberRefExpr && cfp_children(c, kids, 1) == 1) {
+    } else if (kind == CXCursor_MemberRefExpr && cfc_children(c, kids, 1) == 1) {
       if (is_pointer_type(clang_getCursorType(kids[0]))) {
         walk(w, kids[0], READ); /* p->f: the pointer is read */
       } else {
@@ -120,7 +120,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
         c = kids[0];
         continue;
       }
-    } else if (kind == CXCursor_ArraySubscriptExpr && cfp_children(c, kids, 2) == 2) {
+    } else if (kind == CXCursor_ArraySubscriptExpr && cfc_children(c, kids, 2) == 2) {
       walk(w, kids[1], READ);
       CXCursor base = undecay(kids[0]);
       if (!is_array_type(clang_getCursorType(base))) {
@@ -145,7 +145,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
 
 static void walk_binary(walker *w, CXCursor c) {
   CXCursor kids[2];
-  if (cfp_children(c, kids, 2) != 2) return walk_children(w, c);
+  if (cfc_children(c, kids, 2) != 2) return walk_children(w, c);
   enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
   if (op == CXBinaryOperator_Assign) walk(w, kids[0], WRITE);
   else if (clang_getCursorKind(c) == CXCursor_CompoundAssignOperator) walk(w, kids[0], READ_WRITE);
@@ -155,7 +155,7 @@ static void walk_binary(walker *w, CXCursor c) {
 
 static void walk_unary(walker *w, CXCursor c) {
   CXCursor kid;
-  if (cfp_children(c, &kid, 1) != 1) return walk_children(w, c);
+  if (cfc_children(c, &kid, 1) != 1) return walk_children(w, c);
   switch (clang_getCursorUnaryOperatorKind(c)) {
   case CXUnaryOperator_PostInc:
   case CXUnaryOperator_PostDec:
@@ -197,14 +197,14 @@ static const char *bound_name(walker *w, CXCursor bound) {
 /* The loop variable and its start from `i = a` or `int i = a`. */
 static bool loop_start(CXCursor init, CXCursor *var, CXCursor *start) {
   CXCursor kids[2];
-  if (clang_getCursorKind(init) == CXCursor_DeclStmt && cfp_children(init, kids, 2) == 1 &&
+  if (clang_getCursorKind(init) == CXCursor_DeclStmt && cfc_children(init, kids, 2) == 1 &&
       clang_getCursorKind(kids[0]) == CXCursor_VarDecl) {
     *var = kids[0];
     *start = clang_Cursor_getVarDeclInitializer(kids[0]);
     return !clang_Cursor_isNull(*start);
   }
   if (clang_getCursorKind(init) != CXCursor_BinaryOperator ||
-      clang_getCursorBinaryOperatorKind(init) != CXBinaryOperator_Assign || cfp_children(init, kids, 2) != 2)
+      clang_getCursorBinaryOperatorKind(init) != CXBinaryOperator_Assign || cfc_children(init, kids, 2) != 2)
     return false;
   CXCursor lhs = cfp_strip(kids[0]);
   if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) return false;
@@ -221,7 +221,7 @@ static bool is_var(CXCursor e, CXCursor var) {
 /* +1 for i++, ++i, i += 1; -1 for the decrements; 0 otherwise. */
 static int loop_step(CXCursor inc, CXCursor var) {
   CXCursor kids[2];
-  size_t n = cfp_children(inc, kids, 2);
+  size_t n = cfc_children(inc, kids, 2);
   if (clang_getCursorKind(inc) == CXCursor_UnaryOperator && n == 1 && is_var(kids[0], var)) {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
     if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc) return 1;
@@ -266,8 +266,8 @@ static int64_t trip_count(const bound_form *f) {
  * counting down to 0) is a macro or an enum constant and is the count. */
 static void analyze_for(walker *w, CXCursor loop, cfp_loop *out) {
   CXCursor kids[5], var, start, sides[2];
-  if (cfp_children(loop, kids, 5) != 4 || !loop_start(kids[0], &var, &start)) return;
-  if (clang_getCursorKind(kids[1]) != CXCursor_BinaryOperator || cfp_children(kids[1], sides, 2) != 2) return;
+  if (cfc_children(loop, kids, 5) != 4 || !loop_start(kids[0], &var, &start)) return;
+  if (clang_getCursorKind(kids[1]) != CXCursor_BinaryOperator || cfc_children(kids[1], sides, 2) != 2) return;
   bound_form f = {.op = clang_getCursorBinaryOperatorKind(kids[1]), .step = loop_step(kids[2], var)};
   CXCursor bound = sides[1];
   if (is_var(sides[1], var) && !is_var(sides[0], var)) bound = sides[0], f.op = flipped(f.op);
@@ -301,7 +301,7 @@ static const char *routine_name(walker *w, CXCursor arg) {
   for (int level = 0; level < 16 && !clang_Cursor_isNull(arg); level++) {
     enum CXCursorKind kind = clang_getCursorKind(arg);
     CXCursor kids[2];
-    size_t n = cfp_children(arg, kids, 2);
+    size_t n = cfc_children(arg, kids, 2);
     if (kind == CXCursor_DeclRefExpr) {
       CXCursor decl = clang_getCursorReferenced(arg);
       if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) return NULL;
@@ -359,7 +359,7 @@ static void walk(walker *w, CXCursor c, int mode) {
   case CXCursor_ParenExpr: walk_lvalue(w, c, mode); break;
   case CXCursor_UnexposedExpr:
     if (!clang_equalCursors(undecay(c), c)) mode = READ_WRITE; /* an array passed on: its address */
-    if (cfp_children(c, NULL, 0) == 1) walk_lvalue(w, c, mode);
+    if (cfc_children(c, NULL, 0) == 1) walk_lvalue(w, c, mode);
     else walk_children(w, c);
     break;
   case CXCursor_BinaryOperator:
@@ -381,7 +381,7 @@ static void walk(walker *w, CXCursor c, int mode) {
 static bool constant_assignment(walker *w, CXCursor stmt, cfp_raw_early *out) {
   CXCursor kids[2];
   if (clang_getCursorKind(stmt) != CXCursor_BinaryOperator ||
-      clang_getCursorBinaryOperatorKind(stmt) != CXBinaryOperator_Assign || cfp_children(stmt, kids, 2) != 2)
+      clang_getCursorBinaryOperatorKind(stmt) != CXBinaryOperator_Assign || cfc_children(stmt, kids, 2) != 2)
     return false;
   cfp_value v = cfp_eval(kids[1]);
   if (v.kind == CFP_UNKNOWN) return false;
