@@ -172,8 +172,15 @@ static bool readable(cfp_reader *r, const char *path) {
   return false;
 }
 
+/* A character device (/dev/null) holds no program: libclang cannot parse one. */
+static bool device(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 static bool read_file(cfp_reader *r, CXIndex index, const char *path, const cfp_options *o) {
   if (!readable(r, path)) return false;
+  if (device(path)) return true;
   cfc_setup setup = {.flags = o->clang_args, .flag_count = o->clang_arg_count, .include_dir = o->include_dir};
   CXTranslationUnit tu = cfc_parse(r->sink, index, path, &setup);
   if (!tu) return false;
