@@ -14,6 +14,7 @@ commit=0123456789abcdef0123456789abcdef01234567
 mirror=$SCRATCH/mirror
 export SVCOMP_CACHE=$SCRATCH/cache SVCOMP_TASKS=$SCRATCH/tasks.txt
 unset ATHREAD_SVCOMP_OPTIONAL
+export ATHREAD_SVCOMP_DOWNLOAD=1
 
 # manifest PROPERTY: a manifest of the one task demo/counter.
 manifest() {
