@@ -38,7 +38,7 @@ static const struct {
 bool cfe_sync_type(const char *name, cfe_type *out) {
   for (size_t i = 0; name && i < sizeof sync_names / sizeof *sync_names; i++)
     if (strcmp(name, sync_names[i].name) == 0) {
-      *out = (cfe_type){.kind = sync_names[i].kind, .at = {-1, {0, 0}}};
+      *out = (cfe_type){.kind = sync_names[i].kind, .at = {.file = -1}};
       return true;
     }
   return false;
