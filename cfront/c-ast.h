@@ -514,7 +514,9 @@ typedef struct cfe_deref {
 
 /* Registers local v as a pointer to pointee (unknown: an entry function's
  * parameter, whose value athread does not know); false after reporting a
- * pointee that is not supported. */
+ * pointee that is not supported. An unknown pointer's pointee is not
+ * checked: every use of it is refused (cfe_unknown_pointer), so an unused
+ * one, such as main's char **argv, may point to anything. */
 bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at);
 /* Records the C type of local v (borrowed), which &v points to. */
 void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t);

@@ -777,6 +777,20 @@ static size_t matching_end(const cfe_stmts *v, size_t i, size_t to) {
   return to;
 }
 
+/* Whether the __VERIFIER_atomic_end() at items[i] is SV-COMP's early exit
+ * from the one section open, begun in an enclosing block of this function:
+ * `end(); return;` or `end(); return CONSTANT;`. The return then ends the
+ * step where it goes, the function's exit, a step boundary (no section was
+ * open when the function was entered); its value touches no shared memory,
+ * so leaving the section before or after it is the same step. */
+static bool end_by_return(cfe_lowering *L, const cfe_stmts *v, size_t i, size_t to) {
+  if (marker(v->items[i]) != B_ATOMIC_END || i + 1 >= to || L->atomic != 1) return false;
+  const cfe_stmt *r = v->items[i + 1];
+  int64_t value;
+  if (r->kind != CS_RETURN || (r->expr && !cfe_const_value(L->u, r->expr, &value))) return false;
+  return L->p->locs.items[L->frame->exit].boundary;
+}
+
 /* items[from, to) of a block; __VERIFIER_atomic_begin() ... end() pairs
  * make what lies between them one step. */
 static int items(cfe_lowering *L, const cfe_stmts *v, size_t from, size_t to, int cur) {
@@ -787,6 +801,7 @@ static int items(cfe_lowering *L, const cfe_stmts *v, size_t from, size_t to, in
       cur = stmt(L, s, cur);
       continue;
     }
+    if (end_by_return(L, v, i, to)) continue; /* the return that follows ends the step */
     size_t end = b == B_ATOMIC_BEGIN ? matching_end(v, i, to) : to;
     if (end == to) {
       cfe_error(L->u, s->at,

@@ -90,6 +90,7 @@ bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unk
   grow(L, v);
   L->ptr->pointee.items[v] = pointee;
   L->ptr->unknown.items[v] = unknown;
+  if (unknown) return true;
   if (pointee->kind == CT_POINTER) cfe_error(L->u, at, "unsupported pointer to a pointer");
   else if (pointee->kind == CT_ARRAY)
     cfe_error(L->u, at, "unsupported pointer to an array (point to its elements instead: 'int *p = &a[i]')");
