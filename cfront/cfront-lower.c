@@ -957,7 +957,7 @@ static int by_type(const void *a, const void *b) {
 
 /* Sorts the targets by type, so that each type's are one range, and renumbers them. */
 static void freeze(cfe_pointers *ptr) {
-  qsort(ptr->targets.items, ptr->targets.len, sizeof *ptr->targets.items, by_type);
+  if (ptr->targets.len > 1) qsort(ptr->targets.items, ptr->targets.len, sizeof *ptr->targets.items, by_type);
   symtab_free(&ptr->ids);
   vec_foreach(&ptr->targets, i) symtab_put(&ptr->ids, ptr->targets.items[i].key, (int)i);
   ptr->frozen = true;
