@@ -447,8 +447,11 @@ class Gen(minic.ExprGen):
             self.sy.vars.append(v)
         if self.chance(0.1):
             self.sy.init = self.likely(lambda: self.bool_expr([], 1), 0.5)
-            if not self.sy.initial_gs():
+            starts = self.sy.initial_gs()
+            if not starts:
                 self.sy.init = None
+            for v, x in zip(self.sy.vars, starts[0] if starts else []):
+                v.c_start = x  # the C program starts in one state the predicate allows
         self.sy.c_bool = self.r.choice(["_Bool", "bool"])
 
     def in_type(self, gs):

@@ -311,8 +311,13 @@ class Var:
         return ("true" if v else "false") if self.kind == "bool" else str(v)
 
     def c_initial(self):
-        """The C initializer's text: the spec's initial value, or 0 (C's
-        default) when any value may start (conform checks that they agree)."""
+        """The C initializer's text: the value chosen for C's start (c_start,
+        one the system's init predicate allows), else the spec's initial
+        value, or 0 (C's default) when any value may start (conform checks
+        that they agree)."""
+        start = getattr(self, "c_start", None)
+        if start is not None:
+            return self.value_text(start)
         return self.value_text(self.init if self.init is not None else 0)
 
 
