@@ -70,3 +70,13 @@ size_t cfc_children(CXCursor c, CXCursor *out, size_t max) {
   clang_visitChildren(c, add_kid, &k);
   return k.n;
 }
+
+CXCursor cfc_strip(CXCursor c) {
+  for (int level = 0; level < 64; level++) {
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    CXCursor kid;
+    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfc_children(c, &kid, 1) != 1) break;
+    c = kid;
+  }
+  return c;
+}

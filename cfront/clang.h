@@ -39,5 +39,7 @@ unsigned cfc_errors(CXTranslationUnit tu, cfc_report_fn report, void *ctx);
 
 /* The number of children of c; the first max of them are put into out. */
 size_t cfc_children(CXCursor c, CXCursor *out, size_t max);
+/* c without the parentheses and implicit conversions (UnexposedExpr) around it. */
+CXCursor cfc_strip(CXCursor c);
 
 #endif

@@ -147,8 +147,8 @@ static void init_object(init_ctx *x, const cfp_type *t, uint64_t base, CXCursor 
     if (is_aggregate(t)) init_list(x, t, base, kids, n, &i, true);
     else if (n > 0) init_object(x, t, base, kids[0]);
     free(kids);
-  } else if (is_char_array(t) && cfp_strip(c).kind == CXCursor_StringLiteral) {
-    set_string(x, t, base, cfp_strip(c));
+  } else if (is_char_array(t) && cfc_strip(c).kind == CXCursor_StringLiteral) {
+    set_string(x, t, base, cfc_strip(c));
   } else if (is_aggregate(t)) {
     x->failed = true; /* a struct copied from another object */
   } else {

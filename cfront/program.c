@@ -56,16 +56,6 @@ cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name) {
   return s;
 }
 
-CXCursor cfp_strip(CXCursor c) {
-  for (int level = 0; level < 64; level++) {
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    CXCursor kid;
-    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfc_children(c, &kid, 1) != 1) break;
-    c = kid;
-  }
-  return c;
-}
-
 cfp_value cfp_eval(CXCursor c) {
   cfp_value v = {CFP_UNKNOWN, 0};
   if (!clang_isExpression(clang_getCursorKind(c))) return v;

@@ -48,8 +48,6 @@ void cfp_where(cfp_reader *r, CXCursor c, const char **file, unsigned *line);
 cfp_span cfp_span_of(cfp_reader *r, CXCursor c);
 /* The span of c's name (a declaration's location, the name's length). */
 cfp_span cfp_name_span(cfp_reader *r, CXCursor c, const char *name);
-/* c without the implicit conversions and parentheses around it. */
-CXCursor cfp_strip(CXCursor c);
 /* Evaluates c as an integer constant. */
 cfp_value cfp_eval(CXCursor c);
 /* The index of the file-scope variable decl in p->globals (added when new),

@@ -61,30 +61,20 @@ static CXType type_of(CXCursor c) { return clang_getCanonicalType(clang_getCurso
 
 static bool is_pointer(CXType t) { return t.kind == CXType_Pointer; }
 
-CXCursor cft_strip(CXCursor c) {
-  for (int level = 0; level < 64; level++) {
-    enum CXCursorKind kind = clang_getCursorKind(c);
-    CXCursor kid;
-    if ((kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr) || cfc_children(c, &kid, 1) != 1) break;
-    c = kid;
-  }
-  return c;
-}
-
 /* The function a call's callee names, or a null cursor (a call through a pointer). */
 static CXCursor callee_decl(CXCursor callee) {
-  CXCursor ref = cft_strip(callee);
+  CXCursor ref = cfc_strip(callee);
   if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr) return clang_getNullCursor();
   CXCursor decl = clang_getCursorReferenced(ref);
   return clang_getCursorKind(decl) == CXCursor_FunctionDecl ? decl : clang_getNullCursor();
 }
 
 bool cft_is_assert_fail(CXCursor c) {
-  c = cft_strip(c);
+  c = cfc_strip(c);
   if (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) { /* (void) __assert_fail (...) */
     CXCursor kids[2];
     size_t n = cfc_children(c, kids, 2);
-    if (n >= 1 && n <= 2) c = cft_strip(kids[n - 1]);
+    if (n >= 1 && n <= 2) c = cfc_strip(kids[n - 1]);
   }
   CXCursor callee;
   if (clang_getCursorKind(c) != CXCursor_CallExpr || cfc_children(c, &callee, 1) < 1) return false;
@@ -302,7 +292,7 @@ static cfe_expr *call(cft *t, CXCursor c) {
   if (cft_system(decl)) cft_system_name(t, name);
   cfe_expr *e = node(t, c, CE_CALL, 0, NULL, NULL, NULL);
   e->name = name;
-  e->name_at = cft_pos(t, cft_strip(kids[0]));
+  e->name_at = cft_pos(t, cfc_strip(kids[0]));
   for (size_t i = 1; i < n; i++) {
     cfe_expr *arg = cft_expr(t, kids[i]);
     vec_push(A(t), &e->args, arg);

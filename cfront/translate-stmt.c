@@ -108,7 +108,7 @@ static bool sizeof_then(CXCursor c, CXCursor *rest) {
       cfc_children(c, kids, 2) != 2 || !is_kind(kids[0], CXCursor_CStyleCastExpr))
     return false;
   size_t n = cfc_children(kids[0], cast, 2);
-  if (n < 1 || n > 2 || !is_kind(cft_strip(cast[n - 1]), CXCursor_UnaryExpr)) return false;
+  if (n < 1 || n > 2 || !is_kind(cfc_strip(cast[n - 1]), CXCursor_UnaryExpr)) return false;
   *rest = kids[1];
   return true;
 }

@@ -83,8 +83,6 @@ cfe_expr *cft_expr(cft *t, CXCursor c);
 /* Nodes made by the statement translator. */
 cfe_expr *cft_call_named(cft *t, cfe_pos at, const char *name, cfe_pos name_at, cfe_expr *arg);
 cfe_expr *cft_not(cft *t, cfe_expr *e);
-/* c without parentheses and conversions that do not change its type. */
-CXCursor cft_strip(CXCursor c);
 /* True when c (stripped) calls the C library's assertion failure (__assert_fail, __assert). */
 bool cft_is_assert_fail(CXCursor c);
 

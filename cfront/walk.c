@@ -180,7 +180,7 @@ static CXSourceRange expansion_range(CXTranslationUnit tu, CXSourceRange r) {
 
 /* The macro or enum constant that spells bound, if it is a single name. */
 static const char *bound_name(walker *w, CXCursor bound) {
-  CXCursor s = cfp_strip(bound);
+  CXCursor s = cfc_strip(bound);
   if (clang_getCursorKind(s) == CXCursor_DeclRefExpr &&
       clang_getCursorKind(clang_getCursorReferenced(s)) == CXCursor_EnumConstantDecl)
     return cfp_intern(w->r, clang_getCursorSpelling(s));
@@ -206,7 +206,7 @@ static bool loop_start(CXCursor init, CXCursor *var, CXCursor *start) {
   if (clang_getCursorKind(init) != CXCursor_BinaryOperator ||
       clang_getCursorBinaryOperatorKind(init) != CXBinaryOperator_Assign || cfc_children(init, kids, 2) != 2)
     return false;
-  CXCursor lhs = cfp_strip(kids[0]);
+  CXCursor lhs = cfc_strip(kids[0]);
   if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) return false;
   *var = clang_getCursorReferenced(lhs);
   *start = kids[1];
@@ -214,7 +214,7 @@ static bool loop_start(CXCursor init, CXCursor *var, CXCursor *start) {
 }
 
 static bool is_var(CXCursor e, CXCursor var) {
-  e = cfp_strip(e);
+  e = cfc_strip(e);
   return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
 }
 
