@@ -2,6 +2,7 @@
  * readers of C (see clang.h). */
 #include "clang.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "../core/arena.h"
@@ -26,13 +27,51 @@ static const char **clang_args(const cfc_setup *s, int *n) {
   return args;
 }
 
+/* clang's parser recurses once per level of an expression (a sum of 100,000
+ * terms), and libclang runs it on a thread of its own with 8 MB of stack,
+ * where such a file ends the process. So the parse runs on a thread of ours
+ * with a large stack (reserved, not committed), and LIBCLANG_NOTHREADS keeps
+ * libclang on it. */
+#define PARSE_STACK ((size_t)1 << 30)
+
+typedef struct parse_job {
+  CXIndex index;
+  const char *path;
+  const char **args;
+  int n;
+  const cfc_setup *s;
+  unsigned options;
+  CXTranslationUnit tu;
+  enum CXErrorCode e;
+} parse_job;
+
+static void *parse_on_thread(void *data) {
+  parse_job *j = data;
+  j->e = clang_parseTranslationUnit2(j->index, j->path, j->args, j->n, j->s->unsaved, j->s->unsaved_count, j->options,
+                                     &j->tu);
+  return NULL;
+}
+
+/* Runs the job on a thread with PARSE_STACK of stack (on the caller's when one cannot be made). */
+static void run_parse(parse_job *j) {
+  pthread_attr_t attr;
+  pthread_t t;
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
+  bool made = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, PARSE_STACK) == 0 &&
+              pthread_create(&t, &attr, parse_on_thread, j) == 0;
+  pthread_attr_destroy(&attr);
+  if (made) pthread_join(t, NULL);
+  else parse_on_thread(j);
+}
+
 CXTranslationUnit cfc_parse(diag_sink *sink, CXIndex index, const char *path, const cfc_setup *s) {
-  int n = 0;
-  const char **args = clang_args(s, &n);
-  unsigned options = s->macros ? CXTranslationUnit_DetailedPreprocessingRecord : CXTranslationUnit_None;
-  CXTranslationUnit tu = NULL;
-  enum CXErrorCode e = clang_parseTranslationUnit2(index, path, args, n, s->unsaved, s->unsaved_count, options, &tu);
-  free(args);
+  parse_job j = {.index = index, .path = path, .s = s};
+  j.args = clang_args(s, &j.n);
+  j.options = s->macros ? CXTranslationUnit_DetailedPreprocessingRecord : CXTranslationUnit_None;
+  run_parse(&j);
+  free(j.args);
+  CXTranslationUnit tu = j.tu;
+  enum CXErrorCode e = j.e;
   if (e == CXError_Success && tu) return tu;
   diag_error_at(sink, path, "libclang could not parse the file (error code %d)", (int)e);
   return NULL;

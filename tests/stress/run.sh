@@ -269,10 +269,10 @@ huge sum999-promela 0 'proctype' -- promela sum999.athread
 huge sum999-viz 0 '' -- viz sum999.athread -o sum999.dot
 huge nots 2 '^nots.athread:1:[0-9]+: error: .*nested too deeply' -- lint nots.athread
 huge c-straight 3 'reason: the time limit' -- conform cspec.athread straight.c --timeout 1
-huge c-nested 2 '^nested.c:[0-9]+:[0-9]+: error: .*nested too deeply' -- conform cspec.athread nested.c
-huge c-nested2k 2 '^nested2k.c:[0-9]+:[0-9]+: error: statements are nested more than [0-9]+ levels deep' -- conform cspec.athread nested2k.c
-huge c-sum 2 '^csum.c:4:[0-9]+: error: this expression is nested 100000 levels deep; the limit is 1000' -- conform cspec.athread csum.c
-huge c-parens 2 '^cparens.c:4:[0-9]+: error: .*nested too deeply' -- conform cspec.athread cparens.c
+huge c-nested 2 '^nested.c:[0-9]+:[0-9]+: error: bracket nesting level exceeded maximum of 256' -- conform cspec.athread nested.c
+huge c-nested2k 2 '^nested2k.c:[0-9]+:[0-9]+: error: bracket nesting level exceeded maximum of 256' -- conform cspec.athread nested2k.c
+huge c-sum 2 '^csum.c:4:[0-9]+: error: this expression is nested [0-9]+ levels deep; the limit is 1000' -- conform cspec.athread csum.c
+huge c-parens 2 '^cparens.c:4:[0-9]+: error: bracket nesting level exceeded maximum of 256' -- conform cspec.athread cparens.c
 
 # ---------------------------------------------------------------- 5. output files
 
