@@ -170,6 +170,7 @@ struct cfe_decl {
   cfe_pos at;                 /* declarator and initializer (the statement when alone) */
   cfe_type type;              /* the variable's type, or a function's result type */
   cfe_storage storage;        /* storage class */
+  bool thread_local;          /* _Thread_local or __thread: every thread has its own */
   cfe_expr *init;             /* the initializer, or NULL */
   bool is_function;           /* a function declarator */
   cfe_decls params;           /* is_function: the parameters */

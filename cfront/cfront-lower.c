@@ -906,13 +906,30 @@ static const cfe_func *find_function(const cfe_unit *u, const char *name) {
   return NULL;
 }
 
+/* A thread-local global (_Thread_local, __thread) is the thread's own: a
+ * local that starts with its C initializer (C's zero without one), set in a
+ * first step; one of a type a local cannot hold is left to its first use. */
+static int thread_locals(cfe_lowering *L, int cur) {
+  vec_foreach(&L->u->globals, g) {
+    const cfe_decl *d = L->u->globals.items[g];
+    if (!d->thread_local || (d->type.kind != CT_INT && d->type.kind != CT_BOOL)) continue;
+    int v = cfe_new_local(L, d->name, &d->type);
+    int64_t k = 0;
+    if (d->init && !cfe_const_value(L->u, d->init, &k)) cur = step(L, cur, ACT_HAVOC, v, NULL, d->at);
+    else cur = step(L, cur, ACT_ASSIGN, v, cfe_store_value(L, v, cfe_int_lit(L, d->at.at, k), (ir_ctype){0, false}), d->at);
+    L->globals[g] = v;
+  }
+  return cur;
+}
+
 static void lower_entry(cfe_lowering *L, const cfe_func *f) {
   cfe_frame frame = {.func = f, .entry = true, .ret_var = -1};
   L->frame = &frame;
   L->p->entry = next_loc(L);
   frame.exit = next_loc(L);
   L->thread_exit = frame.exit;
-  int cur = entry_params(L, f, L->p->entry);
+  int cur = thread_locals(L, L->p->entry);
+  cur = entry_params(L, f, cur);
   vec_push(NULL, &L->calls, f);
   bool atomic = atomic_function(f);
   if (atomic) cur = atomic_enter(L, cur, f->body_name_at);

@@ -43,6 +43,7 @@ cfe_decl *cft_decl(cft *t, CXCursor c, bool with_init) {
   d->at = cft_pos(t, c);
   d->name_at = d->name ? cft_name_pos(t, c, name) : d->at;
   d->storage = storage_of(c);
+  d->thread_local = clang_getCursorTLSKind(c) != CXTLS_None;
   CXCursor init = with_init ? clang_Cursor_getVarDeclInitializer(c) : clang_getNullCursor();
   cfe_declarator *x = arena_alloc(A(t), sizeof *x);
   *x = (cfe_declarator){.name = d->name, .name_at = d->name_at, .at = d->name_at};

@@ -426,10 +426,13 @@ static void read_function(cft *t, CXCursor c) {
   f->body_name_at = d->name_at;
 }
 
-/* A global's first declaration, replaced by one that completes its type ("extern int a[]; int a[4];"). */
+/* A global's first declaration, replaced by one that completes its type
+ * ("extern int a[]; int a[4];"). Only a thread-local one keeps its
+ * initializer: the lowering starts each thread's copy with it (the shared
+ * ones' initial values are the spec's, checked by conformance/initial.c). */
 static void read_global(cft *t, CXCursor c) {
   cfe_unit *u = t->u;
-  cfe_decl *d = cft_decl(t, c, false);
+  cfe_decl *d = cft_decl(t, c, clang_getCursorTLSKind(c) != CXTLS_None);
   if (!d->name) return;
   cfe_entity *e = cfe_lookup(u, d->name);
   if (e && e->kind == ENT_GLOBAL) {
