@@ -430,6 +430,8 @@ typedef enum cfe_builtin {
 
 /* What a called name means as a verification builtin. */
 cfe_builtin cfe_builtin_of(const char *name);
+/* True when e calls a function of the code or a library function (not a verification builtin). */
+bool cfe_user_call(const cfe_expr *e);
 /* A fresh local variable of C type type (bool ones are bounded to [0, 1]). */
 int cfe_new_local(cfe_lowering *L, const char *display, const cfe_type *type);
 /* C's integer type of type, or of expression e (clang's ctype, or worked out

@@ -57,6 +57,8 @@ cfe_builtin cfe_builtin_of(const char *name) {
   return B_NONDET_BAD;
 }
 
+bool cfe_user_call(const cfe_expr *e) { return e->kind == CE_CALL && cfe_builtin_of(e->name) == B_NONE; }
+
 int cfe_new_local(cfe_lowering *L, const char *display, const cfe_type *type) {
   int v = prog_add_var(L->p, VAR_LOCAL, display, TY_INT);
   L->p->vars.items[v].ctype = cfe_ctype_of(L, type);

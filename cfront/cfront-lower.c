@@ -285,9 +285,6 @@ static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want
   return frame.exit;
 }
 
-/* Is e a call of a function of the code (not a builtin)? */
-static bool user_call(const cfe_expr *e) { return e->kind == CE_CALL && cfe_builtin_of(e->name) == B_NONE; }
-
 static bool atomic_call(cfe_lowering *L, const cfe_expr *e) {
   cfe_entity *x = cfe_lookup(L->u, e->name);
   return x && x->kind == ENT_FUNC && atomic_function(L->u->funcs.items[x->index]);
@@ -385,7 +382,7 @@ static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctyp
 
 /* The step "place := value" of an assignment or initializer. */
 static int assign_value(cfe_lowering *L, cfe_place pl, const cfe_expr *value, cfe_pos at, int cur) {
-  if (user_call(value)) return call_into(L, pl, value, at, cur);
+  if (cfe_user_call(value)) return call_into(L, pl, value, at, cur);
   if (pl.var >= 0 && direct_havoc(L, pl.var, value)) return step(L, cur, ACT_HAVOC, pl.var, NULL, at);
   const cfe_type *pointee = cfe_pointee(L, pl.var);
   ir_expr *v = pointee ? cfe_lower_pointer(L, value, pointee) : cfe_lower_value(L, value);
@@ -627,9 +624,9 @@ static int return_stmt(cfe_lowering *L, const cfe_stmt *s, int cur) {
   ir_ctype from = {0, false};
   const cfe_expr *result;
   cur = cfe_sequence(L, s->expr, CFE_SEQ_INIT, cur, &result);
-  bool atomic = user_call(result) && atomic_call(L, result);
+  bool atomic = cfe_user_call(result) && atomic_call(L, result);
   if (atomic) cur = atomic_enter(L, cur, result->at);
-  if (user_call(result)) {
+  if (cfe_user_call(result)) {
     int ret;
     cur = call(L, result, cur, &ret, !fr->entry);
     value = ret >= 0 ? prog_var_ref(L->p, ret, result->at.at) : NULL;

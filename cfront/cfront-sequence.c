@@ -17,11 +17,9 @@
 
 /* ---------------------------------------------------------------- what an expression does */
 
-static bool user_call(const cfe_expr *e) { return e->kind == CE_CALL && cfe_builtin_of(e->name) == B_NONE; }
-
 bool cfe_has_effects(const cfe_expr *e) {
   if (!e) return false;
-  if (e->kind == CE_ASSIGN || e->kind == CE_INCDEC || user_call(e)) return true;
+  if (e->kind == CE_ASSIGN || e->kind == CE_INCDEC || cfe_user_call(e)) return true;
   vec_foreach(&e->args, i) if (cfe_has_effects(e->args.items[i])) return true;
   return cfe_has_effects(e->a) || cfe_has_effects(e->b) || cfe_has_effects(e->c);
 }
@@ -199,7 +197,7 @@ static cfe_expr *conditional(sequencer *q, const cfe_expr *e) {
 static cfe_expr *pure(sequencer *q, const cfe_expr *e) {
   if (!e || !cfe_has_effects(e)) return (cfe_expr *)e;
   if (e->kind == CE_ASSIGN || e->kind == CE_INCDEC) return store(q, e);
-  if (user_call(e)) return call(q, e);
+  if (cfe_user_call(e)) return call(q, e);
   if (e->kind == CE_BINARY && e->op == CO_COMMA) {
     q->cur = cfe_lower_stmt(q->L, expr_stmt(q->L, (cfe_expr *)e->a), q->cur);
     return pure(q, e->b);
@@ -219,12 +217,12 @@ static cfe_expr *pure(sequencer *q, const cfe_expr *e) {
 /* The operands of a top-level assignment, '++'/'--' or call (which the
  * lowering runs as they are), or for CFE_SEQ_VALUE the whole expression. */
 static const cfe_expr *top(sequencer *q, const cfe_expr *e, cfe_seq_mode mode) {
-  bool whole = mode == CFE_SEQ_VALUE || (mode == CFE_SEQ_INIT && !user_call(e)) ||
+  bool whole = mode == CFE_SEQ_VALUE || (mode == CFE_SEQ_INIT && !cfe_user_call(e)) ||
                (e->kind != CE_ASSIGN && e->kind != CE_INCDEC && e->kind != CE_CALL);
   if (whole) return pure(q, e);
   cfe_expr *c = node(q->L, e);
   c->a = pure(q, e->a);
-  c->b = e->kind == CE_ASSIGN && user_call(e->b) ? (cfe_expr *)top(q, e->b, CFE_SEQ_STATEMENT) : pure(q, e->b);
+  c->b = e->kind == CE_ASSIGN && cfe_user_call(e->b) ? (cfe_expr *)top(q, e->b, CFE_SEQ_STATEMENT) : pure(q, e->b);
   if (e->kind == CE_CALL) {
     memset(&c->args, 0, sizeof c->args);
     vec_foreach(&e->args, i) vec_push(UA(q->L), &c->args, pure(q, e->args.items[i]));
@@ -235,10 +233,10 @@ static const cfe_expr *top(sequencer *q, const cfe_expr *e, cfe_seq_mode mode) {
 /* Does e have side effects that top() would run first? */
 static bool below_top(const cfe_expr *e, cfe_seq_mode mode) {
   if (!e) return false;
-  if (mode == CFE_SEQ_VALUE || (mode == CFE_SEQ_INIT && !user_call(e))) return cfe_has_effects(e);
+  if (mode == CFE_SEQ_VALUE || (mode == CFE_SEQ_INIT && !cfe_user_call(e))) return cfe_has_effects(e);
   if (e->kind != CE_ASSIGN && e->kind != CE_INCDEC && e->kind != CE_CALL) return cfe_has_effects(e);
   vec_foreach(&e->args, i) if (cfe_has_effects(e->args.items[i])) return true;
-  if (e->kind == CE_ASSIGN && user_call(e->b)) return cfe_has_effects(e->a) || below_top(e->b, CFE_SEQ_STATEMENT);
+  if (e->kind == CE_ASSIGN && cfe_user_call(e->b)) return cfe_has_effects(e->a) || below_top(e->b, CFE_SEQ_STATEMENT);
   return cfe_has_effects(e->a) || cfe_has_effects(e->b);
 }
 
