@@ -20,18 +20,12 @@ static read_result read_code(const char *code) {
   read_result r = {0};
   FILE *mem = open_memstream(&r.diags, &r.len);
   diag_sink sink = {.out = mem};
-  char dir[] = "/tmp/cfp-test-XXXXXX";
-  assert_non_null(mkdtemp(dir));
-  char path[64];
-  snprintf(path, sizeof path, "%s/t.c", dir);
-  FILE *f = fopen(path, "w");
-  fputs(code, f);
-  fclose(f);
-  const char *files[] = {path};
+  temp_c_file t;
+  temp_c_write(&t, code);
+  const char *files[] = {t.path};
   cfp_options o = {0};
   r.p = cfp_read(&sink, files, 1, &o);
-  unlink(path);
-  rmdir(dir);
+  temp_c_remove(&t);
   fclose(mem);
   return r;
 }

@@ -14,4 +14,16 @@ int run_conform_tests(void);
 int run_cfront_tests(void);
 int run_program_tests(void);
 
+/* A C snippet in a file of its own, for the front end's tests. */
+typedef struct temp_c_file {
+  char dir[32];  /* the temporary folder */
+  char path[64]; /* dir/t.c */
+} temp_c_file;
+
+/* Writes code to a new t.c in a new temporary folder (t owns both). */
+void temp_c_write(temp_c_file *t, const char *code);
+
+/* Removes t's file and folder. */
+void temp_c_remove(temp_c_file *t);
+
 #endif
