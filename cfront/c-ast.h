@@ -503,6 +503,15 @@ bool cfe_has_effects(const cfe_expr *e);
 int cfe_sequence(cfe_lowering *L, const cfe_expr *e, cfe_seq_mode mode, int cur, const cfe_expr **out);
 /* Lowers a statement at cur (cfront-lower.c); returns where it ends. */
 int cfe_lower_stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
+/* Stores value into pl as part of the current step (after its pending
+ * work), to a new location: the boundary that ends the step when last. No
+ * place (a struct without fields): an edge that does nothing. */
+int cfe_store_part(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at, bool last);
+/* var := value as a part of the current step, after its pending work; returns where the step goes on. */
+int cfe_set_temp(cfe_lowering *L, int cur, int var, const ir_expr *value, cfe_pos at);
+/* "dst = src" for objects of struct type (cfront-copy.c): one step copying
+ * leaf by leaf; returns where it ends (cur after reporting why not). */
+int cfe_copy_struct(cfe_lowering *L, const cfe_expr *dst, const cfe_expr *src, cfe_pos at, int cur);
 /* Binds a local name (interned, or any pointer no other name has) to a variable in the current scope. */
 void cfe_bind(cfe_lowering *L, const char *name, int var);
 
