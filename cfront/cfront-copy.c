@@ -52,11 +52,10 @@ static void not_an_object(copier *c, const cfe_expr *e) {
 
 /* The index i, or a temporary holding its value when it is not a constant. */
 static cfe_expr *fixed_index(copier *c, const cfe_expr *i) {
-  static const cfe_type int_type = {.kind = CT_INT};
   cfe_lowering *L = c->L;
   if (cfe_constant(L, i)) return (cfe_expr *)i;
-  bool known = i->ctype.kind == CT_INT || i->ctype.kind == CT_BOOL;
-  int v = cfe_new_local(L, "index", known ? &i->ctype : &int_type);
+  int v = prog_add_var(L->p, VAR_TEMP, "index", TY_INT);
+  L->p->vars.items[v].ctype = cfe_ctype(L, i);
   const char *name = arena_printf(L->u->arena, "$%d", v); /* a name no C code can spell */
   ir_expr *value = cfe_lower_int(L, i);
   vec_push(NULL, &c->temps, v);
@@ -122,10 +121,15 @@ static void leaves(copier *c, const cfe_type *t, const cfe_expr *dst, const cfe_
   }
 }
 
-/* The edges of the copy: the temporaries, then each leaf; returns the boundary after them. */
+/* The edges that set the index temporaries (after the checks their values need). */
+static int set_temps(copier *c, int cur) {
+  vec_foreach(&c->temps, i) cur = cfe_set_temp(c->L, cur, c->temps.items[i], c->values.items[i], c->at);
+  return cur;
+}
+
+/* The edges that store the leaves (after the checks their places need); returns the boundary after them. */
 static int emit(copier *c, int cur) {
   cfe_lowering *L = c->L;
-  vec_foreach(&c->temps, i) cur = cfe_set_temp(L, cur, c->temps.items[i], c->values.items[i], c->at);
   if (c->places.len == 0) return cfe_store_part(L, cur, (cfe_place){-1, NULL}, NULL, (ir_ctype){0}, c->at, true);
   vec_foreach(&c->places, i) {
     bool last = i + 1 == c->places.len;
@@ -138,8 +142,10 @@ static int emit(copier *c, int cur) {
 int cfe_copy_struct(cfe_lowering *L, const cfe_expr *dst, const cfe_expr *src, cfe_pos at, int cur) {
   copier c = {.L = L, .at = at, .ok = true};
   const cfe_expr *d = fixed(&c, dst), *s = d ? fixed(&c, src) : NULL;
+  int start = cur;
+  if (d && s) cur = set_temps(&c, cur);
   if (d && s) leaves(&c, &dst->ctype, d, s);
-  if (c.ok) cur = emit(&c, cur);
+  cur = c.ok ? emit(&c, cur) : start;
   L->pending.temps.len = L->pending.checks.len = 0; /* after an error: what the copy would have done first */
   vec_free(&c.temps);
   vec_free(&c.values);

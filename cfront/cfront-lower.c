@@ -183,7 +183,8 @@ static size_t param_count(const cfe_func *f) {
 static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char *role) {
   if (t->kind != CT_STRUCT && t->kind != CT_ARRAY) return false;
   const char *what = t->kind == CT_STRUCT ? "struct" : "array";
-  cfe_error(L->u, at, "unsupported %s type for %s (%ss must be global variables bound to the spec)", what, role, what);
+  const char *hint = t->kind == CT_STRUCT ? "pass a pointer to the struct instead" : "arrays must be global variables bound to the spec";
+  cfe_error(L->u, at, "unsupported %s type for %s (%s)", what, role, hint);
   return true;
 }
 
