@@ -323,6 +323,8 @@ typedef struct cfe_binding {
   int var;               /* its program variable; CFE_AGGREGATE for a local struct or array */
   const cfe_type *type;  /* CFE_AGGREGATE: its type */
   const char *key;       /* CFE_AGGREGATE: the unique prefix of its leaves' keys in local_cells; NULL after an error */
+  const cfe_decl *statik; /* CFE_AGGREGATE: a static local struct or array, whose leaves are cells under path */
+  const char *path;      /* statik: its C path "FUNCTION.NAME" (unit-interned) */
   cfe_pos at;            /* CFE_AGGREGATE: its declarator */
 } cfe_binding;
 
@@ -405,6 +407,7 @@ typedef struct cfe_lowering {
   symtab arrays;               /* a C array some cell is an element of (its path, interned) -> that cell */
   symtab local_cells;          /* a leaf of a local struct or array (its key, interned) -> its local */
   symtab reported;             /* C objects (interned paths, declarations) already reported */
+  symtab statics;              /* a static local's path -> where its name is (its declaration's identity) */
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
@@ -478,6 +481,11 @@ const cfe_binding *cfe_binding_of(const cfe_lowering *L, const char *name);
 /* Declares local d of struct or array type: one local per scalar leaf, each
  * starting with any value; false after reporting why it cannot be. */
 bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d);
+/* Binds static local d of the function being lowered: one object for
+ * every call and every thread, so the spec's cell bound to the C path
+ * "FUNCTION.NAME" (a struct's or array's leaves under it); reports one
+ * without a cell at its declaration. */
+void cfe_static_local(cfe_lowering *L, const cfe_decl *d);
 /* Reports a name that the code does not declare (or a system header's). */
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind);
 /* The value of a name, a field or an element (CE_NAME, CE_MEMBER, CE_INDEX). */

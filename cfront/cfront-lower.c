@@ -563,6 +563,10 @@ static int local_aggregate(cfe_lowering *L, const cfe_decl *d, int cur) {
 
 static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
+  if (d->storage == SC_STATIC && !d->thread_local) {
+    cfe_static_local(L, d); /* no step: its initializer is its initial value */
+    return cur;
+  }
   if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, &d->type);
