@@ -323,6 +323,8 @@ typedef struct cfe_binding {
   int var;               /* its program variable; CFE_AGGREGATE for a local struct or array */
   const cfe_type *type;  /* CFE_AGGREGATE: its type */
   const char *key;       /* CFE_AGGREGATE: the unique prefix of its leaves' keys in local_cells; NULL after an error */
+  const cfe_decl *statik; /* CFE_AGGREGATE: a static local struct or array, whose leaves are cells under path */
+  const char *path;      /* statik: its C path "FUNCTION.NAME" (unit-interned) */
   cfe_pos at;            /* CFE_AGGREGATE: its declarator */
 } cfe_binding;
 
@@ -405,6 +407,7 @@ typedef struct cfe_lowering {
   symtab arrays;               /* a C array some cell is an element of (its path, interned) -> that cell */
   symtab local_cells;          /* a leaf of a local struct or array (its key, interned) -> its local */
   symtab reported;             /* C objects (interned paths, declarations) already reported */
+  symtab statics;              /* a static local's path -> where its name is (its declaration's identity) */
   int atomic;                  /* depth of atomic sections around the current code */
   int nesting;                 /* depth of statements around the current one */
   bool too_big;                /* the edge limit was hit (reported once) */
@@ -478,6 +481,11 @@ const cfe_binding *cfe_binding_of(const cfe_lowering *L, const char *name);
 /* Declares local d of struct or array type: one local per scalar leaf, each
  * starting with any value; false after reporting why it cannot be. */
 bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d);
+/* Binds static local d of the function being lowered: one object for
+ * every call and every thread, so the spec's cell bound to the C path
+ * "FUNCTION.NAME" (a struct's or array's leaves under it); reports one
+ * without a cell at its declaration. */
+void cfe_static_local(cfe_lowering *L, const cfe_decl *d);
 /* Reports a name that the code does not declare (or a system header's). */
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind);
 /* The value of a name, a field or an element (CE_NAME, CE_MEMBER, CE_INDEX). */
@@ -503,6 +511,15 @@ bool cfe_has_effects(const cfe_expr *e);
 int cfe_sequence(cfe_lowering *L, const cfe_expr *e, cfe_seq_mode mode, int cur, const cfe_expr **out);
 /* Lowers a statement at cur (cfront-lower.c); returns where it ends. */
 int cfe_lower_stmt(cfe_lowering *L, const cfe_stmt *s, int cur);
+/* Stores value into pl as part of the current step (after its pending
+ * work), to a new location: the boundary that ends the step when last. No
+ * place (a struct without fields): an edge that does nothing. */
+int cfe_store_part(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at, bool last);
+/* var := value as a part of the current step, after its pending work; returns where the step goes on. */
+int cfe_set_temp(cfe_lowering *L, int cur, int var, const ir_expr *value, cfe_pos at);
+/* "dst = src" for objects of struct type (cfront-copy.c): one step copying
+ * leaf by leaf; returns where it ends (cur after reporting why not). */
+int cfe_copy_struct(cfe_lowering *L, const cfe_expr *dst, const cfe_expr *src, cfe_pos at, int cur);
 /* Binds a local name (interned, or any pointer no other name has) to a variable in the current scope. */
 void cfe_bind(cfe_lowering *L, const char *name, int var);
 

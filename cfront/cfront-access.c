@@ -40,6 +40,7 @@ void cfe_unmap_cells(cfe_lowering *L) {
   symtab_free(&L->cells);
   symtab_free(&L->arrays);
   symtab_free(&L->reported);
+  symtab_free(&L->statics);
 }
 
 /* True the first time it is asked about key (an interned path or a declaration). */
@@ -115,6 +116,45 @@ const cfe_binding *cfe_binding_of(const cfe_lowering *L, const char *name) {
 int cfe_local(const cfe_lowering *L, const char *name) {
   const cfe_binding *b = cfe_binding_of(L, name);
   return b ? b->var : -1;
+}
+
+/* ---------------------------------------------------------------- static locals */
+
+/* The spec's cell of static scalar d at path, or -1 after reporting why there is none. */
+static int static_cell(cfe_lowering *L, const cfe_decl *d, const char *path) {
+  int cell = symtab_get(&L->cells, path);
+  const ast_shared *sh = cell >= 0 ? L->spec->shared.items[cell] : NULL;
+  if (unsupported(&d->type)) unsupported_type(L, d->name_at, "static local", d->name, &d->type);
+  else if (!sh)
+    cfe_error(L->u, d->name_at,
+              "static local '%s' is one object for every call and every thread, so it must be a shared variable of "
+              "the spec; declare one: 'shared %s %s binds %s;'",
+              d->name, c_type_word(d->type.kind), d->name, path);
+  else if ((d->type.kind == CT_BOOL) != (sh->type.kind == TYPE_BOOL))
+    type_mismatch(L, d->name_at, "static local", path, d->type.kind, sh);
+  else return cell;
+  return -1;
+}
+
+/* False after reporting a second static local of the function with the same name (one path for two objects). */
+static bool one_object(cfe_lowering *L, const cfe_decl *d, const char *path) {
+  int first = symtab_get(&L->statics, path);
+  if (first < 0) symtab_put(&L->statics, path, (int)d->name_at.at.start);
+  if (first < 0 || first == (int)d->name_at.at.start) return true;
+  cfe_error(L->u, d->name_at, "a second static local '%s' in '%s': both would be '%s' in the spec (rename one)",
+            d->name, L->frame->func->name, path);
+  return false;
+}
+
+void cfe_static_local(cfe_lowering *L, const cfe_decl *d) {
+  const char *path = arena_intern_cstr(L->u->arena, arena_printf(L->u->arena, "%s.%s", L->frame->func->name, d->name));
+  cfe_binding b = {.name = d->name, .var = CFE_AGGREGATE, .type = &d->type, .at = d->name_at, .statik = d, .path = path};
+  bool ok = one_object(L, d, path);
+  if (!aggregate(&d->type)) b.var = ok ? static_cell(L, d, path) : -1;
+  if (b.var >= 0) L->p->vars.items[b.var].ctype = cfe_ctype_of(L, &d->type); /* its values are the C object's */
+  if (b.var == -1) b.var = cfe_new_local(L, d->name, &d->type); /* after an error: its uses say nothing more */
+  if (!ok) b.statik = NULL; /* nor do the parts of a struct or array */
+  vec_push(NULL, &L->names, b);
 }
 
 /* ---------------------------------------------------------------- local structs and arrays */
@@ -201,7 +241,8 @@ static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
   if (cfe_unknown_pointer(L, v, e->at)) return cfe_int_lit(L, e->at.at, 0);
   if (v >= 0) return prog_var_ref(L->p, v, e->at.at);
   if (v == CFE_AGGREGATE) {
-    if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
+    const cfe_binding *b = cfe_binding_of(L, e->name);
+    if (b->key || b->statik) whole(L, e->at, b->type, e->name);
     return cfe_int_lit(L, e->at.at, 0);
   }
   cfe_entity *x = cfe_lookup(L->u, e->name);
@@ -220,7 +261,8 @@ static int name_target(cfe_lowering *L, const cfe_expr *e) {
   if (cfe_unknown_pointer(L, v, e->at)) return -1;
   if (v >= 0) return v;
   if (v == CFE_AGGREGATE) {
-    if (cfe_binding_of(L, e->name)->key) whole(L, e->at, cfe_binding_of(L, e->name)->type, e->name);
+    const cfe_binding *b = cfe_binding_of(L, e->name);
+    if (b->key || b->statik) whole(L, e->at, b->type, e->name);
     return -1;
   }
   cfe_entity *x = cfe_lookup(L->u, e->name);
@@ -293,6 +335,12 @@ static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
   if (e->kind == CE_UNARY && e->op == CO_DEREF) return deref_root(L, e, a);
   int before = L->u->sink->errors;
   const cfe_binding *b = e->kind == CE_NAME ? cfe_binding_of(L, e->name) : NULL;
+  if (b && b->var == CFE_AGGREGATE && b->statik) { /* a static local: cells under its path */
+    a->global = b->statik;
+    a->type = *b->type;
+    add_text(L, a, b->path);
+    return usable(L, a, e->at);
+  }
   if (b && b->var == CFE_AGGREGATE) {
     if (!b->key) return false; /* its declaration was reported */
     a->local = b->key;

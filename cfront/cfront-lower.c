@@ -183,7 +183,8 @@ static size_t param_count(const cfe_func *f) {
 static bool aggregate(cfe_lowering *L, const cfe_type *t, cfe_pos at, const char *role) {
   if (t->kind != CT_STRUCT && t->kind != CT_ARRAY) return false;
   const char *what = t->kind == CT_STRUCT ? "struct" : "array";
-  cfe_error(L->u, at, "unsupported %s type for %s (%ss must be global variables bound to the spec)", what, role, what);
+  const char *hint = t->kind == CT_STRUCT ? "pass a pointer to the struct instead" : "arrays must be global variables bound to the spec";
+  cfe_error(L->u, at, "unsupported %s type for %s (%s)", what, role, hint);
   return true;
 }
 
@@ -348,7 +349,8 @@ static ir_expr *selects(cfe_lowering *L, const cfe_cells *c, ir_expr *const *ind
 /* A store into one of the cells c, as one step: the indices and the value
  * into temporaries, then cell := (the indices select it) ? value : cell for
  * each cell, so that the value is the one computed before any of them. */
-static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, ir_ctype from, cfe_pos at) {
+static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *value, ir_ctype from, cfe_pos at,
+                       bool last) {
   cur = flush_pending(L, cur, true, at);
   ir_expr **index = xcalloc(c->index.len + 1, sizeof *index);
   vec_foreach(&c->index, d) {
@@ -358,7 +360,9 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
   }
   if (c->vars.len == 0) { /* a pointer to a type no object has: its CHECK_NULL fails */
     free(index);
-    return step(L, cur, ACT_SKIP, -1, NULL, at);
+    int to = last ? next_loc(L) : mid_loc(L);
+    edge(L, cur, to, ACT_SKIP, -1, NULL, true, at);
+    return to;
   }
   ir_expr *v = cfe_store_value(L, c->vars.items[0], value, from);
   int t = prog_add_var(L->p, VAR_TEMP, "value", v->type);
@@ -368,16 +372,31 @@ static int store_cells(cfe_lowering *L, int cur, const cfe_cells *c, ir_expr *va
     ir_expr *stored = cfe_store_value(L, cell, prog_var_ref(L->p, t, at.at), L->p->vars.items[t].ctype); /* a bool local among bool cells */
     ir_expr *x = ir_ite(L->p->arena, at.at, selects(L, c, index, j, at.at), stored, prog_var_ref(L->p, cell, at.at));
     x->type = stored->type;
-    cur = set(L, cur, cell, x, j + 1 == c->vars.len, at);
+    cur = set(L, cur, cell, x, last && j + 1 == c->vars.len, at);
   }
   free(index);
   return cur;
 }
 
+int cfe_set_temp(cfe_lowering *L, int cur, int var, const ir_expr *value, cfe_pos at) {
+  return set(L, flush_pending(L, cur, true, at), var, value, false, at);
+}
+
+int cfe_store_part(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at, bool last) {
+  if (pl.var < 0 && !pl.cells) { /* nothing to store (a struct without fields) */
+    cur = flush_pending(L, cur, true, at);
+    int to = last ? next_loc(L) : mid_loc(L);
+    edge(L, cur, to, ACT_SKIP, -1, NULL, true, at);
+    return to;
+  }
+  if (pl.var < 0) return store_cells(L, cur, pl.cells, value, from, at, last);
+  cur = flush_pending(L, cur, true, at);
+  return set(L, cur, pl.var, cfe_store_value(L, pl.var, value, from), last, at);
+}
+
 /* The step storing value into pl (after the statement's pending work); returns the boundary after it. */
 static int store(cfe_lowering *L, int cur, cfe_place pl, ir_expr *value, ir_ctype from, cfe_pos at) {
-  if (pl.var >= 0) return step(L, cur, ACT_ASSIGN, pl.var, cfe_store_value(L, pl.var, value, from), at);
-  return store_cells(L, cur, pl.cells, value, from, at);
+  return cfe_store_part(L, cur, pl, value, from, at, true);
 }
 
 /* The step "place := value" of an assignment or initializer. */
@@ -400,6 +419,7 @@ static bool pointer_step(cfe_lowering *L, cfe_place pl, const cfe_expr *e) {
 }
 
 static int assignment(cfe_lowering *L, const cfe_expr *e, cfe_pos at, int cur) {
+  if (e->op == CO_ASSIGN && e->a->ctype.kind == CT_STRUCT) return cfe_copy_struct(L, e->a, e->b, at, cur);
   cfe_place pl = cfe_lower_place(L, e->a);
   if (e->op == CO_ASSIGN) return assign_value(L, pl, e->b, at, cur);
   if (pointer_step(L, pl, e)) return cur;
@@ -519,17 +539,34 @@ static bool local_ok(cfe_lowering *L, const cfe_decl *d) {
   return false;
 }
 
-/* A local struct or array: its leaves start with any value (an initializer list is not read). */
+/* An initializer that copies a whole struct ("struct S s = t;"), not a list. */
+static bool struct_copy_init(const cfe_decl *d) {
+  return d->init && d->type.kind == CT_STRUCT && d->init->ctype.kind == CT_STRUCT;
+}
+
+/* A local struct or array: its leaves start with any value (an initializer
+ * list is not read), or with a copy of the struct that initializes it (its
+ * name is in scope in its initializer, as in C). */
 static int local_aggregate(cfe_lowering *L, const cfe_decl *d, int cur) {
-  if (d->init) cfe_error(L->u, d->init->at, "unsupported initializer of local struct or array '%s' (assign its parts)", d->name);
+  bool copy = struct_copy_init(d);
+  if (d->init && !copy)
+    cfe_error(L->u, d->init->at, "unsupported initializer list of local struct or array '%s' (assign its parts)", d->name);
   size_t first = L->p->vars.len;
   if (!cfe_local_aggregate(L, d)) return cur;
   for (size_t v = first; v < L->p->vars.len; v++) cur = plain(L, cur, ACT_HAVOC, (int)v, NULL, d->at);
-  return cur;
+  if (!copy) return cur;
+  const cfe_expr *init;
+  cur = cfe_sequence(L, d->init, CFE_SEQ_INIT, cur, &init);
+  cfe_expr self = {.kind = CE_NAME, .at = d->name_at, .name = d->name, .depth = 1, .ctype = d->type};
+  return cfe_copy_struct(L, &self, init, d->at, cur);
 }
 
 static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (d->is_function || d->storage == SC_TYPEDEF || !d->name) return cur;
+  if (d->storage == SC_STATIC && !d->thread_local) {
+    cfe_static_local(L, d); /* no step: its initializer is its initial value */
+    return cur;
+  }
   if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
   int var = cfe_new_local(L, d->name, &d->type);

@@ -114,13 +114,39 @@ static void read_global(cfp_reader *r, CXCursor decl) {
   cfp_read_initializer(r, g, init);
 }
 
+/* Static locals: in the statements of a function's body (not inside
+ * expressions, whose nesting may be deep), named "FUNCTION.NAME". */
+static enum CXChildVisitResult find_statics(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  cfp_reader *r = data;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(c) == 1 &&
+      clang_Cursor_getStorageClass(c) == CX_SC_Static) {
+    CXCursor fn = clang_getCursorSemanticParent(c);
+    const char *name = arena_printf(r->p->arena, "%s.%s", cfp_intern(r, clang_getCursorSpelling(fn)),
+                                    cfp_intern(r, clang_getCursorSpelling(c)));
+    cfp_global *g = new_global(r, c, arena_intern_cstr(r->p->arena, name));
+    g->name_at = cfp_name_span(r, c, cfp_intern(r, clang_getCursorSpelling(c)));
+    g->defined = true;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(c);
+    if (!clang_Cursor_isNull(init)) g->init_at = cfp_span_of(r, init);
+    if (!clang_Cursor_isNull(init)) cfp_read_initializer(r, g, init);
+    vec_push(r->p->arena, &r->p->statics, g);
+    return CXChildVisit_Continue;
+  }
+  return clang_isStatement(kind) || kind == CXCursor_CompoundStmt ? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   cfp_reader *r = data;
   if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (kind == CXCursor_VarDecl) read_global(r, c);
-  else if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) cfp_walk_function(r, c);
+  else if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+    cfp_walk_function(r, c);
+    clang_visitChildren(c, find_statics, r);
+  }
   return CXChildVisit_Continue;
 }
 

@@ -151,6 +151,8 @@ typedef struct cfp_early {
 typedef struct cfp_program {
   arena *arena;                  /* owns everything below */
   VEC(cfp_global *) globals;     /* file-scope variables that code refers to, in order */
+  VEC(cfp_global *) statics;     /* static locals, named by their C path "FUNCTION.NAME" (athread conform binds them
+                                    so); never in the functions' accesses */
   VEC(cfp_function *) functions; /* every function with a body */
   VEC(cfp_site) sites;           /* thread creation calls, in source order */
   const char *creator;           /* the function whose writes are in early (main if it starts threads) */

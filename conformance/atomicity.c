@@ -337,7 +337,19 @@ static void broken(const prog *p, const unit *u, diag_sink *sink) {
       file, line);
 }
 
+/* The parts of a statement (prog_location.split) become steps of their own,
+ * each then split at its accesses like any statement. */
+static void split_parts(prog *p) {
+  vec_foreach(&p->locs, l) {
+    prog_location *x = &p->locs.items[l];
+    if (!x->split || x->atomic) continue;
+    x->boundary = true;
+    vec_foreach(&x->out, k) p->edges.items[x->out.items[k]].starts_step = true;
+  }
+}
+
 bool atomicity_split(prog *p, diag_sink *sink) {
+  split_parts(p);
   size_t n = p->locs.len;
   bool *inside = xcalloc(n + 1, sizeof *inside);
   bool ok = true;

@@ -41,6 +41,7 @@ typedef struct checker {
   cval *cells;                /* per cell of spec->shared */
   bool *read_by_init;         /* per cell: some init predicate reads it */
   symtab globals;             /* a global's interned name -> its index in p->globals */
+  symtab statics;             /* a static local's interned path ("f.n") -> its index in p->statics */
   cfp_accesses before;        /* when main calls the creator: what main writes, in an order not followed */
   VEC(cfp_step) steps;        /* scratch: the steps of the cell being resolved */
   VEC(diag_source *) sources; /* the C files loaded for messages */
@@ -105,12 +106,20 @@ static void origin_text(const checker *k, const ast_shared *sh, const cval *c, s
 
 /* ---------------------------------------------------------------- C paths */
 
-/* Splits path ("ext.q[2]") into its global (returned; -1 when the program
- * has none of that name) and k->steps. */
+/* What parse_path returns for static local k: STATIC_BASE + k. */
+#define STATIC_BASE (1 << 28)
+
+/* Splits path ("ext.q[2]", "f.n.q[2]") into its global or static local
+ * (returned; -1 when the program has none of that name) and k->steps. */
 static int parse_path(checker *k, const char *path) {
   k->steps.len = 0;
   size_t n = strcspn(path, ".[");
   int g = symtab_get(&k->globals, arena_intern(k->p->arena, path, n));
+  if (g < 0 && path[n] == '.') { /* a static local: "FUNCTION.NAME" */
+    n += 1 + strcspn(path + n + 1, ".[");
+    g = symtab_get(&k->statics, arena_intern(k->p->arena, path, n));
+    g = g >= 0 ? STATIC_BASE + g : -1;
+  }
   for (const char *s = path + n; g >= 0 && *s;) {
     cfp_step step = {NULL, 0};
     if (*s == '.') {
@@ -254,7 +263,7 @@ static void resolve_cell(checker *k, size_t i) {
   c->path = ast_c_name(sh);
   int g = parse_path(k, c->path);
   if (g < 0) return;
-  const cfp_global *global = k->p->globals.items[g];
+  const cfp_global *global = g >= STATIC_BASE ? k->p->statics.items[g - STATIC_BASE] : k->p->globals.items[g];
   const cfp_type *t = type_at(global->type, k->steps.items, k->steps.len);
   if (global->thread_local) return;
   c->object = true;
@@ -264,7 +273,7 @@ static void resolve_cell(checker *k, size_t i) {
   if (!t || (t->kind != CFP_INT && t->kind != CFP_BOOL))
     return unknown(c, FROM_ZERO, global->name_at, xstrdup("athread does not read the initial state of its C type"));
   initializer_value(c, global, cfp_leaf_of(global->type, k->steps.items, k->steps.len));
-  early_values(k, c, g, t->kind == CFP_BOOL);
+  if (g < STATIC_BASE) early_values(k, c, g, t->kind == CFP_BOOL); /* no other function writes a static local */
 }
 
 /* ---------------------------------------------------------------- the cells' constraints */
@@ -455,6 +464,7 @@ static void checker_init(checker *k, const prog *const *codes, size_t count) {
   k->cells = xcalloc(n, sizeof *k->cells);
   k->read_by_init = xcalloc(n, sizeof *k->read_by_init);
   vec_foreach(&k->p->globals, g) symtab_put(&k->globals, k->p->globals.items[g]->name, (int)g);
+  vec_foreach(&k->p->statics, g) symtab_put(&k->statics, k->p->statics.items[g]->name, (int)g);
   for (size_t i = 0; i < count; i++) mark_used(k, codes[i]);
   if (k->p->creator && strcmp(k->p->creator, "main") != 0) cfp_reach(k->p, "main", &k->before);
 }
@@ -464,6 +474,7 @@ static void checker_free(checker *k) {
   free(k->cells);
   free(k->read_by_init);
   symtab_free(&k->globals);
+  symtab_free(&k->statics);
   vec_free(&k->before);
   vec_free(&k->steps);
   vec_foreach(&k->sources, i) diag_source_free(k->sources.items[i]);

@@ -126,6 +126,8 @@ typedef struct prog_edge {
 typedef struct prog_location {
   bool boundary; /* concrete program: between atomic steps (the environment may move) */
   bool atomic;   /* concrete program: inside an atomic section, whose step stays one step under every atomicity */
+  bool split;    /* concrete program: between two parts of one statement (the leaves of a struct copy), which
+                    --atomicity access makes steps of their own (a boundary) */
   VEC(int) out;  /* indices of the edges that leave it */
 } prog_location;
 
