@@ -384,10 +384,7 @@ static cfe_expr *atomic_builtin(cft *t, CXCursor c, const char *name, size_t n) 
   while (k < count && strcmp(atomic_builtins[k].name, name) != 0) k++;
   if (k == count || atomic_builtins[k].args != n)
     return bad(t, c,
-               arena_printf(A(t),
-                            "unsupported atomic builtin '%s' (athread models GCC's __atomic_* builtins on int "
-                            "objects, see include/athread/models/gcc.h, and the atomic_* functions of <stdatomic.h>)",
-                            name),
+               arena_printf(A(t), "unsupported atomic builtin '%s' (" CFE_ATOMIC_HINT ")", name),
                NULL);
   CXCursor kids[6];
   cfc_children(c, kids, 6);
