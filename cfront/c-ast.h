@@ -471,6 +471,11 @@ ir_expr *cfe_int_lit(cfe_lowering *L, loc at, int64_t v);
 /* True when e is an integer constant expression (literals, enum constants, operators). */
 bool cfe_constant(const cfe_lowering *L, const cfe_expr *e);
 
+/* The hint of the error for an atomic builtin without a model. */
+#define CFE_ATOMIC_HINT                                                                                             \
+  "athread models GCC's __atomic_* and __sync_* builtins on int objects, see include/athread/models/gcc.h, and "     \
+  "the atomic_* functions of <stdatomic.h>"
+
 /* Maps the spec's cells by their C paths (L->cells, L->arrays); cfe_unmap_cells frees the maps. */
 void cfe_map_cells(cfe_lowering *L);
 void cfe_unmap_cells(cfe_lowering *L);
@@ -486,7 +491,8 @@ bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d);
  * "FUNCTION.NAME" (a struct's or array's leaves under it); reports one
  * without a cell at its declaration. */
 void cfe_static_local(cfe_lowering *L, const cfe_decl *d);
-/* Reports a name that the code does not declare (or a system header's). */
+/* Reports a name that the code does not declare (or a system header's, or
+ * a compiler builtin without a model). */
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind);
 /* The value of a name, a field or an element (CE_NAME, CE_MEMBER, CE_INDEX). */
 ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e);

@@ -231,6 +231,8 @@ bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d) {
 void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char *kind) {
   cfe_entity *x = cfe_lookup(L->u, name);
   if (strncmp(name, "__builtin_", 10) == 0) cfe_error(L->u, at, "unsupported compiler builtin '%s'", name);
+  else if (strncmp(name, "__atomic_", 9) == 0 || strncmp(name, "__sync_", 7) == 0)
+    cfe_error(L->u, at, "unsupported atomic builtin '%s' (" CFE_ATOMIC_HINT ")", name);
   else if (x && x->kind == ENT_SYSTEM) cfe_error(L->u, at, "unsupported: '%s' comes from a system header", name);
   else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
 }

@@ -281,6 +281,19 @@ static cfe_expr *subscript(cft *t, CXCursor c) {
 
 #define MAX_ARGS 256
 
+/* __atomic_test_and_set(p, order), __atomic_clear(p, order): clang declares
+ * p 'volatile void *', which would let their model take any object. */
+static bool flag_builtin(const char *name) {
+  return strcmp(name, "__atomic_test_and_set") == 0 || strcmp(name, "__atomic_clear") == 0;
+}
+
+/* e without an implicit conversion to a void pointer: the pointer as written,
+ * whose object's type the model then checks. */
+static cfe_expr *without_void_pointer(cfe_expr *e) {
+  bool to_void = e->kind == CE_CAST && e->implicit && e->ctype.kind == CT_POINTER && e->ctype.elem->kind == CT_VOID;
+  return to_void ? e->a : e;
+}
+
 static cfe_expr *call(cft *t, CXCursor c) {
   CXCursor kids[MAX_ARGS + 1];
   size_t n = cfc_children(c, kids, MAX_ARGS + 1);
@@ -295,10 +308,104 @@ static cfe_expr *call(cft *t, CXCursor c) {
   e->name_at = cft_pos(t, cfc_strip(kids[0]));
   for (size_t i = 1; i < n; i++) {
     cfe_expr *arg = cft_expr(t, kids[i]);
+    if (i == 1 && flag_builtin(name)) arg = without_void_pointer(arg);
     vec_push(A(t), &e->args, arg);
     if (arg->depth >= e->depth) e->depth = arg->depth + 1;
   }
   return e;
+}
+
+/* ---------------------------------------------------------------- GCC's __atomic builtins */
+
+/* Where clang keeps the operands of an AtomicExpr (libclang: an
+ * UnexposedExpr whose children are the operands): Sema's order, pointer,
+ * order, value, failure order, second value, weak; each layout lists the
+ * children in the order the arguments are written. */
+static const uint8_t atomic_load_layout[] = {0, 1};          /* (p, order) */
+static const uint8_t atomic_value_layout[] = {0, 2, 1};      /* (p, v, order) */
+static const uint8_t atomic_exchange_layout[] = {0, 2, 3, 1}; /* (p, v, ret, order) */
+static const uint8_t atomic_cas_layout[] = {0, 2, 4, 5, 1, 3}; /* (p, expected, desired, weak, success, failure) */
+
+#define LAYOUT(a) a, sizeof a
+static const struct {
+  const char *name;      /* the builtin */
+  const uint8_t *layout; /* its children in written order */
+  size_t args;           /* entries in layout */
+} atomic_builtins[] = {
+    {"__atomic_load_n", LAYOUT(atomic_load_layout)},
+    {"__atomic_store_n", LAYOUT(atomic_value_layout)},
+    {"__atomic_exchange_n", LAYOUT(atomic_value_layout)},
+    {"__atomic_compare_exchange_n", LAYOUT(atomic_cas_layout)},
+    {"__atomic_load", LAYOUT(atomic_value_layout)},
+    {"__atomic_store", LAYOUT(atomic_value_layout)},
+    {"__atomic_exchange", LAYOUT(atomic_exchange_layout)},
+    {"__atomic_compare_exchange", LAYOUT(atomic_cas_layout)},
+    {"__atomic_fetch_add", LAYOUT(atomic_value_layout)},
+    {"__atomic_fetch_sub", LAYOUT(atomic_value_layout)},
+    {"__atomic_fetch_and", LAYOUT(atomic_value_layout)},
+    {"__atomic_fetch_or", LAYOUT(atomic_value_layout)},
+    {"__atomic_fetch_xor", LAYOUT(atomic_value_layout)},
+    {"__atomic_fetch_nand", LAYOUT(atomic_value_layout)},
+    {"__atomic_add_fetch", LAYOUT(atomic_value_layout)},
+    {"__atomic_sub_fetch", LAYOUT(atomic_value_layout)},
+    {"__atomic_and_fetch", LAYOUT(atomic_value_layout)},
+    {"__atomic_or_fetch", LAYOUT(atomic_value_layout)},
+    {"__atomic_xor_fetch", LAYOUT(atomic_value_layout)},
+    {"__atomic_nand_fetch", LAYOUT(atomic_value_layout)},
+};
+#undef LAYOUT
+
+/* The identifier c's code starts with (where it is spelled, also inside a
+ * macro's body or pasted by ##), or NULL. */
+static const char *first_word(cft *t, CXCursor c) {
+  CXToken *token = clang_getToken(t->tu, clang_getRangeStart(clang_getCursorExtent(c)));
+  if (!token) return NULL;
+  const char *word = NULL;
+  if (clang_getTokenKind(*token) == CXToken_Identifier) word = cft_intern(t, clang_getTokenSpelling(t->tu, *token));
+  clang_disposeTokens(t->tu, token, 1);
+  return word;
+}
+
+/* Whether word names one of clang's atomic builtins, which clang keeps as an AtomicExpr. */
+static bool atomic_word(const char *word) {
+  static const char *const prefixes[] = {"__atomic_", "__c11_atomic_", "__opencl_atomic_", "__hip_atomic_",
+                                         "__scoped_atomic_"};
+  for (size_t i = 0; word && i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(word, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+
+/* An AtomicExpr of c's n children: the call of the builtin it names, with
+ * the arguments in written order, which the model athread_model_NAME of
+ * include/athread/models/gcc.h lowers (the memory orders are arguments the
+ * model ignores). Builtins without a model are refused, named. */
+static cfe_expr *atomic_builtin(cft *t, CXCursor c, const char *name, size_t n) {
+  size_t k = 0, count = sizeof atomic_builtins / sizeof *atomic_builtins;
+  while (k < count && strcmp(atomic_builtins[k].name, name) != 0) k++;
+  if (k == count || atomic_builtins[k].args != n)
+    return bad(t, c,
+               arena_printf(A(t), "unsupported atomic builtin '%s' (" CFE_ATOMIC_HINT ")", name),
+               NULL);
+  CXCursor kids[6];
+  cfc_children(c, kids, 6);
+  cfe_expr *e = node(t, c, CE_CALL, 0, NULL, NULL, NULL);
+  e->name = name;
+  e->name_at = cft_name_pos(t, c, name);
+  cft_system_name(t, name);
+  for (size_t i = 0; i < n; i++) {
+    cfe_expr *arg = cft_expr(t, kids[atomic_builtins[k].layout[i]]);
+    vec_push(A(t), &e->args, arg);
+    if (arg->depth >= e->depth) e->depth = arg->depth + 1;
+  }
+  return e;
+}
+
+/* An UnexposedExpr: an implicit conversion (one child), or an atomic builtin. */
+static cfe_expr *unexposed(cft *t, CXCursor c) {
+  size_t n = cfc_children(c, NULL, 0);
+  const char *word = n >= 2 ? first_word(t, c) : NULL;
+  if (atomic_word(word)) return atomic_builtin(t, c, word, n);
+  return conversion(t, c);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -314,7 +421,7 @@ static cfe_expr *expr(cft *t, CXCursor c) {
     CXCursor kid;
     return cfc_children(c, &kid, 1) == 1 ? cft_expr(t, kid) : bad(t, c, "unsupported expression", NULL);
   }
-  case CXCursor_UnexposedExpr: return conversion(t, c);
+  case CXCursor_UnexposedExpr: return unexposed(t, c);
   case CXCursor_DeclRefExpr: return reference(t, c);
   case CXCursor_MemberRefExpr: return member(t, c);
   case CXCursor_ArraySubscriptExpr: return subscript(t, c);
