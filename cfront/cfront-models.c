@@ -36,6 +36,8 @@ static const struct {
     {"sem_t", CT_INT},
     {"pthread_cond_t", CT_INT},
     {"cnd_t", CT_INT},
+    {"pthread_attr_t", CT_INT}, /* no state: only the no-op pthread_attr_* calls and pthread_create's ignored
+                                   argument take it */
 };
 
 bool cfe_sync_type(const char *name, cfe_type *out) {
@@ -219,15 +221,17 @@ static bool fixed_object(const cfe_lowering *L, const cfe_expr *e) {
 }
 
 /* An argument whose evaluation can neither fail nor change anything, so
- * that leaving it out loses no behaviour of the C code: a constant, a
- * variable (a function's name too), the address of a fixed object, and
- * casts of these. Side effects are already run before the call (the
- * sequencing of cfront-sequence.c). */
+ * that leaving it out loses no behaviour of the C code: a constant, a fixed
+ * object (a function's name too) or its address, and casts of these. Side
+ * effects are already run before the call (the sequencing of
+ * cfront-sequence.c). */
 static bool harmless(const cfe_lowering *L, const cfe_expr *e) {
   int64_t v;
   switch (e->kind) {
-  case CE_INT:
-  case CE_NAME: return true;
+  case CE_INT: return true;
+  case CE_NAME:
+  case CE_MEMBER:
+  case CE_INDEX: return fixed_object(L, e);
   case CE_CAST: return harmless(L, e->a);
   case CE_UNARY:
     if (e->op == CO_ADDR) return fixed_object(L, e->a);
@@ -284,9 +288,9 @@ static bool ignored_argument(cfe_lowering *L, const cfe_expr *call, int api, siz
   }
   if (harmless(L, arg)) return true;
   cfe_error(L->u, arg->at,
-            "unsupported argument of '%s': athread does not evaluate it (it goes to the thread, whose abstract "
-            "instance runs from the start); pass a constant, a variable or the address of one (store other values "
-            "into a local first)",
+            "unsupported argument of '%s': athread leaves it out (a started thread is the spec's instance, "
+            "which runs from the start; a join changes nothing), so it must be a constant, a variable, a field, an "
+            "element at a constant index, or the address of one (store other values into a local first)",
             call->name);
   return false;
 }
