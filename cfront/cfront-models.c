@@ -187,16 +187,16 @@ bool cfe_noop_call(const cfe_lowering *L, const cfe_expr *call) {
 /* ---------------------------------------------------------------- thread APIs */
 
 /* The thread APIs of a checked creator: the argument the model takes (the
- * address of the handle that the step writes), or -1, and the argument that
- * must be NULL (where the thread's result would be stored), or -1. */
+ * handle, or for pthread_create the address the step writes it to), and the
+ * argument that must be NULL (where the thread's result would be stored), or -1. */
 static const struct {
   const char *name;
   int handle;
   int null;
 } thread_calls[] = {
     {"pthread_create", 0, -1},
-    {"pthread_join", -1, 1},
-    {"pthread_detach", -1, -1},
+    {"pthread_join", 0, 1},
+    {"pthread_detach", 0, -1},
 };
 
 static int thread_call(const char *name) {
@@ -264,14 +264,15 @@ static bool bound_global(const cfe_lowering *L, const char *g) {
   return false;
 }
 
-/* Is the handle argument &t written? A local is, and so is a global that a
- * shared variable stands for; any other global is not: no code that the
- * front end lowers may read it (it is not a shared variable), so its value
- * is never observed. */
-static bool written_handle(const cfe_lowering *L, const cfe_expr *arg) {
+/* Does the model take the handle argument (&t, or t)? A local's, and a
+ * global's that a shared variable stands for; any other global handle is
+ * not written or read: no code that the front end lowers may read it (it is
+ * not a shared variable), so its value is never observed. */
+static bool modelled_handle(const cfe_lowering *L, const cfe_expr *arg) {
   while (arg->kind == CE_CAST) arg = arg->a;
-  if (arg->kind != CE_UNARY || arg->op != CO_ADDR) return true; /* a pointer: the model writes through it */
-  const char *g = global_root(L, arg->a);
+  if (arg->kind == CE_UNARY && arg->op == CO_ADDR) arg = arg->a;
+  else if (arg->kind != CE_NAME && arg->kind != CE_MEMBER && arg->kind != CE_INDEX) return true; /* a pointer */
+  const char *g = global_root(L, arg);
   return !g || bound_global(L, g);
 }
 
@@ -295,7 +296,7 @@ static bool ignored_argument(cfe_lowering *L, const cfe_expr *call, int api, siz
   return false;
 }
 
-/* A NULL of arg's type in arg's place: the model then writes no handle. */
+/* A 0 (NULL) of arg's type in arg's place: the model then writes no handle. */
 static cfe_expr *null_in_place_of(cfe_lowering *L, const cfe_expr *arg) {
   cfe_expr *e = arena_alloc(L->u->arena, sizeof *e);
   *e = (cfe_expr){.kind = CE_INT, .at = arg->at, .depth = 1, .ctype = arg->ctype};
@@ -311,8 +312,10 @@ const cfe_expr *cfe_thread_call(cfe_lowering *L, const cfe_expr *call) {
   bool ok = true;
   vec_foreach(&call->args, i) {
     const cfe_expr *arg = call->args.items[i];
-    if ((int)i != thread_calls[api].handle) ok = ignored_argument(L, call, api, i) && ok;
-    else vec_push(L->u->arena, &kept->args, written_handle(L, arg) ? (cfe_expr *)arg : null_in_place_of(L, arg));
+    bool model_takes = (int)i == thread_calls[api].handle && modelled_handle(L, arg);
+    if (!model_takes) ok = ignored_argument(L, call, api, i) && ok;
+    if ((int)i == thread_calls[api].handle)
+      vec_push(L->u->arena, &kept->args, model_takes ? (cfe_expr *)arg : null_in_place_of(L, arg));
   }
   return ok ? kept : NULL;
 }

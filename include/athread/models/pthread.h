@@ -145,14 +145,14 @@ int athread_model_sem_post(sem_t *sem) {
  * (creation may fail). The front end passes only &t to the model: attr, f
  * and arg go to the new thread and are not evaluated (they must be
  * constants, variables or their addresses: cfront/cfront-models.c), and a
- * global handle that no shared variable of the spec stands for is not
- * written (no code of a checked thread can read it).
+ * global handle that no shared variable of the spec stands for is neither
+ * written nor read (NULL, or 0, in its place: no code of a checked thread
+ * can read it).
  *
- * pthread_join(t, NULL), pthread_detach(t): one step that changes nothing
- * and gives 0 or an error number. After a join the C thread has ended;
- * ignoring that only adds behaviours. A result pointer other than NULL is
- * refused (the thread's result is not modelled). Their arguments are not
- * evaluated either. pthread_attr_init and the other pthread_attr_ calls do
+ * pthread_join(t, NULL), pthread_detach(t): one step that reads t and
+ * changes nothing, and gives 0 or an error number. After a join the C thread
+ * has ended; ignoring that only adds behaviours. A result pointer other
+ * than NULL is refused (the thread's result is not modelled). pthread_attr_init and the other pthread_attr_ calls do
  * nothing (cfront/cfront-models.c). */
 
 int athread_model_pthread_create(pthread_t *thread) {
@@ -165,7 +165,7 @@ int athread_model_pthread_create(pthread_t *thread) {
   return result;
 }
 
-int athread_model_pthread_join(void) {
+int athread_model_pthread_join(pthread_t thread) {
   int result;
   __VERIFIER_atomic_begin();
   result = __VERIFIER_nondet_int(); /* 0, or one of the positive error numbers */
@@ -174,7 +174,7 @@ int athread_model_pthread_join(void) {
   return result;
 }
 
-int athread_model_pthread_detach(void) {
+int athread_model_pthread_detach(pthread_t thread) {
   int result;
   __VERIFIER_atomic_begin();
   result = __VERIFIER_nondet_int();
