@@ -581,6 +581,14 @@ bool cfe_noop_function(const char *name);
 /* True when call names such a function and the code has neither a body nor a model for it. */
 bool cfe_noop_call(const cfe_lowering *L, const cfe_expr *call);
 
+/* A call of a thread API that the code has no body for (pthread_create,
+ * pthread_join, pthread_detach; cfront-models.c) as its model takes it:
+ * only the handle argument that the step writes (a NULL in its place when
+ * no checked code can read it), after checking that the arguments left out
+ * can be left out (each error reported; then NULL). Any other call: call
+ * itself. The result is arena-owned and borrows call's arguments. */
+const cfe_expr *cfe_thread_call(cfe_lowering *L, const cfe_expr *call);
+
 /* A span from the start of a to the end of b (a's when they are in different files). */
 cfe_pos cfe_span(cfe_pos a, cfe_pos b);
 

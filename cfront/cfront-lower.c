@@ -254,6 +254,7 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
  * after the callee's body. */
 static int call(cfe_lowering *L, const cfe_expr *e, int cur, int *ret, bool want_value) {
   *ret = -1;
+  if (!(e = cfe_thread_call(L, e))) return cur; /* a thread API's model takes the handle only */
   if (cfe_noop_call(L, e)) { /* no step: it touches no shared state; its arguments are not evaluated */
     if (want_value) cfe_error(L->u, e->at, "'%s' is taken to do nothing; its value cannot be used", e->name);
     return cur;

@@ -3,7 +3,10 @@
  * the headers of include/athread/models/, which cfe_parse reads with the
  * user's files), nothing at all for the library functions without effect on
  * shared state (printing, logging, initialisers), or an error naming it
- * once. Also the synchronization types
+ * once. The thread APIs a checked creator calls (pthread_create,
+ * pthread_join, pthread_detach) reach their models with only the handle
+ * that the step writes: the other arguments go to the new thread or come
+ * back from it, and are not evaluated. Also the synchronization types
  * that models act on, recognised by name (as cfront/types.c does), whatever
  * their C definition: pthread_mutex_t is a union in glibc, spinlock_t a
  * struct in Linux, KSPIN_LOCK an integer in the WDK. */
@@ -33,6 +36,8 @@ static const struct {
     {"sem_t", CT_INT},
     {"pthread_cond_t", CT_INT},
     {"cnd_t", CT_INT},
+    {"pthread_attr_t", CT_INT}, /* no state: only the no-op pthread_attr_* calls and pthread_create's ignored
+                                   argument take it */
 };
 
 bool cfe_sync_type(const char *name, cfe_type *out) {
@@ -92,6 +97,12 @@ static const char *const noop_names[] = {
     "mtx_destroy",
     "cnd_init",
     "cnd_destroy",
+    /* thread attributes: what they set (stack size, detach state) changes no behaviour the spec can see */
+    "pthread_attr_init",
+    "pthread_attr_destroy",
+    "pthread_attr_setdetachstate",
+    "pthread_attr_setstacksize",
+    "pthread_attr_setscope",
     /* scheduling hints */
     "sched_yield",
     "pthread_yield",
@@ -171,4 +182,140 @@ const cfe_func *cfe_callee(cfe_lowering *L, const cfe_expr *call) {
 
 bool cfe_noop_call(const cfe_lowering *L, const cfe_expr *call) {
   return !with_body(L, cfe_lookup(L->u, call->name), call->name) && cfe_noop_function(call->name);
+}
+
+/* ---------------------------------------------------------------- thread APIs */
+
+/* The thread APIs of a checked creator: the argument the model takes (the
+ * handle, or for pthread_create the address the step writes it to), and the
+ * argument that must be NULL (where the thread's result would be stored), or -1. */
+static const struct {
+  const char *name;
+  int handle;
+  int null;
+} thread_calls[] = {
+    {"pthread_create", 0, -1},
+    {"pthread_join", 0, 1},
+    {"pthread_detach", 0, -1},
+};
+
+static int thread_call(const char *name) {
+  for (size_t i = 0; i < sizeof thread_calls / sizeof *thread_calls; i++)
+    if (strcmp(name, thread_calls[i].name) == 0) return (int)i;
+  return -1;
+}
+
+/* An object named without evaluating anything that can fail: a variable,
+ * its fields, and its elements at constant indices within the array (or
+ * just past its end, which C lets an address name). */
+static bool fixed_object(const cfe_lowering *L, const cfe_expr *e) {
+  int64_t k;
+  switch (e->kind) {
+  case CE_NAME: return true;
+  case CE_MEMBER: return fixed_object(L, e->a);
+  case CE_INDEX:
+    return e->a->ctype.kind == CT_ARRAY && cfe_constant(L, e->b) && cfe_const_value(L->u, e->b, &k) && k >= 0 &&
+           k <= e->a->ctype.length && fixed_object(L, e->a);
+  default: return false;
+  }
+}
+
+/* An argument whose evaluation can neither fail nor change anything, so
+ * that leaving it out loses no behaviour of the C code: a constant, a fixed
+ * object (a function's name too) or its address, and casts of these. Side
+ * effects are already run before the call (the sequencing of
+ * cfront-sequence.c). */
+static bool harmless(const cfe_lowering *L, const cfe_expr *e) {
+  int64_t v;
+  switch (e->kind) {
+  case CE_INT: return true;
+  case CE_NAME:
+  case CE_MEMBER:
+  case CE_INDEX: return fixed_object(L, e);
+  case CE_CAST: return harmless(L, e->a);
+  case CE_UNARY:
+    if (e->op == CO_ADDR) return fixed_object(L, e->a);
+    return cfe_constant(L, e) && cfe_const_value(L->u, e, &v);
+  default: return cfe_constant(L, e) && cfe_const_value(L->u, e, &v);
+  }
+}
+
+static bool null_pointer(const cfe_lowering *L, const cfe_expr *e) {
+  int64_t v;
+  while (e->kind == CE_CAST) e = e->a;
+  return cfe_constant(L, e) && cfe_const_value(L->u, e, &v) && v == 0;
+}
+
+/* The global variable an object expression is part of, or NULL for a local (or anything else). */
+static const char *global_root(const cfe_lowering *L, const cfe_expr *e) {
+  while (e->kind == CE_MEMBER || e->kind == CE_INDEX) e = e->a;
+  if (e->kind != CE_NAME || cfe_binding_of(L, e->name)) return NULL;
+  const cfe_entity *x = cfe_lookup(L->u, e->name);
+  return x && x->kind == ENT_GLOBAL ? e->name : NULL;
+}
+
+/* Does a shared variable of the spec stand for global g or a part of it? */
+static bool bound_global(const cfe_lowering *L, const char *g) {
+  size_t n = strlen(g);
+  vec_foreach(&L->spec->shared, i) {
+    const char *path = ast_c_name(L->spec->shared.items[i]);
+    if (strncmp(path, g, n) == 0 && (path[n] == 0 || path[n] == '.' || path[n] == '[')) return true;
+  }
+  return false;
+}
+
+/* Does the model take the handle argument (&t, or t)? A local's, and a
+ * global's that a shared variable stands for; any other global handle is
+ * not written or read: no code that the front end lowers may read it (it is
+ * not a shared variable), so its value is never observed. */
+static bool modelled_handle(const cfe_lowering *L, const cfe_expr *arg) {
+  while (arg->kind == CE_CAST) arg = arg->a;
+  if (arg->kind == CE_UNARY && arg->op == CO_ADDR) arg = arg->a;
+  else if (arg->kind != CE_NAME && arg->kind != CE_MEMBER && arg->kind != CE_INDEX) return true; /* a pointer */
+  const char *g = global_root(L, arg);
+  return !g || bound_global(L, g);
+}
+
+/* Reports argument i of a thread API call that the model does not take; true when it is fine. */
+static bool ignored_argument(cfe_lowering *L, const cfe_expr *call, int api, size_t i) {
+  const cfe_expr *arg = call->args.items[i];
+  if ((int)i == thread_calls[api].null) {
+    if (null_pointer(L, arg)) return true;
+    cfe_error(L->u, arg->at,
+              "unsupported result pointer of '%s': the thread's result is not modelled (pass NULL, and give the "
+              "result through a global)",
+              call->name);
+    return false;
+  }
+  if (harmless(L, arg)) return true;
+  cfe_error(L->u, arg->at,
+            "unsupported argument of '%s': athread leaves it out (a started thread is the spec's instance, "
+            "which runs from the start; a join changes nothing), so it must be a constant, a variable, a field, an "
+            "element at a constant index, or the address of one (store other values into a local first)",
+            call->name);
+  return false;
+}
+
+/* A 0 (NULL) of arg's type in arg's place: the model then writes no handle. */
+static cfe_expr *null_in_place_of(cfe_lowering *L, const cfe_expr *arg) {
+  cfe_expr *e = arena_alloc(L->u->arena, sizeof *e);
+  *e = (cfe_expr){.kind = CE_INT, .at = arg->at, .depth = 1, .ctype = arg->ctype};
+  return e;
+}
+
+const cfe_expr *cfe_thread_call(cfe_lowering *L, const cfe_expr *call) {
+  int api = thread_call(call->name);
+  if (api < 0 || body_of(L, cfe_lookup(L->u, call->name))) return call;
+  cfe_expr *kept = arena_alloc(L->u->arena, sizeof *kept);
+  *kept = *call;
+  memset(&kept->args, 0, sizeof kept->args);
+  bool ok = true;
+  vec_foreach(&call->args, i) {
+    const cfe_expr *arg = call->args.items[i];
+    bool model_takes = (int)i == thread_calls[api].handle && modelled_handle(L, arg);
+    if (!model_takes) ok = ignored_argument(L, call, api, i) && ok;
+    if ((int)i == thread_calls[api].handle)
+      vec_push(L->u->arena, &kept->args, model_takes ? (cfe_expr *)arg : null_in_place_of(L, arg));
+  }
+  return ok ? kept : NULL;
 }

@@ -43,6 +43,7 @@ typedef struct checker {
   symtab globals;             /* a global's interned name -> its index in p->globals */
   symtab statics;             /* a static local's interned path ("f.n") -> its index in p->statics */
   cfp_accesses before;        /* when main calls the creator: what main writes, in an order not followed */
+  bool creator_checked;       /* a checked thread runs the creator's code: its writes are steps, not initial values */
   VEC(cfp_step) steps;        /* scratch: the steps of the cell being resolved */
   VEC(diag_source *) sources; /* the C files loaded for messages */
   init_notes *notes;          /* borrowed */
@@ -273,7 +274,8 @@ static void resolve_cell(checker *k, size_t i) {
   if (!t || (t->kind != CFP_INT && t->kind != CFP_BOOL))
     return unknown(c, FROM_ZERO, global->name_at, xstrdup("athread does not read the initial state of its C type"));
   initializer_value(c, global, cfp_leaf_of(global->type, k->steps.items, k->steps.len));
-  if (g < STATIC_BASE) early_values(k, c, g, t->kind == CFP_BOOL); /* no other function writes a static local */
+  if (g < STATIC_BASE && !k->creator_checked) /* no other function writes a static local */
+    early_values(k, c, g, t->kind == CFP_BOOL);
 }
 
 /* ---------------------------------------------------------------- the cells' constraints */
@@ -459,6 +461,34 @@ static void mark_init_reads(checker *k) {
 
 /* ---------------------------------------------------------------- entry */
 
+/* Does function from call function to, directly or through others (or is it to)? */
+static bool calls(const cfp_program *p, const char *from, const char *to) {
+  const cfp_function *start = cfp_function_named(p, from);
+  if (!start) return strcmp(from, to) == 0;
+  VEC(const char *) todo = {0};
+  symtab seen = {0}; /* the names of p (interned in its arena) */
+  vec_push(NULL, &todo, start->name);
+  bool found = false;
+  while (todo.len && !found) {
+    const char *f = todo.items[--todo.len];
+    found = strcmp(f, to) == 0;
+    const cfp_function *fn = symtab_put(&seen, f, 1) < 0 ? cfp_function_named(p, f) : NULL;
+    if (fn) vec_foreach(&fn->callees, i) vec_push(NULL, &todo, fn->callees.items[i]);
+  }
+  vec_free(&todo);
+  symtab_free(&seen);
+  return found;
+}
+
+/* Does a checked thread run the creator (or main, which calls it)? Then the
+ * program starts with that thread, from the initializers: what it writes
+ * before the first start are its steps, checked against its abstract thread. */
+static bool creator_checked(const cfp_program *p, const prog *const *codes, size_t count) {
+  for (size_t i = 0; p->creator && i < count; i++)
+    if (calls(p, codes[i]->function, p->creator) || calls(p, codes[i]->function, "main")) return true;
+  return false;
+}
+
 static void checker_init(checker *k, const prog *const *codes, size_t count) {
   size_t n = k->spec->shared.len + 1;
   k->cells = xcalloc(n, sizeof *k->cells);
@@ -466,6 +496,7 @@ static void checker_init(checker *k, const prog *const *codes, size_t count) {
   vec_foreach(&k->p->globals, g) symtab_put(&k->globals, k->p->globals.items[g]->name, (int)g);
   vec_foreach(&k->p->statics, g) symtab_put(&k->statics, k->p->statics.items[g]->name, (int)g);
   for (size_t i = 0; i < count; i++) mark_used(k, codes[i]);
+  k->creator_checked = creator_checked(k->p, codes, count);
   if (k->p->creator && strcmp(k->p->creator, "main") != 0) cfp_reach(k->p, "main", &k->before);
 }
 

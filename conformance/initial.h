@@ -2,7 +2,9 @@
  * initial states. Each cell that the checked threads' C code uses starts in C
  * with its initializer's value (or zero, C's default for static storage),
  * then takes the constant values that the function starting the threads
- * writes before the first start; that value must be one the spec allows: its
+ * writes before the first start (unless a checked thread runs that function
+ * or main: then the writes are its steps, and the program starts from the
+ * initializers); that value must be one the spec allows: its
  * initial value, within its range, and satisfying the system's `init`
  * predicates (evaluated where every cell they read has a known C value). A
  * constrained cell whose C value athread does not know is not checked, and a

@@ -1,5 +1,5 @@
 /* athread/models/pthread.h -- POSIX threads: mutexes, spin locks, condition
- * variables and semaphores (see state.h for the cells they act on).
+ * variables, semaphores (see state.h for the cells they act on), and threads.
  *
  * - pthread_mutex_lock(m), pthread_spin_lock(s): one atomic step that waits
  *   until the lock is free and takes it (held := true).
@@ -133,6 +133,54 @@ int athread_model_sem_post(sem_t *sem) {
   __athread_set_state(sem, __athread_state(sem) + 1);
   __VERIFIER_atomic_end();
   return 0;
+}
+
+/* ---------------------------------------------------------------- threads */
+
+/* pthread_create(&t, attr, f, arg), in a checked function (a main that
+ * starts the threads): one step that changes no shared variable. The
+ * spec's instance of the new thread exists from the start, so letting it
+ * run before the C creation only adds behaviours. The step gives the
+ * handle t any value (a handle is opaque) and gives 0 or an error number
+ * (creation may fail). The front end passes only &t to the model: attr, f
+ * and arg go to the new thread and are not evaluated (they must be
+ * constants, variables or their addresses: cfront/cfront-models.c), and a
+ * global handle that no shared variable of the spec stands for is neither
+ * written nor read (NULL, or 0, in its place: no code of a checked thread
+ * can read it).
+ *
+ * pthread_join(t, NULL), pthread_detach(t): one step that reads t and
+ * changes nothing, and gives 0 or an error number. After a join the C thread
+ * has ended; ignoring that only adds behaviours. A result pointer other
+ * than NULL is refused (the thread's result is not modelled). pthread_attr_init and the other pthread_attr_ calls do
+ * nothing (cfront/cfront-models.c). */
+
+int athread_model_pthread_create(pthread_t *thread) {
+  int result;
+  __VERIFIER_atomic_begin();
+  if (thread) *thread = __VERIFIER_nondet_ulong(); /* NULL: a handle no checked code reads */
+  result = __VERIFIER_nondet_int();
+  __VERIFIER_assume(result >= 0);
+  __VERIFIER_atomic_end();
+  return result;
+}
+
+int athread_model_pthread_join(pthread_t thread) {
+  int result;
+  __VERIFIER_atomic_begin();
+  result = __VERIFIER_nondet_int(); /* 0, or one of the positive error numbers */
+  __VERIFIER_assume(result >= 0);
+  __VERIFIER_atomic_end();
+  return result;
+}
+
+int athread_model_pthread_detach(pthread_t thread) {
+  int result;
+  __VERIFIER_atomic_begin();
+  result = __VERIFIER_nondet_int();
+  __VERIFIER_assume(result >= 0);
+  __VERIFIER_atomic_end();
+  return result;
 }
 
 #endif
