@@ -370,7 +370,7 @@ typedef struct cfe_frame {
 /* A C object whose address the code takes: the pointer value k + 1 names
  * targets[k] (0 is NULL). */
 typedef struct cfe_target {
-  const char *key;   /* identity: a global object's C path, or "#V" for local variable V (unit-interned) */
+  const char *key;   /* identity: a global object's C path, or "#N" for the N-th local declared (unit-interned) */
   const char *shown; /* its C path, or the local's name */
   int var;           /* a local's variable, else -1 */
   const char *tkey;  /* its type's key (unit-interned): a pointer to that type may name it */
@@ -387,6 +387,8 @@ typedef struct cfe_pointers {
   VEC(const cfe_type *) pointee; /* per program variable: what a pointer local points to, else NULL (heap) */
   VEC(bool) unknown;             /* per program variable: an entry function's pointer parameter (heap) */
   VEC(const cfe_type *) types;   /* per program variable: a local's C type, or NULL (heap) */
+  VEC(int) ordinal;              /* per program variable: the declared local's number in the pass, or -1 (heap) */
+  int declared;                  /* locals declared so far in this pass */
 } cfe_pointers;
 
 typedef struct cfe_lowering {
@@ -544,8 +546,14 @@ typedef struct cfe_deref {
  * checked: every use of it is refused (cfe_unknown_pointer), so an unused
  * one, such as main's char **argv, may point to anything. */
 bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at);
-/* Records the C type of local v (borrowed), which &v points to. */
-void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t);
+/* Declares a scalar local of C type t (borrowed), which &v points to: a new
+ * variable, or in the second pass the one made for it at the start when its
+ * address is taken. Locals are numbered in the order they are declared, the
+ * same in both passes, so a target names its local by number: variable
+ * indices differ between the passes (the second makes more temporaries). */
+int cfe_declare_local(cfe_lowering *L, const char *display, const cfe_type *t);
+/* The second pass, before anything else: a variable for each local whose address is taken. */
+void cfe_place_local_targets(cfe_lowering *L);
 /* What pointer local v points to, or NULL when v is no pointer. */
 const cfe_type *cfe_pointee(const cfe_lowering *L, int v);
 /* Reports a use of an entry function's pointer parameter (once); true when v is one. */

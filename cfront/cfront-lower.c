@@ -236,8 +236,7 @@ static int pass_arguments(cfe_lowering *L, const cfe_func *f, const cfe_expr *ca
   if (n > 0) cur = flush_pending(L, cur, true, call->at);
   for (size_t i = 0; i < n; i++) {
     const cfe_decl *p = f->decl->params.items[i];
-    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
-    cfe_local_type(L, v, &p->type);
+    int v = cfe_declare_local(L, p->name ? p->name : "param", &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, false, p->at);
     int to = i + 1 == n ? next_loc(L) : mid_loc(L);
     ir_expr *value = cfe_store_value(L, v, values[i], cfe_ctype(L, call->args.items[i]));
@@ -570,8 +569,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   }
   if (d->storage == SC_NONE && (d->type.kind == CT_STRUCT || d->type.kind == CT_ARRAY)) return local_aggregate(L, d, cur);
   bool ok = local_ok(L, d);
-  int var = cfe_new_local(L, d->name, &d->type);
-  cfe_local_type(L, var, &d->type);
+  int var = cfe_declare_local(L, d->name, &d->type);
   if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
   const cfe_expr *init = d->init;
   if (init) cur = cfe_sequence(L, init, CFE_SEQ_INIT, cur, &init);
@@ -926,8 +924,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
       continue;
     }
     scalar_param(L, p);
-    int v = cfe_new_local(L, p->name ? p->name : "param", &p->type);
-    cfe_local_type(L, v, &p->type);
+    int v = cfe_declare_local(L, p->name ? p->name : "param", &p->type);
     if (p->type.kind == CT_POINTER) cfe_pointer_local(L, v, p->type.elem, true, p->at);
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) cfe_bind(L, p->name, v);
@@ -978,13 +975,15 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
 /* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
 static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr, cfe_ints ints) {
   cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr, .ints = ints};
-  ptr->pointee.len = ptr->unknown.len = ptr->types.len = 0;
+  ptr->pointee.len = ptr->unknown.len = ptr->types.len = ptr->ordinal.len = 0;
+  ptr->declared = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
   vec_foreach(&u->files, i) L.file_map[i] = -1;
   L.globals = xmalloc((u->globals.len + 1) * sizeof *L.globals);
   vec_foreach(&u->globals, i) L.globals[i] = -2;
   add_shared(&L);
   cfe_map_cells(&L);
+  if (ptr->frozen) cfe_place_local_targets(&L);
   int before = u->errors;
   lower_entry(&L, f);
   cfe_unmap_cells(&L);
@@ -1020,6 +1019,7 @@ static void free_pointers(cfe_pointers *ptr) {
   vec_free(&ptr->pointee);
   vec_free(&ptr->unknown);
   vec_free(&ptr->types);
+  vec_free(&ptr->ordinal);
   symtab_free(&ptr->ids);
 }
 

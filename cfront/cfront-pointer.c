@@ -78,12 +78,35 @@ static void grow(cfe_lowering *L, int v) {
     vec_push(NULL, &P->pointee, NULL);
     vec_push(NULL, &P->unknown, false);
     vec_push(NULL, &P->types, NULL);
+    vec_push(NULL, &P->ordinal, -1);
   }
 }
 
-void cfe_local_type(cfe_lowering *L, int v, const cfe_type *t) {
+/* The target key of the n-th local declared. */
+static const char *local_key(cfe_lowering *L, int n) {
+  return arena_intern_cstr(L->u->arena, arena_printf(L->u->arena, "#%d", n));
+}
+
+int cfe_declare_local(cfe_lowering *L, const char *display, const cfe_type *t) {
+  cfe_pointers *P = L->ptr;
+  int n = P->declared++, i = P->frozen ? symtab_get(&P->ids, local_key(L, n)) : -1;
+  if (i >= 0 && strcmp(P->targets.items[i].shown, display) != 0) { /* the passes declare the same locals */
+    diag_error_at(L->u->sink, "athread", "internal error: local %d is '%s' in one pass, '%s' in the other", n,
+                  P->targets.items[i].shown, display);
+    L->u->errors++;
+  }
+  int v = i >= 0 ? P->targets.items[i].var : cfe_new_local(L, display, t);
   grow(L, v);
-  L->ptr->types.items[v] = t;
+  P->types.items[v] = t;
+  P->ordinal.items[v] = n;
+  return v;
+}
+
+void cfe_place_local_targets(cfe_lowering *L) {
+  vec_foreach(&L->ptr->targets, i) {
+    cfe_target *t = &L->ptr->targets.items[i];
+    if (t->key[0] == '#') t->var = cfe_new_local(L, t->shown, &t->type);
+  }
 }
 
 bool cfe_pointer_local(cfe_lowering *L, int v, const cfe_type *pointee, bool unknown, cfe_pos at) {
@@ -197,8 +220,7 @@ static ir_expr *address(cfe_lowering *L, const cfe_expr *e, const cfe_type **poi
     static const cfe_type int_type = {.kind = CT_INT}, bool_type = {.kind = CT_BOOL};
     const cfe_type *t = (size_t)v < L->ptr->types.len ? L->ptr->types.items[v] : NULL;
     *pointee = t ? t : cfe_is_bool_local(L, v) ? &bool_type : &int_type;
-    const char *key = arena_printf(L->u->arena, "#%d", v);
-    key = arena_intern_cstr(L->u->arena, key);
+    const char *key = local_key(L, (size_t)v < L->ptr->ordinal.len ? L->ptr->ordinal.items[v] : -1);
     return cfe_int_lit(L, e->at.at, cfe_target_id(L, key, x->name, v, *pointee, e->at));
   }
   cfe_type *t = arena_alloc(L->u->arena, sizeof *t);

@@ -292,7 +292,8 @@ static void unbound_objects_are_named(void **state) {
       {"int a[3];\nvoid f(void) { a[3] = 1; }\n", "index 3 is outside the array 'a' (its elements are a[0..2])"},
       {"struct { int x; int *p; } s;\nvoid f(void) { s.p = 0; }\n", "unsupported pointer 's.p' in a global"},
       {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n", "unsupported union type"},
-      {"struct p { int x; };\nvoid f(void) { struct p u, v; u.x = 0; v = u; }\n", "unsupported use of the whole struct 'v'"},
+      {"struct p { int x; };\nstruct p mk(void) { struct p r; r.x = 1; return r; }\nvoid f(void) { struct p v; v = mk(); }\n",
+       "unsupported struct value returned by 'mk'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     lowered *l = lower_code(array_spec, cases[i][0], "f");
@@ -337,14 +338,14 @@ static void unsupported_constructs_are_named(void **state) {
   static const char *const cases[][2] = {
       {"int g;\nvoid f(void) { g = g & 1; }\n", "unsupported bitwise operator '&'"},
       {"int g;\nvoid f(void) { int **p; }\n", "unsupported pointer to a pointer"},
-      {"int g;\nvoid f(void) { int a[3] = {0}; }\n", "unsupported initializer of local struct or array 'a'"},
+      {"int g;\nvoid f(void) { int a[3] = {0}; }\n", "unsupported initializer list of local struct or array 'a'"},
       {"int g;\nvoid f(void) { g = g / g; }\n", "unsupported: division by a non-constant"},
       {"int g;\nvoid f(void) { int i = 0; g = i + i++; }\n", "unsequenced side effects on 'i'"},
       {"int g;\nint h(int n) { return h(n); }\nvoid f(void) { g = h(1); }\n", "unsupported recursion: h -> h"},
       {"int x;\nvoid f(void) { x = 1; }\n", "global 'x' is not a shared variable of the spec"},
       {"_Bool g;\nvoid f(void) { g = 1; }\n", "global 'g' is bool in the C code but int in the spec"},
       {"#include <stdlib.h>\nint g;\nvoid f(void) { g = abs(g); }\n", "call to 'abs', which has no body and no model"},
-      {"void f(void) { static int s; }\n", "unsupported static local variable 's'"},
+      {"void f(void) { static int s; }\n", "static local 's' is one object for every call and every thread, so it must be a shared variable of the spec; declare one: 'shared int s binds f.s;'"},
       {"#include <athread.h>\nint g;\nvoid f(void) { atomic { goto end; } end: ; }\n", "a jump into or out of an atomic section (label 'end')"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_message(cases[i][0], cases[i][1]);
