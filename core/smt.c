@@ -56,11 +56,14 @@ Z3_context smt_z3(const smt *s) { return s->z3; }
 bool smt_failed(const smt *s) { return s->failed; }
 const char *smt_error(const smt *s) { return s->error; }
 
+/* After an error Z3 returns no term; what is built from it stands on true
+ * instead, so that Z3 is never handed NULL (which it does not survive) and
+ * the error ends the check as unknown (smt_failed). */
 Z3_ast smt_keep(smt *s, Z3_ast t) {
   if (!t) {
     if (!s->failed) snprintf(s->error, sizeof s->error, "Z3 returned no term");
     s->failed = true;
-    return t;
+    t = Z3_mk_true(s->z3);
   }
   Z3_inc_ref(s->z3, t);
   vec_push(NULL, &s->kept, t);

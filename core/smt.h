@@ -36,7 +36,8 @@ void smt_free(smt *s);
 /* Releases Z3's global tables (call once, at exit, after every smt_free). */
 void smt_shutdown(void);
 Z3_context smt_z3(const smt *s);
-/* Keeps t alive until smt_free and returns it (NULL passes through). */
+/* Keeps t alive until smt_free and returns it; NULL (a Z3 error) becomes true
+ * and marks s failed. */
 Z3_ast smt_keep(smt *s, Z3_ast t);
 /* True once Z3 reported an error; every verdict after that is void. */
 bool smt_failed(const smt *s);

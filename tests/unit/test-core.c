@@ -301,6 +301,19 @@ static void z3_agrees_with_c_arith(void **state) {
   smt_free(s);
 }
 
+/* An ill-sorted term (an int as an ite's condition) is a Z3 error: it marks
+ * the solver failed, and what is built on it next is still a term (Z3 does
+ * not survive a NULL argument; this crashed once). */
+static void z3_errors_fail_without_crashing(void **state) {
+  (void)state;
+  smt *s = smt_new();
+  Z3_ast one = smt_int(s, 1), bad = smt_ite(s, one, one, one);
+  assert_true(smt_failed(s));
+  assert_non_null(bad);
+  assert_non_null(smt_ite(s, smt_bool(s, true), bad, smt_not(s, bad)));
+  smt_free(s);
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -316,6 +329,7 @@ int run_core_tests(void) {
       cmocka_unit_test(arithmetic_is_exact_or_faults),
       cmocka_unit_test(c_integers_wrap_and_fault),
       cmocka_unit_test(z3_agrees_with_c_arith),
+      cmocka_unit_test(z3_errors_fail_without_crashing),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
