@@ -625,9 +625,13 @@ class ExprGen:
         gs = list(itertools.product(*[v.domain() for v in self.vars]))
         for _ in range(8):
             e = make()
-            if mentions(e, "loc") or mentions(e, "elem") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
+            if mentions(e, "loc") or mentions(e, "elem") or sum(1 for g in gs if self.holds_in(e, g)) >= ratio * len(gs):
                 return e
         return e
+
+    def holds_in(self, e, g):
+        """Does e (over shared variables only) hold in g?"""
+        return ev(e, g)
 
     def local_value(self, locs):
         """A value for a local: finite because it reads only shared variables and
@@ -652,7 +656,7 @@ class ExprGen:
         if r < 0.35:
             return ("bin", self.r.choice(["+", "-", "+"]), ("sh", i), ("num", 1))
         if r < 0.6:
-            return ("num", self.r.randint(0, v.hi))
+            return ("num", self.r.randint(v.lo, v.hi))
         if r < 0.7:
             return ("bin", "%", self.int_expr(locs, 1), ("num", v.hi + 1))
         return self.int_expr(locs, 1)
