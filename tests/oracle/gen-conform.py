@@ -200,6 +200,15 @@ class Violation(Exception):
     pass
 
 
+def starts(case, unknown):
+    """The locals' values at the start (a tuple in case.locals' order): unknown
+    for each, but a pointer declared without initializer may be NULL (0), name
+    each object it may name (i + 1), or none (-1)."""
+    free = {s[1] for s in case.body if s[0] == "decl" and len(s) == 2}
+    choices = [[0, -1] + [i + 1 for i in case.targets] if x in free else [unknown] for x in case.locals]
+    return list(itertools.product(*choices))
+
+
 class Checker:
     def __init__(self, case, lines=None, atomicity="statement"):
         self.case = case
@@ -278,10 +287,10 @@ class Checker:
     # ---- the search
     def check(self, limit=LIMIT):
         """("conforms" | "violates" | "skip", reason, number of states)."""
-        L0 = tuple(0 for _ in self.case.locals)  # undeclared locals: never read before their declaration
-        start = (self.entry, L0, frozenset(self.spec.inits))
-        seen = {start: None}
-        queue = deque([start])
+        # undeclared locals: never read before their declaration, except a
+        # pointer declared without initializer, which may hold anything
+        seen = {(self.entry, L0, frozenset(self.spec.inits)): None for L0 in starts(self.case, 0)}
+        queue = deque(seen)
         names = self.case.locals
         while queue:
             state = queue.popleft()
@@ -487,7 +496,7 @@ class Replayer:
         F = self.fset(cx.get("initial_candidates", []), "initial_candidates")
         if F != frozenset(sp.inits):
             raise NoReplay("initial candidates %s, the spec's are %s" % (ck.ftext(F), ck.ftext(frozenset(sp.inits))))
-        configs = {(ck.entry, tuple(None for _ in self.locals))}
+        configs = {(ck.entry, L0) for L0 in starts(self.case, None)}
         for k, st in enumerate(steps, 1):
             last = k == len(steps)
             where = "step %d (line %s, %s)" % (k, st.get("line"), st.get("statement"))
@@ -880,7 +889,8 @@ class Gen(minic.ExprGen):
             return ("cast", self.r.choice(C_INT_TYPES), a)
         if r < 0.85:
             return ("bin", self.r.choice(["+", "-", "*"]), a, self.r.choice(BIG))
-        return ("bin", self.r.choice(["/", "%"]), a, self.int_expr(locs, 0))
+        d = self.int_expr(locs, 0)
+        return ("bin", self.r.choice(["/", "%"]), a, d if d[0] != "num" else ("num", 3))  # a literal 0 is an error
 
     def bool_expr(self, locs, depth=1):
         arrays = self.arrays_of("bool") if self.in_code else []

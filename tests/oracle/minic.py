@@ -80,10 +80,11 @@ class OutOfBounds(CFault):
 
 
 class NullDeref(CFault):
-    """*p where p is NULL (or was never set): the pointer local's name."""
-    def __init__(self, pointer):
-        CFault.__init__(self, "the code dereferences %s, which is NULL" % pointer)
-        self.pointer = pointer
+    """*p where p is NULL (0) or names no object (-1: a pointer never set may
+    hold anything): the pointer local's name."""
+    def __init__(self, pointer, value=0):
+        CFault.__init__(self, "the code dereferences %s, which %s" % (pointer, "is NULL" if value == 0 else "names no object"))
+        self.pointer, self.value = pointer, value
 
 
 class ArithFault(CFault):
@@ -104,10 +105,13 @@ def element(e, g, L=None, evaluate=None):
 
 def pointee(p, L):
     """The shared variable the pointer local p (an expression ('loc', name))
-    names: pointers are ints, 0 NULL, i + 1 shared variable i."""
+    names: pointers are ints, 0 NULL, i + 1 shared variable i, -1 no object
+    (the start of a pointer without initializer may be any of them)."""
     v = L[p[1]]
-    if not v:
-        raise NullDeref(p[1])
+    if v is None:
+        raise TypeError("unknown pointer")
+    if v <= 0:
+        raise NullDeref(p[1], v)
     return v - 1
 
 
@@ -843,7 +847,7 @@ class Code:
     def compile_node(self, s, nxt, ret):
         k = s[0]
         if k == "decl" and len(s) == 2:
-            return nxt  # no initializer: no step (a pointer starts NULL, which no dereference may read)
+            return nxt  # no initializer: no step; the local starts with any value
         if k == "if":
             return self.new(("cond", s[1], self.compile(s[2], nxt, ret), self.compile(s[3], nxt, ret)))
         if k == "while":
