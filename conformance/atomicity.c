@@ -73,11 +73,12 @@ static bool temps_only(const prog *p, const ir_expr *e) {
 }
 
 /* The c of an element store c := (s ? t : c) (cfront-lower.c, store_cells):
- * where s fails the cell keeps its value, which is no read of it. */
+ * where s fails the cell keeps its value, which is no read of it. t is a
+ * temporary, or under --int c a temporary converted to the cell's type. */
 static const ir_expr *kept_cell(const prog *p, const prog_edge *e) {
   const ir_expr *x = e->expr;
   if (e->action != ACT_ASSIGN || x->kind != IR_ITE || !is_shared(p, x->c) || x->c->index != e->var) return NULL;
-  return is_temp(p, x->b) && temps_only(p, x->a) ? x->c : NULL;
+  return temps_only(p, x->b) && temps_only(p, x->a) ? x->c : NULL;
 }
 
 /* Appends e's reads not listed yet, in evaluation order (a shared node is visited once). */

@@ -73,6 +73,16 @@ out=$(ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== conformance oracle under --int c: C-typed variables (wrap-around, conversions, bitwise operators; overflow, division by zero and bad shifts as violations) and pointers"
+out=$(INT=c tests/oracle/conform-diff.sh "${CONFORM_C_CASES:-100}" 200)
+echo "$out" | tail -n 30
+add_counts "$out"
+
+echo "== conformance oracle under --int c and --atomicity access"
+out=$(INT=c ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_C_ACCESS_CASES:-50}" 200)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
 out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
 echo "$out" | tail -n 30

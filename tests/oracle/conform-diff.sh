@@ -17,14 +17,17 @@
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
 # CONFORM_TIMEOUT (athread's --timeout per case, default 60 s), ATOMICITY
 # (statement, the default, or access: passed to both athread conform and the
-# oracle as --atomicity).
+# oracle as --atomicity), INT (math, the default, or c: passed to both as
+# --int; with c every variable has a C type and the oracle's own interpreter
+# follows C's integers: wrap-around, conversions, & | ^ ~ << >>, and signed
+# overflow, division by zero and bad shifts as violations).
 set -u
 
 if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/caseN.{json,err,rc}
   dir=$2 n=$3
   timeout $((CONFORM_TIMEOUT + 30)) "$ATHREAD" conform "$dir/case$n.athread" "$dir/case$n.c" --json \
-    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" > "$dir/case$n.json" 2> "$dir/case$n.err"
+    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" --int "$INT" > "$dir/case$n.json" 2> "$dir/case$n.err"
   echo $? > "$dir/case$n.rc"
   exit 0
 fi
@@ -32,7 +35,7 @@ fi
 source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
-export JOBS=${JOBS:-2} CONFORM_TIMEOUT=${CONFORM_TIMEOUT:-60} ATOMICITY=${ATOMICITY:-statement} ATHREAD
+export JOBS=${JOBS:-2} CONFORM_TIMEOUT=${CONFORM_TIMEOUT:-60} ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math} ATHREAD
 PYTHON=${PYTHON:-python3}
 start=$(date +%s)
 
@@ -44,7 +47,7 @@ fi
 
 dir=$SCRATCH/cases
 mkdir -p "$dir"
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --batch "$dir" "$first" "$count" --atomicity "$ATOMICITY"; then
+if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --batch "$dir" "$first" "$count" --atomicity "$ATOMICITY" --int "$INT"; then
   fail "gen-conform.py --batch failed"
   summary conform-oracle
   exit 1
@@ -66,7 +69,7 @@ athread_verdict() {
 }
 
 show_case() {
-  echo "---- case $1: tests/oracle/gen-conform.py $1 (prints the oracle's path)"
+  echo "---- case $1: tests/oracle/gen-conform.py $1 --atomicity $ATOMICITY --int $INT (prints the oracle's path)"
   cat "$dir/case$1.athread"; echo
   cat "$dir/case$1.c"
   echo "---- athread conform --json:"
@@ -106,7 +109,7 @@ if [ $unknown -gt 0 ]; then
 fi
 # replay every counterexample (one Python process for all of them)
 replayed=0 not_replayed=0
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" --atomicity "$ATOMICITY" > "$dir/replay" 2> "$dir/replay.err"; then
+if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" --atomicity "$ATOMICITY" --int "$INT" > "$dir/replay" 2> "$dir/replay.err"; then
   fail "gen-conform.py --replay-batch failed: $(head -n 5 "$dir/replay.err" | tr '\n' ' ')"
 fi
 while read -r name status why; do
@@ -121,6 +124,6 @@ while read -r name status why; do
   fi
 done < "$dir/replay"
 
-echo "conform oracle ($ATOMICITY): $count cases from seed $first: $conforms conform, $violates violate, $skipped skipped, $unknown unknown; $replayed counterexamples replayed, $not_replayed not; $(($(date +%s) - start)) s"
+echo "conform oracle ($ATOMICITY, --int $INT): $count cases from seed $first: $conforms conform, $violates violate, $skipped skipped, $unknown unknown; $replayed counterexamples replayed, $not_replayed not; $(($(date +%s) - start)) s"
 summary conform-oracle
 [ $failed = 0 ]

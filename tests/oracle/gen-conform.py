@@ -20,6 +20,9 @@
   --atomicity statement|access     (with any of the above) what runs as one atomic step:
                                    each statement (the default), or each shared access
                                    (minic.py's doc says how a statement is split)
+  --int math|c                     (with any of the above) the code's integers: mathematical
+                                   (the default), or C's (athread conform --int c): every
+                                   variable has a C type (minic.CSem)
 
 The verdict is an oracle for `athread conform` that shares nothing with its
 instrumenter: a direct interpreter of the generated program's atomic steps
@@ -101,6 +104,10 @@ class Case:
         self.helper = None              # statements of helper(), or None
         self.spec = None
         self.c_bool = "_Bool"
+        self.ints = "math"              # "c": --int c, every variable has a C type (Var.ctype, local_types)
+        self.local_types = {}           # local -> its C type ("int", "unsigned char", "int *")
+        self.helper_param = None        # "T *q" when helper() takes a pointer
+        self.targets = []               # the shared variables a pointer local may name
 
     def array_of(self, i):
         """(the Array, the element) that shared variable i is, or (None, None)."""
@@ -125,12 +132,18 @@ class Case:
 
 def functions(case):
     """The C functions of the case: helper() when there is one, then t()."""
-    return ([("helper", case.helper)] if case.helper is not None else []) + [("t", case.body)]
+    helper = [("helper", case.helper, case.helper_param or "void")] if case.helper is not None else []
+    return helper + [("t", case.body)]
 
 
 def c_text(case, lines=None):
     """The C code; lines (a dict), when given, gets id(statement) -> its line."""
-    return minic.c_text(case.vars, functions(case), case.c_bool, lines, case.globals_text)
+    return minic.c_text(case.vars, functions(case), case.c_bool, lines, case.globals_text, case.local_types)
+
+
+def semantics(case):
+    """The integers of the case's C code: minic.MATH, or C's (--int c)."""
+    return minic.CSem(case.vars, case.local_types) if case.ints == "c" else minic.MATH
 
 
 def array_decl(case, a):
@@ -187,6 +200,15 @@ class Violation(Exception):
     pass
 
 
+def starts(case, unknown):
+    """The locals' values at the start (a tuple in case.locals' order): unknown
+    for each, but a pointer declared without initializer may be NULL (0), name
+    each object it may name (i + 1), or none (-1)."""
+    free = {s[1] for s in case.body if s[0] == "decl" and len(s) == 2}
+    choices = [[0, -1] + [i + 1 for i in case.targets] if x in free else [unknown] for x in case.locals]
+    return list(itertools.product(*choices))
+
+
 class Checker:
     def __init__(self, case, lines=None, atomicity="statement"):
         self.case = case
@@ -194,7 +216,7 @@ class Checker:
         self.spec = case.spec
         helpers = {"helper": case.helper} if case.helper is not None else {}
         # lines: id(statement) -> line, for --replay
-        self.code = minic.Code(case.vars, case.body, helpers, lines, atomicity=atomicity)
+        self.code = minic.Code(case.vars, case.body, helpers, lines, atomicity=atomicity, sem=semantics(case))
         self.dom_cache = {}
         self.nodes, self.entry, self.node_line = self.code.nodes, self.code.entry, self.code.node_line
         self.gs = list(itertools.product(*[v.domain() for v in self.vars]))
@@ -265,10 +287,10 @@ class Checker:
     # ---- the search
     def check(self, limit=LIMIT):
         """("conforms" | "violates" | "skip", reason, number of states)."""
-        L0 = tuple(0 for _ in self.case.locals)  # undeclared locals: never read before their declaration
-        start = (self.entry, L0, frozenset(self.spec.inits))
-        seen = {start: None}
-        queue = deque([start])
+        # undeclared locals: never read before their declaration, except a
+        # pointer declared without initializer, which may hold anything
+        seen = {(self.entry, L0, frozenset(self.spec.inits)): None for L0 in starts(self.case, 0)}
+        queue = deque(seen)
         names = self.case.locals
         while queue:
             state = queue.popleft()
@@ -308,6 +330,11 @@ class Checker:
         return "conforms", "", len(seen)
 
     def oob_text(self, x):
+        """The text of a CFault: an index outside its array, NULL dereferenced, an operation's fault."""
+        if isinstance(x, minic.NullDeref):
+            return "the code dereferences %s, which is NULL" % x.pointer
+        if isinstance(x, minic.ArithFault):
+            return "%s: %s" % (x.kind, show(x.e, [v.c_path or v.name for v in self.vars], False))
         a = next(a for a in self.case.arrays if a.cells == x.cells)
         return "the code indexes %s[%d], outside %s[0..%d]" % (a.c_path, x.index, a.c_path, len(a.cells) - 1)
 
@@ -316,7 +343,7 @@ class Checker:
         under --atomicity access)? An index outside its array is a violation."""
         try:
             return self.code.holds_all(c, g, L, self.dom(F))
-        except minic.OutOfBounds as x:
+        except minic.CFault as x:
             raise Violation(why + self.oob_text(x))
 
     def step(self, node, g, L, F):
@@ -328,7 +355,7 @@ class Checker:
         except minic.AssertFails as x:
             raise Violation("assert(%s) fails inside an atomic section in %s, locals %s, F %s"
                             % (show(x.stmt[1], [v.name for v in self.vars], False), self.gtext(x.g), x.L, self.ftext(F)))
-        except minic.OutOfBounds as x:
+        except minic.CFault as x:
             raise Violation("%s in %s, locals %s, F %s" % (self.oob_text(x), self.gtext(g), L, self.ftext(F)))
 
     def path(self, seen, state):
@@ -350,6 +377,9 @@ class NoReplay(Exception):
     pass
 
 
+UB_KINDS = ("index", "null", "overflow", "division by zero", "shift")  # undefined behaviour: no candidate excuses it
+
+
 class Replayer:
     def __init__(self, case, atomicity="statement"):
         self.case = case
@@ -358,6 +388,7 @@ class Replayer:
         self.ck = Checker(case, lines, atomicity)
         self.names = case.spec_names()
         self.locals = case.locals
+        self.pointers = {x for x, t in case.local_types.items() if t.endswith("*")}
 
     def fset(self, names, what):
         idx = {n: i for i, n in enumerate(self.case.spec.states)}
@@ -383,15 +414,22 @@ class Replayer:
         return outs, fails
 
     def matches(self, x, failure):
-        """Is OutOfBounds x the index failure athread reports?"""
+        """Is CFault x the failure athread reports (an index outside its array, a
+        NULL dereference, an operation's fault of the same kind)?"""
+        kind = failure.get("kind")
+        if isinstance(x, minic.NullDeref):
+            return kind == "null" and failure.get("pointer") in (None, x.pointer)
+        if isinstance(x, minic.ArithFault):
+            return kind == x.kind
         a = next(a for a in self.case.arrays if a.cells == x.cells)
-        return (failure.get("array"), failure.get("index"), failure.get("length")) == (a.c_path, x.index, len(a.cells))
+        return kind == "index" and \
+            (failure.get("array"), failure.get("index"), failure.get("length")) == (a.c_path, x.index, len(a.cells))
 
     def passes(self, c, g, L, F):
         """Does an assert's condition hold between steps on some run (its indices within their arrays)?"""
         try:
             return True in self.ck.code.truths(c, g, L, self.ck.dom(F))
-        except minic.OutOfBounds:
+        except minic.CFault:
             return False
 
     def step_outcomes(self, node, g, L, F, rep_after, rep_locals, cond):
@@ -402,7 +440,7 @@ class Replayer:
             fails = []
             try:
                 vs = {True, False} if c is None else self.ck.code.truths(c, g, L, self.ck.dom(F), fails)
-            except minic.OutOfBounds as x:
+            except minic.CFault as x:
                 return [], [x]
             outs = [(g, L, nxt) for b, nxt in ((True, node[2]), (False, node[3]))
                     if (cond is None or cond == b) and b in vs]
@@ -451,14 +489,14 @@ class Replayer:
         ck, sp = self.ck, self.case.spec
         steps, failure = cx.get("steps", []), cx.get("failure", {})
         fkind = failure.get("kind")
-        if fkind not in ("not simulated", "range", "assertion", "index"):
+        if fkind not in ("not simulated", "range", "assertion") + UB_KINDS:
             raise NoReplay("failure kind %r is not one of the oracle's" % fkind)
         if failure.get("step") != len(steps) or not steps:
             raise NoReplay("failure step %s, but %d steps" % (failure.get("step"), len(steps)))
         F = self.fset(cx.get("initial_candidates", []), "initial_candidates")
         if F != frozenset(sp.inits):
             raise NoReplay("initial candidates %s, the spec's are %s" % (ck.ftext(F), ck.ftext(frozenset(sp.inits))))
-        configs = {(ck.entry, tuple(None for _ in self.locals))}
+        configs = {(ck.entry, L0) for L0 in starts(self.case, None)}
         for k, st in enumerate(steps, 1):
             last = k == len(steps)
             where = "step %d (line %s, %s)" % (k, st.get("line"), st.get("statement"))
@@ -475,7 +513,7 @@ class Replayer:
             if not here:
                 raise NoReplay(where + ": no statement at that line can run next")
             if kind == "check":
-                if fkind not in ("assertion", "index"):
+                if fkind not in ("assertion",) + UB_KINDS:
                     raise NoReplay(where + ": a check, but failure %r" % fkind)
                 for pc, Lt in here:
                     node = ck.nodes[pc]
@@ -489,7 +527,7 @@ class Replayer:
                             return "assert at line %s fails in %s, locals %s, F %s" % (st.get("line"), ck.gtext(g), L, ck.ftext(F))
                     except TypeError:
                         pass
-                    hit = [x for x in fails if fkind == "index" and self.matches(x, failure)]
+                    hit = [x for x in fails if self.matches(x, failure)]
                     if hit:
                         return "the assert at line %s: %s in %s, locals %s" % (st.get("line"), ck.oob_text(hit[0]), ck.gtext(g), L)
                 raise NoReplay(where + ": the assert holds, within its arrays, in every configuration %s"
@@ -497,9 +535,9 @@ class Replayer:
             if kind != "step":
                 raise NoReplay(where + ": unknown kind %r" % kind)
             g2 = self.shared(st["after"], where + " after") if "after" in st else None
-            if g2 is None and not (last and fkind in ("assertion", "index")):
+            if g2 is None and not (last and fkind in ("assertion",) + UB_KINDS):
                 raise NoReplay(where + ": no after values")
-            rep_locals = {x: int(v) for x, v in st.get("locals", {}).items() if x in self.locals}
+            rep_locals = {x: int(v) for x, v in st.get("locals", {}).items() if x in self.locals and x not in self.pointers}
             cond = st.get("condition")
             nxt_configs, bad_somewhere, index_fails = set(), False, []
             for pc, Lt in here:
@@ -510,12 +548,14 @@ class Replayer:
                 except TypeError:
                     continue  # reads a local unknown in this configuration
                 bad_somewhere = bad_somewhere or any(isinstance(x, minic.AssertFails) for x in fails)
-                index_fails += [x for x in fails if isinstance(x, minic.OutOfBounds)]
+                index_fails += [x for x in fails if isinstance(x, minic.CFault)]
                 for g3, L3, nxt in outs:
                     if g2 is not None and g3 != g2:
                         continue
                     ok = True
                     for x in self.locals:
+                        if x in self.pointers:
+                            continue  # athread numbers the objects its own way
                         if x in rep_locals:
                             if L3[x] is not None and L3[x] != rep_locals[x]:
                                 ok = False
@@ -529,7 +569,7 @@ class Replayer:
                 if bad_somewhere:
                     return "an assert inside the step at line %s fails" % st.get("line")
                 raise NoReplay(where + ": no assert fails inside this step")
-            if last and fkind == "index":
+            if last and fkind in UB_KINDS:
                 hit = [x for x in index_fails if self.matches(x, failure)]
                 if hit:
                     return "the step at line %s: %s in %s" % (st.get("line"), ck.oob_text(hit[0]), ck.gtext(g))
@@ -569,13 +609,16 @@ def replay_json(case, doc, atomicity="statement"):
     said = doc.get("assumptions", {}).get("atomicity")
     if said != atomicity:
         return False, "the JSON's assumptions say atomicity %r, the oracle's is %r" % (said, atomicity)
+    ints = {"c": "C", "math": "mathematical"}[case.ints]
+    if doc.get("assumptions", {}).get("integers") != ints:
+        return False, "the JSON's assumptions say integers %r, the oracle's are %r" % (doc.get("assumptions", {}).get("integers"), ints)
     try:
         return True, Replayer(case, atomicity).replay(threads[0]["counterexample"])
     except NoReplay as e:
         return False, str(e)
 
 
-def replay_batch(directory, atomicity="statement"):
+def replay_batch(directory, atomicity="statement", ints="math"):
     """Replays caseN.json for every case of DIR/expected whose JSON says "does
     not conform"; prints "caseN replayed: ..." or "caseN NOT REPLAYED: ..."."""
     import json
@@ -591,7 +634,7 @@ def replay_batch(directory, atomicity="statement"):
         if not ths or ths[0].get("verdict") != "does not conform":
             continue
         try:
-            ok, why = replay_json(case_of(int(name[4:])), doc, atomicity)
+            ok, why = replay_json(case_of(int(name[4:]), ints), doc, atomicity)
         except Exception as e:  # a malformed document, or a bug here: still one line
             ok, why = False, "replay crashed: %s: %s" % (type(e).__name__, e)
         print("%s %s: %s" % (name, "replayed" if ok else "NOT-REPLAYED", why.replace("\n", " ")))
@@ -609,15 +652,36 @@ def in_bounds(index, n):
     return ("bin", "&&", ("bin", ">=", index, ("num", 0)), ("bin", "<", index, ("num", n)))
 
 
+C_INT_TYPES = ["unsigned char", "signed char", "short", "unsigned short", "int", "unsigned"]
+# constants near the ends of int's range and unsigned ones: overflow and wrap-around with small operands
+BIG = [("num", 2147483647), ("num", 1073741824), ("num", 255), ("num", 65535), ("num", 4294967295, "u"), ("num", 1, "u")]
+
+
 def spec_safe(e):
-    """Can the spec say e (no locals, no element at an index that is not constant)?"""
-    return not (mentions(e, "loc") or mentions(e, "elem") or mentions(e, "ite"))
+    """Can the spec say e (no locals, no element at an index that is not
+    constant, nothing only C has: ~, casts, *p, & | ^ << >>, a divisor that is
+    not a constant, an unsigned constant)?"""
+    return not any(mentions(e, k) for k in ("loc", "elem", "ite", "deref", "bnot", "cast")) and c_free(e)
+
+
+def c_free(e):
+    if e[0] == "num":
+        return len(e) == 2
+    if e[0] == "bin" and (e[1] in minic.BITWISE or e[1] in ("/", "%") and e[3][0] != "num"):
+        return False
+    return all(c_free(x) for x in e[1:] if isinstance(x, tuple) and x and isinstance(x[0], str))
 
 
 class Gen(minic.ExprGen):
-    def __init__(self, seed):
+    def __init__(self, seed, ints="math"):
         self.seed = seed
         self.case = Case()
+        self.case.ints = ints
+        # C types and whether the code has a pointer: streams of their own, so
+        # that the other cases are the ones of before
+        self.c_r = random.Random(seed * 104729 + 2)
+        self.pointer_case = random.Random(seed * 15485863 + 3).random() < 0.3
+        self.deref_local = None  # the pointer local that expressions may dereference: "p" (t), "q" (helper)
         minic.ExprGen.__init__(self, random.Random(seed), self.case.vars)
         # the C layout (struct fields, array or not) comes from a stream of its
         # own, so that the cases without an array are the ones of before
@@ -630,7 +694,34 @@ class Gen(minic.ExprGen):
             self.declare_array()
         else:
             self.declare_scalars(self.r.randint(1, 3))
+        if self.case.ints == "c":
+            self.c_types()
         self.lay_out()
+
+    def c_types(self):
+        """--int c: each variable's C type (an array's elements share one) and,
+        for a signed type, a range that may start below 0."""
+        c, cr = self.case, self.c_r
+        groups = [[i] for i, v in enumerate(c.vars) if v.kind == "int" and c.array_of(i)[0] is None]
+        groups += [list(a.cells) for a in c.arrays if c.vars[a.cells[0]].kind == "int"]
+        for v in c.vars:
+            v.ctype = c.c_bool if v.kind == "bool" else None
+        for cells in groups:
+            t = cr.choice(C_INT_TYPES)
+            lo = cr.choice([0, 0, -1, -2]) if minic.CTYPES[t][1] else 0
+            for i in cells:
+                v = c.vars[i]
+                v.ctype, v.lo = t, lo
+                if v.init is not None and lo < 0 and cr.random() < 0.3:
+                    v.init = lo
+
+    def holds_in(self, e, g):
+        if self.case.ints != "c":
+            return ev(e, g)
+        try:
+            return minic.CSem(self.case.vars, {}).ev(e, g)
+        except minic.CFault:
+            return False
 
     def declare_array(self):
         """At most one scalar, then an array of 2 or 3 elements (at most 64 shared states)."""
@@ -703,7 +794,7 @@ class Gen(minic.ExprGen):
         def decl(d, init=True):
             kind, rest = d.split(" ", 1)
             value = " = " + self.initial_text(d) if init else ""
-            return "%s %s%s;" % ("int" if kind == "int" else c.c_bool, rest, value)
+            return "%s %s%s;" % (self.c_type_of(rest.split("[")[0]) or ("int" if kind == "int" else c.c_bool), rest, value)
 
         out = [decl(d) for d in plain]
         if not use_struct:
@@ -719,6 +810,15 @@ class Gen(minic.ExprGen):
             return out + ["typedef struct {"] + body + ["} state_t;", "state_t s = %s;" % init]
         return out + ["struct state {"] + body + ["} s = %s;" % init]
 
+    def c_type_of(self, name):
+        """The C type of the global (or field) name under --int c, else None."""
+        c = self.case
+        for i, v in enumerate(c.vars):
+            a = c.array_of(i)[0]
+            if (a.name if a else v.name) == name:
+                return v.ctype
+        return None
+
     def declare_scalars(self, n):
         c = self.case
         bools, ints = self.r.sample(BOOL_NAMES, 3), self.r.sample(INT_NAMES, 3)
@@ -730,7 +830,7 @@ class Gen(minic.ExprGen):
             else:
                 v = Var(ints.pop(), "int", self.r.choice([1, 2, 2, 3]))
                 if self.chance(0.5):
-                    v.init = self.r.randint(0, v.hi)
+                    v.init = self.r.randint(v.lo, v.hi)
             c.vars.append(v)
         c.c_bool = self.r.choice(["_Bool", "bool"])
 
@@ -767,13 +867,76 @@ class Gen(minic.ExprGen):
         arrays = self.arrays_of("int") if self.in_code else []
         if arrays and self.chance(0.2):
             return self.elem_read(self.r.choice(arrays), locs, ("num", 0))
+        if self.in_code and self.deref_local and self.chance(0.2):
+            return ("deref", ("loc", self.deref_local))
+        if self.in_code and self.case.ints == "c" and depth > 0 and self.chance(0.3):
+            return self.c_expr(locs, depth)
         return minic.ExprGen.int_expr(self, locs, depth)
+
+    def c_expr(self, locs, depth):
+        """An operation that only C's integers have or that may go wrong in
+        them: & | ^ << >> ~, a conversion, a constant near int's ends or an
+        unsigned one, a divisor that may be 0."""
+        r, a = self.r.random(), self.int_expr(locs, depth - 1)
+        if r < 0.25:
+            return ("bin", self.r.choice(["&", "|", "^"]), a, self.int_expr(locs, depth - 1))
+        if r < 0.4:
+            amount = ("num", self.r.choice([1, 2, 30, 31, 32])) if self.chance(0.5) else self.int_expr(locs, 0)
+            return ("bin", self.r.choice(["<<", ">>"]), a, amount)
+        if r < 0.5:
+            return ("bnot", a)
+        if r < 0.65:
+            return ("cast", self.r.choice(C_INT_TYPES), a)
+        if r < 0.85:
+            return ("bin", self.r.choice(["+", "-", "*"]), a, self.r.choice(BIG))
+        d = self.int_expr(locs, 0)
+        return ("bin", self.r.choice(["/", "%"]), a, d if d[0] != "num" else ("num", 3))  # a literal 0 is an error
 
     def bool_expr(self, locs, depth=1):
         arrays = self.arrays_of("bool") if self.in_code else []
         if arrays and self.chance(0.2):
             return self.elem_read(self.r.choice(arrays), locs, ("tf", False))
+        if self.in_code and self.deref_local and self.chance(0.1):
+            other = ("null",) if self.chance(0.6) else ("addr", self.r.choice(self.case.targets))
+            return ("bin", self.r.choice(["==", "!="]), ("loc", self.deref_local), other)
         return minic.ExprGen.bool_expr(self, locs, depth)
+
+    # ---- pointers
+    def pointer_expr(self, locs):
+        """&x, NULL, c ? &x : &y, or &a[i] (i checked as an index) for a pointer local."""
+        c, r = self.case, self.r.random()
+        if r < 0.45:
+            return ("addr", self.r.choice(c.targets))
+        if r < 0.6:
+            return ("null",)
+        arrays = [a for a in c.arrays if a.cells[0] in c.targets]
+        if r < 0.8 or not arrays:
+            return ("ite", self.bool_expr(locs, 0), ("addr", self.r.choice(c.targets)), ("addr", self.r.choice(c.targets)))
+        a = self.r.choice(arrays)
+        return ("addr_elem", a.cells, self.index_expr(a, locs))
+
+    def write_deref(self, locs):
+        """*p = v (often *p + 1), sometimes only where p is not NULL."""
+        target, r = ("deref", ("loc", self.deref_local)), self.r.random()
+        if r < 0.35:
+            value = ("bin", self.r.choice(["+", "-"]), target, ("num", 1))
+        elif r < 0.6:
+            value = ("num", self.r.randint(0, 2))
+        else:
+            value = self.int_expr(locs, 1)
+        s = ("set", target, value)
+        if self.chance(0.3):
+            return ("if", ("bin", "!=", ("loc", self.deref_local), ("null",)), [s], [])
+        return s
+
+    def pointer_targets(self):
+        """The shared ints of one C type (any int under --int math) that a pointer may name."""
+        c = self.case
+        ints = [i for i, v in enumerate(c.vars) if v.kind == "int"]
+        if not ints:
+            return []
+        t = c.vars[self.r.choice(ints)].ctype
+        return [i for i in ints if c.vars[i].ctype == t]
 
     def set_elem(self, rs):
         """a[i] = v (v often a[i] + 1: a[i]++, a[i] += 2), sometimes only where i is within a."""
@@ -786,7 +949,7 @@ class Gen(minic.ExprGen):
         elif r < 0.3:
             value = ("bin", self.r.choice(["+", "-"]), target, ("num", self.r.choice([1, 1, 2])))
         elif r < 0.6:
-            value = ("num", self.r.randint(0, v.hi))
+            value = ("num", self.r.randint(v.lo, v.hi))
         else:
             value = ("bin", "%", self.int_expr(rs, 1), ("num", v.hi + 1))
         if index[0] != "num" and self.chance(0.3):
@@ -828,6 +991,8 @@ class Gen(minic.ExprGen):
             choices += [("return", 1)]
         if self.case.arrays:
             choices += [("set_elem", 14)]
+        if self.deref_local:
+            choices += [("write_deref", 12)] + ([("set_ptr", 5)] if ctx != "helper" else [])
         total = sum(w for _, w in choices)
         x = self.r.uniform(0, total)
         for kind, w in choices:
@@ -845,7 +1010,10 @@ class Gen(minic.ExprGen):
             return ("nondet_mod", self.r.choice([x for x in locs if x not in self.case.counters]))
         if kind == "nondet_range":
             lo = self.r.randint(-1, 1)
-            return ("nondet_range", self.r.choice([x for x in locs if x not in self.case.counters]), lo, lo + self.r.randint(0, 3))
+            x = self.r.choice([x for x in locs if x not in self.case.counters])
+            if not minic.CTYPES.get(self.case.local_types.get(x, "int"), (32, True))[1]:
+                lo = max(lo, 0)  # x >= -1 converts -1 to unsigned: no value would pass
+            return ("nondet_range", x, lo, lo + self.r.randint(0, 3))
         if kind == "nondet_sh":
             return ("nondet_sh", self.r.randrange(len(self.case.vars)))
         if kind in ("assume", "await"):
@@ -868,6 +1036,7 @@ class Gen(minic.ExprGen):
             i = self.case.counters_left.pop()
             self.case.counters.add(i)
             self.case.locals.append(i)
+            self.case.local_types[i] = "int"
             self.case.decls.append(("decl", i, ("num", 0)))
             n = self.r.choice([1, 2, 2, 3])
             body = self.stmts(budget, depth - 1, locs, "loop")
@@ -887,12 +1056,23 @@ class Gen(minic.ExprGen):
         if kind == "checked_atomic":
             return self.checked_atomic(rs)
         if kind == "call":
-            return ("call", "helper")
+            return self.call(rs)
         if kind == "return":
             return ("return",)
         if kind == "set_elem":
             return self.set_elem(rs)
+        if kind == "write_deref":
+            return self.write_deref(rs)
+        if kind == "set_ptr":
+            return ("set", ("loc", "p"), self.pointer_expr(rs))
         raise ValueError(kind)
+
+    def call(self, locs):
+        """helper(), or helper(&x) (helper(p), helper(NULL)) when it takes a pointer."""
+        if not self.case.helper_param:
+            return ("call", "helper")
+        arg = ("loc", "p") if self.chance(0.3) else self.pointer_expr(locs)
+        return ("call", "helper", "q", arg)
 
     def checked_atomic(self, rs):
         """An atomic section that writes a shared variable and asserts about the
@@ -903,7 +1083,7 @@ class Gen(minic.ExprGen):
         if self.chance(0.3):
             body.insert(0, ("await", self.likely(lambda: self.bool_expr(rs, 1), 0.5)))
         v = self.case.vars[i]
-        about_i = ("sh", i) if v.kind == "bool" else ("bin", self.r.choice(["==", "<=", "!="]), ("sh", i), ("num", self.r.randint(0, v.hi)))
+        about_i = ("sh", i) if v.kind == "bool" else ("bin", self.r.choice(["==", "<=", "!="]), ("sh", i), ("num", self.r.randint(v.lo, v.hi)))
         body.append(("assert", about_i if self.chance(0.6) else self.bool_expr(rs, 1)))
         if self.chance(0.7):
             body.append(("set", ("sh", i), self.shared_value(i, rs)))
@@ -925,13 +1105,26 @@ class Gen(minic.ExprGen):
         locs = self.r.sample(["x", "y"], self.r.choice([0, 1, 1, 2]))
         for x in locs:
             c.locals.append(x)
+            c.local_types[x] = self.c_r.choice(["int", "int", "unsigned", "unsigned char", "signed char", "short"]) \
+                if c.ints == "c" else "int"
             c.decls.append(("decl", x, self.local_value([]) if self.chance(0.5) else ("num", 0)))
+        c.targets = self.pointer_targets() if self.pointer_case else []
+        pointer = "%s *" % (c.vars[c.targets[0]].ctype or "int") if c.targets else None
+        if pointer:
+            c.locals.append("p")
+            c.local_types["p"] = pointer
+            c.decls.append(("decl", "p", self.pointer_expr(locs)) if self.chance(0.85) else ("decl", "p"))
         if self.chance(0.3):
             c.helper = []
+            if pointer and self.chance(0.6):
+                c.helper_param, self.deref_local = pointer + "q", "q"
+                c.locals.append("q")
+                c.local_types["q"] = pointer
             c.helper = self.stmts([self.r.randint(1, 2)], 1, [], "helper")
+        self.deref_local = "p" if pointer else None
         body = self.stmts([self.r.randint(1, 8)], 2, locs, "top")
-        if c.helper is not None and not any(s == ("call", "helper") for s in body):
-            body.insert(self.r.randint(0, len(body)), ("call", "helper"))
+        if c.helper is not None and not any(s[:2] == ("call", "helper") for s in body):
+            body.insert(self.r.randint(0, len(body)), self.call(locs))
         c.body = c.decls + body
 
     # ---- the spec
@@ -941,6 +1134,8 @@ class Gen(minic.ExprGen):
             out.add(s[1][1] if k == "set" else s[1])
         elif k == "set" and s[1][0] == "elem":
             out.update(s[1][1])
+        elif k == "set" and s[1][0] == "deref":
+            out.update(self.case.targets)
         elif k == "call":
             for x in self.case.helper:
                 self.writes(x, out)
@@ -1077,8 +1272,8 @@ class Gen(minic.ExprGen):
         return self.case
 
 
-def case_of(seed):
-    return Gen(seed).generate()
+def case_of(seed, ints="math"):
+    return Gen(seed, ints).generate()
 
 
 def verdict(case, limit=LIMIT, atomicity="statement"):
@@ -1087,10 +1282,10 @@ def verdict(case, limit=LIMIT, atomicity="statement"):
 
 # ---------------------------------------------------------------- command line
 
-def batch(directory, first, count, atomicity="statement"):
+def batch(directory, first, count, atomicity="statement", ints="math"):
     lines = []
     for seed in range(first, first + count):
-        case = case_of(seed)
+        case = case_of(seed, ints)
         with open(os.path.join(directory, "case%d.athread" % seed), "w") as f:
             f.write(spec_text(case, seed))
         with open(os.path.join(directory, "case%d.c" % seed), "w") as f:
@@ -1102,43 +1297,49 @@ def batch(directory, first, count, atomicity="statement"):
     return 0
 
 
-def stats(first, count, atomicity="statement"):
+def stats(first, count, atomicity="statement", ints="math"):
     dist, biggest = {}, (0, None)
     for seed in range(first, first + count):
-        v, _, n = verdict(case_of(seed), atomicity=atomicity)
+        v, _, n = verdict(case_of(seed, ints), atomicity=atomicity)
         dist[v] = dist.get(v, 0) + 1
         biggest = max(biggest, (n, seed))
     print(" ".join("%s %d" % kv for kv in sorted(dist.items())), "; largest search: %d states (seed %s)" % biggest)
     return 0
 
 
+def option(argv, name, allowed):
+    """(argv without --name VALUE, VALUE or allowed[0]; None when VALUE is not allowed)."""
+    if name not in argv[:-1]:
+        return argv, allowed[0]
+    k = argv.index(name)
+    value = argv[k + 1]
+    return argv[:k] + argv[k + 2:], value if value in allowed else None
+
+
 def main(argv):
-    atomicity = "statement"
-    if "--atomicity" in argv[:-1]:
-        k = argv.index("--atomicity")
-        atomicity = argv[k + 1]
-        argv = argv[:k] + argv[k + 2:]
-        if atomicity not in ("statement", "access"):
-            sys.stderr.write("--atomicity must be statement or access\n")
-            return 2
+    argv, atomicity = option(argv, "--atomicity", ("statement", "access"))
+    argv, ints = option(argv, "--int", ("math", "c"))
+    if atomicity is None or ints is None:
+        sys.stderr.write("--atomicity must be statement or access, --int math or c\n")
+        return 2
     if len(argv) == 5 and argv[1] == "--batch":
-        return batch(argv[2], int(argv[3]), int(argv[4]), atomicity)
+        return batch(argv[2], int(argv[3]), int(argv[4]), atomicity, ints)
     if len(argv) == 3 and argv[1] == "--replay-batch":
-        return replay_batch(argv[2], atomicity)
+        return replay_batch(argv[2], atomicity, ints)
     if len(argv) == 5 and argv[1] == "--replay":
         import json
         seed = int(open(argv[2]).readline().split()[-1])  # "// gen-conform.py SEED"
         with open(argv[4]) as f:
-            ok, why = replay_json(case_of(seed), json.load(f), atomicity)
+            ok, why = replay_json(case_of(seed, ints), json.load(f), atomicity)
         print(("replayed: " if ok else "not replayable: ") + why)
         return 0 if ok else 1
     if len(argv) == 4 and argv[1] == "--stats":
-        return stats(int(argv[2]), int(argv[3]), atomicity)
+        return stats(int(argv[2]), int(argv[3]), atomicity, ints)
     if len(argv) < 2 or not argv[1].isdigit():
         sys.stderr.write(__doc__)
         return 2
     seed = int(argv[1])
-    case = case_of(seed)
+    case = case_of(seed, ints)
     v, why, n = verdict(case, atomicity=atomicity)
     if "--verdict" in argv[2:]:
         print(v)

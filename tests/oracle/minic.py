@@ -51,6 +51,7 @@ at the loads. An atomic section stays one step.
 import itertools
 
 ARITH = {"+", "-", "*", "/", "%"}
+BITWISE = {"&", "|", "^", "<<", ">>"}
 
 
 # ---------------------------------------------------------------- C arithmetic
@@ -66,19 +67,52 @@ def c_mod(a, b):
 
 # ---------------------------------------------------------------- expressions
 
-class OutOfBounds(Exception):
+class CFault(Exception):
+    """Undefined behaviour where the code evaluates something: a violation
+    that no candidate excuses."""
+
+
+class OutOfBounds(CFault):
     """An index outside its array: the array's cells and the index."""
     def __init__(self, cells, index):
-        Exception.__init__(self, "index %d outside an array of %d" % (index, len(cells)))
+        CFault.__init__(self, "index %d outside an array of %d" % (index, len(cells)))
         self.cells, self.index = cells, index
 
 
-def element(e, g, L=None):
+class NullDeref(CFault):
+    """*p where p is NULL (0) or names no object (-1: a pointer never set may
+    hold anything): the pointer local's name."""
+    def __init__(self, pointer, value=0):
+        CFault.__init__(self, "the code dereferences %s, which %s" % (pointer, "is NULL" if value == 0 else "names no object"))
+        self.pointer, self.value = pointer, value
+
+
+class ArithFault(CFault):
+    """--int c: an operation without a defined result; kind "overflow",
+    "division by zero" or "shift" (athread's failure kinds), e the operation."""
+    def __init__(self, kind, e):
+        CFault.__init__(self, kind)
+        self.kind, self.e = kind, e
+
+
+def element(e, g, L=None, evaluate=None):
     """The shared variable that ('elem', cells, index) names in (g, L)."""
-    k = ev(e[2], g, L)
+    k = (evaluate or ev)(e[2], g, L)
     if not 0 <= k < len(e[1]):
         raise OutOfBounds(e[1], k)
     return e[1][k]
+
+
+def pointee(p, L):
+    """The shared variable the pointer local p (an expression ('loc', name))
+    names: pointers are ints, 0 NULL, i + 1 shared variable i, -1 no object
+    (the start of a pointer without initializer may be any of them)."""
+    v = L[p[1]]
+    if v is None:
+        raise TypeError("unknown pointer")
+    if v <= 0:
+        raise NullDeref(p[1], v)
+    return v - 1
 
 
 def ev(e, g, L=None, g2=None):
@@ -100,12 +134,26 @@ def ev(e, g, L=None, g2=None):
         return int(not ev(e[1], g, L, g2))
     if k == "elem":
         return g[element(e, g, L)]
+    if k in POINTERS:
+        return pointer_value(e, g, L, ev)
+    if k == "deref":
+        return g[pointee(e[1], L)]
     if k == "ite":
         return ev(e[2] if ev(e[1], g, L, g2) else e[3], g, L, g2)
     op, a = e[1], ev(e[2], g, L, g2)
     if decided(op, a):
         return int(op != "&&")  # decided by the first operand
     return apply(op, a, ev(e[3], g, L, g2))
+
+
+POINTERS = ("addr", "null", "addr_elem")
+
+
+def pointer_value(e, g, L, evaluate):
+    """The value of &x (('addr', i)), NULL (('null',)) or &a[i] (('addr_elem', cells, index))."""
+    if e[0] == "null":
+        return 0
+    return (e[1] if e[0] == "addr" else element(e, g, L, evaluate)) + 1
 
 
 def decided(op, a):
@@ -132,13 +180,183 @@ def apply(op, a, b):
     return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op])
 
 
+class MathSem:
+    """Mathematical integers (--int math): the module's ev and apply."""
+    def ev(self, e, g, L=None):
+        return ev(e, g, L)
+
+    def binop(self, e, a, b):
+        return apply(e[1], a, b)
+
+    def unop(self, e, v):
+        return int(not v)
+
+    def ite(self, e, v):
+        return v
+
+    def stored(self, kind_or_type, v):
+        """v as a variable of kind 'bool' or 'int' (or C type, unused here) holds it."""
+        return int(v != 0) if kind_or_type in ("bool", "_Bool") else v
+
+
+MATH = MathSem()
+
+
+# ---------------------------------------------------------------- C's integers (--int c)
+# Written from C11 (6.3.1, 6.5) for GCC's choices on x86-64: a conversion to a
+# signed type reduces modulo 2^bits, >> of a negative value is arithmetic.
+
+CTYPES = {"_Bool": (1, False), "bool": (1, False), "signed char": (8, True), "unsigned char": (8, False),
+          "short": (16, True), "unsigned short": (16, False), "int": (32, True), "unsigned": (32, False)}
+INT, UINT = (32, True), (32, False)
+
+
+def wrap(v, t):
+    """v converted to C type t = (bits, signed)."""
+    bits, signed = t
+    if bits == 1:
+        return int(v != 0)
+    v %= 1 << bits
+    return v - (1 << bits) if signed and v >= 1 << (bits - 1) else v
+
+
+def promote(t):
+    return INT if t[0] < 32 else t
+
+
+def usual(a, b):
+    """The usual arithmetic conversions of two (promoted) types of 32 bits."""
+    a, b = promote(a), promote(b)
+    return a if a == b else UINT
+
+
+def fits(v, t):
+    return wrap(v, t) == v
+
+
+class CSem:
+    """C's integers (--int c): types are C types (CTYPES' names) of the shared
+    variables (Var.ctype) and of the locals (local_types; a pointer local's
+    is 'T *'). An operation without a defined result raises ArithFault."""
+    def __init__(self, vars, local_types):
+        self.vars, self.local_types = vars, local_types
+
+    def is_pointer(self, e):
+        return e[0] in POINTERS or e[0] == "loc" and self.local_types[e[1]].endswith("*")
+
+    def type_of(self, e):
+        k = e[0]
+        if k == "num":
+            return UINT if len(e) > 2 else INT
+        if k in ("sh", "elem"):
+            return CTYPES[self.vars[e[1] if k == "sh" else e[1][0]].ctype]
+        if k == "loc":
+            return CTYPES[self.local_types[e[1]]]
+        if k == "deref":
+            return CTYPES[self.local_types[e[1][1]].rstrip(" *")]
+        if k == "cast":
+            return CTYPES[e[1]]
+        if k == "bnot":
+            return promote(self.type_of(e[1]))
+        if k == "ite":
+            return usual(self.type_of(e[2]), self.type_of(e[3]))
+        if k == "bin" and (e[1] in ARITH or e[1] in BITWISE):
+            t = self.type_of(e[2])
+            return promote(t) if e[1] in ("<<", ">>") else usual(t, self.type_of(e[3]))
+        return INT  # comparisons, ! && ||, true/false
+
+    def ev(self, e, g, L=None):
+        k = e[0]
+        if k in ("num", "sh", "loc"):
+            return e[1] if k == "num" else g[e[1]] if k == "sh" else L[e[1]]
+        if k == "tf":
+            return int(e[1])
+        if k == "elem":
+            return g[element(e, g, L, self.ev)]
+        if k == "deref":
+            return g[pointee(e[1], L)]
+        if k in POINTERS:
+            return pointer_value(e, g, L, self.ev)
+        if k == "ite":
+            return self.ite(e, self.ev(e[2] if self.ev(e[1], g, L) else e[3], g, L))
+        if k in ("not", "bnot", "cast"):
+            return self.unop(e, self.ev(e[-1], g, L))
+        a = self.ev(e[2], g, L)
+        if decided(e[1], a):
+            return int(e[1] != "&&")
+        return self.binop(e, a, self.ev(e[3], g, L))
+
+    def ite(self, e, v):
+        return v if self.is_pointer(e[2]) else wrap(v, self.type_of(e))
+
+    def unop(self, e, v):
+        if e[0] == "not":
+            return int(not v)
+        if e[0] == "cast":
+            return wrap(v, CTYPES[e[1]])
+        t = self.type_of(e)
+        return wrap(~wrap(v, t), t)
+
+    def binop(self, e, a, b):
+        op = e[1]
+        if op in ("&&", "||"):
+            return int(bool(b))
+        if self.is_pointer(e[2]):
+            return int((a == b) == (op == "=="))
+        if op in ("<<", ">>"):
+            return self.shift(e, a, b)
+        t = usual(self.type_of(e[2]), self.type_of(e[3]))
+        a, b = wrap(a, t), wrap(b, t)
+        if op in ("/", "%"):
+            if b == 0:
+                raise ArithFault("division by zero", e)
+            if not fits(c_div(a, b), t):
+                raise ArithFault("overflow", e)  # INT_MIN / -1, and INT_MIN % -1 alike (C11 6.5.5)
+            return c_div(a, b) if op == "/" else c_mod(a, b)
+        if op in BITWISE:
+            return wrap(a & b if op == "&" else a | b if op == "|" else a ^ b, t)
+        if op not in ARITH:
+            return apply(op, a, b)  # a comparison
+        r = apply(op, a, b)
+        if t[1] and not fits(r, t):
+            raise ArithFault("overflow", e)
+        return wrap(r, t)
+
+    def shift(self, e, a, b):
+        t = promote(self.type_of(e[2]))
+        a, b = wrap(a, t), wrap(b, promote(self.type_of(e[3])))
+        if not 0 <= b < t[0]:
+            raise ArithFault("shift", e)
+        if e[1] == ">>":
+            return a >> b
+        if t[1] and (a < 0 or not fits(a << b, t)):
+            raise ArithFault("overflow", e)  # C11 6.5.7p4: a signed E1 << E2 must be nonnegative and fit
+        return wrap(a << b, t)
+
+    def stored(self, ctype, v):
+        """v as a variable of C type ctype (a name in CTYPES) holds it; a pointer as it is."""
+        return v if ctype.endswith("*") else wrap(v, CTYPES[ctype])
+
+
 def show(e, names, spec):
     """The text of e in C (spec=False) or in the spec language (spec=True)."""
     k = e[0]
     if k == "num":
-        return str(e[1])
+        return str(e[1]) + ("u" if len(e) > 2 else "")
     if k == "tf":
         return ("true" if e[1] else "false") if spec else str(int(e[1]))
+    if k == "null":
+        return "NULL"
+    if k == "addr":
+        return "&" + names[e[1]]
+    if k == "addr_elem":
+        return "&" + show(("elem",) + e[1:], names, spec)
+    if k == "deref":
+        return "*" + show(e[1], names, spec)
+    if k == "cast":
+        return "(%s)%s" % (e[1], paren(e[2], names, spec))
+    if k == "bnot":
+        return "~" + paren(e[1], names, spec)
     if k == "sh":
         return names[e[1]]
     if k == "prime":
@@ -163,13 +381,15 @@ def natoms(e):
         return 1
     if k == "elem":
         return natoms(e[2]) + 1
+    if k == "deref":
+        return 1
     return sum(natoms(x) for x in e[1:] if isinstance(x, tuple) and x and isinstance(x[0], str))
 
 
 def tally(e, lo, pos=0):
     """(the most accesses numbered lo or more that one run of e reads, the number after e's)."""
     k = e[0]
-    if k == "sh":
+    if k in ("sh", "deref"):
         return int(pos >= lo), pos + 1
     if k == "elem":
         n, pos = tally(e[2], lo, pos)
@@ -201,42 +421,55 @@ def first_in_place(e, writes):
     return lo
 
 
-def values(e, g, L, lo, dom, pos=0, fails=None):
+def values(e, g, L, lo, dom, pos=0, fails=None, sem=None):
     """The set of values e may have when its accesses numbered below lo (from
     pos on) read loaded values (any of dom(i) for variable i) and the others
-    read g. An index outside its array on some run raises OutOfBounds, or,
-    when a list fails is given, is appended to it and ends that run alone."""
+    read g, its operations those of sem (MATH by default). An index outside
+    its array (any CFault) on some run raises, or, when a list fails is
+    given, is appended to it and ends that run alone."""
+    sem = sem or MATH
     k = e[0]
     if k == "sh":
         return set(dom(e[1])) if pos < lo else {g[e[1]]}
-    if k == "elem":
-        out, at = set(), pos + natoms(e[2])
-        for x in values(e[2], g, L, lo, dom, pos, fails):
-            if not 0 <= x < len(e[1]):
-                if fails is None:
+    if k in ("elem", "deref"):
+        out, at = set(), pos + natoms(e[2]) if k == "elem" else pos
+        for x in values(e[2], g, L, lo, dom, pos, fails, sem) if k == "elem" else {None}:
+            try:
+                i = pointee(e[1], L) if k == "deref" else e[1][x] if 0 <= x < len(e[1]) else None
+                if i is None:
                     raise OutOfBounds(e[1], x)
-                fails.append(OutOfBounds(e[1], x))
+            except CFault as f:
+                if fails is None:
+                    raise
+                fails.append(f)
                 continue
-            out |= set(dom(e[1][x])) if at < lo else {g[e[1][x]]}
+            out |= set(dom(i)) if at < lo else {g[i]}
         return out
     if k == "ite":
         pa = pos + natoms(e[1])
         pb = pa + natoms(e[2])
         out = set()
-        for c in values(e[1], g, L, lo, dom, pos, fails):
-            out |= values(e[2], g, L, lo, dom, pa, fails) if c else values(e[3], g, L, lo, dom, pb, fails)
+        for c in values(e[1], g, L, lo, dom, pos, fails, sem):
+            vs = values(e[2], g, L, lo, dom, pa, fails, sem) if c else values(e[3], g, L, lo, dom, pb, fails, sem)
+            out |= {sem.ite(e, v) for v in vs}
         return out
-    if k == "not":
-        return {int(not v) for v in values(e[1], g, L, lo, dom, pos, fails)}
+    if k in ("not", "bnot", "cast"):
+        return {sem.unop(e, v) for v in values(e[-1], g, L, lo, dom, pos, fails, sem)}
     if k == "bin":
         op, pb, out = e[1], pos + natoms(e[2]), set()
-        for a in values(e[2], g, L, lo, dom, pos, fails):
+        for a in values(e[2], g, L, lo, dom, pos, fails, sem):
             if decided(op, a):
                 out.add(int(op != "&&"))
-            else:
-                out |= {apply(op, a, b) for b in values(e[3], g, L, lo, dom, pb, fails)}
+                continue
+            for b in values(e[3], g, L, lo, dom, pb, fails, sem):
+                try:
+                    out.add(sem.binop(e, a, b))
+                except CFault as f:
+                    if fails is None:
+                        raise
+                    fails.append(f)
         return out
-    return {ev(e, g, L)}
+    return {sem.ev(e, g, L)}
 
 
 def array_name(element_name):
@@ -251,12 +484,12 @@ def primed(name):
 
 def paren(e, names, spec):
     s = show(e, names, spec)
-    return "(" + s + ")" if e[0] in ("bin", "ite") else s
+    return "(" + s + ")" if e[0] in ("bin", "ite", "cast") else s
 
 
 def mentions(e, kind):
     """Does e have a node of kind (an element reads the shared state)?"""
-    if e[0] == kind or (e[0] == "elem" and kind == "sh"):
+    if e[0] == kind or (e[0] in ("elem", "deref") and kind == "sh"):
         return True
     return any(isinstance(x, tuple) and x and isinstance(x[0], str) and mentions(x, kind) for x in e[1:])
 
@@ -293,19 +526,21 @@ def substitute(e, values):
 
 
 class Var:
-    """A shared variable: kind 'bool' or 'int' (range 0..hi); init None: any
-    value. c_path: the C object it stands for ("s.x", "q[1]"), its name when None."""
-    def __init__(self, name, kind, hi=1, init=None, c_path=None):
+    """A shared variable: kind 'bool' or 'int' (range lo..hi); init None: any
+    value. c_path: the C object it stands for ("s.x", "q[1]"), its name when
+    None. ctype: its C type under --int c (a name in CTYPES), else None."""
+    def __init__(self, name, kind, hi=1, init=None, c_path=None, lo=0, ctype=None):
         self.name, self.kind, self.hi, self.init, self.c_path = name, kind, hi, init, c_path
+        self.lo, self.ctype = lo, ctype
 
     def domain(self):
-        return [0, 1] if self.kind == "bool" else list(range(0, self.hi + 1))
+        return [0, 1] if self.kind == "bool" else list(range(self.lo, self.hi + 1))
 
     def in_range(self, v):
-        return 0 <= v <= self.hi  # bools are stored as 0/1, always in range
+        return self.lo <= v <= self.hi or self.kind == "bool"  # bools are stored as 0/1, always in range
 
     def spec_type(self):
-        return "bool" if self.kind == "bool" else "int[0..%d]" % self.hi
+        return "bool" if self.kind == "bool" else "int[%d..%d]" % (self.lo, self.hi)
 
     def value_text(self, v):
         return ("true" if v else "false") if self.kind == "bool" else str(v)
@@ -394,9 +629,13 @@ class ExprGen:
         gs = list(itertools.product(*[v.domain() for v in self.vars]))
         for _ in range(8):
             e = make()
-            if mentions(e, "loc") or mentions(e, "elem") or sum(1 for g in gs if ev(e, g)) >= ratio * len(gs):
+            if mentions(e, "loc") or mentions(e, "elem") or sum(1 for g in gs if self.holds_in(e, g)) >= ratio * len(gs):
                 return e
         return e
+
+    def holds_in(self, e, g):
+        """Does e (over shared variables only) hold in g?"""
+        return ev(e, g)
 
     def local_value(self, locs):
         """A value for a local: finite because it reads only shared variables and
@@ -421,7 +660,7 @@ class ExprGen:
         if r < 0.35:
             return ("bin", self.r.choice(["+", "-", "+"]), ("sh", i), ("num", 1))
         if r < 0.6:
-            return ("num", self.r.randint(0, v.hi))
+            return ("num", self.r.randint(v.lo, v.hi))
         if r < 0.7:
             return ("bin", "%", self.int_expr(locs, 1), ("num", v.hi + 1))
         return self.int_expr(locs, 1)
@@ -444,17 +683,27 @@ def assignment(s, names):
     return "%s = %s;" % (t, show(e, names, False))
 
 
-def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
+def declaration(ctype, name):
+    """"int x", "unsigned char x", "int *p"."""
+    return ctype + name if ctype.endswith("*") else ctype + " " + name
+
+
+def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None, local_types=None):
     """The C file: the globals (globals_text, a function giving the lines, or
-    one declaration per variable, initialized as the spec says), then each (name, statements) of functions in
-    order, each __VERIFIER_atomic_ function before its first use. lines (a
-    dict), when given, gets id(statement) -> its line."""
+    one declaration per variable, initialized as the spec says), then each
+    (name, statements[, parameter]) of functions in order, each
+    __VERIFIER_atomic_ function before its first use. lines (a dict), when
+    given, gets id(statement) -> its line. local_types: each local's C type
+    (int when not given); a Var's ctype, when set, is its global's."""
     if lines is None:
         lines = {}
+    local_types = local_types or {}
     names = [v.c_path or v.name for v in vars]
-    out = ["#include <athread.h>", ""]
+    pointers = any(t.endswith("*") for t in local_types.values())
+    out = ["#include <athread.h>"] + (["#include <stddef.h>"] if pointers else []) + [""]
     if globals_text is None:
-        lines_ = ["%s %s = %s;" % ("int" if v.kind == "int" else c_bool, v.name, v.c_initial()) for v in vars]
+        lines_ = ["%s = %s;" % (declaration(v.ctype or ("int" if v.kind == "int" else c_bool), v.name), v.c_initial())
+                  for v in vars]
     else:
         lines_ = globals_text()
     out.extend(lines_)
@@ -481,8 +730,10 @@ def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
         p = "  " * ind
         k = s[0]
         lines[id(s)] = len(out) + 1
-        if k == "decl":
-            out.append("%sint %s = %s;" % (p, s[1], show(s[2], names, False)))
+        if k == "decl" and len(s) == 2:
+            out.append("%s%s;" % (p, declaration(local_types.get(s[1], "int"), s[1])))
+        elif k == "decl":
+            out.append("%s%s = %s;" % (p, declaration(local_types.get(s[1], "int"), s[1]), show(s[2], names, False)))
         elif k == "set":
             out.append(p + assignment(s, names))
         elif k == "nondet_mod":
@@ -519,22 +770,22 @@ def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None):
             else:
                 out.append("%s__VERIFIER_atomic_%s();" % (p, form[3:]))
         elif k == "call":
-            out.append("%s%s();" % (p, s[1]))
+            out.append("%s%s(%s);" % (p, s[1], show(s[3], names, False) if len(s) > 2 else ""))
         elif k == "return":
             out.append("%sreturn;" % p)
         elif k != "probe":
             raise ValueError(k)
 
-    def function(name, stmts):
-        out.append("void %s(void) {" % name)
+    def function(name, stmts, param="void"):
+        out.append("void %s(%s) {" % (name, param))
         block(stmts, 1)
         out.append("}")
         out.append("")
 
-    for name, stmts in functions:
-        atomic_functions(stmts)
-    for name, stmts in functions:
-        function(name, stmts)
+    for f in functions:
+        atomic_functions(f[1])
+    for f in functions:
+        function(*f)
     return "\n".join(out[:-1]) + "\n"
 
 
@@ -556,9 +807,11 @@ class Code:
     Calls are inlined. lines (id(statement) -> line, from c_text) names the
     line of each node in node_line. probe(k, g, L), when given, is told the
     values at every probe passed inside a step. atomicity: "statement" or
-    "access" (see the module's doc)."""
-    def __init__(self, vars, body, functions=None, lines=None, probe=None, atomicity="statement"):
+    "access" (see the module's doc). sem: the integers' semantics, MATH or
+    a CSem; the evaluation of undefined behaviour raises a CFault."""
+    def __init__(self, vars, body, functions=None, lines=None, probe=None, atomicity="statement", sem=None):
         self.vars, self.functions = vars, functions or {}
+        self.sem = sem or MATH
         self.access = atomicity == "access"
         self.lines, self.node_line = lines or {}, {}
         self.probe = probe
@@ -577,20 +830,33 @@ class Code:
     def compile_one(self, s, nxt, ret):
         n = self.compile_node(s, nxt, ret)
         line = self.lines.get(id(s))
-        if line is not None and s[0] not in ("call", "return", "probe"):
+        if line is not None and self.own_node(s):
             self.node_line[n] = line
             if s[0] == "nondet_range":
                 self.node_line[self.nodes[n][2]] = line + 1
         return n
 
+    @staticmethod
+    def own_node(s):
+        """Does s compile to a node of its own (at its line)? Not a return, a
+        probe, a call without argument, or a declaration without initializer."""
+        if s[0] in ("return", "probe"):
+            return False
+        return len(s) > 2 if s[0] in ("call", "decl") else True
+
     def compile_node(self, s, nxt, ret):
         k = s[0]
+        if k == "decl" and len(s) == 2:
+            return nxt  # no initializer: no step; the local starts with any value
         if k == "if":
             return self.new(("cond", s[1], self.compile(s[2], nxt, ret), self.compile(s[3], nxt, ret)))
         if k == "while":
             w = self.new(None)
             self.nodes[w] = ("cond", s[1], self.compile(s[2], w, ret), nxt)
             return w
+        if k == "call" and len(s) > 2:  # NAME(arg): passing the argument is a step, then the body
+            body = self.compile(self.functions[s[1]], nxt, nxt)
+            return self.new(("step", ("decl", s[2], s[3]), body))
         if k == "call":
             return self.compile(self.functions[s[1]], nxt, nxt)
         if k == "return":
@@ -604,12 +870,13 @@ class Code:
         return self.new(("step", s, nxt))
 
     def store(self, g, L, target, v):
-        """(g, L) after target = v (a C bool stores v != 0)."""
+        """(g, L) after target = v, converted to the target's type (a C bool stores v != 0)."""
         if target[0] == "sh":
             i = target[1]
-            if self.vars[i].kind == "bool":
-                v = int(v != 0)
+            v = self.sem.stored(self.vars[i].ctype or self.vars[i].kind, v)
             return g[:i] + (v,) + g[i + 1:], L
+        if self.sem is not MATH:
+            v = self.sem.stored(self.sem.local_types[target[1]], v)
         L = dict(L)
         L[target[1]] = v
         return g, L
@@ -626,7 +893,7 @@ class Code:
             for g1, L1 in outs:
                 try:
                     nxt.extend(self.run_one(s, g1, L1, fails))
-                except OutOfBounds as x:
+                except CFault as x:
                     if fails is None:
                         raise
                     fails.append(x)
@@ -636,22 +903,20 @@ class Code:
     def run_one(self, s, g, L, fails=None):
         k = s[0]
         if k in ("set", "decl"):
-            target = s[1] if k == "set" else ("loc", s[1])
-            if target[0] == "elem":
-                target = ("sh", element(target, g, L))
-            return [self.store(g, L, target, ev(s[2], g, L))]
+            target = self.cell(s[1] if k == "set" else ("loc", s[1]), g, L)
+            return [self.store(g, L, target, self.sem.ev(s[2], g, L))]
         if k == "nondet_mod":
             return [self.store(g, L, ("loc", s[1]), v) for v in range(-3, 4)]
         if k == "nondet_sh":
             v = self.vars[s[1]]
             # any int: the values in range, and one outside it (in the
             # generated programs every value outside the range leaves it alike)
-            vals = [0, 1] if v.kind == "bool" else list(range(0, v.hi + 2))
+            vals = [0, 1] if v.kind == "bool" else list(range(v.lo, v.hi + 2))
             return [self.store(g, L, ("sh", s[1]), x) for x in vals]
         if k in ("assume", "await"):
-            return [(g, L)] if ev(s[1], g, L) else []
+            return [(g, L)] if self.sem.ev(s[1], g, L) else []
         if k == "assert":
-            if ev(s[1], g, L):
+            if self.sem.ev(s[1], g, L):
                 return [(g, L)]
             if fails is None:
                 raise AssertFails(s, g, L)
@@ -663,9 +928,10 @@ class Code:
             return [(g, L)]
         if k == "if":
             outs = []
-            if s[1] is None or ev(s[1], g, L):
+            c = s[1] is None or self.sem.ev(s[1], g, L)
+            if c:
                 outs += self.run(s[2], g, L, fails)
-            if s[1] is None or not ev(s[1], g, L):
+            if s[1] is None or not c:
                 outs += self.run(s[3], g, L, fails)
             return outs
         if k == "atomic":
@@ -703,10 +969,10 @@ class Code:
         p = self.plan(("assert", c))
         lo = p[1] if p else None
         if lo is not None:
-            return all(values(c, g, L, lo, dom, 0, fails))
+            return all(values(c, g, L, lo, dom, 0, fails, self.sem))
         try:
-            return bool(ev(c, g, L))
-        except OutOfBounds as x:
+            return bool(self.sem.ev(c, g, L))
+        except CFault as x:
             if fails is None:
                 raise
             fails.append(x)
@@ -716,31 +982,46 @@ class Code:
         """The truth values condition c may have (loads from dom; an index
         outside its array as in values(), but raised when c is not split)."""
         lo = first_in_place(c, False) if self.access else None
-        return {bool(v) for v in values(c, g, L, lo, dom, 0, fails)} if lo is not None else {bool(ev(c, g, L))}
+        if lo is None:
+            return {bool(self.sem.ev(c, g, L))}
+        return {bool(v) for v in values(c, g, L, lo, dom, 0, fails, self.sem)}
 
     def split_outcomes(self, s, g, L, dom, lo, fails=None):
         """[(g', L')] of statement s split at its accesses (all numbered below lo
-        loaded); an index outside its array as in values()."""
-        k = s[0]
+        loaded); an index outside its array (any CFault) as in values()."""
+        k, sem = s[0], self.sem
         if k in ("assume", "await"):
-            return [(g, L)] if any(values(s[1], g, L, lo, dom, 0, fails)) else []
+            return [(g, L)] if any(values(s[1], g, L, lo, dom, 0, fails, sem)) else []
         target = s[1] if k == "set" else ("loc", s[1])
-        if target[0] != "elem":
-            return [self.store(g, L, target, v) for v in sorted(values(s[2], g, L, lo, dom, 0, fails))]
+        if target[0] not in ("elem", "deref"):
+            return [self.store(g, L, target, v) for v in sorted(values(s[2], g, L, lo, dom, 0, fails, sem))]
         outs = []
-        for x in sorted(values(target[2], g, L, lo, dom, 0, fails)):
-            if not 0 <= x < len(target[1]):
+        xs = values(target[2], g, L, lo, dom, 0, fails, sem) if target[0] == "elem" else {None}
+        for x in sorted(xs, key=lambda x: -1 if x is None else x):
+            try:
+                i = self.cell(target if x is None else ("elem", target[1], ("num", x)), g, L)[1]
+                if self.compound(s):
+                    vs = set()
+                    for a in dom(i):
+                        for b in values(s[2][3], g, L, lo, dom, 0, fails, sem):
+                            vs.add(sem.binop(s[2], a, b))
+                else:
+                    vs = values(s[2], g, L, lo, dom, 0, fails, sem)
+            except CFault as f:
                 if fails is None:
-                    raise OutOfBounds(target[1], x)
-                fails.append(OutOfBounds(target[1], x))
+                    raise
+                fails.append(f)
                 continue
-            i = target[1][x]
-            if self.compound(s):
-                vs = {apply(s[2][1], a, b) for a in dom(i) for b in values(s[2][3], g, L, lo, dom, 0, fails)}
-            else:
-                vs = values(s[2], g, L, lo, dom, 0, fails)
             outs += [self.store(g, L, ("sh", i), v) for v in sorted(vs)]
         return outs
+
+    def cell(self, target, g, L):
+        """The target ('sh', i) that an element or *p target names, ('loc', x) or ('sh', i) as it is."""
+        if target[0] == "elem":
+            return ("sh", element(target, g, L, self.sem.ev))
+        if target[0] == "deref":
+            return ("sh", pointee(target[1], L))
+        return target
 
     def step(self, node, g, L, dom=None):
         """[(g', L', next node)] of the step at node from (g, L); raises
