@@ -11,6 +11,8 @@
 /* The most segments a bounded search walks to find the trace of a
  * violation that Spacer proved reachable. */
 #define TRACE_SEARCH_DEPTH 100000u
+/* How deep the search goes when Spacer gives up: far enough for short violations, quickly refuted. */
+#define FALLBACK_DEPTH 40u
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -57,6 +59,22 @@ static void run_bmc(enc *e, const conform_options *o, long longest, conform_resu
   }
 }
 
+/* Spacer gave up (nonlinear arithmetic, say) before the deadline: a
+ * bounded search may still find a violation, which needs no invariant. */
+static void search_after_spacer(smt *s, enc *e, const conform_options *o, conform_result *r) {
+  char gave_up[sizeof r->reason];
+  snprintf(gave_up, sizeof gave_up, "%s", r->reason);
+  if (smt_failed(s)) return set_verdict(r, -1);
+  int found = bmc_search(e, FALLBACK_DEPTH, o->deadline, r);
+  set_verdict(r, found == 1 ? 0 : -1);
+  if (found == 1) {
+    r->engine = "bmc";
+    snprintf(r->why, sizeof r->why, "%.100s; a bounded search found the violation", gave_up);
+  } else if (found == 0) {
+    snprintf(r->reason, sizeof r->reason, "%.200s; no violation within %u segments either", gave_up, FALLBACK_DEPTH);
+  }
+}
+
 static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r) {
   r->engine = "chc";
   enc *blocks = enc_new(s, e->p, false);
@@ -64,6 +82,10 @@ static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r)
   r->segment_count = blocks->clauses.len;
   int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
   enc_free(blocks);
+  if (outcome == -1 && !interrupt_requested() && !(o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)) {
+    search_after_spacer(s, e, o, r);
+    return;
+  }
   if (outcome != 0) {
     set_verdict(r, outcome);
     return;

@@ -2,6 +2,7 @@
 #include "smt-drive.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "interrupt.h"
 
@@ -79,7 +80,10 @@ int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void 
   }
   if (res == Z3_L_FALSE) return 0;
   if (res == Z3_L_UNDEF) {
-    snprintf(reason, reason_size, "Spacer found no proof (%s)", Z3_solver_get_reason_unknown(c, horn));
+    const char *why = Z3_solver_get_reason_unknown(c, horn);
+    int first_line = (int)strcspn(why, "\n");
+    if (first_line > 13 && strncmp(why + first_line - 11, " in <null>:", 11) == 0) first_line -= 11; /* Z3's filler */
+    snprintf(reason, reason_size, "Spacer found no proof (%.*s)", first_line, why);
     return -1;
   }
   Z3_model m = Z3_solver_get_model(c, horn);

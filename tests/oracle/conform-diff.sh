@@ -11,7 +11,10 @@
 # replayed counterexample is one more pass, each other one a failure with the
 # reason. Cases the generator's search
 # cannot finish are skipped. Unknown (exit 3) is a failure, unless fewer than
-# 2% of the cases are unknown: then they are only reported. A mismatch prints
+# UNKNOWN_PERCENT (default 2) % of the cases are unknown: then they are only
+# reported. With --int c a division or remainder by a variable inside a loop
+# is nonlinear arithmetic, which Spacer does not decide: such a case ends
+# unknown after the bounded search, honestly, so run-all.sh allows 6% there. A mismatch prints
 # the seed, both verdicts and the case's files. Ends with
 # "conform-oracle: N passed, N failed".
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
@@ -36,6 +39,7 @@ source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
 export JOBS=${JOBS:-2} CONFORM_TIMEOUT=${CONFORM_TIMEOUT:-60} ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math} ATHREAD
+UNKNOWN_PERCENT=${UNKNOWN_PERCENT:-2}
 PYTHON=${PYTHON:-python3}
 start=$(date +%s)
 
@@ -98,8 +102,8 @@ while read -r name expected; do
 done < "$dir/expected"
 
 if [ $unknown -gt 0 ]; then
-  if [ $((unknown * 50)) -lt "$count" ]; then
-    echo "note: athread conform said unknown for $unknown case(s) (under 2%, not counted as failures):$unknown_cases"
+  if [ $((unknown * 100)) -lt $((count * UNKNOWN_PERCENT)) ]; then
+    echo "note: athread conform said unknown for $unknown case(s) (under $UNKNOWN_PERCENT%, not counted as failures):$unknown_cases"
   else
     for n in $unknown_cases; do
       fail "case $n: the oracle says $(awk -v c="case$n" '$1 == c { print $2 }' "$dir/expected"), athread conform says unknown"
