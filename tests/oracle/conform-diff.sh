@@ -17,14 +17,15 @@
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
 # CONFORM_TIMEOUT (athread's --timeout per case, default 60 s), ATOMICITY
 # (statement, the default, or access: passed to both athread conform and the
-# oracle as --atomicity).
+# oracle as --atomicity). The generator's integers are mathematical, so
+# athread runs with --int math (C's integers are athread's default).
 set -u
 
 if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/caseN.{json,err,rc}
   dir=$2 n=$3
   timeout $((CONFORM_TIMEOUT + 30)) "$ATHREAD" conform "$dir/case$n.athread" "$dir/case$n.c" --json \
-    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" > "$dir/case$n.json" 2> "$dir/case$n.err"
+    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" --int math > "$dir/case$n.json" 2> "$dir/case$n.err"
   echo $? > "$dir/case$n.rc"
   exit 0
 fi
