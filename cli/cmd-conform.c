@@ -258,7 +258,7 @@ static int conform(const conform_args *a, const ast_spec *spec) {
 }
 
 int cmd_conform(int argc, char **argv) {
-  conform_args a = {.timing = true, .ints = CFE_INTS_MATH}; /* C's integers are opt-in until the examples' specs bound their counters */
+  conform_args a = {.timing = true, .ints = CFE_INTS_C};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();

@@ -63,7 +63,7 @@ static const usage usages[] = {
    "  --certificate         chc: print the invariant of the proof (re-checked)\n"
    "  --int c|math          the code's integers: C's (widths, wrap-around; overflow,\n"
    "                        division by zero and bad shifts are violations) or\n"
-   "                        mathematical ones (the paper's semantics; the default)\n"
+   "                        mathematical ones (the paper's semantics); default c\n"
    "  --emit-c OUT.c        write C(T, T#) as a sequential C program (SV-COMP style)\n"
    "  --emit-smt2 OUT.smt2  write the Horn clauses (sat means conforms)\n"
    "                        (with several threads: OUT.THREAD.c, OUT.THREAD.smt2)\n"

@@ -13,6 +13,7 @@
  * thread_b is unchanged and still conforms.
  */
 #include <athread.h>
+#include <limits.h>
 
 #ifdef __ATHREAD__
 #define ANY *                           /* athread's nondeterministic condition */
@@ -28,8 +29,8 @@ void thread_a(void) {
   while (ANY) {
     if (ANY)
       x = g;
-    else
-      x = x + 1;
+    else if (x < INT_MAX)
+      x = x + 1;                        /* C's int stops at INT_MAX */
   }
   g = x;                                /* may write g <= 0: not simulated by X1 -> X2 */
 }

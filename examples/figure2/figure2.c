@@ -6,7 +6,10 @@
  * thread_a conforms to A#: every value it writes to g is positive, because
  * x starts at 1 and only ever takes values of g (positive while A# is in X1,
  * whose assertion g > 0 the environment must respect) or grows by 1.  The
- * checker has to find the loop invariant x > 0 itself.
+ * checker has to find the loop invariant x > 0 itself.  The paper's program
+ * grows x without a bound, which its mathematical integers allow; a C int
+ * would overflow after INT_MAX - 1 increments (undefined behaviour, which
+ * athread reports), so this one stops growing at INT_MAX.
  *
  * thread_b's assertion can fail in a concurrent run (another thread may
  * overwrite g between B's write and its check), but B# is then in Y2, whose
@@ -15,6 +18,7 @@
  * thread of P# goes wrong from states with g > 0.
  */
 #include <athread.h>
+#include <limits.h>
 
 /* `*` as a whole condition is athread syntax, not C: under athread
  * (__ATHREAD__ defined) ANY is the nondeterministic `*`; an ordinary C
@@ -33,8 +37,8 @@ void thread_a(void) {
   while (ANY) {
     if (ANY)
       x = g;                            /* reads g > 0 (X1's assertion) */
-    else
-      x = x + 1;
+    else if (x < INT_MAX)
+      x = x + 1;                        /* C's int stops at INT_MAX */
   }
   g = x;                                /* X1 -> X2 : g' > 0 */
 }

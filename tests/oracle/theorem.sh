@@ -13,7 +13,9 @@
 # generator's search of the abstract system fails too. athread saying unknown
 # is reported, and a failure only for 2% of the cases or more.
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
-# THEOREM_TIMEOUT (athread's --timeout per run, default 20 s).
+# THEOREM_TIMEOUT (athread's --timeout per run, default 20 s). The
+# generator's concrete search has mathematical integers, so conform runs with
+# --int math (C's integers are athread's default).
 # Ends with "theorem: N passed, N failed".
 set -u
 
@@ -21,7 +23,7 @@ if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/NAME.{conform,compose}.{out,rc}
   dir=$2 name=$3
   for cmd in conform compose; do
-    if [ $cmd = conform ]; then set -- conform "$dir/$name.athread" "$dir/$name.c"; else set -- compose "$dir/$name.athread"; fi
+    if [ $cmd = conform ]; then set -- conform "$dir/$name.athread" "$dir/$name.c" --int math; else set -- compose "$dir/$name.athread"; fi
     timeout $((THEOREM_TIMEOUT + 30)) "$ATHREAD" "$@" --timeout "$THEOREM_TIMEOUT" > "$dir/$name.$cmd.out" 2>&1
     echo $? > "$dir/$name.$cmd.rc"
   done
