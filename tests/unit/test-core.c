@@ -265,10 +265,21 @@ static ir_expr *lit(arena *a, int64_t v) {
   return e;
 }
 
-/* The Z3 translation of op in t on literals a and b, evaluated. */
-static bool z3_value(smt *s, arena *ar, ir_op op, ir_ctype t, int64_t a, int64_t b, int64_t *out) {
+/* v as an operand: the literal, or (computed) v + 0, which the translation
+ * cannot take for a constant. */
+static ir_expr *operand(arena *a, int64_t v, bool computed) {
+  if (!computed) return lit(a, v);
+  ir_expr *e = ir_binary(a, (loc){0, 0}, OP_ADD, lit(a, v), lit(a, 0));
+  e->type = TY_INT;
+  return e;
+}
+
+/* The Z3 translation of op in t on a and b (literals, or computed: the
+ * translations for constant operands and for any two differ), evaluated. */
+static bool z3_value(smt *s, arena *ar, ir_op op, ir_ctype t, int64_t a, int64_t b, bool computed, int64_t *out) {
   bool unary = op == OP_WRAP || op == OP_BITNOT;
-  ir_expr *e = unary ? ir_unary(ar, (loc){0, 0}, op, lit(ar, a)) : ir_binary(ar, (loc){0, 0}, op, lit(ar, a), lit(ar, b));
+  ir_expr *x = operand(ar, a, computed), *y = operand(ar, b, computed);
+  ir_expr *e = unary ? ir_unary(ar, (loc){0, 0}, op, x) : ir_binary(ar, (loc){0, 0}, op, x, y);
   e->type = TY_INT;
   e->ity = t;
   smt_env env = {0};
@@ -280,7 +291,7 @@ static bool z3_value(smt *s, arena *ar, ir_op op, ir_ctype t, int64_t a, int64_t
  * of C's integers, for values across each type, shift amounts included. */
 static void z3_agrees_with_c_arith(void **state) {
   (void)state;
-  static const ir_ctype types[] = {{8, true}, {8, false}, {16, false}, {32, true}, {32, false}, {64, false}};
+  static const ir_ctype types[] = {{8, true}, {8, false}, {16, false}, {16, true}, {32, true}, {32, false}, {64, false}};
   static const int64_t values[] = {0, 1, 2, 3, 7, 127, 128, 255, -1, -2, -128, 65535, 2147483647, -2147483648LL, 5000000000LL};
   static const ir_op ops[] = {OP_WRAP, OP_BITNOT, OP_BITAND, OP_BITOR, OP_BITXOR, OP_SHL, OP_SHR};
   smt *s = smt_new();
@@ -293,9 +304,13 @@ static void z3_agrees_with_c_arith(void **state) {
           bool operands_in = ops[o] == OP_WRAP || (ir_ctype_holds(types[t], a) && ir_ctype_holds(types[t], b));
           if (ops[o] == OP_SHL || ops[o] == OP_SHR) operands_in = ir_ctype_holds(types[t], a);
           if (!operands_in || ir_c_arith(ops[o], types[t], a, b, &want) != IR_FAULT_NONE) continue;
-          assert_true(z3_value(s, ar, ops[o], types[t], a, b, &got));
-          if (got != want) fail_msg("%s in %s on %lld, %lld: Z3 %lld, ir_c_arith %lld", ir_op_text(ops[o]),
-                                    ir_ctype_name(types[t]), (long long)a, (long long)b, (long long)got, (long long)want);
+          for (int computed = 0; computed < 2; computed++) {
+            assert_true(z3_value(s, ar, ops[o], types[t], a, b, computed, &got));
+            if (got != want)
+              fail_msg("%s in %s on %lld, %lld (%s): Z3 %lld, ir_c_arith %lld", ir_op_text(ops[o]),
+                       ir_ctype_name(types[t]), (long long)a, (long long)b, computed ? "computed" : "literals",
+                       (long long)got, (long long)want);
+          }
         }
   arena_free(ar);
   smt_free(s);
