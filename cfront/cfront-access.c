@@ -497,26 +497,28 @@ static void path_with(const cfe_lowering *L, const access *a, const int64_t *k, 
   }
 }
 
-/* The local that holds a local struct's or array's leaf at index values k (every leaf has one). */
-static int local_leaf(cfe_lowering *L, const access *a, const int64_t *k) {
+/* The key of a's object at index values k (unit-interned): for a part of a
+ * local struct or array the local's key and the path after its name
+ * ("$4.x"), else its C path. A dereference's target keeps its key. */
+static const char *object_key(cfe_lowering *L, const access *a, const int64_t *k) {
   strbuf b = {0}, key = {0};
   path_with(L, a, k, &b);
-  sbuf_puts(&key, a->local);
-  sbuf_puts(&key, sbuf_str(&b) + strlen(a->path.items[0].text)); /* the path after the local's name */
-  int v = symtab_get(&L->local_cells, arena_intern(L->u->arena, sbuf_str(&key), key.len));
+  if (a->local) sbuf_puts(&key, a->local);
+  sbuf_puts(&key, sbuf_str(&b) + (a->local ? strlen(a->path.items[0].text) : 0));
+  const char *r = arena_intern(L->u->arena, sbuf_str(&key), key.len);
   sbuf_free(&b);
   sbuf_free(&key);
-  return v;
+  return r;
 }
+
+/* Is key (object_key) a part of a local struct or array, directly or through a pointer to it? */
+static bool local_key(const char *key) { return key[0] == '$'; }
 
 /* The cell of a's object at index values k, or -1 after reporting (once per object) why there is none. */
 static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
   if (a->deref && a->path.len == 1 && target(L, a, k[0])->var >= 0) return target(L, a, k[0])->var; /* *p: a local */
-  strbuf b = {0};
-  if (a->local) return local_leaf(L, a, k);
-  path_with(L, a, k, &b);
-  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
-  sbuf_free(&b);
+  const char *path = object_key(L, a, k);
+  if (local_key(path)) return symtab_get(&L->local_cells, path); /* every leaf of a local has one */
   int c = symtab_get(&L->cells, path);
   const ast_shared *cell = c >= 0 ? L->spec->shared.items[c] : NULL;
   if (cell && (a->type.kind == CT_BOOL) == (cell->type.kind == TYPE_BOOL)) {
@@ -629,11 +631,13 @@ ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at) {
 /* The target of a's object at index values k: its id. */
 static int64_t target_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
   if (a->deref && a->path.len == 1) return (int64_t)(a->first + (size_t)k[0]) + 1; /* &*p */
+  const char *key = object_key(L, a, k);
+  if (!local_key(key)) return cfe_target_id(L, key, key, -1, &a->type, use);
   strbuf b = {0};
-  path_with(L, a, k, &b);
-  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
+  path_with(L, a, k, &b); /* a local's part, shown by its C path ("tmp.x") */
+  const char *shown = arena_intern(L->u->arena, sbuf_str(&b), b.len);
   sbuf_free(&b);
-  return cfe_target_id(L, path, path, -1, &a->type, use);
+  return cfe_target_id(L, key, shown, symtab_get(&L->local_cells, key), &a->type, use);
 }
 
 /* The ids of every object a may name, row-major by its indices (heap); *n gets their number. */
