@@ -531,8 +531,8 @@ static const char *member_at(cfe_lowering *L, const char *path) {
   return arena_intern(L->u->arena, path, strcspn(path, ".["));
 }
 
-/* The spec's first cell under union object key (a C path), or -1; reports
- * (once per object) cells under two of its members. */
+/* The spec's first cell under union object key (a C path), -1 for none,
+ * or -2 after reporting (once per object) cells under two of its members. */
 static int spec_member(cfe_lowering *L, const char *key, cfe_pos use) {
   size_t n = strlen(key);
   int first = -1;
@@ -541,23 +541,25 @@ static int spec_member(cfe_lowering *L, const char *key, cfe_pos use) {
     if (strncmp(path, key, n) != 0 || path[n] != '.') continue;
     if (first < 0) first = (int)i;
     const ast_shared *one = L->spec->shared.items[first], *two = L->spec->shared.items[i];
-    if (member_at(L, ast_c_name(one) + n + 1) == member_at(L, path + n + 1) || !first_report(L, key)) continue;
+    if (member_at(L, ast_c_name(one) + n + 1) == member_at(L, path + n + 1)) continue;
+    if (!first_report(L, key)) return -2;
     cfe_error(L->u, use,
               "the spec binds the union '%s' through two members, '%s' and '%s' (a union is used through one member: "
               "bind cells under one of them)",
               key, ast_c_name(one), path);
     diag_note(L->spec->src, declared(one)->at, "'%s' is bound here", ast_c_name(one));
     diag_note(L->spec->src, declared(two)->at, "'%s' is bound here", path);
-    return -1;
+    return -2;
   }
   return first;
 }
 
-/* The use that decided the member of union object key, or -1 when nothing has yet. */
+/* The use that decided the member of union object key, -1 when nothing
+ * has yet, or -2 after reporting a spec that binds two members. */
 static int decided(cfe_lowering *L, const char *key, cfe_pos use) {
   int d = symtab_get(&L->ptr->unions, key);
   int cell = d < 0 && !local_key(key) ? spec_member(L, key, use) : -1;
-  if (cell < 0) return d;
+  if (cell < 0) return cell == -2 ? -2 : d;
   const char *path = ast_c_name(L->spec->shared.items[cell]);
   cfe_union_use u = {.member = member_at(L, path + strlen(key) + 1), .shown = path, .cell = cell};
   vec_push(NULL, &L->ptr->uses, u);
@@ -591,16 +593,16 @@ static bool one_member(cfe_lowering *L, cfe_pos use, const access *a, const int6
     path_upto(L, a, k, a->path.len, true, &shown);
     int d = decided(L, key, use);
     const char *path = arena_intern(L->u->arena, sbuf_str(&shown), shown.len);
-    if (d < 0) {
+    if (d == -1) {
       cfe_union_use u = {.member = member, .shown = path, .at = use, .cell = -1};
       vec_push(NULL, &L->ptr->uses, u);
       symtab_put(&L->ptr->unions, key, (int)L->ptr->uses.len - 1);
-    } else if (L->ptr->uses.items[d].member != member) {
+    } else if (d >= 0 && L->ptr->uses.items[d].member != member) {
       punning(L, use, key, sbuf_str(&object), path, &L->ptr->uses.items[d]);
     }
     sbuf_free(&object);
     sbuf_free(&shown);
-    if (d >= 0 && L->ptr->uses.items[d].member != member) return false;
+    if (d == -2 || (d >= 0 && L->ptr->uses.items[d].member != member)) return false;
   }
   return true;
 }
