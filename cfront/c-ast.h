@@ -46,7 +46,7 @@ typedef enum cfe_type_kind {
   CT_INT,    /* any integer type or enum: a mathematical integer */
   CT_BOOL,   /* _Bool */
   CT_VOID,   /* void (function results and "(void)" only) */
-  CT_STRUCT, /* a struct: record */
+  CT_STRUCT, /* a struct or a union: record */
   CT_ARRAY,  /* an array of a constant length: elem, length */
   CT_POINTER, /* a pointer: elem is what it points to (CT_VOID for void *) */
   CT_BAD     /* outside the subset: what says why */
@@ -56,7 +56,7 @@ typedef struct cfe_record cfe_record;
 
 typedef struct cfe_type {
   cfe_type_kind kind;          /* which */
-  const char *what;            /* CT_BAD: the whole message ("unsupported union type ...") */
+  const char *what;            /* CT_BAD: the whole message ("unsupported variable-length array") */
   cfe_pos at;                  /* CT_BAD, CT_POINTER: where to point (the declaration); CT_STRUCT: the specifier */
   cfe_record *record;          /* CT_STRUCT: the struct's fields (complete once its definition is seen) */
   const struct cfe_type *elem; /* CT_ARRAY: the element type; CT_POINTER: the pointee (arena-owned) */
@@ -77,6 +77,7 @@ struct cfe_record {
   const char *tag;   /* interned, or NULL for an anonymous struct */
   cfe_pos at;        /* 'struct' and the tag where first seen, or where defined */
   bool complete;     /* its member list was seen */
+  bool is_union;     /* a union: its fields are its members, of which the code uses one per object */
   cfe_fields fields; /* in order */
 };
 
@@ -370,16 +371,27 @@ typedef struct cfe_frame {
 /* A C object whose address the code takes: the pointer value k + 1 names
  * targets[k] (0 is NULL). */
 typedef struct cfe_target {
-  const char *key;   /* identity: a global object's C path, or "#N" for the N-th local declared (unit-interned) */
+  const char *key;   /* identity: a global object's C path, "#N" for the N-th local declared, "$V.PATH" for a part of a local struct or array (unit-interned) */
   const char *shown; /* its C path, or the local's name */
   int var;           /* a local's variable, else -1 */
   const char *tkey;  /* its type's key (unit-interned): a pointer to that type may name it */
   cfe_type type;     /* its type */
 } cfe_target;
 
+/* The member a union object is used through: the first access's, or the
+ * one the spec binds a cell under. */
+typedef struct cfe_union_use {
+  const char *member; /* its name (unit-interned) */
+  const char *shown;  /* the access's C path as written ("u.x"), or the spec's cell's C path */
+  cfe_pos at;         /* the access (unused when cell >= 0) */
+  int cell;           /* the spec's cell that decided it, or -1 */
+} cfe_union_use;
+
 /* Pointers during one lowering. The targets are found by a first, silent
  * pass over the function; the second pass knows them all, grouped by type,
- * so that a dereference covers every object its pointer may name. */
+ * so that a dereference covers every object its pointer may name. The
+ * union members the code uses are kept for the second pass too, so that a
+ * copy of a union knows the member a later access uses. */
 typedef struct cfe_pointers {
   VEC(cfe_target) targets;       /* heap */
   symtab ids;                    /* key -> index into targets */
@@ -389,6 +401,9 @@ typedef struct cfe_pointers {
   VEC(const cfe_type *) types;   /* per program variable: a local's C type, or NULL (heap) */
   VEC(int) ordinal;              /* per program variable: the declared local's number in the pass, or -1 (heap) */
   int declared;                  /* locals declared so far in this pass */
+  symtab unions;                 /* a union object's key (as a target's: "u", "$4.u") -> index into uses */
+  VEC(cfe_union_use) uses;       /* (heap) */
+  bool again;                    /* the first pass copied a union whose member it did not know yet */
 } cfe_pointers;
 
 typedef struct cfe_lowering {
@@ -528,6 +543,11 @@ int cfe_set_temp(cfe_lowering *L, int cur, int var, const ir_expr *value, cfe_po
 /* "dst = src" for objects of struct type (cfront-copy.c): one step copying
  * leaf by leaf; returns where it ends (cur after reporting why not). */
 int cfe_copy_struct(cfe_lowering *L, const cfe_expr *dst, const cfe_expr *src, cfe_pos at, int cur);
+/* The member (unit-interned) that union object e (an object expression
+ * whose indices are constants or variables) is used through: the first
+ * access's in this lowering or the previous pass, or the one the spec binds
+ * a cell under; NULL when nothing has decided it yet. Adds no checks. */
+const char *cfe_union_member(cfe_lowering *L, const cfe_expr *e);
 /* Binds a local name (interned, or any pointer no other name has) to a variable in the current scope. */
 void cfe_bind(cfe_lowering *L, const char *name, int var);
 

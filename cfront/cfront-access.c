@@ -71,7 +71,9 @@ static bool aggregate(const cfe_type *t) { return t->kind == CT_STRUCT || t->kin
 
 /* A struct or an array where only a scalar may stand. */
 static void whole(cfe_lowering *L, cfe_pos use, const cfe_type *t, const char *path) {
-  if (t->kind == CT_STRUCT)
+  if (t->kind == CT_STRUCT && t->record->is_union)
+    cfe_error(L->u, use, "unsupported use of the whole union '%s' (use its member: '%s.MEMBER')", path, path);
+  else if (t->kind == CT_STRUCT)
     cfe_error(L->u, use, "unsupported use of the whole struct '%s' (use its fields: '%s.FIELD')", path, path);
   else cfe_error(L->u, use, "unsupported use of the whole array '%s' (use its elements: '%s[i]')", path, path);
 }
@@ -212,7 +214,7 @@ bool cfe_local_aggregate(cfe_lowering *L, const cfe_decl *d) {
     if (bad->kind == CT_BAD) cfe_note(L->u, bad->at, "%s", bad->what);
     return false;
   }
-  const char *key = arena_printf(L->u->arena, "$%zu", L->p->vars.len);
+  const char *key = arena_printf(L->u->arena, "$%d", L->ptr->declared++); /* the same in both passes (cfe_declare_local) */
   strbuf k = {0}, shown = {0};
   sbuf_puts(&k, key);
   sbuf_puts(&shown, d->name);
@@ -287,6 +289,7 @@ typedef struct access {
   VEC(prog_path_part) path; /* its C path, indices that are not constants as such (program arena) */
   strbuf shown;             /* its C path as written ("a[i].q"), for messages (heap) */
   int64_t last_length;      /* when the last part is an index: the length of its array, else 0 */
+  VEC(size_t) members;      /* the parts of path that name a union's member (program arena) */
   cfe_cells *cells;         /* the indices that are not constants (program arena) */
 } access;
 
@@ -375,6 +378,7 @@ static bool member(cfe_lowering *L, const cfe_expr *e, access *a) {
   if (!r || !r->complete) return false;
   vec_foreach(&r->fields, i) {
     if (r->fields.items[i].name != e->name) continue;
+    if (r->is_union) vec_push(PA, &a->members, a->path.len);
     add_text(L, a, arena_printf(PA, ".%s", e->name));
     a->type = r->fields.items[i].type;
     a->last_length = 0;
@@ -485,40 +489,132 @@ static const cfe_target *target(const cfe_lowering *L, const access *a, int64_t 
   return &L->ptr->targets.items[a->first + (size_t)k];
 }
 
-/* a's path with the indices that are not constants at the values k (a
- * dereference's first index names a target: its path). */
-static void path_with(const cfe_lowering *L, const access *a, const int64_t *k, strbuf *out) {
+/* a's first n parts with the indices that are not constants at the values k
+ * (a dereference's first index names a target: its key, or with shown its C path). */
+static void path_upto(const cfe_lowering *L, const access *a, const int64_t *k, size_t n, bool shown, strbuf *out) {
   size_t j = 0, from = 0;
   if (a->deref) {
-    sbuf_puts(out, target(L, a, k[j++])->key);
+    const cfe_target *t = target(L, a, k[j++]);
+    sbuf_puts(out, shown ? t->shown : t->key);
     from = 1;
   }
-  for (size_t i = from; i < a->path.len; i++) {
+  for (size_t i = from; i < n; i++) {
     if (a->path.items[i].text) sbuf_puts(out, a->path.items[i].text);
     else sbuf_printf(out, "[%" PRId64 "]", k[j++]);
   }
 }
 
-/* The local that holds a local struct's or array's leaf at index values k (every leaf has one). */
-static int local_leaf(cfe_lowering *L, const access *a, const int64_t *k) {
+/* The key of the object that a's first n parts name at index values k
+ * (unit-interned): for a part of a local struct or array the local's key
+ * and the path after its name ("$4.x"), else its C path. A dereference's
+ * target keeps its key. */
+static const char *key_upto(cfe_lowering *L, const access *a, const int64_t *k, size_t n) {
   strbuf b = {0}, key = {0};
-  path_with(L, a, k, &b);
-  sbuf_puts(&key, a->local);
-  sbuf_puts(&key, sbuf_str(&b) + strlen(a->path.items[0].text)); /* the path after the local's name */
-  int v = symtab_get(&L->local_cells, arena_intern(L->u->arena, sbuf_str(&key), key.len));
+  path_upto(L, a, k, n, false, &b);
+  if (a->local) sbuf_puts(&key, a->local);
+  sbuf_puts(&key, sbuf_str(&b) + (a->local ? strlen(a->path.items[0].text) : 0));
+  const char *r = arena_intern(L->u->arena, sbuf_str(&key), key.len);
   sbuf_free(&b);
   sbuf_free(&key);
-  return v;
+  return r;
+}
+
+static const char *object_key(cfe_lowering *L, const access *a, const int64_t *k) {
+  return key_upto(L, a, k, a->path.len);
+}
+
+/* Is key (object_key) a part of a local struct or array, directly or through a pointer to it? */
+static bool local_key(const char *key) { return key[0] == '$'; }
+
+/* ---------------------------------------------------------------- unions */
+
+/* The member name a path starts with ("x" for "x.f[2]"), unit-interned. */
+static const char *member_at(cfe_lowering *L, const char *path) {
+  return arena_intern(L->u->arena, path, strcspn(path, ".["));
+}
+
+/* The spec's first cell under union object key (a C path), -1 for none,
+ * or -2 after reporting (once per object) cells under two of its members. */
+static int spec_member(cfe_lowering *L, const char *key, cfe_pos use) {
+  size_t n = strlen(key);
+  int first = -1;
+  vec_foreach(&L->spec->shared, i) {
+    const char *path = ast_c_name(L->spec->shared.items[i]);
+    if (strncmp(path, key, n) != 0 || path[n] != '.') continue;
+    if (first < 0) first = (int)i;
+    const ast_shared *one = L->spec->shared.items[first], *two = L->spec->shared.items[i];
+    if (member_at(L, ast_c_name(one) + n + 1) == member_at(L, path + n + 1)) continue;
+    if (!first_report(L, key)) return -2;
+    cfe_error(L->u, use,
+              "the spec binds the union '%s' through two members, '%s' and '%s' (a union is used through one member: "
+              "bind cells under one of them)",
+              key, ast_c_name(one), path);
+    diag_note(L->spec->src, declared(one)->at, "'%s' is bound here", ast_c_name(one));
+    diag_note(L->spec->src, declared(two)->at, "'%s' is bound here", path);
+    return -2;
+  }
+  return first;
+}
+
+/* The use that decided the member of union object key, -1 when nothing
+ * has yet, or -2 after reporting a spec that binds two members. */
+static int decided(cfe_lowering *L, const char *key, cfe_pos use) {
+  int d = symtab_get(&L->ptr->unions, key);
+  int cell = d < 0 && !local_key(key) ? spec_member(L, key, use) : -1;
+  if (cell < 0) return cell == -2 ? -2 : d;
+  const char *path = ast_c_name(L->spec->shared.items[cell]);
+  cfe_union_use u = {.member = member_at(L, path + strlen(key) + 1), .shown = path, .cell = cell};
+  vec_push(NULL, &L->ptr->uses, u);
+  symtab_put(&L->ptr->unions, key, (int)L->ptr->uses.len - 1);
+  return (int)L->ptr->uses.len - 1;
+}
+
+/* Reports (once per object) union object key used through a second member, shown at use. */
+static void punning(cfe_lowering *L, cfe_pos use, const char *key, const char *object, const char *shown,
+                    const cfe_union_use *first) {
+  if (!first_report(L, key)) return;
+  cfe_error(L->u, use,
+            "union '%s' is used through two members, '%s' here and '%s' (athread does not model type punning: use one "
+            "member of a union, or two objects)",
+            object, shown, first->shown);
+  if (first->cell >= 0)
+    diag_note(L->spec->src, declared(L->spec->shared.items[first->cell])->at, "'%s' is bound here in the spec",
+              first->shown);
+  else cfe_note(L->u, first->at, "'%s' is used here", first->shown);
+}
+
+/* False after reporting that an access to a at index values k uses a union
+ * object through another member than the one it is used through (recording
+ * the member of an object used for the first time). */
+static bool one_member(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
+  vec_foreach(&a->members, i) {
+    size_t part = a->members.items[i];
+    const char *key = key_upto(L, a, k, part), *member = arena_intern_cstr(L->u->arena, a->path.items[part].text + 1);
+    strbuf object = {0}, shown = {0};
+    path_upto(L, a, k, part, true, &object);
+    path_upto(L, a, k, a->path.len, true, &shown);
+    int d = decided(L, key, use);
+    const char *path = arena_intern(L->u->arena, sbuf_str(&shown), shown.len);
+    if (d == -1) {
+      cfe_union_use u = {.member = member, .shown = path, .at = use, .cell = -1};
+      vec_push(NULL, &L->ptr->uses, u);
+      symtab_put(&L->ptr->unions, key, (int)L->ptr->uses.len - 1);
+    } else if (d >= 0 && L->ptr->uses.items[d].member != member) {
+      punning(L, use, key, sbuf_str(&object), path, &L->ptr->uses.items[d]);
+    }
+    sbuf_free(&object);
+    sbuf_free(&shown);
+    if (d == -2 || (d >= 0 && L->ptr->uses.items[d].member != member)) return false;
+  }
+  return true;
 }
 
 /* The cell of a's object at index values k, or -1 after reporting (once per object) why there is none. */
 static int cell_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
   if (a->deref && a->path.len == 1 && target(L, a, k[0])->var >= 0) return target(L, a, k[0])->var; /* *p: a local */
-  strbuf b = {0};
-  if (a->local) return local_leaf(L, a, k);
-  path_with(L, a, k, &b);
-  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
-  sbuf_free(&b);
+  if (!one_member(L, use, a, k)) return -1;
+  const char *path = object_key(L, a, k);
+  if (local_key(path)) return symtab_get(&L->local_cells, path); /* every leaf of a local has one */
   int c = symtab_get(&L->cells, path);
   const ast_shared *cell = c >= 0 ? L->spec->shared.items[c] : NULL;
   if (cell && (a->type.kind == CT_BOOL) == (cell->type.kind == TYPE_BOOL)) {
@@ -631,11 +727,14 @@ ir_expr *cfe_place_value(cfe_lowering *L, cfe_place place, loc at) {
 /* The target of a's object at index values k: its id. */
 static int64_t target_at(cfe_lowering *L, cfe_pos use, const access *a, const int64_t *k) {
   if (a->deref && a->path.len == 1) return (int64_t)(a->first + (size_t)k[0]) + 1; /* &*p */
+  if (!one_member(L, use, a, k)) return 0;
+  const char *key = object_key(L, a, k);
+  if (!local_key(key)) return cfe_target_id(L, key, key, -1, &a->type, use);
   strbuf b = {0};
-  path_with(L, a, k, &b);
-  const char *path = arena_intern(L->u->arena, sbuf_str(&b), b.len);
+  path_upto(L, a, k, a->path.len, true, &b); /* a local's part, shown by its C path ("tmp.x") */
+  const char *shown = arena_intern(L->u->arena, sbuf_str(&b), b.len);
   sbuf_free(&b);
-  return cfe_target_id(L, path, path, -1, &a->type, use);
+  return cfe_target_id(L, key, shown, symtab_get(&L->local_cells, key), &a->type, use);
 }
 
 /* The ids of every object a may name, row-major by its indices (heap); *n gets their number. */
@@ -668,6 +767,31 @@ ir_expr *cfe_lower_address(cfe_lowering *L, const cfe_expr *e, cfe_type *type) {
   }
   sbuf_free(&a.shown);
   return r;
+}
+
+/* The member decided for the union objects of a (the first one decided, NULL when none is yet). */
+static const char *decided_member(cfe_lowering *L, cfe_pos use, const access *a) {
+  const char *member = NULL;
+  size_t n = 1;
+  vec_foreach(&a->cells->length, d) n *= (size_t)a->cells->length.items[d];
+  int64_t *k = xcalloc(a->cells->index.len + 1, sizeof *k);
+  for (size_t j = 0; j < n && !member; j++) {
+    int d = decided(L, object_key(L, a, k), use);
+    if (d >= 0) member = L->ptr->uses.items[d].member;
+    next_values(a->cells, k);
+  }
+  free(k);
+  return member;
+}
+
+const char *cfe_union_member(cfe_lowering *L, const cfe_expr *e) {
+  access a = {.cells = arena_alloc(PA, sizeof(cfe_cells))};
+  size_t checks = L->pending.checks.len, subscripts = L->p->subscripts.len;
+  const char *member = walk(L, e, &a) && !no_values(a.cells) ? decided_member(L, e->at, &a) : NULL;
+  L->pending.checks.len = checks; /* the copy's accesses of its leaves make them */
+  L->p->subscripts.len = subscripts;
+  sbuf_free(&a.shown);
+  return member;
 }
 
 ir_expr *cfe_lower_object(cfe_lowering *L, const cfe_expr *e) {

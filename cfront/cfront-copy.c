@@ -1,5 +1,6 @@
 /* cfront/cfront-copy.c -- whole-struct copies ("s = t;", "*p = *q;",
- * "struct S s = t;", "a[i] = s;"): leaf by leaf, as one step. Each scalar
+ * "struct S s = t;", "a[i] = s;"): leaf by leaf, as one step; a union's
+ * leaves are those of the one member it is used through. Each scalar
  * leaf of the destination (a local, or the spec's cell bound to its C path)
  * gets the source's leaf at the same path, in declaration order. The indices
  * that are not constants are evaluated first, once, into temporaries, so
@@ -96,11 +97,38 @@ static const cfe_expr *element(copier *c, const cfe_expr *of, int64_t k, const c
                                .depth = of->depth + 1, .ctype = *elem});
 }
 
+static void leaves(copier *c, const cfe_type *t, const cfe_expr *dst, const cfe_expr *src);
+
+/* Lowers the leaves of the member that unions dst and src of type t are
+ * used through (the destination's, else the source's; the leaves' accesses
+ * report a union used through two). When no access or binding has decided
+ * it, the first pass asks for a second one, which knows the accesses that
+ * follow the copy. */
+static void union_member(copier *c, const cfe_type *t, const cfe_expr *dst, const cfe_expr *src) {
+  cfe_lowering *L = c->L;
+  const char *m = cfe_union_member(L, dst);
+  if (!m) m = cfe_union_member(L, src);
+  vec_foreach(&t->record->fields, i)
+    if (t->record->fields.items[i].name == m) {
+      const cfe_field *f = &t->record->fields.items[i];
+      leaves(c, &f->type, member(c, dst, f), member(c, src, f));
+      return;
+    }
+  c->ok = false;
+  if (!L->ptr->frozen) L->ptr->again = true;
+  else
+    cfe_error(L->u, c->at,
+              "unsupported copy of a union that is never used through a member: athread copies the member the code "
+              "uses or the spec binds (copy a member instead: 'DST.MEMBER = SRC.MEMBER;')");
+}
+
 /* Lowers the leaves of type t under dst and src: each one's place and value. */
 static void leaves(copier *c, const cfe_type *t, const cfe_expr *dst, const cfe_expr *src) {
   cfe_lowering *L = c->L;
   if (!c->ok) return;
-  if (t->kind == CT_STRUCT) {
+  if (t->kind == CT_STRUCT && t->record->is_union) {
+    union_member(c, t, dst, src);
+  } else if (t->kind == CT_STRUCT) {
     vec_foreach(&t->record->fields, i) {
       const cfe_field *f = &t->record->fields.items[i];
       leaves(c, &f->type, member(c, dst, f), member(c, src, f));

@@ -1021,11 +1021,14 @@ static void free_pointers(cfe_pointers *ptr) {
   vec_free(&ptr->types);
   vec_free(&ptr->ordinal);
   symtab_free(&ptr->ids);
+  symtab_free(&ptr->unions);
+  vec_free(&ptr->uses);
 }
 
-/* A first, silent pass finds the objects whose addresses the code takes;
- * when there are some (or errors to report), a second pass lowers the
- * function knowing them all. */
+/* A first, silent pass finds the objects whose addresses the code takes
+ * (and the members of unions it uses); when there are some objects (or
+ * errors to report, or a union copied before its member was known), a
+ * second pass lowers the function knowing them all. */
 const char *cfe_ints_name(cfe_ints ints) { return ints == CFE_INTS_MATH ? "math" : "c"; }
 
 prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
@@ -1048,7 +1051,7 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_int
   u->errors = errors;
   *spec_sink = spec_saved;
   *u->sink = saved;
-  if (failed || ptr.targets.len > 0) {
+  if (failed || ptr.targets.len > 0 || ptr.again) {
     prog_free(p);
     freeze(&ptr);
     p = lower_once(u, spec, f, &ptr, ints);

@@ -40,10 +40,10 @@ static void type_key(const cfe_type *t, strbuf *out) {
   case CT_VOID: sbuf_puts(out, "void"); return;
   case CT_STRUCT: /* an anonymous struct by its fields: a model's atomic_t is the user's */
     if (t->record->tag) {
-      sbuf_printf(out, "struct %s", t->record->tag);
+      sbuf_printf(out, "%s %s", t->record->is_union ? "union" : "struct", t->record->tag);
       return;
     }
-    sbuf_puts(out, "struct {");
+    sbuf_puts(out, t->record->is_union ? "union {" : "struct {");
     vec_foreach(&t->record->fields, i) {
       type_key(&t->record->fields.items[i].type, out);
       sbuf_printf(out, " %s; ", t->record->fields.items[i].name);

@@ -238,7 +238,7 @@ static enum CXChildVisitResult add_field(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Continue;
 }
 
-/* The record of a struct declaration, shared by every use (memoized before
+/* The record of a struct or union declaration, shared by every use (memoized before
  * its fields are read, so a struct that points to itself terminates). */
 static cfe_record *record_of(cft *t, CXCursor decl) {
   decl = clang_getCanonicalCursor(decl);
@@ -246,6 +246,7 @@ static cfe_record *record_of(cft *t, CXCursor decl) {
     if (clang_equalCursors(t->records.items[i].decl, decl)) return t->records.items[i].record;
   cfe_record *r = arena_alloc(A(t), sizeof *r);
   r->tag = clang_Cursor_isAnonymous(decl) ? NULL : cft_intern(t, clang_getCursorSpelling(decl));
+  r->is_union = clang_getCursorKind(decl) == CXCursor_UnionDecl;
   cft_record memo = {decl, r};
   vec_push(NULL, &t->records, memo);
   CXCursor def = clang_getCursorDefinition(decl);
@@ -257,14 +258,9 @@ static cfe_record *record_of(cft *t, CXCursor decl) {
   return r;
 }
 
+/* A struct or a union: a union is a record too, used through one member (cfront-access.c). */
 static cfe_type record_type(cft *t, CXType c, cfe_pos at) {
-  CXCursor decl = clang_getTypeDeclaration(c);
-  if (clang_getCursorKind(decl) == CXCursor_UnionDecl) {
-    CXCursor def = clang_getCursorDefinition(decl);
-    return bad_type(t, record_pos(t, clang_Cursor_isNull(def) ? decl : def),
-                    "unsupported union type (the subset has structs, not unions)");
-  }
-  return (cfe_type){.kind = CT_STRUCT, .at = at, .record = record_of(t, decl)};
+  return (cfe_type){.kind = CT_STRUCT, .at = at, .record = record_of(t, clang_getTypeDeclaration(c))};
 }
 
 static cfe_type array_type(cft *t, CXType c, cfe_pos at) {

@@ -291,7 +291,7 @@ static void unbound_objects_are_named(void **state) {
        "C array 'a' is only partly bound to the spec: its element 'a[3]' is not a shared variable"},
       {"int a[3];\nvoid f(void) { a[3] = 1; }\n", "index 3 is outside the array 'a' (its elements are a[0..2])"},
       {"struct { int x; int *p; } s;\nvoid f(void) { s.p = 0; }\n", "unsupported pointer 's.p' in a global"},
-      {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n", "unsupported union type"},
+      {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n", "the spec binds the union 's' through two members, 's.in.x' and 's.b'"},
       {"struct p { int x; };\nstruct p mk(void) { struct p r; r.x = 1; return r; }\nvoid f(void) { struct p v; v = mk(); }\n",
        "unsupported struct value returned by 'mk'"},
   };
