@@ -455,6 +455,17 @@ static void deep_nesting_is_an_error(void **state) {
   sbuf_free(&code);
 }
 
+/* A case label deeper than the lowering's limit is refused where the label is evaluated. */
+static void deep_constant_expressions_are_an_error(void **state) {
+  (void)state;
+  strbuf code = {0};
+  sbuf_puts(&code, "int g;\nvoid f(void) { switch (g) { case 0");
+  for (int i = 0; i < 1001; i++) sbuf_puts(&code, "+0");
+  sbuf_puts(&code, ": g = 1; } }\n");
+  assert_message(sbuf_str(&code), "t.c:2:34: error: this expression is nested 1002 levels deep; the limit is 1000");
+  sbuf_free(&code);
+}
+
 static void preprocessor_errors_pass_through(void **state) {
   (void)state;
   lowered *l = lower_code(NULL, "#include \"no-such-header.h\"\nvoid f(void) { }\n", "f");
@@ -701,6 +712,7 @@ int run_cfront_tests(void) {
       cmocka_unit_test(a_function_without_body_or_model_is_named_once),
       cmocka_unit_test(syntax_errors_are_all_reported),
       cmocka_unit_test(deep_nesting_is_an_error),
+      cmocka_unit_test(deep_constant_expressions_are_an_error),
       cmocka_unit_test(preprocessor_errors_pass_through),
       cmocka_unit_test(character_escapes_out_of_range_are_errors),
       cmocka_unit_test(text_parses_through_unsaved_files),
