@@ -20,10 +20,10 @@ cfe_entity *cfe_lookup(const cfe_unit *u, const char *name) {
   return i < 0 ? NULL : &u->entities.items[i];
 }
 
-void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace) {
+void cfe_define(cfe_unit *u, const char *name, cfe_entity e) {
   int i = symtab_get(&u->names, name);
   if (i >= 0) {
-    if (replace) u->entities.items[i] = e;
+    u->entities.items[i] = e;
     return;
   }
   vec_push(u->arena, &u->entities, e);
