@@ -474,6 +474,17 @@ static void preprocessor_errors_pass_through(void **state) {
   release(l);
 }
 
+/* An error clang finds in a system header (a user's macro breaks it) is
+ * printed at the header's own file, line and column. */
+static void errors_in_system_headers_name_the_header(void **state) {
+  (void)state;
+  lowered *l = lower_code(NULL, "#define size_t 1\n#include <stdlib.h>\nvoid f(void) { }\n", "f");
+  assert_null(l->unit);
+  assert_non_null(strstr(l->diags, "stddef_size_t.h:18:23: error: expected identifier or '('\n"));
+  assert_non_null(strstr(l->diags, "stdlib.h:"));
+  release(l);
+}
+
 static void character_escapes_out_of_range_are_errors(void **state) {
   (void)state;
   assert_message("int g;\nvoid f(void) { g = '\\xfffffffffffffffffffff'; }\n", "hex escape sequence out of range");
@@ -714,6 +725,7 @@ int run_cfront_tests(void) {
       cmocka_unit_test(deep_nesting_is_an_error),
       cmocka_unit_test(deep_constant_expressions_are_an_error),
       cmocka_unit_test(preprocessor_errors_pass_through),
+      cmocka_unit_test(errors_in_system_headers_name_the_header),
       cmocka_unit_test(character_escapes_out_of_range_are_errors),
       cmocka_unit_test(text_parses_through_unsaved_files),
       cmocka_unit_test(conversions_and_widths_follow_clang),
