@@ -20,10 +20,10 @@ cfe_entity *cfe_lookup(const cfe_unit *u, const char *name) {
   return i < 0 ? NULL : &u->entities.items[i];
 }
 
-void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace) {
+void cfe_define(cfe_unit *u, const char *name, cfe_entity e) {
   int i = symtab_get(&u->names, name);
   if (i >= 0) {
-    if (replace) u->entities.items[i] = e;
+    u->entities.items[i] = e;
     return;
   }
   vec_push(u->arena, &u->entities, e);
@@ -97,6 +97,34 @@ static bool refuse(const evaluator *ev, cfe_pos at, const char *msg) {
 
 static bool eval(const evaluator *ev, const cfe_expr *e, int64_t *out);
 
+/* The width of e's integer type in bits: 64 when the front end does not know it. */
+static unsigned width(const cfe_expr *e) {
+  return e->ctype.kind == CT_INT && e->ctype.bits ? e->ctype.bits : 64;
+}
+
+/* v as a value of e's type, as C converts it: modulo 2^bits into the type's
+ * range. A 64-bit unsigned value above 2^63 - 1 is refused (values are
+ * int64_t). */
+static bool fit(const evaluator *ev, const cfe_expr *e, int64_t v, int64_t *out) {
+  if (e->ctype.kind == CT_BOOL) v = v != 0;
+  unsigned bits = width(e);
+  if (bits == 64 && e->ctype.is_unsigned && v < 0)
+    return refuse(ev, e->at, "this constant expression is too large (the limit is 2^63 - 1)");
+  if (bits < 64) {
+    uint64_t low = (uint64_t)v & ((UINT64_C(1) << bits) - 1), top = UINT64_C(1) << (bits - 1);
+    v = e->ctype.is_unsigned || low < top ? (int64_t)low : (int64_t)(low - top) - (int64_t)top;
+  }
+  *out = v;
+  return true;
+}
+
+/* a << b and a >> b in the type of e (whose width bounds the count). */
+static bool eval_shift(const evaluator *ev, const cfe_expr *e, int64_t a, int64_t b, int64_t *out) {
+  if (b < 0 || b >= (int64_t)width(e)) return refuse(ev, e->b->at, "shift count out of range in a constant expression");
+  *out = e->op == CO_SHL ? (int64_t)((uint64_t)a << b) : a >> b;
+  return true;
+}
+
 static bool eval_binary(const evaluator *ev, const cfe_expr *e, int64_t a, int64_t b, int64_t *out) {
   bool ovf = false;
   switch (e->op) {
@@ -117,46 +145,52 @@ static bool eval_binary(const evaluator *ev, const cfe_expr *e, int64_t a, int64
   case CO_NE: *out = a != b; break;
   case CO_AND: *out = a && b; break;
   case CO_OR: *out = a || b; break;
+  case CO_BITAND: *out = a & b; break;
+  case CO_BITOR: *out = a | b; break;
+  case CO_XOR: *out = a ^ b; break;
+  case CO_SHL:
+  case CO_SHR: return eval_shift(ev, e, a, b, out);
   default: return refuse(ev, e->at, "unsupported operator in a constant expression");
   }
   return !ovf || refuse(ev, e->at, "this constant expression overflows 64 bits");
-}
-
-static bool eval_name(const evaluator *ev, const cfe_expr *e, int64_t *out) {
-  cfe_entity *x = cfe_lookup(ev->u, e->name);
-  if (x && x->kind == ENT_ENUM) *out = x->value;
-  else if (ev->report) cfe_error(ev->u, e->at, "'%s' is not a constant", e->name);
-  return x && x->kind == ENT_ENUM;
 }
 
 static bool eval_unary(const evaluator *ev, const cfe_expr *e, int64_t *out) {
   int64_t a = 0;
   if (!eval(ev, e->a, &a)) return false;
   if (e->op == CO_NEG && a == INT64_MIN) return refuse(ev, e->at, "this constant expression overflows 64 bits");
-  *out = e->op == CO_NEG ? -a : e->op == CO_NOT ? !a : a;
+  *out = e->op == CO_NEG ? -a : e->op == CO_NOT ? !a : e->op == CO_BITNOT ? ~a : a;
   return true;
 }
 
-static bool eval(const evaluator *ev, const cfe_expr *e, int64_t *out) {
+/* e's value before it is fitted to its type. */
+static bool eval_raw(const evaluator *ev, const cfe_expr *e, int64_t *out) {
   int64_t a = 0, b = 0;
   switch (e->kind) {
   case CE_INT:
     *out = e->value;
     return !e->big || refuse(ev, e->at, "integer constant too large (the limit is 2^63 - 1)");
-  case CE_NAME: return eval_name(ev, e, out);
+  case CE_NAME: /* enum constants are CE_INT already */
+    if (ev->report) cfe_error(ev->u, e->at, "'%s' is not a constant", e->name);
+    return false;
   case CE_CAST:
     if (e->type.kind != CT_INT && e->type.kind != CT_BOOL) break;
-    if (!eval(ev, e->a, &a)) return false;
-    *out = e->type.kind == CT_BOOL ? a != 0 : a;
-    return true;
+    return eval(ev, e->a, out);
   case CE_UNARY:
-    if (e->op != CO_NEG && e->op != CO_NOT && e->op != CO_PLUS) break;
+    if (e->op == CO_ADDR || e->op == CO_DEREF) break;
     return eval_unary(ev, e, out);
-  case CE_BINARY: return eval(ev, e->a, &a) && eval(ev, e->b, &b) && eval_binary(ev, e, a, b, out);
+  case CE_BINARY:
+    return eval(ev, e->a, &a) && eval(ev, e->b, &b) && eval_binary(ev, e, a, b, out);
   case CE_COND: return eval(ev, e->a, &a) && eval(ev, a ? e->b : e->c, out);
   default: break;
   }
   return refuse(ev, e->at, "this is not an integer constant expression");
+}
+
+/* e's value, as a value of e's C type. */
+static bool eval(const evaluator *ev, const cfe_expr *e, int64_t *out) {
+  int64_t v = 0;
+  return eval_raw(ev, e, &v) && fit(ev, e, v, out);
 }
 
 bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out) {

@@ -282,8 +282,8 @@ void cfe_note(const cfe_unit *u, cfe_pos pos, const char *fmt, ...) __attribute_
 
 /* The entity a file-scope name stands for, or NULL. */
 cfe_entity *cfe_lookup(const cfe_unit *u, const char *name);
-/* Adds (or replaces, replace = true) the meaning of a file-scope name. */
-void cfe_define(cfe_unit *u, const char *name, cfe_entity e, bool replace);
+/* Adds or replaces the meaning of a file-scope name. */
+void cfe_define(cfe_unit *u, const char *name, cfe_entity e);
 
 /* Evaluates an integer constant expression; false after reporting an error. */
 bool cfe_const_eval(const cfe_unit *u, const cfe_expr *e, int64_t *out);

@@ -26,12 +26,12 @@ static cfe_stmt *bad(cft *t, cfe_pos at, const char *what) {
 
 /* ---------------------------------------------------------------- declarations */
 
+/* auto and register are a local's automatic storage, as no storage class is
+ * (clang refuses an address of a register variable itself). */
 static cfe_storage storage_of(CXCursor c) {
   switch (clang_Cursor_getStorageClass(c)) {
   case CX_SC_Extern: return SC_EXTERN;
   case CX_SC_Static: return SC_STATIC;
-  case CX_SC_Auto:
-  case CX_SC_Register: return SC_OTHER;
   default: return clang_getCursorTLSKind(c) != CXTLS_None ? SC_OTHER : SC_NONE;
   }
 }

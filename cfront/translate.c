@@ -29,7 +29,7 @@ bool cft_system(CXCursor c) {
 }
 
 void cft_system_name(cft *t, const char *name) {
-  if (!cfe_lookup(t->u, name)) cfe_define(t->u, name, (cfe_entity){.kind = ENT_SYSTEM}, false);
+  if (!cfe_lookup(t->u, name)) cfe_define(t->u, name, (cfe_entity){.kind = ENT_SYSTEM});
 }
 
 /* ---------------------------------------------------------------- files */
@@ -383,7 +383,7 @@ static cfe_func *function_named(cft *t, cfe_decl *d) {
   f->name_at = d->name_at;
   f->decl = d;
   vec_push(A(t), &t->u->funcs, f);
-  cfe_define(t->u, d->name, (cfe_entity){.kind = ENT_FUNC, .index = (int)t->u->funcs.len - 1}, true);
+  cfe_define(t->u, d->name, (cfe_entity){.kind = ENT_FUNC, .index = (int)t->u->funcs.len - 1});
   return f;
 }
 
@@ -436,7 +436,7 @@ static void read_global(cft *t, CXCursor c) {
     return;
   }
   vec_push(u->arena, &u->globals, d);
-  cfe_define(u, d->name, (cfe_entity){.kind = ENT_GLOBAL, .index = (int)u->globals.len - 1}, true);
+  cfe_define(u, d->name, (cfe_entity){.kind = ENT_GLOBAL, .index = (int)u->globals.len - 1});
 }
 
 /* The declarations of the users' files, and the uses of macros in them. */

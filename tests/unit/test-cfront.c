@@ -455,11 +455,33 @@ static void deep_nesting_is_an_error(void **state) {
   sbuf_free(&code);
 }
 
+/* A case label deeper than the lowering's limit is refused where the label is evaluated. */
+static void deep_constant_expressions_are_an_error(void **state) {
+  (void)state;
+  strbuf code = {0};
+  sbuf_puts(&code, "int g;\nvoid f(void) { switch (g) { case 0");
+  for (int i = 0; i < 1001; i++) sbuf_puts(&code, "+0");
+  sbuf_puts(&code, ": g = 1; } }\n");
+  assert_message(sbuf_str(&code), "t.c:2:34: error: this expression is nested 1002 levels deep; the limit is 1000");
+  sbuf_free(&code);
+}
+
 static void preprocessor_errors_pass_through(void **state) {
   (void)state;
   lowered *l = lower_code(NULL, "#include \"no-such-header.h\"\nvoid f(void) { }\n", "f");
   assert_null(l->unit);
   assert_non_null(strstr(l->diags, "no-such-header.h"));
+  release(l);
+}
+
+/* An error clang finds in a system header (a user's macro breaks it) is
+ * printed at the header's own file, line and column. */
+static void errors_in_system_headers_name_the_header(void **state) {
+  (void)state;
+  lowered *l = lower_code(NULL, "#define size_t 1\n#include <stdlib.h>\nvoid f(void) { }\n", "f");
+  assert_null(l->unit);
+  assert_non_null(strstr(l->diags, "stddef_size_t.h:18:23: error: expected identifier or '('\n"));
+  assert_non_null(strstr(l->diags, "stdlib.h:"));
   release(l);
 }
 
@@ -701,7 +723,9 @@ int run_cfront_tests(void) {
       cmocka_unit_test(a_function_without_body_or_model_is_named_once),
       cmocka_unit_test(syntax_errors_are_all_reported),
       cmocka_unit_test(deep_nesting_is_an_error),
+      cmocka_unit_test(deep_constant_expressions_are_an_error),
       cmocka_unit_test(preprocessor_errors_pass_through),
+      cmocka_unit_test(errors_in_system_headers_name_the_header),
       cmocka_unit_test(character_escapes_out_of_range_are_errors),
       cmocka_unit_test(text_parses_through_unsaved_files),
       cmocka_unit_test(conversions_and_widths_follow_clang),

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../cfront/program.h"
+#include "../../cfront/skeleton.h"
 #include "unit.h"
 
 typedef struct read_result {
@@ -197,12 +198,38 @@ static void clang_errors_are_reported(void **state) {
   release(&r);
 }
 
+/* The draft spec's names: paths of cells (an empty field is an anonymous
+ * member, which adds nothing), declarators around a name, identifiers made
+ * from any text, and thread and system names. */
+static void skeleton_names_from_c(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  const cfp_step steps[] = {{"slot", 0}, {NULL, 2}, {"", 0}, {"busy", 0}};
+  assert_string_equal(skel_c_path(a, "q", steps, 4), "q.slot[2].busy");
+  assert_string_equal(skel_flat_name(a, "q", steps, 4), "q_slot_2_busy");
+  assert_string_equal(skel_declarator(a, "int (*)(void)", "f"), "int (*f)(void)");
+  assert_string_equal(skel_declarator(a, "int *[4]", "p"), "int *p[4]");
+  assert_string_equal(skel_declarator(a, "int [4]", "a"), "int a[4]");
+  assert_string_equal(skel_declarator(a, "char *", "s"), "char *s");
+  assert_string_equal(skel_declarator(a, "long", "n"), "long n");
+  assert_string_equal(skel_identifier(a, "9 lives-left"), "_9_lives_left");
+  assert_string_equal(skel_identifier(a, "_ok"), "_ok");
+  assert_string_equal(skel_thread_name(a, "_worker"), "_Worker");
+  assert_string_equal(skel_thread_name(a, "__"), "__");
+  assert_string_equal(skel_system_name(a, "dir/1prog.c"), "System_1prog");
+  assert_string_equal(skel_system_name(a, "dir/.c"), "__C");
+  assert_string_equal(skel_system_name(a, "dir/"), "System");
+  assert_string_equal(skel_system_name(a, "queue"), "Queue");
+  assert_true(skel_is_keyword("forall") && !skel_is_keyword("Forall"));
+  arena_free(a);
+}
+
 int run_program_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(designated_and_elided_initializers),   cmocka_unit_test(types_are_classified_by_name),
       cmocka_unit_test(accesses_follow_calls_and_paths),      cmocka_unit_test(sites_with_loop_bounds),
       cmocka_unit_test(early_writes_stop_at_the_first_start), cmocka_unit_test(places_of_initial_values),
-      cmocka_unit_test(clang_errors_are_reported),
+      cmocka_unit_test(clang_errors_are_reported),            cmocka_unit_test(skeleton_names_from_c),
   };
   return cmocka_run_group_tests_name("cfront-program", tests, NULL, NULL);
 }
