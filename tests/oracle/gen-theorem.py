@@ -74,6 +74,7 @@ from minic import Var, conj, ev, mentions, show
 
 LIMIT = 300_000        # states of a search by the reference
 DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
+ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
 
 
 # ---------------------------------------------------------------- the case
@@ -256,15 +257,21 @@ def c_text(sy, lines=None):
 # ---------------------------------------------------------------- the concrete program
 
 class Concrete:
-    """Every interleaving of the system's concrete threads, at the steps of
-    the language reference. A state is (g, ((node, locals), ...)) per instance;
-    asserts and probes are passed between steps (a check, not a step)."""
-    def __init__(self, sy, probe=None, lines=None):
+    """Every interleaving of the system's concrete threads. A state is
+    (g, ((node, locals, reads), ...)) per instance; asserts and probes are
+    passed between steps (a check, not a step). atomicity "statement": the
+    steps of the language reference (minic's steps; reads is always ()).
+    "access": C's meaning, every read and every write of a shared variable
+    outside atomic sections is a step of its own (see AccessEval); reads
+    holds the reads the instance's current statement has made, as
+    ((position, value), ...). An atomic section stays one step."""
+    def __init__(self, sy, probe=None, lines=None, atomicity="statement"):
         self.sy = sy
         self.codes = [minic.Code(sy.vars, t.body, t.helpers, lines, probe) for t in sy.threads]
         self.kinds = sy.instances()
         self.probe = probe
         self.names = [v.name for v in sy.vars]
+        self.access = atomicity == "access"
 
     def label(self, i):
         k = self.kinds[i]
@@ -272,22 +279,29 @@ class Concrete:
         return t.name if t.count == 1 else "%s[%d]" % (t.name, 1 + self.kinds[:i].count(k))
 
     def successors(self, state, on_step=None):
-        """[(instance, node, next state)]; raises Failure."""
+        """[(instance, node, what it did or None, next state)]; raises Failure."""
         g, insts = state
         out = []
-        for i, (pc, Lt) in enumerate(insts):
+        for i, (pc, Lt, done) in enumerate(insts):
             k = self.kinds[i]
             code, names = self.codes[k], self.sy.threads[k].locals
             node = code.nodes[pc]
             if node[0] == "exit":
                 continue
             L = dict(zip(names, Lt))
+
+            def moved(g2, nxt, L2=L, done2=()):
+                return g2, insts[:i] + ((nxt, tuple(L2[x] for x in names), done2),) + insts[i + 1:]
+            if self.access and access_expr(node) is not None:
+                out += [(i, pc, what, moved(g2, nxt, L2, done2))
+                        for what, g2, L2, nxt, done2 in self.access_step(i, pc, node, g, L, dict(done))]
+                continue
             if node[0] in ("assert", "probe"):
                 if node[0] == "assert" and not ev(node[1], g, L):
                     raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
                 if node[0] == "probe" and self.probe:
                     self.probe(node[1], g, L)
-                out.append((i, pc, (g, insts[:i] + ((node[2], Lt),) + insts[i + 1:])))
+                out.append((i, pc, None, moved(g, node[2])))
                 continue
             try:
                 steps = code.step(node, g, L)
@@ -297,8 +311,39 @@ class Concrete:
             for g2, L2, nxt in steps:
                 if on_step:
                     on_step(k, pc, g, g2)
-                out.append((i, pc, (g2, insts[:i] + ((nxt, tuple(L2[x] for x in names)),) + insts[i + 1:])))
+                out.append((i, pc, None, moved(g2, nxt, L2)))
         return out
+
+    def access_step(self, i, pc, node, g, L, done):
+        """--atomicity access, one instance at a node whose expression may read
+        shared variables: [(what, g', L', next node, reads')]. While the
+        expression needs reads, each read C may make next (any operand whose
+        turn may come, in every order C allows) is a step that reads g; then
+        the statement completes: a write of a shared variable is a step of its
+        own, a branch, a local write, an await's or assume's test and an
+        assert's check are not (they touch no shared variable)."""
+        e = access_expr(node)
+        reads = read_vars(e)
+        value, need = AccessEval(L, done).value(e)
+        if need:
+            return [("reads %s = %d" % (self.names[reads[p]], g[reads[p]]), g, L, pc,
+                     tuple(sorted({**done, p: g[reads[p]]}.items()))) for p in sorted(need)]
+        k = node[0]
+        if k == "assert":
+            if not value:
+                raise Failure(i, pc, "assert(%s) fails on the values it read" % show(node[1], self.names, False), g, L)
+            return [(None, g, L, node[2], ())]
+        if k == "cond":
+            return [(None, g, L, node[2] if value else node[3], ())]
+        s = node[1]
+        code = self.codes[self.kinds[i]]
+        if s[0] in ("assume", "await"):
+            if value:
+                return [(None, g, L, node[2], ())]
+            return [(None, g, L, pc, ())] if s[0] == "await" and done else []  # await: reads again
+        target = s[1] if s[0] == "set" else ("loc", s[1])
+        g2, L2 = code.store(g, L, target, value)
+        return [("writes %s" % self.names[target[1]] if target[0] == "sh" else None, g2, L2, node[2], ())]
 
     def gtext(self, g):
         return "{" + ", ".join("%s=%d" % (n, x) for n, x in zip(self.names, g)) + "}"
@@ -306,7 +351,7 @@ class Concrete:
     def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None):
         """("safe" | "unsafe" | "skip", why, trace lines, states). allowed: the
         shared states the abstract system reaches (None: no such check)."""
-        starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals)) for k in self.kinds))
+        starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals), ()) for k in self.kinds))
                   for g in self.sy.initial_gs()]
         seen = {s: None for s in starts}
         queue = deque(starts)
@@ -321,9 +366,9 @@ class Concrete:
                 succ = self.successors(state, on_step)
             except Failure as f:
                 return "unsafe", "%s: %s" % (self.where(f.instance, f.node), f.what), self.trace(seen, state), len(seen)
-            for i, pc, s2 in succ:
+            for i, pc, what, s2 in succ:
                 if s2 not in seen:
-                    seen[s2] = (state, i, pc)
+                    seen[s2] = (state, i, pc, what)
                     if len(seen) > limit:
                         return "skip", "more than %d states" % limit, [], len(seen)
                     queue.append(s2)
@@ -336,11 +381,78 @@ class Concrete:
     def trace(self, seen, state):
         steps = []
         while seen[state] is not None:
-            prev, i, pc = seen[state]
+            prev, i, pc, what = seen[state]
             if self.codes[self.kinds[i]].nodes[pc][0] != "probe":  # no C text
-                steps.append("  %s: %s" % (self.where(i, pc), self.gtext(state[0])))
+                steps.append("  %s%s: %s" % (self.where(i, pc), " " + what if what else "", self.gtext(state[0])))
             state = prev
         return ["  start: %s" % self.gtext(state[0])] + steps[::-1]
+
+
+def access_expr(node):
+    """The expression whose shared reads are steps of their own under
+    --atomicity access at node, or None: the node is what it is under
+    statement atomicity (an atomic section, a nondet, a havoc, a probe)."""
+    k = node[0]
+    if k in ("assert", "cond"):
+        return node[1]
+    if k == "step" and node[1][0] in ("assume", "await"):
+        return node[1][1]
+    if k == "step" and node[1][0] in ("set", "decl"):
+        return node[1][2]
+    return None
+
+
+def read_vars(e, out=None):
+    """The shared variable of each read of e, by position: C's reads in a
+    preorder numbering, both branches of ?: numbered (minic.natoms's order)."""
+    out = [] if out is None else out
+    if e[0] == "sh":
+        out.append(e[1])
+    elif e[0] in ("elem", "deref", "prime"):
+        raise ValueError("no %s in the theorem's programs" % e[0])
+    for x in e[1:]:
+        if isinstance(x, tuple) and x and isinstance(x[0], str):
+            read_vars(x, out)
+    return out
+
+
+class AccessEval:
+    """An expression's value from the reads its statement has made so far
+    (done: position -> value) and the locals, or the reads C may make next.
+    C sequences only the first operand of && || before the second and the
+    condition of ?: before its branch; the operands of every other operator
+    are unsequenced, so any read of either may come next (their reads may
+    interleave)."""
+    def __init__(self, L, done):
+        self.L, self.done = L, done
+
+    def value(self, e, pos=0):
+        """(value, ()) when known, else (None, positions of the possible next reads)."""
+        k = e[0]
+        if k == "sh":
+            return (self.done[pos], ()) if pos in self.done else (None, (pos,))
+        if k in ("num", "tf", "loc"):
+            return ev(e, (), self.L), ()
+        if k == "not":
+            v, need = self.value(e[1], pos)
+            return (None, need) if need else (int(not v), ())
+        if k == "ite":
+            c, need = self.value(e[1], pos)
+            if need:
+                return None, need
+            pa = pos + minic.natoms(e[1])
+            return self.value(e[2], pa) if c else self.value(e[3], pa + minic.natoms(e[2]))
+        op, pb = e[1], pos + minic.natoms(e[2])
+        a, na = self.value(e[2], pos)
+        if op in ("&&", "||", "==>"):
+            if na or minic.decided(op, a):
+                return (None, na) if na else (int(op != "&&"), ())
+            b, nb = self.value(e[3], pb)
+            return (None, nb) if nb else (int(bool(b)), ())
+        b, nb = self.value(e[3], pb)
+        if na or nb:
+            return None, na + nb
+        return minic.apply(op, a, b), ()
 
 
 class Failure(Exception):
@@ -832,7 +944,7 @@ class Gen(minic.ExprGen):
 
         def on_state(state):
             g, insts = state
-            for i, (pc, _) in enumerate(insts):
+            for i, (pc, _, _) in enumerate(insts):
                 seen_at.setdefault((conc.kinds[i], pc), set()).add(g)
 
         def on_step(k, pc, g, g2):
@@ -995,7 +1107,7 @@ def reference(sy, limit=LIMIT):
     allowed = {g for g, _ in states} if a_verdict == "safe" else None
     lines = {}
     c_text(sy, lines)
-    c_verdict, why, trace, _ = Concrete(sy, lines=lines).explore(limit, allowed)
+    c_verdict, why, trace, _ = Concrete(sy, lines=lines, atomicity=ATOMICITY).explore(limit, allowed)
     return a_verdict, a_why, c_verdict, why, trace
 
 

@@ -21,7 +21,11 @@ if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/NAME.{conform,compose}.{out,rc}
   dir=$2 name=$3
   for cmd in conform compose; do
-    if [ $cmd = conform ]; then set -- conform "$dir/$name.athread" "$dir/$name.c"; else set -- compose "$dir/$name.athread"; fi
+    if [ $cmd = conform ]; then
+      set -- conform "$dir/$name.athread" "$dir/$name.c" --atomicity "$ATOMICITY" --int "$INT"
+    else
+      set -- compose "$dir/$name.athread"
+    fi
     timeout $((THEOREM_TIMEOUT + 30)) "$ATHREAD" "$@" --timeout "$THEOREM_TIMEOUT" > "$dir/$name.$cmd.out" 2>&1
     echo $? > "$dir/$name.$cmd.rc"
   done
@@ -31,7 +35,7 @@ fi
 source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
-export JOBS=${JOBS:-2} THEOREM_TIMEOUT=${THEOREM_TIMEOUT:-20} ATHREAD
+export JOBS=${JOBS:-2} THEOREM_TIMEOUT=${THEOREM_TIMEOUT:-20} ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
 PYTHON=${PYTHON:-python3}
 start=$(date +%s)
 regress=$TESTS_DIR/oracle/theorem-regress
