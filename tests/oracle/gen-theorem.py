@@ -42,11 +42,23 @@ into its statements, an await dropped, a value or an assert changed, two
 statements swapped, an atomic section written in another form), so that many
 cases are near misses.
 
+A quarter of the cases have the counter shape: two more variables, hits,
+which every thread increments outside atomic sections, and a barrier after
+which a probe sees every increment (at statement atomicity), so that under
+access atomicity the lost update of hits = hits + 1 makes the near miss.
+
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
 and inside an atomic section it is checked where it stands), from every
-initial state the spec allows. It also searches the abstract system itself.
+initial state the spec allows. With ATOMICITY=access in the environment (as
+athread conform's --atomicity access) it is C's granularity instead: outside
+atomic sections every read of a shared variable is a step of its own, taken
+in every order C allows (the operands of an operator other than && || ?: are
+unsequenced, so their reads may come in any order, interleaved), and a write
+of a shared variable is a step after the statement's reads; the specs are
+still drawn from the code's behaviour at statement atomicity, so many cases
+do not conform there. It also searches the abstract system itself.
 A case's line says one of:
   caseN all-safe: ...        athread says all conform and safe, and the
                              reference agrees (the concrete program is safe,
