@@ -88,6 +88,8 @@ LIMIT = 300_000        # states of a search by the reference
 DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
 ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
+INT = os.environ.get("INT", "math")   # the C code's integers, as athread conform's --int
+C_INT_TYPES = ["unsigned char", "signed char", "short", "unsigned short", "int", "unsigned"]
 
 
 # ---------------------------------------------------------------- the case
@@ -120,6 +122,12 @@ class System:
         self.invariants = []        # (thread index, state, bound): count(T@S) <= bound
         self.c_bool = "_Bool"
         self.shape = ""             # how the case was made, for --stats
+
+    def sem(self):
+        """The C code's integers: minic.MATH, or with C types (--int c) a CSem."""
+        if not any(v.ctype for v in self.vars):
+            return minic.MATH
+        return minic.CSem(self.vars, {x: "int" for t in self.threads for x in t.locals})
 
     def instances(self):
         return [k for k, t in enumerate(self.threads) for _ in range(t.count)]
@@ -280,7 +288,8 @@ class Concrete:
     ((position, value), ...). An atomic section stays one step."""
     def __init__(self, sy, probe=None, lines=None, atomicity="statement"):
         self.sy = sy
-        self.codes = [minic.Code(sy.vars, t.body, t.helpers, lines, probe) for t in sy.threads]
+        self.sem = sy.sem()
+        self.codes = [minic.Code(sy.vars, t.body, t.helpers, lines, probe, sem=self.sem) for t in sy.threads]
         self.kinds = sy.instances()
         self.probe = probe
         self.names = [v.name for v in sy.vars]
@@ -305,27 +314,34 @@ class Concrete:
 
             def moved(g2, nxt, L2=L, done2=()):
                 return g2, insts[:i] + ((nxt, tuple(L2[x] for x in names), done2),) + insts[i + 1:]
-            if self.access and access_expr(node) is not None:
-                out += [(i, pc, what, moved(g2, nxt, L2, done2))
-                        for what, g2, L2, nxt, done2 in self.access_step(i, pc, node, g, L, dict(done))]
-                continue
-            if node[0] in ("assert", "probe"):
-                if node[0] == "assert" and not ev(node[1], g, L):
-                    raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
-                if node[0] == "probe" and self.probe:
-                    self.probe(node[1], g, L)
-                out.append((i, pc, None, moved(g, node[2])))
-                continue
             try:
-                steps = code.step(node, g, L)
-            except minic.AssertFails as x:
-                raise Failure(i, pc, "assert(%s) fails inside the step, where %s"
-                              % (show(x.stmt[1], self.names, False), self.gtext(x.g)), x.g, x.L)
-            for g2, L2, nxt in steps:
-                if on_step:
-                    on_step(k, pc, g, g2)
-                out.append((i, pc, None, moved(g2, nxt, L2)))
+                out += self.instance_steps(i, pc, node, g, L, done, moved, on_step)
+            except minic.CFault as x:
+                raise Failure(i, pc, "%s: undefined behaviour in C" % x, g, L)
         return out
+
+    def instance_steps(self, i, pc, node, g, L, done, moved, on_step):
+        """The successors of instance i at node (see successors); a CFault
+        (--int c: overflow) raises."""
+        code = self.codes[self.kinds[i]]
+        if self.access and access_expr(node) is not None:
+            return [(i, pc, what, moved(g2, nxt, L2, done2))
+                    for what, g2, L2, nxt, done2 in self.access_step(i, pc, node, g, L, dict(done))]
+        if node[0] in ("assert", "probe"):
+            if node[0] == "assert" and not self.sem.ev(node[1], g, L):
+                raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
+            if node[0] == "probe" and self.probe:
+                self.probe(node[1], g, L)
+            return [(i, pc, None, moved(g, node[2]))]
+        try:
+            steps = code.step(node, g, L)
+        except minic.AssertFails as x:
+            raise Failure(i, pc, "assert(%s) fails inside the step, where %s"
+                          % (show(x.stmt[1], self.names, False), self.gtext(x.g)), x.g, x.L)
+        if on_step:
+            for g2, _, _ in steps:
+                on_step(self.kinds[i], pc, g, g2)
+        return [(i, pc, None, moved(g2, nxt, L2)) for g2, L2, nxt in steps]
 
     def access_step(self, i, pc, node, g, L, done):
         """--atomicity access, one instance at a node whose expression may read
@@ -337,7 +353,7 @@ class Concrete:
         assert's check are not (they touch no shared variable)."""
         e = access_expr(node)
         reads = read_vars(e)
-        value, need = AccessEval(L, done).value(e)
+        value, need = AccessEval(L, done, self.sem).value(e)
         if need:
             return [("reads %s = %d" % (self.names[reads[p]], g[reads[p]]), g, L, pc,
                      tuple(sorted({**done, p: g[reads[p]]}.items()))) for p in sorted(need)]
@@ -436,8 +452,8 @@ class AccessEval:
     condition of ?: before its branch; the operands of every other operator
     are unsequenced, so any read of either may come next (their reads may
     interleave)."""
-    def __init__(self, L, done):
-        self.L, self.done = L, done
+    def __init__(self, L, done, sem=minic.MATH):
+        self.L, self.done, self.sem = L, done, sem
 
     def value(self, e, pos=0):
         """(value, ()) when known, else (None, positions of the possible next reads)."""
@@ -445,16 +461,17 @@ class AccessEval:
         if k == "sh":
             return (self.done[pos], ()) if pos in self.done else (None, (pos,))
         if k in ("num", "tf", "loc"):
-            return ev(e, (), self.L), ()
-        if k == "not":
-            v, need = self.value(e[1], pos)
-            return (None, need) if need else (int(not v), ())
+            return self.sem.ev(e, (), self.L), ()
+        if k in ("not", "cast", "bnot"):
+            v, need = self.value(e[-1], pos)
+            return (None, need) if need else (self.sem.unop(e, v), ())
         if k == "ite":
             c, need = self.value(e[1], pos)
             if need:
                 return None, need
             pa = pos + minic.natoms(e[1])
-            return self.value(e[2], pa) if c else self.value(e[3], pa + minic.natoms(e[2]))
+            v, need = self.value(e[2], pa) if c else self.value(e[3], pa + minic.natoms(e[2]))
+            return (None, need) if need else (self.sem.ite(e, v), ())
         op, pb = e[1], pos + minic.natoms(e[2])
         a, na = self.value(e[2], pos)
         if op in ("&&", "||", "==>"):
@@ -465,7 +482,7 @@ class AccessEval:
         b, nb = self.value(e[3], pb)
         if na or nb:
             return None, na + nb
-        return minic.apply(op, a, b), ()
+        return self.sem.binop(e, a, b), ()
 
 
 class Failure(Exception):
@@ -924,11 +941,17 @@ class Gen(minic.ExprGen):
     def generate(self):
         self.declare()
         counter = random.Random(self.seed ^ 0x5eed).random() < COUNTER_SHARE
-        if counter:
+        if counter and len(self.sy.vars) > 2:
             self.sy.vars[2:] = []
+            if self.sy.init is not None:  # it may read the variable left out
+                self.sy.init = None
+                for v in self.sy.vars:
+                    v.c_start = None
         self.make_threads()
         if counter:
             self.counter_code()
+        if INT == "c":
+            self.c_types()
         seen, seen_at, steps_at = self.explore_design()
         self.place_asserts(seen)
         lines = {}
@@ -949,6 +972,14 @@ class Gen(minic.ExprGen):
             self.count_invariant(states, kinds)
         self.mutate()
         return self.sy
+
+    def c_types(self):
+        """--int c: each variable's C type (its spec type stays), drawn apart
+        from the program so that a seed's program is the same under --int
+        math: narrow and unsigned types, where x - 1 wraps and promotes."""
+        cr = random.Random(self.seed ^ 0xc7)
+        for v in self.sy.vars:
+            v.ctype = self.sy.c_bool if v.kind == "bool" else cr.choice(C_INT_TYPES)
 
     def counter_code(self):
         """The counter shape, after the threads are made: two more variables
