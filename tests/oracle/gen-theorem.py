@@ -1246,7 +1246,8 @@ def judge_batch(directory, first, count):
         tally[status] = tally.get(status, 0) + 1
         split += int(status == "all-safe" and "shared accesses outside" in text)
         print("case%d %s: %s" % (seed, status, text))
-    print("theorem: %d programs%s: %s%s" % (count, "" if ATOMICITY == "statement" else " (--atomicity %s)" % ATOMICITY,
+    modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT])
+    print("theorem: %d programs%s: %s%s" % (count, " (%s)" % ", ".join(modes) if modes else "",
                                           ", ".join("%s %d" % kv for kv in sorted(tally.items())),
                                           "; all-safe with accesses interleaved inside statements %d" % split if split else ""))
     return 0
