@@ -88,6 +88,11 @@ out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
+echo "== the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access"
+out=$(ATOMICITY=access tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 echo "== compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30
