@@ -371,7 +371,7 @@ typedef struct cfe_frame {
 /* A C object whose address the code takes: the pointer value k + 1 names
  * targets[k] (0 is NULL). */
 typedef struct cfe_target {
-  const char *key;   /* identity: a global object's C path, "#N" for the N-th local declared, "$V.PATH" for a part of a local struct or array (unit-interned) */
+  const char *key;   /* identity: a global object's C path, "#N" for the N-th local declared, "=V" for a static local's cell V, "$N.PATH" for a part of a local struct or array (unit-interned) */
   const char *shown; /* its C path, or the local's name */
   int var;           /* a local's variable, else -1 */
   const char *tkey;  /* its type's key (unit-interned): a pointer to that type may name it */

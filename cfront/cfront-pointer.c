@@ -220,7 +220,9 @@ static ir_expr *address(cfe_lowering *L, const cfe_expr *e, const cfe_type **poi
     static const cfe_type int_type = {.kind = CT_INT}, bool_type = {.kind = CT_BOOL};
     const cfe_type *t = (size_t)v < L->ptr->types.len ? L->ptr->types.items[v] : NULL;
     *pointee = t ? t : cfe_is_bool_local(L, v) ? &bool_type : &int_type;
-    const char *key = local_key(L, (size_t)v < L->ptr->ordinal.len ? L->ptr->ordinal.items[v] : -1);
+    int n = (size_t)v < L->ptr->ordinal.len ? L->ptr->ordinal.items[v] : -1;
+    const char *key = n >= 0 ? local_key(L, n) /* a declared local */
+                             : arena_intern_cstr(L->u->arena, arena_printf(L->u->arena, "=%d", v)); /* a static local's cell */
     return cfe_int_lit(L, e->at.at, cfe_target_id(L, key, x->name, v, *pointee, e->at));
   }
   cfe_type *t = arena_alloc(L->u->arena, sizeof *t);
