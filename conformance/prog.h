@@ -172,7 +172,4 @@ bool prog_eval(const prog *p, const ir_expr *e, const int64_t *values, int64_t *
  * one that cannot be). */
 void prog_path_text(const prog *p, const prog_path_part *parts, size_t n, const int64_t *values, strbuf *out);
 
-/* Appends a plain-text listing of the program (variables, locations, edges). */
-void prog_dump(const prog *p, strbuf *out);
-
 #endif
