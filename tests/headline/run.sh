@@ -22,10 +22,11 @@ done
 
 cat > "$SCRATCH/battery-buggy.athread" << 'EOF'
 // The abstract threads of examples/battery/battery-buggy.c: battery.athread
-// with the worker's last steps in the buggy order (dequeue, then release).
+// with the worker's last steps in the buggy order (dequeue, then release),
+// and its bounds on InUseCount (C's integers).
 const N = 2;
 shared bool        WantToRemove     = false;
-shared int         InUseCount       = 1;
+shared int[0..N+1] InUseCount       = 1;
 shared bool        ReadyToRemove    = false;
 shared int[0..1]   WorkerActive     = 0;
 shared int[0..N]   NumQueuedWorkers = N;
@@ -34,7 +35,8 @@ shared bool        Unloaded         = false;
 
 thread Unload implements BatteryUnload {
   init state Start;
-  state Removing, Signal, Waiting, Woken, Draining, Freeing, Done;
+  state Removing assert InUseCount >= 1;
+  state Signal, Waiting, Woken, Draining, Freeing, Done;
   Start    -> Removing do WantToRemove := true;
   Removing -> Signal   : InUseCount' == InUseCount - 1 && InUseCount' == 0;
   Removing -> Waiting  : InUseCount' == InUseCount - 1 && InUseCount' != 0;
@@ -47,7 +49,7 @@ thread Unload implements BatteryUnload {
 
 thread Worker implements BatteryWorker {
   invariant InUseCount >= 0;
-  init state Queued assert !Unloaded && NumQueuedWorkers >= 1;
+  init state Queued assert !Unloaded && NumQueuedWorkers >= 1 && InUseCount <= N;
   state Referenced, Waiting, Release
                assert !Unloaded && NumQueuedWorkers >= 1 && InUseCount >= 1;
   state Process assert !Unloaded && NumQueuedWorkers >= 1 && InUseCount >= 1
