@@ -130,6 +130,22 @@ typedef enum cfe_op {
   CO_ASSIGN /* plain '=' */
 } cfe_op;
 
+typedef enum cfe_builtin {
+  B_NONE,
+  B_ASSERT,
+  B_ASSUME,
+  B_NONDET,
+  B_NONDET_BOOL,
+  B_NONDET_BAD,
+  B_ATOMIC_BEGIN,
+  B_ATOMIC_END,
+  B_ERROR,      /* reach_error(), __VERIFIER_error(), __assert_fail(): the program goes wrong here */
+  B_STOP,       /* abort(), exit(): the whole program ends, so nothing after it can go wrong */
+  B_THREAD_EXIT, /* pthread_exit(): the thread ends */
+  B_STATE,    /* __athread_state(p): the cell bound to the synchronization object *p */
+  B_SET_STATE /* __athread_set_state(p, v): stores v into it */
+} cfe_builtin;
+
 typedef struct cfe_expr cfe_expr;
 typedef VEC(cfe_expr *) cfe_exprs;
 
@@ -143,6 +159,7 @@ struct cfe_expr {
   const char *name;    /* CE_NAME, CE_CALL, CE_MEMBER (the field): interned */
   cfe_pos name_at;     /* CE_CALL: the callee's name; CE_MEMBER: the field's */
   cfe_exprs args;      /* CE_CALL */
+  cfe_builtin builtin; /* CE_CALL: what the name means as a verification builtin */
   cfe_type type;       /* CE_CAST */
   int delta;           /* CE_INCDEC: +1 or -1 */
   bool post;           /* CE_INCDEC: written after the operand */
@@ -432,23 +449,8 @@ typedef struct cfe_lowering {
   cfe_ints ints;               /* C's integers or mathematical ones */
 } cfe_lowering;
 
-typedef enum cfe_builtin {
-  B_NONE,
-  B_ASSERT,
-  B_ASSUME,
-  B_NONDET,
-  B_NONDET_BOOL,
-  B_NONDET_BAD,
-  B_ATOMIC_BEGIN,
-  B_ATOMIC_END,
-  B_ERROR,      /* reach_error(), __VERIFIER_error(), __assert_fail(): the program goes wrong here */
-  B_STOP,       /* abort(), exit(): the whole program ends, so nothing after it can go wrong */
-  B_THREAD_EXIT, /* pthread_exit(): the thread ends */
-  B_STATE,    /* __athread_state(p): the cell bound to the synchronization object *p */
-  B_SET_STATE /* __athread_set_state(p, v): stores v into it */
-} cfe_builtin;
 
-/* What a called name means as a verification builtin. */
+/* What a called name means as a verification builtin (the translator stores it in each CE_CALL). */
 cfe_builtin cfe_builtin_of(const char *name);
 /* True when e calls a function of the code or a library function (not a verification builtin). */
 bool cfe_user_call(const cfe_expr *e);

@@ -57,7 +57,7 @@ cfe_builtin cfe_builtin_of(const char *name) {
   return B_NONDET_BAD;
 }
 
-bool cfe_user_call(const cfe_expr *e) { return e->kind == CE_CALL && cfe_builtin_of(e->name) == B_NONE; }
+bool cfe_user_call(const cfe_expr *e) { return e->kind == CE_CALL && e->builtin == B_NONE; }
 
 int cfe_new_local(cfe_lowering *L, const char *display, const cfe_type *type) {
   int v = prog_add_var(L->p, VAR_LOCAL, display, TY_INT);
@@ -150,7 +150,7 @@ static ir_ctype name_type(const cfe_lowering *L, const cfe_expr *e) {
 }
 
 static ir_ctype call_type(const cfe_lowering *L, const cfe_expr *e) {
-  cfe_builtin b = cfe_builtin_of(e->name);
+  cfe_builtin b = e->builtin;
   if (b == B_NONDET || b == B_NONDET_BOOL) return nondet_type(e->name);
   const cfe_entity *x = cfe_lookup(L->u, e->name);
   return x && x->kind == ENT_FUNC ? cfe_ctype_of(L, &L->u->funcs.items[x->index]->decl->type) : (ir_ctype){0, false};
@@ -201,9 +201,9 @@ static ir_expr *typed(ir_expr *e, ir_type t) {
 }
 
 ir_expr *cfe_int_lit(cfe_lowering *L, loc at, int64_t v) {
-  if (v >= 0) return typed(ir_int(PA, at, arena_printf(PA, "%" PRId64, v)), TY_INT);
-  const char *text = v == INT64_MIN ? "9223372036854775808" : arena_printf(PA, "%" PRId64, -v);
-  return typed(ir_unary(PA, at, OP_NEG, typed(ir_int(PA, at, text), TY_INT)), TY_INT);
+  if (v >= 0) return typed(ir_int_magnitude(PA, at, (uint64_t)v), TY_INT);
+  ir_expr *magnitude = typed(ir_int_magnitude(PA, at, -(uint64_t)v), TY_INT); /* 2^63 for INT64_MIN */
+  return typed(ir_unary(PA, at, OP_NEG, magnitude), TY_INT);
 }
 
 /* The placeholder returned after an error. */
@@ -500,7 +500,7 @@ static ir_expr *cast(cfe_lowering *L, const cfe_expr *e) {
 
 /* A builtin's call inside an expression: only the nondet builtins have a value there. */
 static ir_expr *call_value(cfe_lowering *L, const cfe_expr *e) {
-  cfe_builtin b = cfe_builtin_of(e->name);
+  cfe_builtin b = e->builtin;
   if ((b == B_NONDET || b == B_NONDET_BOOL) && e->args.len > 0) {
     cfe_error(L->u, e->at, "'%s' takes no arguments", e->name);
   } else if (b == B_NONDET || b == B_NONDET_BOOL) {

@@ -43,6 +43,7 @@ static cfe_expr *bad(cft *t, CXCursor c, const char *what, const cfe_expr *sub) 
 cfe_expr *cft_call_named(cft *t, cfe_pos at, const char *name, cfe_pos name_at, cfe_expr *arg) {
   cfe_expr *e = arena_alloc(A(t), sizeof *e);
   *e = (cfe_expr){.kind = CE_CALL, .at = at, .name = arena_intern_cstr(A(t), name), .name_at = name_at,
+                  .builtin = cfe_builtin_of(name),
                   .depth = deepest(arg, NULL, NULL), .ctype = {.kind = CT_VOID}};
   vec_push(A(t), &e->args, arg);
   return e;
@@ -305,6 +306,7 @@ static cfe_expr *call(cft *t, CXCursor c) {
   if (cft_system(decl)) cft_system_name(t, name);
   cfe_expr *e = node(t, c, CE_CALL, 0, NULL, NULL, NULL);
   e->name = name;
+  e->builtin = cfe_builtin_of(name);
   e->name_at = cft_pos(t, cfc_strip(kids[0]));
   for (size_t i = 1; i < n; i++) {
     cfe_expr *arg = cft_expr(t, kids[i]);
@@ -390,6 +392,7 @@ static cfe_expr *atomic_builtin(cft *t, CXCursor c, const char *name, size_t n) 
   cfc_children(c, kids, 6);
   cfe_expr *e = node(t, c, CE_CALL, 0, NULL, NULL, NULL);
   e->name = name;
+  e->builtin = cfe_builtin_of(name);
   e->name_at = cft_name_pos(t, c, name);
   cft_system_name(t, name);
   for (size_t i = 0; i < n; i++) {

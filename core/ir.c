@@ -45,6 +45,19 @@ ir_expr *ir_int(arena *a, loc at, const char *text) {
   return e;
 }
 
+ir_expr *ir_int_magnitude(arena *a, loc at, uint64_t v) {
+  char digits[24], *p = digits + sizeof digits;
+  *--p = '\0';
+  uint64_t rest = v;
+  do *--p = (char)('0' + rest % 10);
+  while (rest /= 10);
+  ir_expr *e = node(a, IR_INT, at);
+  e->text = arena_strndup(a, p, (size_t)(digits + sizeof digits - 1 - p));
+  e->big = v > (uint64_t)INT64_MAX;
+  e->value = e->big ? 0 : (int64_t)v;
+  return e;
+}
+
 ir_expr *ir_name(arena *a, loc at, const char *name, bool primed) {
   ir_expr *e = node(a, IR_NAME, at);
   e->text = name;

@@ -114,6 +114,8 @@ struct ir_expr {
 ir_expr *ir_bool(arena *a, loc at, bool value);
 /* text is the literal as written (decimal or 0x hex). */
 ir_expr *ir_int(arena *a, loc at, const char *text);
+/* The literal of a magnitude, written in decimal (ir_int without the printing and parsing: lowered C makes many). */
+ir_expr *ir_int_magnitude(arena *a, loc at, uint64_t v);
 ir_expr *ir_name(arena *a, loc at, const char *name, bool primed);
 ir_expr *ir_tid(arena *a, loc at);
 ir_expr *ir_count(arena *a, loc at, const char *thread, loc thread_at, const char *state, loc state_at);

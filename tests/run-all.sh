@@ -8,6 +8,10 @@ source tests/setup
 total_pass=0
 total_fail=0
 
+# section "TITLE": a sub-suite's heading, with the seconds the suite has run
+# so far (CI's budget is watched from these).
+section() { echo "== $1 [at ${SECONDS} s]"; }
+
 # add_counts "LINE": adds the "N passed, N failed" of a sub-suite's summary.
 add_counts() {
   local p f
@@ -18,7 +22,7 @@ add_counts() {
   total_fail=$((total_fail + f))
 }
 
-echo "== unit tests (cmocka)"
+section "unit tests (cmocka)"
 unit_out=$($VALGRIND "$UNIT_BIN" 2>&1)
 unit_rc=$?
 echo "$unit_out"
@@ -27,88 +31,88 @@ unit_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' <<< "$unit_ou
 [ $unit_rc = 0 ] || [ "$unit_failed" -gt 0 ] || unit_failed=1
 add_counts "unit: $((unit_run - unit_failed)) passed, $unit_failed failed"
 
-echo "== golden CLI cases"
+section "golden CLI cases"
 mkdir -p "$SCRATCH/specs"
 out=$(tests/golden.sh --keep-specs "$SCRATCH/specs" tests/*/*.test)
 echo "$out"
 add_counts "$out"
 
-echo "== command-line edge cases"
+section "command-line edge cases"
 out=$(tests/cli.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== examples and their promised verdicts"
+section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== specs in the documentation"
+section "specs in the documentation"
 out=$(tests/doc-examples.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== mutated specs (robustness smoke)"
+section "mutated specs (robustness smoke)"
 out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
 echo "$out" | tail -n 20
 add_counts "$out"
 
-echo "== fuzz regressions: inputs that once crashed a front end (tests/fuzz-regress)"
+section "fuzz regressions: inputs that once crashed a front end (tests/fuzz-regress)"
 out=$(tests/fuzz-regress/run.sh)
 echo "$out" | tail -n 20
 add_counts "$out"
 
-echo "== composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search"
+section "composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search"
 out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search"
+section "conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search"
 out=$(tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses"
+section "conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses"
 out=$(ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== conformance oracle under --int c: C-typed variables (wrap-around, conversions, bitwise operators; overflow, division by zero and bad shifts as violations) and pointers"
+section "conformance oracle under --int c: C-typed variables (wrap-around, conversions, bitwise operators; overflow, division by zero and bad shifts as violations) and pointers"
 out=$(INT=c UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_CASES:-100}" 200)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== conformance oracle under --int c and --atomicity access"
+section "conformance oracle under --int c and --atomicity access"
 out=$(INT=c ATOMICITY=access UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_ACCESS_CASES:-50}" 200)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
+section "the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
 out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access"
+section "the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access"
 out=$(ATOMICITY=access tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
+section "compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
-echo "== headline: concrete Promela models (SPIN) vs athread compose, and bench/headline"
+section "headline: concrete Promela models (SPIN) vs athread compose, and bench/headline"
 out=$(tests/headline/run.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== stress: limits, SIGINT, huge inputs, output files"
+section "stress: limits, SIGINT, huge inputs, output files"
 out=$(tests/stress/run.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== viz: diagrams, traces, errors (Graphviz)"
+section "viz: diagrams, traces, errors (Graphviz)"
 out=$(tests/viz/run.sh)
 echo "$out"
 add_counts "$out"
@@ -120,22 +124,22 @@ add_counts "$out"
 export ATHREAD_SVCOMP_DOWNLOAD=${ATHREAD_SVCOMP_DOWNLOAD:-0}
 export ATHREAD_SVCOMP_OPTIONAL=${ATHREAD_SVCOMP_OPTIONAL:-1}
 
-echo "== skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical"
+section "skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical"
 out=$(tests/skeleton/lint-all.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)"
+section "SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)"
 out=$(tests/svcomp/selftest.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== SV-COMP tasks: conform (C's integers, access atomicity) + compose; never a wrong \"true\""
+section "SV-COMP tasks: conform (C's integers, access atomicity) + compose; never a wrong \"true\""
 out=$(tests/svcomp/conform.sh)
 echo "$out"
 add_counts "$out"
 
-echo "== fmt round trip"
+section "fmt round trip"
 out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
 echo "$out"
 add_counts "$out"
