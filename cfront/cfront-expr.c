@@ -305,7 +305,8 @@ static ir_expr *typed_op(cfe_lowering *L, loc at, ir_op op, ir_ctype t, ir_expr 
 }
 
 /* a << b and a >> b (a of type t, b of type tb): the amount lies within
- * [0, bits), and a signed a << b is a nonnegative a whose product fits. */
+ * [0, bits), and a signed a << b is a nonnegative a (checked apart, for
+ * its own message) whose product fits. */
 static ir_expr *shift(cfe_lowering *L, cfe_pos at, cfe_op op, ir_ctype t, ir_expr *a, ir_expr *b) {
   int64_t k = 0;
   bool constant = literal(b, &k);
@@ -319,7 +320,9 @@ static ir_expr *shift(cfe_lowering *L, cfe_pos at, cfe_op op, ir_ctype t, ir_exp
                                                    : bin(L, at.at, OP_AND,
                                                          bin(L, at.at, OP_EQ, typed_op(L, at.at, OP_SHR, u, typed_op(L, at.at, OP_SHL, u, a, b), b), a),
                                                          bin(L, at.at, OP_LE, typed_op(L, at.at, OP_SHL, u, a, b), cfe_int_lit(L, at.at, ir_ctype_max(t))));
-  check_operation(L, FAULT_OVERFLOW, at, t, bin(L, at.at, OP_AND, bin(L, at.at, OP_LE, cfe_int_lit(L, at.at, 0), a), fits), NULL);
+  ir_expr *nonnegative = bin(L, at.at, OP_LE, cfe_int_lit(L, at.at, 0), a);
+  check_operation(L, FAULT_NEGATIVE_SHIFT, at, t, nonnegative, NULL);
+  check_operation(L, FAULT_OVERFLOW, at, t, bin(L, at.at, OP_OR, cfe_not(L, nonnegative), fits), NULL);
   return r;
 }
 

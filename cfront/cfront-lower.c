@@ -571,7 +571,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   bool ok = local_ok(L, d);
   int var = cfe_declare_local(L, d->name, &d->type);
   if (d->type.kind == CT_POINTER) ok = cfe_pointer_local(L, var, d->type.elem, false, d->declarator->at) && ok;
-  const cfe_expr *init = d->init;
+  const cfe_expr *init = d->type.kind == CT_BAD ? NULL : d->init; /* a refused type's initializer would be a follow-on error */
   if (init) cur = cfe_sequence(L, init, CFE_SEQ_INIT, cur, &init);
   if (!init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
   else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, init, d->at, cur);

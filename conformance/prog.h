@@ -69,9 +69,10 @@ typedef struct prog_origin {
 
 /* What goes wrong in an operation on C's integers: undefined behaviour. */
 typedef enum prog_fault {
-  FAULT_OVERFLOW, /* a signed result outside its type (+ - * unary -, INT_MIN / -1 and % -1, <<) */
-  FAULT_DIVISION, /* division or remainder by zero */
-  FAULT_SHIFT     /* a shift by a negative amount or by at least the width */
+  FAULT_OVERFLOW,      /* a signed result outside its type (+ - * unary -, INT_MIN / -1 and % -1, <<) */
+  FAULT_DIVISION,      /* division or remainder by zero */
+  FAULT_SHIFT,         /* a shift by a negative amount or by at least the width */
+  FAULT_NEGATIVE_SHIFT /* a negative signed value shifted left */
 } prog_fault;
 
 /* An operation of the code that a CHECK_ARITH assertion guards. */

@@ -84,7 +84,8 @@ static void null_text(const conform_report *c, const trace *t, strbuf *out) {
 }
 
 /* "step 2: signed overflow: x + 1 leaves int's range at a.c:6" (or
- * division by zero, or a shift amount outside the width). */
+ * division by zero, a negative value shifted left, or a shift amount
+ * outside the width). */
 static void arith_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   const prog_operation *o = &p->operations.items[t->operation];
@@ -94,6 +95,7 @@ static void arith_text(const conform_report *c, const trace *t, strbuf *out) {
   int64_t k;
   if (o->fault == FAULT_OVERFLOW) sbuf_printf(out, "signed overflow: %s leaves %s's range", sbuf_str(&op), ir_ctype_name(o->type));
   else if (o->fault == FAULT_DIVISION) sbuf_printf(out, "division by zero: %s", sbuf_str(&op));
+  else if (o->fault == FAULT_NEGATIVE_SHIFT) sbuf_printf(out, "left shift of a negative value: %s", sbuf_str(&op));
   else if (o->shift && prog_eval(p, o->shift, t->at_failure, &k))
     sbuf_printf(out, "shift out of range: %s shifts by %lld, outside 0..%d for %s", sbuf_str(&op), (long long)k,
                 o->type.bits - 1, ir_ctype_name(o->type));
