@@ -630,7 +630,7 @@ static void assigned_to(const prog *p, const char *name, strbuf *out) {
 
 /* The CHECK_ARITH assertions, printed "fault: holds; ". */
 static void arith_checks(const prog *p, strbuf *out) {
-  static const char *const names[] = {"overflow", "division", "shift"};
+  static const char *const names[] = {"overflow", "division", "shift", "negative shift"};
   vec_foreach(&p->edges, i) {
     const prog_edge *e = &p->edges.items[i];
     if (e->action != ACT_ASSERT || e->check != CHECK_ARITH) continue;
@@ -684,8 +684,8 @@ static void c_integers_divide_and_shift_checked(void **state) {
   expect_lowering(CFE_INTS_C, "int y = x & 3;", "y", "x & 3", "");
   expect_lowering(CFE_INTS_C, "unsigned y = ~u ^ u | 1;", "y", "~u ^ u | 1", "");
   expect_lowering(CFE_INTS_C, "unsigned y = u >> x;", "y", "u >> x", "shift: 0 <= x && x < 32; ");
-  expect_lowering(CFE_INTS_C, "int y = x << 2;", "y", "x << 2", "overflow: 0 <= x && x <= 536870911; ");
-  expect_lowering(CFE_INTS_C, "c <<= 1;", "c", "(unsigned char)(c << 1)", "overflow: 0 <= c && c <= 1073741823; ");
+  expect_lowering(CFE_INTS_C, "int y = x << 2;", "y", "x << 2", "negative shift: 0 <= x; overflow: !(0 <= x) || x <= 536870911; ");
+  expect_lowering(CFE_INTS_C, "c <<= 1;", "c", "(unsigned char)(c << 1)", "negative shift: 0 <= c; overflow: !(0 <= c) || c <= 1073741823; ");
 }
 
 /* Bitwise operators need widths: refused under --int math; non-constant divisors too. */
