@@ -301,8 +301,8 @@ static const char *failure_kind(const prog *p, const trace *t) {
   if (k == CHECK_INDEX) return "index";
   if (k == CHECK_NULL) return "null";
   if (k == CHECK_ARITH) {
-    prog_fault f = p->operations.items[t->operation].fault;
-    return f == FAULT_OVERFLOW ? "overflow" : f == FAULT_DIVISION ? "division by zero" : "shift";
+    static const char *const kinds[] = {"overflow", "division by zero", "shift", "negative shift"};
+    return kinds[p->operations.items[t->operation].fault];
   }
   return k == CHECK_SIMULATED ? "not simulated" : k == CHECK_RANGE ? "range" : "exit";
 }

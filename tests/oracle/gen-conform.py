@@ -377,7 +377,7 @@ class NoReplay(Exception):
     pass
 
 
-UB_KINDS = ("index", "null", "overflow", "division by zero", "shift")  # undefined behaviour: no candidate excuses it
+UB_KINDS = ("index", "null", "overflow", "division by zero", "shift", "negative shift")  # undefined behaviour: no candidate excuses it
 
 
 class Replayer:

@@ -89,7 +89,8 @@ class NullDeref(CFault):
 
 class ArithFault(CFault):
     """--int c: an operation without a defined result; kind "overflow",
-    "division by zero" or "shift" (athread's failure kinds), e the operation."""
+    "division by zero", "shift" or "negative shift" (athread's failure
+    kinds), e the operation."""
     def __init__(self, kind, e):
         CFault.__init__(self, kind)
         self.kind, self.e = kind, e
@@ -329,8 +330,10 @@ class CSem:
             raise ArithFault("shift", e)
         if e[1] == ">>":
             return a >> b
-        if t[1] and (a < 0 or not fits(a << b, t)):
-            raise ArithFault("overflow", e)  # C11 6.5.7p4: a signed E1 << E2 must be nonnegative and fit
+        if t[1] and a < 0:
+            raise ArithFault("negative shift", e)  # C11 6.5.7p4: a signed E1 << E2 must be nonnegative
+        if t[1] and not fits(a << b, t):
+            raise ArithFault("overflow", e)  # ... and fit
         return wrap(a << b, t)
 
     def stored(self, ctype, v):
