@@ -221,7 +221,7 @@ static cfe_field field_of(cft *t, CXCursor c) {
   cfe_pos width = {f.at.file, {f.at.at.end, whole.at.end}, 0};
   const diag_source *src = width.file >= 0 ? t->u->files.items[width.file].src : NULL;
   while (src && width.at.start < width.at.end && blank(src->text[width.at.start])) width.at.start++;
-  f.type = bad_type(t, f.at.macro ? f.at : width, "unsupported bit-field (declare the field without a width)");
+  f.type = bad_type(t, whole.macro ? whole : width, "unsupported bit-field (declare the field without a width)");
   return f;
 }
 
