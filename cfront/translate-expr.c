@@ -162,9 +162,8 @@ static cfe_expr *reference(cft *t, CXCursor c) {
 
 /* ---------------------------------------------------------------- operators */
 
-static cfe_expr *conversion(cft *t, CXCursor c) {
-  CXCursor kid;
-  if (cfc_children(c, &kid, 1) != 1) return bad(t, c, "unsupported expression", NULL);
+/* An implicit conversion of kid, c's one child. */
+static cfe_expr *conversion(cft *t, CXCursor c, CXCursor kid) {
   CXType to = type_of(c), from = type_of(kid);
   bool decay = from.kind == CXType_ConstantArray || from.kind == CXType_IncompleteArray ||
                from.kind == CXType_VariableArray || from.kind == CXType_FunctionProto ||
@@ -357,13 +356,14 @@ static const struct {
 };
 #undef LAYOUT
 
-/* The identifier c's code starts with (where it is spelled, also inside a
- * macro's body or pasted by ##), or NULL. */
+/* The identifier or keyword (__builtin_offsetof is one) c's code starts with
+ * (where it is spelled, also inside a macro's body or pasted by ##), or NULL. */
 static const char *first_word(cft *t, CXCursor c) {
   CXToken *token = clang_getToken(t->tu, clang_getRangeStart(clang_getCursorExtent(c)));
   if (!token) return NULL;
   const char *word = NULL;
-  if (clang_getTokenKind(*token) == CXToken_Identifier) word = cft_intern(t, clang_getTokenSpelling(t->tu, *token));
+  CXTokenKind kind = clang_getTokenKind(*token);
+  if (kind == CXToken_Identifier || kind == CXToken_Keyword) word = cft_intern(t, clang_getTokenSpelling(t->tu, *token));
   clang_disposeTokens(t->tu, token, 1);
   return word;
 }
@@ -403,12 +403,34 @@ static cfe_expr *atomic_builtin(cft *t, CXCursor c, const char *name, size_t n) 
   return e;
 }
 
-/* An UnexposedExpr: an implicit conversion (one child), or an atomic builtin. */
+/* Whether c's text has a '?' right before a ':' (GNU's "a ?: b"). */
+static bool elvis(cft *t, CXCursor c) {
+  CXToken *tokens = NULL;
+  unsigned n = 0;
+  clang_tokenize(t->tu, clang_getCursorExtent(c), &tokens, &n);
+  bool found = false;
+  for (unsigned i = 0; i + 1 < n && !found; i++) {
+    CXString a = clang_getTokenSpelling(t->tu, tokens[i]), b = clang_getTokenSpelling(t->tu, tokens[i + 1]);
+    found = strcmp(clang_getCString(a), "?") == 0 && strcmp(clang_getCString(b), ":") == 0;
+    clang_disposeString(a);
+    clang_disposeString(b);
+  }
+  clang_disposeTokens(t->tu, tokens, n);
+  return found;
+}
+
+/* An UnexposedExpr: an implicit conversion (one child), an atomic builtin,
+ * or another GNU form clang does not expose (refused, named when it can be). */
 static cfe_expr *unexposed(cft *t, CXCursor c) {
-  size_t n = cfc_children(c, NULL, 0);
-  const char *word = n >= 2 ? first_word(t, c) : NULL;
+  CXCursor kid;
+  size_t n = cfc_children(c, &kid, 1);
+  if (n == 1) return conversion(t, c, kid);
+  const char *word = first_word(t, c);
   if (atomic_word(word)) return atomic_builtin(t, c, word, n);
-  return conversion(t, c);
+  if (word && strncmp(word, "__builtin_", 10) == 0)
+    return bad(t, c, arena_printf(A(t), "unsupported compiler builtin '%s'", word), NULL);
+  if (elvis(t, c)) return bad(t, c, "unsupported conditional 'a ?: b' (write 'a ? a : b')", NULL);
+  return bad(t, c, "unsupported expression", NULL);
 }
 
 /* ---------------------------------------------------------------- dispatch */
@@ -438,6 +460,8 @@ static cfe_expr *expr(cft *t, CXCursor c) {
   case CXCursor_InitListExpr: return bad(t, c, "unsupported initializer list", NULL);
   case CXCursor_StmtExpr: return bad(t, c, "unsupported statement expression '({ ... })'", NULL);
   case CXCursor_CompoundLiteralExpr: return bad(t, c, "unsupported compound literal", NULL);
+  case CXCursor_AddrLabelExpr: return bad(t, c, "unsupported address of a label ('&&label')", NULL);
+  case CXCursor_GenericSelectionExpr: return bad(t, c, "unsupported _Generic selection", NULL);
   default: return bad(t, c, "unsupported expression", NULL);
   }
 }

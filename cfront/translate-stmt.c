@@ -234,11 +234,10 @@ static cfe_stmt *block(cft *t, CXCursor c) {
   } else {
     for (size_t i = 0; i < n; i++) vec_push(A(t), &s->items, cft_stmt(t, kids[i]));
   }
-  const char *macro = s->at.macro ? NULL : cft_macro_before(t, s->at);
-  if (!macro || strcmp(macro, "atomic") != 0) return s;
+  long i = s->at.macro ? -1 : cft_use_before(t, s->at);
+  if (i < 0 || strcmp(t->uses.items[i].name, "atomic") != 0) return s;
   cfe_pos use = s->at;
-  long i = cft_use_before(t, s->at);
-  if (i >= 0) use.at.start = t->uses.items[i].at.start;
+  use.at.start = t->uses.items[i].at.start;
   cfe_stmt *atomic = stmt_new(t, CS_ATOMIC, use);
   atomic->body = s;
   return atomic;
@@ -294,6 +293,16 @@ static cfe_stmt *case_stmt(cft *t, CXCursor c) {
   return control(t, is_default ? CS_DEFAULT : CS_CASE, head(t, c), NULL, value, cft_stmt(t, kids[n - 1]));
 }
 
+/* A statement with attributes (libclang: an UnexposedStmt over it), such as
+ * "__attribute__((fallthrough));": the statement; the attributes C allows
+ * on statements (fallthrough, assume, musttail) only permit or promise, so
+ * leaving them out keeps every behaviour. */
+static cfe_stmt *attributed(cft *t, CXCursor c) {
+  CXCursor kid;
+  if (cfc_children(c, &kid, 1) != 1) return bad(t, cft_pos(t, c), "unsupported statement");
+  return cft_stmt(t, kid);
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 static cfe_stmt *statement(cft *t, CXCursor c) {
@@ -317,6 +326,7 @@ static cfe_stmt *statement(cft *t, CXCursor c) {
   case CXCursor_DefaultStmt: return case_stmt(t, c);
   case CXCursor_GCCAsmStmt:
   case CXCursor_MSAsmStmt: return bad(t, cft_pos(t, c), "unsupported inline assembly");
+  case CXCursor_UnexposedStmt: return attributed(t, c);
   default:
     if (clang_isExpression(kind)) return expression(t, c);
     return bad(t, cft_pos(t, c), "unsupported statement");

@@ -116,11 +116,6 @@ long cft_use_before(cft *t, cfe_pos pos) {
   return i;
 }
 
-const char *cft_macro_before(cft *t, cfe_pos pos) {
-  long i = cft_use_before(t, pos);
-  return i >= 0 ? t->uses.items[i].name : NULL;
-}
-
 /* ---------------------------------------------------------------- locations */
 
 typedef struct point {
@@ -214,6 +209,7 @@ static enum CXChildVisitResult add_field(CXCursor c, CXCursor parent, CXClientDa
 typedef struct fields_ctx {
   cft *t;          /* the translator */
   cfe_record *r;   /* the record whose fields these are */
+  cfe_pos in_union; /* an anonymous union's keyword when reading its members, else .file -1 */
 } fields_ctx;
 
 static cfe_field field_of(cft *t, CXCursor c) {
@@ -225,15 +221,26 @@ static cfe_field field_of(cft *t, CXCursor c) {
   cfe_pos width = {f.at.file, {f.at.at.end, whole.at.end}, 0};
   const diag_source *src = width.file >= 0 ? t->u->files.items[width.file].src : NULL;
   while (src && width.at.start < width.at.end && blank(src->text[width.at.start])) width.at.start++;
-  f.type = bad_type(t, f.at.macro ? f.at : width, "unsupported bit-field (declare the field without a width)");
+  f.type = bad_type(t, whole.macro ? whole : width, "unsupported bit-field (declare the field without a width)");
   return f;
 }
 
+/* C11's anonymous members ("struct { int a; };" inside a struct): an
+ * anonymous struct's fields are the record's own; an anonymous union's are
+ * refused, since they would be separate cells where C overlaps them. */
 static enum CXChildVisitResult add_field(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   fields_ctx *x = data;
-  if (clang_getCursorKind(c) != CXCursor_FieldDecl || clang_Cursor_isAnonymousRecordDecl(c)) return CXChildVisit_Continue;
+  if (clang_Cursor_isAnonymousRecordDecl(c)) {
+    fields_ctx inner = *x;
+    if (clang_getCursorKind(c) == CXCursor_UnionDecl && inner.in_union.file < 0) inner.in_union = record_pos(x->t, c);
+    clang_visitChildren(c, add_field, &inner);
+    return CXChildVisit_Continue;
+  }
+  if (clang_getCursorKind(c) != CXCursor_FieldDecl) return CXChildVisit_Continue;
   cfe_field f = field_of(x->t, c);
+  if (x->in_union.file >= 0)
+    f.type = bad_type(x->t, x->in_union, "unsupported member of an anonymous union (give the union a member name)");
   if (*f.name) vec_push(A(x->t), &x->r->fields, f);
   return CXChildVisit_Continue;
 }
@@ -253,7 +260,7 @@ static cfe_record *record_of(cft *t, CXCursor decl) {
   r->at = record_pos(t, clang_Cursor_isNull(def) ? decl : def);
   if (clang_Cursor_isNull(def)) return r;
   r->complete = true;
-  fields_ctx x = {t, r};
+  fields_ctx x = {t, r, {.file = -1}};
   clang_visitChildren(def, add_field, &x);
   return r;
 }
@@ -280,7 +287,6 @@ static CXType sugared_pointer(CXType type) {
   for (int level = 0; level < 32 && type.kind != CXType_Pointer; level++) {
     if (type.kind == CXType_Elaborated) type = clang_Type_getNamedType(type);
     else if (type.kind == CXType_Typedef) type = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(type));
-    else if (type.kind == CXType_Attributed) type = clang_Type_getModifiedType(type);
     else break;
   }
   return type.kind == CXType_Pointer ? type : clang_getCanonicalType(type);
@@ -387,14 +393,20 @@ static cfe_func *function_named(cft *t, cfe_decl *d) {
   return f;
 }
 
-/* The body of a function definition: its compound statement. */
-static CXCursor body_of(CXCursor fn) {
-  CXCursor kids[64];
-  size_t n = cfc_children(fn, kids, 64);
-  for (size_t i = n < 64 ? n : 64; i-- > 0;)
-    if (clang_getCursorKind(kids[i]) == CXCursor_CompoundStmt) return kids[i];
-  return clang_getNullCursor();
+static enum CXChildVisitResult last_block(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CompoundStmt) *(CXCursor *)data = c;
+  return CXChildVisit_Continue;
 }
+
+/* The body of a function definition: its compound statement, after however many parameters. */
+static CXCursor body_of(CXCursor fn) {
+  CXCursor body = clang_getNullCursor();
+  clang_visitChildren(fn, last_block, &body);
+  return body;
+}
+
+static bool same_place(cfe_pos a, cfe_pos b) { return a.file == b.file && a.at.start == b.at.start; }
 
 static cfe_decl *function_decl(cft *t, CXCursor c) {
   cfe_decl *d = cft_decl(t, c, false);
@@ -411,7 +423,8 @@ static void read_function(cft *t, CXCursor c) {
   cfe_decl *d = function_decl(t, c);
   cfe_func *f = function_named(t, d);
   CXCursor body = clang_isCursorDefinition(c) ? body_of(c) : clang_getNullCursor();
-  if (clang_Cursor_isNull(body)) return;
+  if (clang_Cursor_isNull(body) || (f->body && same_place(f->body_name_at, d->name_at)))
+    return; /* the same definition again: a file named twice, or a header two files include */
   if (f->body) {
     cfe_error(t->u, d->name_at, "redefinition of function '%s'", d->name);
     cfe_note(t->u, f->body_name_at, "'%s' was first defined here", d->name);

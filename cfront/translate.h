@@ -67,9 +67,7 @@ cfe_pos cft_until(cft *t, cfe_pos a, cfe_pos b);
 cfe_type cft_type(cft *t, CXType type, cfe_pos at);
 /* Interns s (and disposes of it). */
 const char *cft_intern(cft *t, CXString s);
-/* The name of the macro used just before pos (only blanks between), or NULL. */
-const char *cft_macro_before(cft *t, cfe_pos pos);
-/* The index in t->uses of that use, or -1. */
+/* The index in t->uses of the macro used just before pos (only blanks between), or -1. */
 long cft_use_before(cft *t, cfe_pos pos);
 /* Whether c is in a system header. */
 bool cft_system(CXCursor c);
