@@ -358,6 +358,7 @@ static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
     add_text(L, a, a->global->name);
     return usable(L, a, e->at);
   }
+  if (b && b->name[0] == '$') return false; /* a struct value's temporary (f().x): its copy was reported */
   if (b) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
   else if (e->kind == CE_NAME && (!x || x->kind == ENT_SYSTEM)) cfe_unknown_name(L, e->name, e->at, "identifier");
   else if (e->kind == CE_NAME) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
