@@ -249,17 +249,12 @@ typedef struct cfe_func {
 typedef enum cfe_entity_kind {
   ENT_GLOBAL,  /* a global variable: globals[index] */
   ENT_FUNC,    /* a function: funcs[index] */
-  ENT_ENUM,    /* an enum constant: value */
-  ENT_TYPEDEF, /* a type name: type */
   ENT_SYSTEM   /* a name declared in a system header, or a compiler builtin */
 } cfe_entity_kind;
 
 typedef struct cfe_entity {
   cfe_entity_kind kind; /* which */
   int index;            /* ENT_GLOBAL, ENT_FUNC */
-  int64_t value;        /* ENT_ENUM */
-  cfe_type type;        /* ENT_TYPEDEF */
-  bool system;          /* ENT_TYPEDEF: from a system header */
 } cfe_entity;
 
 typedef struct cfe_file {
@@ -476,8 +471,8 @@ ir_expr *cfe_lower_bool(cfe_lowering *L, const cfe_expr *e);
 ir_expr *cfe_lower_value(cfe_lowering *L, const cfe_expr *e);
 /* ! c, folding literals. */
 ir_expr *cfe_not(cfe_lowering *L, ir_expr *c);
-/* The value of "lhs op rhs" for a compound assignment (lhs of C type ta);
- * *type gets the type C computes it in. */
+/* The value of "lhs op rhs" for a compound assignment (lhs of C type ta; op
+ * one of + - * / % & | ^ << >>); *type gets the type C computes it in. */
 ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, ir_ctype ta, const cfe_expr *rhs, cfe_pos at,
                             ir_ctype *type);
 /* What to store into v: the value (of C type from) converted to v's type

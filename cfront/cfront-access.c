@@ -239,7 +239,7 @@ void cfe_unknown_name(cfe_lowering *L, const char *name, cfe_pos at, const char 
   else cfe_error(L->u, at, "unknown %s '%s'", kind, name);
 }
 
-/* A name as an operand: a variable, an enum constant or an error. */
+/* A name as an operand: a variable or an error (an enum constant is a CE_INT already). */
 static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
   if (cfe_unknown_pointer(L, v, e->at)) return cfe_int_lit(L, e->at.at, 0);
@@ -250,7 +250,6 @@ static ir_expr *name_value(cfe_lowering *L, const cfe_expr *e) {
     return cfe_int_lit(L, e->at.at, 0);
   }
   cfe_entity *x = cfe_lookup(L->u, e->name);
-  if (x && x->kind == ENT_ENUM) return cfe_int_lit(L, e->at.at, x->value);
   if (x && x->kind == ENT_GLOBAL) {
     v = global_var(L, x->index, e->at);
     return v >= 0 ? prog_var_ref(L->p, v, e->at.at) : cfe_int_lit(L, e->at.at, 0);
@@ -271,8 +270,7 @@ static int name_target(cfe_lowering *L, const cfe_expr *e) {
   }
   cfe_entity *x = cfe_lookup(L->u, e->name);
   if (x && x->kind == ENT_GLOBAL) return global_var(L, x->index, e->at);
-  if (x && x->kind == ENT_ENUM) cfe_error(L->u, e->at, "cannot assign to enum constant '%s'", e->name);
-  else if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "cannot assign to function '%s'", e->name);
+  if (x && x->kind == ENT_FUNC) cfe_error(L->u, e->at, "cannot assign to function '%s'", e->name);
   else cfe_unknown_name(L, e->name, e->at, "identifier");
   return -1;
 }
@@ -360,6 +358,7 @@ static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
     add_text(L, a, a->global->name);
     return usable(L, a, e->at);
   }
+  if (b && b->name[0] == '$') return false; /* a struct value's temporary (f().x): its copy was reported */
   if (b) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
   else if (e->kind == CE_NAME && (!x || x->kind == ENT_SYSTEM)) cfe_unknown_name(L, e->name, e->at, "identifier");
   else if (e->kind == CE_NAME) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);

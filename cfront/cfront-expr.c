@@ -143,8 +143,6 @@ static const cfe_type *object_type(const cfe_lowering *L, const cfe_expr *e) {
 static ir_ctype name_type(const cfe_lowering *L, const cfe_expr *e) {
   int v = cfe_local(L, e->name);
   if (v >= 0) return L->p->vars.items[v].ctype;
-  const cfe_entity *x = cfe_lookup(L->u, e->name);
-  if (x && x->kind == ENT_ENUM) return c_int;
   const cfe_type *t = object_type(L, e);
   return t ? cfe_ctype_of(L, t) : (ir_ctype){0, false};
 }
@@ -330,11 +328,7 @@ static ir_expr *shift(cfe_lowering *L, cfe_pos at, cfe_op op, ir_ctype t, ir_exp
 
 bool cfe_constant(const cfe_lowering *L, const cfe_expr *e) {
   switch (e->kind) {
-  case CE_INT: return true;
-  case CE_NAME: {
-    const cfe_entity *x = cfe_lookup(L->u, e->name);
-    return cfe_local(L, e->name) < 0 && x && x->kind == ENT_ENUM;
-  }
+  case CE_INT: return true; /* an enum constant too: the translator folds it (translate-expr.c, enum_value) */
   case CE_UNARY:
   case CE_CAST: return cfe_constant(L, e->a);
   case CE_BINARY: return cfe_constant(L, e->a) && cfe_constant(L, e->b);
@@ -406,11 +400,7 @@ static ir_expr *arith(cfe_lowering *L, cfe_pos at, cfe_op op, ir_expr *a, ir_cty
 
 ir_expr *cfe_lower_compound(cfe_lowering *L, cfe_op op, ir_expr *lhs, ir_ctype ta, const cfe_expr *rhs, cfe_pos at,
                             ir_ctype *type) {
-  *type = (ir_ctype){0, false};
-  if (op <= CO_MOD || (op <= CO_SHR && op >= CO_BITAND)) return arith(L, at, op, lhs, ta, rhs, true, type);
-  cfe_lower_value(L, rhs);
-  cfe_error(L->u, at, "unsupported compound assignment '%s='", c_op_text[op]);
-  return placeholder(L, at);
+  return arith(L, at, op, lhs, ta, rhs, true, type);
 }
 
 /* e lowered by lower as an operand evaluated only where c holds: its indices are checked only there. */
@@ -473,8 +463,7 @@ static ir_expr *unary(cfe_lowering *L, const cfe_expr *e) {
   if (e->op == CO_NOT) return cfe_not(L, cfe_lower_bool(L, e->a));
   if (e->op == CO_NEG || e->op == CO_PLUS || e->op == CO_BITNOT) return sign(L, e);
   if (e->op == CO_ADDR) return cfe_lower_pointer(L, e, NULL);
-  if (e->op == CO_DEREF) return cfe_lower_object(L, e);
-  return placeholder(L, e->at);
+  return cfe_lower_object(L, e); /* *p: the translator makes no other unary operator */
 }
 
 static ir_expr *conditional(cfe_lowering *L, const cfe_expr *e) {

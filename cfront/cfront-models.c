@@ -291,7 +291,8 @@ static bool ignored_argument(cfe_lowering *L, const cfe_expr *call, int api, siz
   cfe_error(L->u, arg->at,
             "unsupported argument of '%s': athread leaves it out (a started thread is the spec's instance, "
             "which runs from the start; a join changes nothing), so it must be a constant, a variable, a field, an "
-            "element at a constant index, or the address of one (store other values into a local first)",
+            "element at a constant index within its array, or the address of one (store other values into a local "
+            "first)",
             call->name);
   return false;
 }
