@@ -257,21 +257,10 @@ static cfe_expr *conditional(cft *t, CXCursor c) {
 
 /* ---------------------------------------------------------------- objects and calls */
 
-/* A member of an anonymous struct or union (C11 6.7.2.1p13): a record keeps
- * no such members (translate.c, add_field), so its name is refused here. */
-static bool anonymous_member(CXCursor c) {
-  CXCursor field = clang_getCursorReferenced(c);
-  return !clang_Cursor_isNull(field) && clang_Cursor_isAnonymousRecordDecl(clang_getCursorSemanticParent(field));
-}
-
 static cfe_expr *member(cft *t, CXCursor c) {
   CXCursor base;
   if (cfc_children(c, &base, 1) != 1) return bad(t, c, "unsupported member access", NULL);
   cfe_expr *object = cft_expr(t, base);
-  if (anonymous_member(c)) {
-    const char *name = cft_intern(t, clang_getCursorSpelling(c));
-    return bad(t, c, arena_printf(A(t), "unsupported member '%s' of an anonymous struct or union (give the struct or union a member name, and use it)", name), object);
-  }
   if (is_pointer(type_of(base))) { /* p->f is (*p).f */
     cfe_expr *deref = node(t, base, CE_UNARY, CO_DEREF, object, NULL, NULL);
     deref->ctype = object->ctype.kind == CT_POINTER ? *object->ctype.elem : deref->ctype;
