@@ -422,8 +422,10 @@ static const char *plain_spelling(draft *d, const char *spelling) {
 
 static void put_part(draft *d, const part *q) {
   if (q->why) {
-    const char *decl =
-        skel_declarator(d->a, plain_spelling(d, q->type->spelling), skel_c_path(d->a, q->g->name, q->path, q->len));
+    const char *type = plain_spelling(d, q->type->spelling), *c_path = skel_c_path(d->a, q->g->name, q->path, q->len);
+    const char *decl = q->len && q->path[q->len - 1].field && cfp_is_anonymous(q->path[q->len - 1].field)
+                           ? arena_printf(d->a, "the anonymous %s in %s", type, c_path)
+                           : skel_declarator(d->a, type, c_path);
     return put(d, 0, arena_printf(d->a, "// not modelled: %s (%s)", decl, q->why), NULL);
   }
   const char *note = NULL;
