@@ -30,36 +30,70 @@ static const char *root(const cfe_expr *e) {
   return e->kind == CE_NAME ? e->name : NULL;
 }
 
-typedef VEC(const char *) names;
-
-static void add_name(names *v, const char *n) {
-  if (n) vec_push(NULL, v, n);
-}
+/* Object expressions with a root variable (x, x.f, x[i]). */
+typedef VEC(const cfe_expr *) objects;
 
 /* The objects e's side effects modify (writes) and the objects it names
- * (reads), by their variables; calls' effects are indeterminately
- * sequenced in C, not unsequenced, so they add nothing. */
-static void effects(const cfe_expr *e, names *writes, names *reads) {
+ * (reads); calls' effects are indeterminately sequenced in C, not
+ * unsequenced, so they add nothing. The indices along an object's path are
+ * read. */
+static void effects(const cfe_expr *e, objects *writes, objects *reads) {
   if (!e) return;
-  if (e->kind == CE_ASSIGN || e->kind == CE_INCDEC) add_name(writes, root(e->a));
-  if (e->kind == CE_NAME) add_name(reads, e->name);
+  if ((e->kind == CE_ASSIGN || e->kind == CE_INCDEC) && root(e->a)) vec_push(NULL, writes, e->a);
+  if (root(e)) {
+    vec_push(NULL, reads, e);
+    for (const cfe_expr *p = e; p->kind != CE_NAME; p = p->a)
+      if (p->kind == CE_INDEX) effects(p->b, writes, reads);
+    return;
+  }
   vec_foreach(&e->args, i) effects(e->args.items[i], writes, reads);
   effects(e->a, writes, reads);
   effects(e->b, writes, reads);
   effects(e->c, writes, reads);
 }
 
-static bool shares(const names *a, const names *b, const char **which) {
-  vec_foreach(a, i) vec_foreach(b, j) if (a->items[i] == b->items[j]) return *which = a->items[i], true;
+static size_t steps(const cfe_expr *e) {
+  size_t n = 0;
+  for (; e->kind == CE_MEMBER || e->kind == CE_INDEX; e = e->a) n++;
+  return n;
+}
+
+/* Do steps x and y (at the same depth) go to different parts: members of a
+ * struct (a union's share their storage), or elements at different constant
+ * indices? */
+static bool apart(const cfe_unit *u, const cfe_expr *x, const cfe_expr *y) {
+  int64_t i = 0, j = 0;
+  if (x->kind == CE_MEMBER && y->kind == CE_MEMBER) {
+    const cfe_type *t = &x->a->ctype;
+    return x->name != y->name && !(t->kind == CT_STRUCT && t->record && t->record->is_union);
+  }
+  return x->kind == CE_INDEX && y->kind == CE_INDEX && cfe_const_value(u, x->b, &i) && cfe_const_value(u, y->b, &j) &&
+         i != j;
+}
+
+/* May objects x and y share storage? Of one variable, the longer path cut
+ * to the shorter (a part of an object overlaps it), and no step apart. */
+static bool overlap(const cfe_unit *u, const cfe_expr *x, const cfe_expr *y) {
+  if (root(x) != root(y)) return false;
+  size_t nx = steps(x), ny = steps(y);
+  for (; nx > ny; nx--) x = x->a;
+  for (; ny > nx; ny--) y = y->a;
+  for (; x->kind != CE_NAME; x = x->a, y = y->a)
+    if (apart(u, x, y)) return false;
+  return true;
+}
+
+static bool shares(const cfe_unit *u, const objects *a, const objects *b, const char **which) {
+  vec_foreach(a, i) vec_foreach(b, j) if (overlap(u, a->items[i], b->items[j])) return *which = root(a->items[i]), true;
   return false;
 }
 
-/* Do x's side effects meet what y names (or y's meet x)? which gets the object. */
-static bool unsequenced_pair(const cfe_expr *x, const cfe_expr *y, const char **which) {
-  names wx = {0}, rx = {0}, wy = {0}, ry = {0};
+/* Do x's side effects meet what y names (or y's meet x)? which gets the object's variable. */
+static bool unsequenced_pair(const cfe_unit *u, const cfe_expr *x, const cfe_expr *y, const char **which) {
+  objects wx = {0}, rx = {0}, wy = {0}, ry = {0};
   effects(x, &wx, &rx);
   effects(y, &wy, &ry);
-  bool clash = shares(&wx, &ry, which) || shares(&wy, &rx, which);
+  bool clash = shares(u, &wx, &ry, which) || shares(u, &wy, &rx, which);
   vec_free(&wx);
   vec_free(&rx);
   vec_free(&wy);
@@ -78,10 +112,10 @@ static bool sequenced_operator(const cfe_expr *e) {
 static bool unsequenced(cfe_lowering *L, const cfe_expr *e) {
   if (!e || !cfe_has_effects(e)) return false;
   const char *which = NULL;
-  bool clash = e->a && e->b && !sequenced_operator(e) && unsequenced_pair(e->a, e->b, &which);
+  bool clash = e->a && e->b && !sequenced_operator(e) && unsequenced_pair(L->u, e->a, e->b, &which);
   for (size_t i = 0; !clash && i < e->args.len; i++)
     for (size_t j = i + 1; !clash && j < e->args.len; j++)
-      clash = unsequenced_pair(e->args.items[i], e->args.items[j], &which);
+      clash = unsequenced_pair(L->u, e->args.items[i], e->args.items[j], &which);
   if (clash) {
     cfe_error(L->u, e->at, "unsequenced side effects on '%s': C leaves their order undefined", which);
     return true;
@@ -135,10 +169,18 @@ static void run(sequencer *q, cfe_expr *target, cfe_expr *value, cfe_pos at) {
   q->cur = cfe_lower_stmt(q->L, expr_stmt(q->L, assign_expr(q->L, target, value, at)), q->cur);
 }
 
-/* x = v, x op= v, ++x, x++: the new (or, for x++, the old) value in a temporary, then the store. */
+/* x = v, x op= v, ++x, x++: the new (or, for x++, the old) value in a temporary, then the store.
+ * A struct copy is run as it is; its value, which no temporary holds, is
+ * refused where it is used. */
 static cfe_expr *store(sequencer *q, const cfe_expr *e) {
   cfe_expr *target = pure(q, e->a);
   cfe_expr *value;
+  if (e->kind == CE_ASSIGN && e->a->ctype.kind == CT_STRUCT) {
+    run(q, target, pure(q, e->b), e->at);
+    return node(q->L, &(cfe_expr){.kind = CE_BAD, .at = e->at, .depth = 1, .ctype = e->ctype,
+                                  .what = "unsupported: the value of a struct assignment (copy in a statement of its "
+                                          "own, then use the struct)"});
+  }
   if (e->kind == CE_ASSIGN && e->op == CO_ASSIGN) {
     value = pure(q, e->b);
   } else {

@@ -32,7 +32,7 @@ typedef enum cfp_type_kind {
 typedef struct cfp_type cfp_type;
 
 typedef struct cfp_field {
-  const char *name; /* "" for an anonymous struct member (its fields are the struct's) */
+  const char *name; /* an anonymous struct or union member: its type's spelling (cfp_is_anonymous) */
   cfp_type *type;   /* its type */
 } cfp_field;
 
@@ -52,7 +52,10 @@ struct cfp_type {
 
 #define CFP_ANY (-1) /* an index that is not a constant */
 
-/* One step from an object to a part of it: .field or [index]. */
+/* One step from an object to a part of it: .field or [index]. C names the
+ * members of an anonymous member as the enclosing struct's (s.b for the b of
+ * struct { struct { int b; }; } s); the step into the anonymous member is
+ * still there, so that each step names one field. */
 typedef struct cfp_step {
   const char *field; /* the field's name, or NULL for an index */
   int64_t index;     /* the index, or CFP_ANY */
@@ -172,6 +175,9 @@ typedef struct cfp_options {
 cfp_program *cfp_read(diag_sink *sink, const char *const *files, size_t file_count, const cfp_options *opts);
 void cfp_free(cfp_program *p);
 
+/* True when field is the name of an anonymous member ("struct (anonymous at
+ * f.c:3:17)"): it is left out of C paths and spec names. */
+bool cfp_is_anonymous(const char *field);
 /* The function called name, or NULL. */
 const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
 /* Appends to out (a heap vector) the accesses of function name and of every

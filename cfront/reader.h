@@ -58,6 +58,9 @@ int cfp_global_of(cfp_reader *r, CXCursor decl);
 
 /* The type t as the program records it (memoized by spelling). Arena-owned. */
 cfp_type *cfp_type_of(cfp_reader *r, CXType t);
+/* The field name of the anonymous struct or union declared by record (see
+ * cfp_is_anonymous). Arena-owned. */
+const char *cfp_anonymous_name(cfp_reader *r, CXCursor record);
 /* True when calls to name take a lock's address to initialize it. */
 bool cfp_is_lock_init(const char *name);
 

@@ -29,7 +29,7 @@ const char *skel_c_path(arena *a, const char *global, const cfp_step *steps, siz
   sbuf_puts(&b, global);
   for (size_t i = 0; i < len; i++) {
     if (!steps[i].field) sbuf_printf(&b, "[%lld]", (long long)steps[i].index);
-    else if (*steps[i].field) sbuf_printf(&b, ".%s", steps[i].field);
+    else if (!cfp_is_anonymous(steps[i].field)) sbuf_printf(&b, ".%s", steps[i].field);
   }
   return take(a, &b);
 }
@@ -39,7 +39,7 @@ const char *skel_flat_name(arena *a, const char *global, const cfp_step *steps, 
   sbuf_puts(&b, global);
   for (size_t i = 0; i < len; i++) {
     if (!steps[i].field) sbuf_printf(&b, "_%lld", (long long)steps[i].index);
-    else if (*steps[i].field) sbuf_printf(&b, "_%s", steps[i].field);
+    else if (!cfp_is_anonymous(steps[i].field)) sbuf_printf(&b, "_%s", steps[i].field);
   }
   return take(a, &b);
 }

@@ -302,9 +302,11 @@ static const char *value_text(draft *d, const cfp_type *t, int64_t v) {
 
 static const cfp_type *scalar_of(const part *q) { return q->type->kind == CFP_ARRAY ? q->type->elem : q->type; }
 
-/* The C initial value of element k of q (k < 0: q itself). */
+/* The C initial value of element k of q (k < 0: q itself); not known for a
+ * global only declared extern in the files given. */
 static cfp_value c_value(draft *d, const part *q, int64_t k) {
   if (scalar_of(q)->kind == CFP_LOCK) return (cfp_value){CFP_KNOWN, 0};
+  if (!q->g->defined) return (cfp_value){CFP_UNKNOWN, 0};
   const cfp_step *path = k < 0 ? q->path : extend(d->a, q->path, q->len, (cfp_step){NULL, k});
   return cfp_initial_value(q->g, cfp_leaf_of(q->g->type, path, q->len + (k >= 0)));
 }
@@ -326,6 +328,11 @@ static early_kind early_scalar(const draft *d, const part *q, int64_t *value) {
     }
   }
   return k;
+}
+
+/* Why q's C initial value is not known. */
+static const char *unknown_note(const part *q) {
+  return q->g->defined ? "C initializer not read" : "C: declared extern, defined in a file not given";
 }
 
 /* ---------------------------------------------------------------- the text */
@@ -373,7 +380,7 @@ static const char *array_init(draft *d, const part *q, const char **note) {
       *note = "C: then main writes it (not a constant)";
     }
   }
-  if (!known && !*note) *note = "C initializer not read";
+  if (!known && !*note) *note = unknown_note(q);
   if (set.len && known) *note = arena_printf(d->a, "main sets %s before the threads start", sbuf_str(&set));
   sbuf_free(&set);
   strbuf b = {0};
@@ -409,7 +416,7 @@ static const char *scalar_init(draft *d, const part *q, const char **note) {
     return NULL;
   }
   if (c.kind == CFP_KNOWN) return value_text(d, q->type, c.value);
-  *note = c.kind == CFP_TOO_BIG ? "C: = a value beyond 64 bits" : "C initializer not read";
+  *note = c.kind == CFP_TOO_BIG ? "C: = a value beyond 64 bits" : unknown_note(q);
   return NULL;
 }
 
@@ -422,8 +429,10 @@ static const char *plain_spelling(draft *d, const char *spelling) {
 
 static void put_part(draft *d, const part *q) {
   if (q->why) {
-    const char *decl =
-        skel_declarator(d->a, plain_spelling(d, q->type->spelling), skel_c_path(d->a, q->g->name, q->path, q->len));
+    const char *type = plain_spelling(d, q->type->spelling), *c_path = skel_c_path(d->a, q->g->name, q->path, q->len);
+    const char *decl = q->len && q->path[q->len - 1].field && cfp_is_anonymous(q->path[q->len - 1].field)
+                           ? arena_printf(d->a, "the anonymous %s in %s", type, c_path)
+                           : skel_declarator(d->a, type, c_path);
     return put(d, 0, arena_printf(d->a, "// not modelled: %s (%s)", decl, q->why), NULL);
   }
   const char *note = NULL;

@@ -115,11 +115,20 @@ typedef struct field_ctx {
 static enum CXVisitorResult add_field(CXCursor c, CXClientData data) {
   field_ctx *f = data;
   cfp_field field = {cfp_intern(f->r, clang_getCursorSpelling(c)), cfp_type_of(f->r, clang_getCursorType(c))};
-  if (clang_Cursor_isAnonymousRecordDecl(clang_getTypeDeclaration(clang_getCursorType(c)))) field.name = "";
+  CXCursor record = clang_getTypeDeclaration(clang_getCursorType(c));
+  if (clang_Cursor_isAnonymousRecordDecl(record)) field.name = cfp_anonymous_name(f->r, record);
   vec_push(f->r->p->arena, &f->t->fields, field);
   f->t->leaves = saturating_add(f->t->leaves, field.type->leaves);
   return CXVisit_Continue;
 }
+
+/* The type's spelling has a space and names the declaration's place: unique
+ * among the members, and never a C identifier. */
+const char *cfp_anonymous_name(cfp_reader *r, CXCursor record) {
+  return cfp_intern(r, clang_getTypeSpelling(clang_getCursorType(record)));
+}
+
+bool cfp_is_anonymous(const char *field) { return strchr(field, ' ') != NULL; }
 
 static void fill_record(cfp_reader *r, cfp_type *t, CXType canonical) {
   CXCursor decl = clang_getTypeDeclaration(canonical);

@@ -101,6 +101,20 @@ static void push_step(walker *w, const char *field, int64_t index) {
   vec_push(NULL, &w->steps, s);
 }
 
+/* s.b where b belongs to anonymous members of s: libclang hides C's implicit
+ * accesses of those members, so their steps are put back, innermost first
+ * (the path is built from the outside in, then reversed). */
+static void push_anonymous_steps(walker *w, CXCursor field, CXType base) {
+  CXCursor outer = clang_getTypeDeclaration(clang_getCanonicalType(base));
+  CXCursor record = clang_getCursorSemanticParent(field);
+  for (int level = 0; level < MAX_DEPTH && clang_Cursor_isAnonymousRecordDecl(record) &&
+                      !clang_equalCursors(record, outer);
+       level++) {
+    push_step(w, cfp_anonymous_name(w->r, record), 0);
+    record = clang_getCursorSemanticParent(record);
+  }
+}
+
 /* x, s.f, a[k], (x): follows the path down to a global, one step per level. */
 static void walk_lvalue(walker *w, CXCursor c, int mode) {
   size_t mark = w->steps.len;
@@ -117,6 +131,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
         walk(w, kids[0], READ); /* p->f: the pointer is read */
       } else {
         push_step(w, cfp_intern(w->r, clang_getCursorSpelling(c)), 0);
+        push_anonymous_steps(w, clang_getCursorReferenced(c), clang_getCursorType(kids[0]));
         c = kids[0];
         continue;
       }
