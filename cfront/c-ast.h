@@ -334,7 +334,7 @@ typedef struct cfe_place {
 typedef struct cfe_binding {
   const char *name;      /* interned source name */
   int var;               /* its program variable; CFE_AGGREGATE for a local struct or array */
-  const cfe_type *type;  /* CFE_AGGREGATE: its type */
+  const cfe_type *type;  /* CFE_AGGREGATE: its type; a scalar local: its refused type (CT_BAD), else NULL */
   const char *key;       /* CFE_AGGREGATE: the unique prefix of its leaves' keys in local_cells; NULL after an error */
   const cfe_decl *statik; /* CFE_AGGREGATE: a static local struct or array, whose leaves are cells under path */
   const char *path;      /* statik: its C path "FUNCTION.NAME" (unit-interned) */

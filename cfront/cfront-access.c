@@ -359,6 +359,7 @@ static bool root(cfe_lowering *L, const cfe_expr *e, access *a) {
     return usable(L, a, e->at);
   }
   if (b && b->name[0] == '$') return false; /* a struct value's temporary (f().x): its copy was reported */
+  if (b && b->type && b->type->kind == CT_BAD) return false; /* a local whose type was reported ('int a[n]') */
   if (b) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);
   else if (e->kind == CE_NAME && (!x || x->kind == ENT_SYSTEM)) cfe_unknown_name(L, e->name, e->at, "identifier");
   else if (e->kind == CE_NAME) cfe_error(L->u, e->at, "'%s' is not an array or a struct", e->name);

@@ -576,6 +576,7 @@ static int declaration(cfe_lowering *L, const cfe_decl *d, int cur) {
   if (!init) cur = plain(L, cur, ACT_HAVOC, var, NULL, d->at);
   else cur = assign_value(L, (cfe_place){ok ? var : -1, NULL}, init, d->at, cur);
   cfe_bind(L, d->name, var);
+  if (d->type.kind == CT_BAD) L->names.items[L->names.len - 1].type = &d->type; /* its uses stay quiet (cfront-access.c) */
   return cur;
 }
 
