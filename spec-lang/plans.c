@@ -14,6 +14,7 @@ typedef struct unknowns {
   bool *is_unknown;                    /* per cell */
   bool *fixed;                         /* per cell: fixed by an earlier plan step */
   const ir_expr *true_lit, *false_lit; /* what a conjunct x or !x gives a bool x */
+  int low;                             /* per plan: every cell below is known or fixed */
 } unknowns;
 
 static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
@@ -52,19 +53,56 @@ static const ir_expr *defined_by(const unknowns *u, const ir_expr *c, int var) {
 
 typedef VEC(sem_step) step_vec;
 
+/* A conjunct that may define an unknown (defined_by's shapes). */
+typedef struct definer {
+  int var;  /* the unknown */
+  size_t k; /* the conjunct */
+} definer;
+
+/* The definers, and how many of them the pre-state pass is done with:
+ * those are fixed or need an unknown, for good. */
+typedef struct definers {
+  VEC(definer) all;
+  size_t pre_done;
+} definers;
+
+static void add_definer(const unknowns *u, const ir_expr *side, size_t k, definers *out) {
+  if (is_unknown_ref(u, side)) vec_push(NULL, &out->all, ((definer){sem_cell_of(side, u->primed), k}));
+}
+
+static int by_var_then_conjunct(const void *a, const void *b) {
+  const definer *x = a, *y = b;
+  if (x->var != y->var) return x->var < y->var ? -1 : 1;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Every (unknown, conjunct) pair where the conjunct may define the unknown,
+ * by unknown then conjunct: planning visits these, not every cell (a spec
+ * may have a million). */
+static void find_definers(const unknowns *u, const ir_expr *const *conj, size_t n, definers *out) {
+  for (size_t k = 0; k < n; k++) {
+    const ir_expr *c = conj[k];
+    add_definer(u, c, k, out);
+    if (c->kind == IR_UNARY && c->op == OP_NOT) add_definer(u, c->a, k, out);
+    if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) continue;
+    add_definer(u, c->a, k, out);
+    if (!is_unknown_ref(u, c->a) || sem_cell_of(c->a, u->primed) != sem_cell_of(c->b, u->primed)) add_definer(u, c->b, k, out);
+  }
+  if (out->all.len > 1) qsort(out->all.items, out->all.len, sizeof *out->all.items, by_var_then_conjunct);
+}
+
 /* Fixes the first unfixed unknown that some conjunct defines by a value
  * computable now (pre_only: from the pre-state alone); false when none. */
-static bool add_definition(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, bool pre_only,
-                           step_vec *steps) {
-  for (int var = 0; var < (int)spec->shared.len; var++) {
-    if (!u->is_unknown[var] || u->fixed[var]) continue;
-    for (size_t k = 0; k < n; k++) {
-      const ir_expr *def = defined_by(u, conj[k], var);
-      if (!def || !computable(u, def, pre_only)) continue;
-      u->fixed[var] = true;
-      vec_push(NULL, steps, ((sem_step){var, def, conj[k]}));
-      return true;
-    }
+static bool add_definition(unknowns *u, const ir_expr *const *conj, definers *ds, bool pre_only, step_vec *steps) {
+  for (size_t i = pre_only ? ds->pre_done : 0; i < ds->all.len; i++) {
+    definer d = ds->all.items[i];
+    if (pre_only) ds->pre_done = i + 1;
+    if (u->fixed[d.var]) continue;
+    const ir_expr *def = defined_by(u, conj[d.k], d.var);
+    if (!def || !computable(u, def, pre_only)) continue;
+    u->fixed[d.var] = true;
+    vec_push(NULL, steps, ((sem_step){d.var, def, conj[d.k]}));
+    return true;
   }
   return false;
 }
@@ -86,9 +124,10 @@ static bool definable(const unknowns *u, const ir_expr *const *conj, size_t n, i
 
 /* The bounded unknown to enumerate: the first that nothing could define,
  * else the first; -1 when every bounded unknown is fixed. */
-static int to_enumerate(const ast_spec *spec, const unknowns *u, const ir_expr *const *conj, size_t n) {
-  int first = -1;
-  for (int var = 0; var < (int)spec->shared.len; var++) {
+static int to_enumerate(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n) {
+  int first = -1, cells = (int)spec->shared.len;
+  while (u->low < cells && (!u->is_unknown[u->low] || u->fixed[u->low])) u->low++;
+  for (int var = u->low; var < cells; var++) {
     if (!u->is_unknown[var] || u->fixed[var] || spec->shared.items[var]->type.kind == TYPE_INT) continue;
     if (!definable(u, conj, n, var)) return var;
     if (first < 0) first = var;
@@ -100,15 +139,16 @@ static int to_enumerate(const ast_spec *spec, const unknowns *u, const ir_expr *
  * now, else the enumeration of a bounded unknown. Returns the unbounded
  * unknown that can be none of them, -1 if a step was added, or -2 when
  * everything is fixed. */
-static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, step_vec *steps) {
-  if (add_definition(spec, u, conj, n, true, steps) || add_definition(spec, u, conj, n, false, steps)) return -1;
+static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *conj, size_t n, definers *ds,
+                    step_vec *steps) {
+  if (add_definition(u, conj, ds, true, steps) || add_definition(u, conj, ds, false, steps)) return -1;
   int var = to_enumerate(spec, u, conj, n);
   if (var >= 0) {
     u->fixed[var] = true;
     vec_push(NULL, steps, ((sem_step){var, NULL, NULL}));
     return -1;
   }
-  for (var = 0; var < (int)spec->shared.len; var++)
+  for (var = u->low; var < (int)spec->shared.len; var++)
     if (u->is_unknown[var] && !u->fixed[var]) return var;
   return -2;
 }
@@ -118,9 +158,13 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   ir_expr_list conj = {0};
   ir_flatten(disjunct, OP_AND, &conj);
   memset(u->fixed, 0, spec->shared.len * sizeof *u->fixed);
+  u->low = 0;
+  definers ds = {0};
+  find_definers(u, conj.items, conj.len, &ds);
   step_vec steps = {0};
   int r;
-  while ((r = add_step(spec, u, conj.items, conj.len, &steps)) == -1) {}
+  while ((r = add_step(spec, u, conj.items, conj.len, &ds, &steps)) == -1) {}
+  vec_free(&ds.all);
   sem_step *copy = arena_alloc(spec->arena, (steps.len + 1) * sizeof *copy);
   if (steps.len) memcpy(copy, steps.items, steps.len * sizeof *steps.items);
   out->pre = NULL;

@@ -82,7 +82,7 @@ static void check_initial_value(sema *s, const ast_shared *v, ir_expr *init) {
 }
 
 /* The most cells (scalars and array elements) a spec may have. */
-#define MAX_CELLS (1 << 20)
+#define MAX_CELLS (1 << 16) /* far beyond what a composition explores; each cell costs a name and a slot */
 
 /* An array's length: a constant from 1 to what the cells have left. */
 static bool check_size(sema *s, ast_shared *v) {
