@@ -410,7 +410,7 @@ static bool read_failure(reader *r, viz_conform *c, json_t *failure, size_t step
   size_t k = 0;
   while (k < sizeof failure_kinds / sizeof *failure_kinds && strcmp(failure_kinds[k], kind) != 0) k++;
   if (k == sizeof failure_kinds / sizeof *failure_kinds)
-    return fail(r, "the failure's kind '%s' is not \"not simulated\", \"range\", \"assertion\", \"exit\" or \"index\"",
+    return fail(r, "the failure's kind '%s' is not \"not simulated\", \"range\", \"assertion\", \"exit\", \"index\" or \"null\"",
                 kind);
   json_t *step = json_object_get(failure, "step");
   if (!json_is_integer(step) || json_integer_value(step) < 0 || (size_t)json_integer_value(step) > steps)

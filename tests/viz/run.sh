@@ -160,6 +160,35 @@ bad_trace missing-variable 'del t["trace"]["initial"]["shared"]["stopped"]'
 bad_trace no-steps 'del t["trace"]["steps"]'
 bad_trace safe 't["verdict"] = "safe"'
 bad_trace other-command 't["command"] = "lint"'
+bad_trace no-trace 'del t["trace"]'
+bad_trace no-initial 'del t["trace"]["initial"]'
+bad_trace no-initial-shared 'del t["trace"]["initial"]["shared"]'
+bad_trace no-initial-instances 'del t["trace"]["initial"]["instances"]'
+bad_trace no-violation 'del t["trace"]["violation"]'
+bad_trace violation-message 'del t["trace"]["violation"]["message"]'
+bad_trace violation-expression 'del t["trace"]["violation"]["expression"]'
+bad_trace violation-instance 't["trace"]["violation"]["instance"] = 1'
+bad_trace violation-unknown 't["trace"]["violation"]["instance"] = "Worker[7]"'
+bad_trace missing-instance 'del t["trace"]["initial"]["instances"]["Stopper"]'
+bad_trace initial-not-name 't["trace"]["initial"]["instances"]["Stopper"] = 1'
+bad_trace step-not-object "${steps}[0] = 1"
+bad_trace step-instance "del ${steps}[0][\"instance\"]"
+bad_trace step-thread "del ${steps}[0][\"thread\"]"
+bad_trace step-state "del ${steps}[0][\"state\"]"
+bad_trace step-shared "del ${steps}[0][\"state\"][\"shared\"]"
+bad_trace step-edge "del ${steps}[0][\"edge\"]"
+bad_trace step-from "del ${steps}[0][\"from\"]"
+bad_trace step-to "del ${steps}[0][\"to\"]"
+bad_trace edge-negative "${steps}[0][\"edge\"] = -1"
+bad_trace edge-source "${steps}[0][\"from\"] = \"Flagged\""
+bad_trace index-not-number "${steps}[0][\"instance\"] = \"Worker[x]\""
+bad_trace index-trailing "${steps}[0][\"instance\"] = \"Worker[1]x\""
+bad_trace index-single "${steps}[0][\"instance\"] = \"Stopper[1]\""
+bad_trace index-missing "${steps}[0][\"instance\"] = \"Worker\""
+bad_trace index-zero "${steps}[0][\"instance\"] = \"Worker[0]\""
+bad_trace bool-as-int 't["trace"]["initial"]["shared"]["stopped"] = 1'
+bad_trace above-range 't["trace"]["initial"]["shared"]["pendingIO"] = 99'
+bad_trace below-range 't["trace"]["initial"]["shared"]["pendingIO"] = -1'
 printf '{"command": "compose", "trace": ' > truncated.json
 printf '[1, 2]\n' > array.json
 cp "$viz/peterson-broken.trace.json" other-spec.json
@@ -187,6 +216,33 @@ trace other-command "not a counterexample written by 'athread compose --trace-ou
 trace truncated "not valid JSON (line 1, column 32): unexpected token near end of file"
 trace array "not a trace: the JSON is not an object"
 trace other-spec "'T1' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
+trace no-trace "the file has no object \"trace\""
+trace no-initial "the trace has no object \"initial\""
+trace no-initial-shared "the initial state has no object \"shared\""
+trace no-initial-instances "the initial state has no object \"instances\""
+trace no-violation "the trace has no object \"violation\""
+trace violation-message "the violation has no string \"message\""
+trace violation-expression "the violation has no string \"expression\""
+trace violation-instance "the violation's \"instance\" is not a string"
+trace violation-unknown "'Worker[7]' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
+trace missing-instance "the initial state does not say where every instance is"
+trace initial-not-name "the initial state of Stopper is not a state of thread Stopper"
+trace step-not-object "step 1: the step is not an object"
+trace step-instance "step 1: the step has no string \"instance\""
+trace step-thread "step 1: the step has no string \"thread\""
+trace step-state "step 1: the step has no object \"state\""
+trace step-shared "step 1: the step's state has no object \"shared\""
+trace step-edge "step 1: the step has no integer \"edge\""
+trace step-from "step 1: the step has no string \"from\""
+trace step-to "step 1: the step has no string \"to\""
+trace edge-negative "step 1: thread Worker has no edge -1 (it has 6, numbered from 0)"
+trace edge-source "step 1: edge 0 of Worker goes from Start to Checked, not from Flagged to Checked"
+for name in index-not-number:'Worker[x]' index-trailing:'Worker[1]x' index-single:'Stopper[1]' index-missing:'Worker' index-zero:'Worker[0]'; do
+  trace "${name%%:*}" "step 1: '${name#*:}' is not an instance of the system (was the trace written for another spec, or with other --set values?)"
+done
+trace bool-as-int "the value of 'stopped' is not a bool"
+trace above-range "the value 99 of 'pendingIO' is outside its range 0..3"
+trace below-range "the value -1 of 'pendingIO' is outside its range 0..3"
 trace missing "cannot open file: No such file or directory"
 cp "$viz/bluetooth-buggy.trace.json" fewer-workers.json # with N=1 the one worker is "Worker"
 trace fewer-workers "'Worker[1]' is not an instance of the system (was the trace written for another spec, or with other --set values?)" --set N=1
@@ -252,6 +308,27 @@ bad_conform c-failure-kind 'cb["failure"]["kind"] = "crash"'
 bad_conform c-all-conform 'del a["counterexample"]; del b["counterexample"]; a["verdict"] = b["verdict"] = "conforms"; t["not_checked"] = ["B"]; t["threads"] = [a]'
 bad_conform c-no-threads 'del t["threads"]'
 bad_conform c-one 'del b["counterexample"]; b["verdict"] = "conforms"'
+bad_conform c-step-not-object 'cb["steps"][0] = 1'
+bad_conform c-no-kind 'del cb["steps"][0]["kind"]'
+bad_conform c-no-environment 'del cb["steps"][0]["environment"]'
+bad_conform c-locals 'cb["steps"][0]["locals"] = 1'
+bad_conform c-local-value 'cb["steps"][0]["locals"] = {"x": "s"}'
+bad_conform c-failure-variable 'cb["failure"]["variable"] = "zz"'
+bad_conform c-failure-message 'del cb["failure"]["message"]'
+bad_conform c-failure-no-kind 'del cb["failure"]["kind"]'
+bad_conform c-failure-negative 'cb["failure"]["step"] = -1'
+bad_conform c-failure-string 'cb["failure"]["step"] = "1"'
+bad_conform c-no-failure 'del cb["failure"]'
+bad_conform c-initial-string 'ca["initial_candidates"] = "X1"'
+bad_conform c-candidate-number 'cb["steps"][0]["candidates"] = [1]'
+bad_conform c-entry 't["threads"][0] = 1'
+bad_conform c-counterexample 'a["counterexample"] = 1'
+bad_conform c-no-verdict 'del a["verdict"]'
+bad_conform c-no-thread 'del a["thread"]'
+bad_conform c-not-checked 't["not_checked"] = "B"'
+bad_conform c-not-checked-number 't["not_checked"] = [1]'
+bad_conform c-not-checked-unknown 't["not_checked"] = ["Z"]'
+bad_conform c-empty 't["threads"] = []'
 printf '{"command": "conform", "threads": [' > c-truncated.json
 # ctrace NAME MESSAGE [ARGS...]: viz --trace NAME.json over figure2 fails with
 # "NAME.json: error: MESSAGE" and leaves keep.svg as it was.
@@ -270,10 +347,31 @@ ctrace c-wrong-type "thread B, step 1: the value of 'g' in \"environment\" is no
 ctrace c-bad-kind "thread B, step 3: the step's \"kind\" is 'assert', not \"step\" or \"check\""
 ctrace c-no-steps "thread A: the counterexample has no array \"steps\""
 ctrace c-failure-step "thread B: the failure's \"step\" is not a step number from 0 to 3"
-ctrace c-failure-kind "thread B: the failure's kind 'crash' is not \"not simulated\", \"range\", \"assertion\", \"exit\" or \"index\""
+ctrace c-failure-kind "thread B: the failure's kind 'crash' is not \"not simulated\", \"range\", \"assertion\", \"exit\", \"index\" or \"null\""
 ctrace c-all-conform "no thread has a counterexample to draw (A conforms; not checked: B)"
 ctrace c-no-threads "the file has no array \"threads\""
 ctrace c-truncated "not valid JSON (line 1, column 35): ']' expected near end of file"
+ctrace c-step-not-object "thread B, step 1: the step is not an object"
+ctrace c-no-kind "thread B, step 1: the step has no string \"kind\""
+ctrace c-no-environment "thread B, step 1: the step has no object \"environment\""
+ctrace c-locals "thread B, step 1: the step's \"locals\" is not an object"
+ctrace c-local-value "thread B, step 1: the value of local 'x' is not an integer or a bool"
+ctrace c-failure-variable "thread B: the failure's variable 'zz' is not a shared variable of the spec"
+ctrace c-failure-message "thread B: the failure has no string \"message\""
+ctrace c-failure-no-kind "thread B: the failure has no string \"kind\""
+ctrace c-failure-negative "thread B: the failure's \"step\" is not a step number from 0 to 3"
+ctrace c-failure-string "thread B: the failure's \"step\" is not a step number from 0 to 3"
+ctrace c-no-failure "thread B: the counterexample has no object \"failure\""
+ctrace c-initial-string "thread A: \"initial_candidates\" is not an array of state names"
+ctrace c-candidate-number "thread B, step 1: \"candidates\" is not an array of state names"
+ctrace c-entry "an entry of \"threads\" is not an object"
+ctrace c-counterexample "thread A: the \"counterexample\" is not an object"
+ctrace c-no-verdict "an entry of \"threads\" has no string \"verdict\""
+ctrace c-no-thread "an entry of \"threads\" has no string \"thread\""
+ctrace c-not-checked "\"not_checked\" is not an array of thread names"
+ctrace c-not-checked-number "\"not_checked\" is not an array of thread names"
+ctrace c-not-checked-unknown "'Z' in \"not_checked\" is not a thread of the spec"
+ctrace c-empty "no thread has a counterexample to draw (the file checks no thread)"
 ctrace c-one "--thread B: the trace has no counterexample for thread B (A does not conform; B conforms)" --thread B
 expect conform-on-other-spec 2 "$viz/figure2-bad.conform.json: error: 'A' is not a thread of the spec (was the trace written for another spec?)" -- "$bt" --trace "$viz/figure2-bad.conform.json" -o keep.svg
 if cmp -s keep.svg "$bt" && [ -z "$(ls -A | grep 'keep.svg.')" ]; then pass; else fail "a conformance trace that does not fit touched the output file"; fi
