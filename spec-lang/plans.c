@@ -86,7 +86,7 @@ static void find_definers(const unknowns *u, const ir_expr *const *conj, size_t 
     if (c->kind == IR_UNARY && c->op == OP_NOT) add_definer(u, c->a, k, out);
     if (c->kind != IR_BINARY || (c->op != OP_EQ && c->op != OP_IFF)) continue;
     add_definer(u, c->a, k, out);
-    if (!is_unknown_ref(u, c->a) || sem_cell_of(c->a, u->primed) != sem_cell_of(c->b, u->primed)) add_definer(u, c->b, k, out);
+    add_definer(u, c->b, k, out); /* x == x twice: the second is met fixed */
   }
   if (out->all.len > 1) qsort(out->all.items, out->all.len, sizeof *out->all.items, by_var_then_conjunct);
 }
