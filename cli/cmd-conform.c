@@ -28,6 +28,7 @@ typedef struct conform_args {
   double timeout;        /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;                /* --int c|math */
+  env_kind env;                 /* --env system|havoc */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -73,6 +74,12 @@ static bool parse_atomicity(const char *name, conform_atomicity *out) {
   return false;
 }
 
+static bool parse_env(const char *name, env_kind *out) {
+  if (strcmp(name, "system") == 0) return *out = ENV_SYSTEM, true;
+  if (strcmp(name, "havoc") == 0) return *out = ENV_HAVOC, true;
+  return false;
+}
+
 /* Applies one option (a cli_take_fn). */
 static int conform_option(int c, char *arg, void *args) {
   conform_args *a = args;
@@ -89,6 +96,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'A':
     return parse_atomicity(arg, &a->atomicity) ? -1
                                                 : cli_usage_error("conform", "--atomicity must be statement or access");
+  case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error("conform", "--env must be system or havoc");
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
   case 'j': a->json = true; return -1;
@@ -104,7 +112,7 @@ static int conform_option(int c, char *arg, void *args) {
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  cli_parse p = {"conform",      "thread engine bound timeout atomicity emit-c emit-smt2 json no-timing certificate int",
+  cli_parse p = {"conform",      "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int",
                  "hI:D:U:",      &a->spec,
                  conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
@@ -183,7 +191,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
   json_t *threads = json_array(), *unchecked = json_array();
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .timing = a->timing};
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing};
     if (a->json) json_array_append_new(threads, report_conform_json(&c));
     else report_conform_text(stdout, &c);
   }
@@ -199,7 +207,7 @@ static void print_results(const conform_args *a, const ast_spec *spec, const cha
     if (a->json) json_array_append_new(notes, json_text(run->unchecked.items[i]));
     else printf("note: %s\n", run->unchecked.items[i]);
   }
-  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints};
+  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints, .env = &run->env};
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("conform"));
@@ -227,7 +235,7 @@ static bool any_binding(const ast_spec *spec, const char **function) {
 }
 
 /* Checks every implemented thread; returns the exit code. */
-static int conform(const conform_args *a, const ast_spec *spec) {
+static int conform(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
   const char *include = include_dir();
   conform_request rq = {.files = (const char *const *)a->files,
@@ -239,7 +247,9 @@ static int conform(const conform_args *a, const ast_spec *spec) {
                         .check = a->check,
                         .timeout = a->timeout,
                         .atomicity = a->atomicity,
-                        .ints = a->ints};
+                        .ints = a->ints,
+                        .env = a->env,
+                        .env_max_states = ENV_MAX_STATES};
   diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
@@ -258,7 +268,7 @@ static int conform(const conform_args *a, const ast_spec *spec) {
 }
 
 int cmd_conform(int argc, char **argv) {
-  conform_args a = {.timing = true, .ints = CFE_INTS_C};
+  conform_args a = {.timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();
