@@ -18,6 +18,8 @@ static const usage usages[] = {
    "Commands:\n"
    "  lint     parse and check a specification\n"
    "  fmt      print a specification in canonical layout\n"
+   "  check    the C program's verdict: compose, then conform every thread\n"
+   "           under the environment of the abstract system\n"
    "  conform  check C code against its abstract threads\n"
    "  compose  model-check the composition of the abstract threads\n"
    "  viz      draw threads, systems and counterexamples\n"
@@ -79,6 +81,17 @@ static const usage usages[] = {
    "Exit codes: 0 every checked thread conforms, 1 some thread does not conform\n"
    "(a counterexample is printed), 2 bad input, 3 unknown (bound, timeout, or\n"
    "interrupted by Ctrl-C or SIGTERM during the proofs; a second Ctrl-C kills).\n"},
+  {"check",
+   "usage: athread check SPEC.athread FILE.c... [OPTIONS]\n"
+   "The verdict for the C program: model-check the abstract system; when it is\n"
+   "safe, check that every thread's C code conforms to its abstract thread while\n"
+   "the other threads take the spec's edges where the system can take them. Every\n"
+   "thread conforms and the system is safe, so the program is safe (under the\n"
+   "assumptions printed). Options are conform's (see athread conform --help).\n"
+   "\n"
+   "Exit codes: 0 safe, 1 not proved (the abstract system is unsafe or a thread\n"
+   "does not conform: a counterexample is printed), 2 bad input, 3 unknown (a\n"
+   "limit, an engine that gave up, or a thread of the spec without C code).\n"},
   {"compose",
    "usage: athread compose SPEC.athread [OPTIONS]\n"
    "Model-check the system composed of the abstract threads: search every\n"
