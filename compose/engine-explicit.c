@@ -177,6 +177,7 @@ static void explore(search *s) {
     s->now = level;
     for (size_t i = 0; i < s->now.count && !s->stop; i++) {
       store_unpack(&s->st.layout, s->now.data + i * s->st.layout.bytes, s->cur);
+      if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, NULL);
       mdl_next_all(s->m, s->cur, on_successor, s, &s->fault);
       visit_batch(s, s->depth + 1);
       s->expanded++;

@@ -15,8 +15,9 @@
 #include "model.h"
 #include "result.h"
 
-/* Told of every step the search takes from a state it expands (src is the
- * state, canonical when the model is reduced by symmetry). */
+/* Told of every state the search expands (step NULL), then of every step it
+ * takes from it (src is the state, canonical when the model is reduced by
+ * symmetry). */
 typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step);
 
 typedef struct explicit_options {
@@ -24,7 +25,7 @@ typedef struct explicit_options {
   double timeout;      /* seconds; 0 = no limit */
   uint64_t max_memory; /* bytes for the state store; 0 = 80% of available memory */
   FILE *progress;      /* where to report every 2 s, or NULL */
-  explicit_observe_fn observe; /* called on every step taken, or NULL */
+  explicit_observe_fn observe; /* called on every state expanded and step taken, or NULL */
   void *observe_ctx;           /* its first argument */
 } explicit_options;
 

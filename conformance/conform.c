@@ -13,11 +13,17 @@
 #define TRACE_SEARCH_DEPTH 100000u
 /* How deep the search goes when Spacer gives up: far enough for short violations, quickly refuted. */
 #define FALLBACK_DEPTH 40u
-/* Before Spacer (engine auto): a bounded search this deep, for at most
- * QUICK_SECONDS. Spacer can take long to find a short violation through
- * the environment's moves on C's integers, which such a search finds at once. */
+/* Engine auto on code with loops: Spacer's time on one problem varies from
+ * a fraction of a second to hours with its random seed, so it runs with
+ * seeds 0, 1, ... for SPACER_SLICE seconds, then twice as long, and so on;
+ * the last of SPACER_SEEDS runs has the time left. After the first run, a
+ * bounded search QUICK_DEPTH deep for at most QUICK_SECONDS (Spacer can take
+ * long to find a short violation through the environment's moves on C's
+ * integers, which such a search finds at once). */
+#define SPACER_SLICE 1.0
+#define SPACER_SEEDS 6u
 #define QUICK_DEPTH 24u
-#define QUICK_SECONDS 1.0
+#define QUICK_SECONDS 2.0
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -80,14 +86,14 @@ static void search_after_spacer(smt *s, enc *e, const conform_options *o, confor
   }
 }
 
-/* The bounded search before Spacer; true when it found a violation. */
+/* The bounded search between Spacer's runs; true when it found a violation. */
 static bool quick_search(enc *e, const conform_options *o, conform_result *r) {
   double until = smt_now() + QUICK_SECONDS;
   if (o->deadline > 0 && o->deadline < until) until = o->deadline;
   if (bmc_search(e, QUICK_DEPTH, until, r) != 1) return false;
   r->engine = "bmc";
   set_verdict(r, 0);
-  snprintf(r->why, sizeof r->why, "a bounded search before Spacer found the violation");
+  snprintf(r->why, sizeof r->why, "Spacer took long; a bounded search found the violation");
   return true;
 }
 
@@ -112,6 +118,33 @@ static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r)
   if (found != 1) snprintf(r->reason, sizeof r->reason, "Spacer found a violation but no trace was found in time");
 }
 
+static bool out_of_time(const conform_options *o) {
+  return interrupt_requested() || (o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK);
+}
+
+static void reset_result(conform_result *r, const char *why) {
+  conform_result_free(r);
+  r->verdict = CONFORM_UNKNOWN;
+  r->reason[0] = '\0';
+  snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_result *r) {
+  char why[sizeof r->why];
+  snprintf(why, sizeof why, "%s", r->why);
+  double slice = SPACER_SLICE;
+  for (unsigned seed = 0; seed < SPACER_SEEDS; seed++, slice *= 2) {
+    conform_options run = *o;
+    double until = smt_now() + slice;
+    if (seed + 1 < SPACER_SEEDS && (o->deadline <= 0 || until < o->deadline)) run.deadline = until;
+    smt_set_horn_seed(s, seed);
+    run_chc(s, e, &run, r);
+    if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || run.deadline == o->deadline) return;
+    reset_result(r, why);
+    if (seed == 0 && quick_search(e, o, r)) return;
+  }
+}
+
 void conform_check(const prog *ins, const conform_options *o, conform_result *r) {
   memset(r, 0, sizeof *r);
   double start = smt_now();
@@ -131,7 +164,8 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
   if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
-  else if (!(o->engine == CONFORM_AUTO && quick_search(e, o, r))) run_chc(s, e, o, r);
+  else if (o->engine == CONFORM_AUTO) run_portfolio(s, e, o, r);
+  else run_chc(s, e, o, r);
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));

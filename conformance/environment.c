@@ -13,6 +13,8 @@
 /* The table of allowed moves grows with instances^2 * states * edges; past
  * this many bits the moves are taken from the edges alone. */
 #define MAX_ALLOWED_BITS ((size_t)1 << 26)
+/* The most rows (tid, state, shared values) of the reachable states kept. */
+#define MAX_VALUE_ROWS ((size_t)1 << 16)
 
 /* Every move of every instance, in tid order, edges in their order. */
 static void list_moves(conform_env *e) {
@@ -47,12 +49,51 @@ typedef struct observer {
   conform_env *e;
   size_t first_instance; /* the slot of tid 1 */
   size_t *first_move;    /* per tid - 1: its first move */
+  VEC(int64_t) rows;     /* rows (tid, state, shared values), with repeats until sorted */
+  bool too_many;         /* more distinct rows than MAX_VALUE_ROWS: none are kept */
 } observer;
+
+static size_t row_width(const conform_env *e) { return e->spec->shared.len + 2; }
+
+static size_t g_width; /* qsort's comparator has no context: the row width while sorting */
+
+static int compare_rows(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  for (size_t k = 0; k < g_width; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+
+/* Sorts the rows and drops repeats. */
+static void dedupe_rows(observer *o) {
+  size_t w = row_width(o->e), n = o->rows.len / w, kept = 0;
+  g_width = w;
+  qsort(o->rows.items, n, w * sizeof *o->rows.items, compare_rows);
+  for (size_t i = 0; i < n; i++)
+    if (kept == 0 || compare_rows(o->rows.items + (kept - 1) * w, o->rows.items + i * w) != 0)
+      memmove(o->rows.items + kept++ * w, o->rows.items + i * w, w * sizeof *o->rows.items);
+  o->rows.len = kept * w;
+}
+
+/* A state the search expands: one row per instance. */
+static void record_values(observer *o, const int64_t *state) {
+  conform_env *e = o->e;
+  size_t shared = e->spec->shared.len;
+  for (int64_t tid = 1; tid <= e->spec->instance_total && !o->too_many; tid++) {
+    vec_push(NULL, &o->rows, tid);
+    vec_push(NULL, &o->rows, state[o->first_instance + (size_t)tid - 1]);
+    for (size_t k = 0; k < shared; k++) vec_push(NULL, &o->rows, state[k]);
+  }
+  if (o->too_many || o->rows.len / row_width(e) < 2 * MAX_VALUE_ROWS) return;
+  dedupe_rows(o);
+  if (o->rows.len / row_width(e) > MAX_VALUE_ROWS) o->too_many = true, o->rows.len = 0;
+}
 
 /* The step (j, edge) leaves src: every other instance's state there allows it. */
 static void observe(void *ctx, const int64_t *src, const mdl_step *step) {
   observer *o = ctx;
   conform_env *e = o->e;
+  if (!step) return record_values(o, src);
   int64_t mover = (int64_t)((size_t)step->slot - o->first_instance) + 1;
   size_t m = o->first_move[mover - 1] + (size_t)step->edge;
   for (int64_t tid = 1; tid <= e->spec->instance_total; tid++) {
@@ -79,6 +120,13 @@ static bool from_reachable(conform_env *e, ast_spec *spec, const explicit_option
   l.progress = NULL;
   bool complete = compose_explore(spec, &l, &e->states, e->why, sizeof e->why);
   free(o.first_move);
+  if (complete && !o.too_many) dedupe_rows(&o);
+  if (complete && !o.too_many && o.rows.len / row_width(e) <= MAX_VALUE_ROWS) {
+    e->values = o.rows.items;
+    e->value_count = o.rows.len / row_width(e);
+  } else {
+    vec_free(&o.rows);
+  }
   return complete;
 }
 
@@ -127,6 +175,22 @@ void env_describe_move(const conform_env *e, size_t m, strbuf *out) {
   if (d->label) sbuf_printf(out, " \"%s\"", d->label);
 }
 
+const int64_t *env_values(const conform_env *e, int64_t tid, int state, size_t *count) {
+  *count = 0;
+  if (!e->values) return NULL;
+  size_t w = row_width(e), lo = 0, hi = e->value_count;
+  while (lo < hi) { /* the first row at or after (tid, state) */
+    size_t mid = (lo + hi) / 2;
+    const int64_t *r = e->values + mid * w;
+    if (r[0] < tid || (r[0] == tid && r[1] < state)) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t end = lo;
+  while (end < e->value_count && e->values[end * w] == tid && e->values[end * w + 1] == state) end++;
+  *count = end - lo;
+  return e->values + lo * w;
+}
+
 const char *env_source_name(env_source s) {
   static const char *const names[] = {"havoc", "reachable", "edges"};
   return names[s];
@@ -135,6 +199,7 @@ const char *env_source_name(env_source s) {
 void env_free(conform_env *e) {
   free(e->moves);
   free(e->allowed);
+  free(e->values);
   arena_free(e->arena);
   memset(e, 0, sizeof *e);
 }

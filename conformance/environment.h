@@ -54,6 +54,9 @@ typedef struct conform_env {
   size_t move_count;     /* how many */
   size_t state_stride;   /* the most states of any thread */
   uint8_t *allowed;      /* ENV_FROM_REACHABLE: one bit per (tid - 1, state, move) */
+  int64_t *values;       /* ENV_FROM_REACHABLE: the distinct rows (tid, state, shared values) of the
+                            reachable states, sorted, or NULL when there were too many to keep */
+  size_t value_count;    /* rows in values */
 } conform_env;
 
 /* Builds the environment of kind for every thread of spec, exploring the
@@ -62,6 +65,10 @@ typedef struct conform_env {
 void env_build(ast_spec *spec, env_kind kind, const explicit_options *limits, conform_env *out);
 /* May move m happen while instance tid (1-based) is in state? */
 bool env_allows(const conform_env *e, int64_t tid, int state, size_t m);
+/* The reachable states in which instance tid is in state: *count rows of
+ * spec->shared.len + 2 values each (tid, state, then the shared values), or
+ * NULL when the environment keeps none (not ENV_FROM_REACHABLE, or too many). */
+const int64_t *env_values(const conform_env *e, int64_t tid, int state, size_t *count);
 /* "Worker[2] takes Idle -> Busy \"label\"" ("another Worker" for a grouped move). */
 void env_describe_move(const conform_env *e, size_t m, strbuf *out);
 /* The source's name for JSON: "reachable", "edges" or "havoc". */

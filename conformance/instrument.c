@@ -25,6 +25,7 @@ typedef struct ins {
   int64_t mover;             /* lifting a move's relation: the tid of the instance that moves, else 0 */
   const conform_env *env;    /* the other threads' moves */
   bool initial_checked;      /* start from the spec's initial states */
+  const ir_expr *reachable;  /* the system is in a reachable state between steps (or NULL: not known) */
   int *image;                /* per concrete location: its copy */
   int *post;                 /* per concrete boundary: the F update leading to it, or -1 */
   const ir_expr **assertion; /* per state: A_q over g, or NULL */
@@ -315,6 +316,48 @@ static void add_moves(ins *x, int env) {
   }
 }
 
+/* The most rows of reachable values C(T, T#) states as an assumption. */
+#define MAX_REACHABLE_ROWS 2048
+
+/* g holds the shared values of row r (tid, state, values). */
+static const ir_expr *values_are(ins *x, const int64_t *r) {
+  const ir_expr *all = NULL;
+  for (int i = 0; i < x->shared_count; i++) {
+    const ir_expr *g = var(x, i);
+    const ir_expr *is = x->p->vars.items[i].type == TY_BOOL ? (r[2 + i] ? g : negation(x, g))
+                                                             : binary(x, OP_EQ, g, number(x, r[2 + i]));
+    all = join(x, OP_AND, all, is);
+  }
+  return finish(x, OP_AND, all);
+}
+
+/* Between steps the system is in a reachable state with this instance in
+ * a candidate state: OR over the instances i of T (tid == i, when T# reads
+ * it) and the states q of (F_q && g is the shared part of such a state).
+ * NULL when the environment keeps no values, or too many for a formula. */
+static const ir_expr *reachable_values(ins *x) {
+  const ir_expr *any = NULL;
+  size_t total = 0, w = (size_t)x->shared_count + 2;
+  vec_foreach(&x->spec->instances, k) {
+    const ast_instance *in = x->spec->instances.items[k];
+    for (int64_t tid = in->first_tid; in->thread_index == x->thread->index && tid < in->first_tid + in->count_value;
+         tid++) {
+      vec_foreach(&x->thread->states, q) {
+        size_t n;
+        const int64_t *rows = env_values(x->env, tid, (int)q, &n);
+        if (!rows || (total += n) > MAX_REACHABLE_ROWS) return NULL;
+        const ir_expr *here = NULL;
+        for (size_t r = 0; r < n; r++) here = join(x, OP_OR, here, values_are(x, rows + r * w));
+        if (!here) continue;
+        here = binary(x, OP_AND, var(x, x->cand_base + (int)q), here);
+        if (x->tid >= 0) here = binary(x, OP_AND, binary(x, OP_EQ, var(x, x->tid), number(x, tid)), here);
+        any = join(x, OP_OR, any, here);
+      }
+    }
+  }
+  return any;
+}
+
 /* Before leaving a boundary: the environment moves (any values in range
  * under havoc; else any number of the other instances' moves), every
  * candidate's assertion is assumed, u := g. Returns where the code's edges
@@ -323,6 +366,7 @@ static int environment_block(ins *x, int at) {
   if (x->env->source == ENV_FROM_HAVOC)
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
   if (x->env->source != ENV_FROM_HAVOC) add_moves(x, at);
+  if (x->reachable) append(x, &at, ACT_ASSUME, -1, x->reachable, ROLE_ENV);
   append(x, &at, ACT_ASSUME, -1, candidates_ok(x), ROLE_ENV);
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_SAVE);
   return at;
@@ -431,6 +475,7 @@ prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread
   add_variables(&x);
   x.assertion = xcalloc(thread->states.len + 1, sizeof *x.assertion);
   vec_foreach(&thread->states, q) x.assertion[q] = state_assertion(&x, (int)q);
+  x.reachable = reachable_values(&x);
   size_t n = code->locs.len;
   x.image = xcalloc(n + 1, sizeof *x.image);
   x.post = xcalloc(n + 1, sizeof *x.post);

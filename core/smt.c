@@ -18,6 +18,7 @@ struct smt {
   VEC(Z3_ast) kept; /* terms to dec_ref in smt_free */
   bool failed;      /* Z3 called the error handler */
   char error[256];  /* its first message */
+  unsigned seed;    /* Spacer's random seed in the Horn solvers made from now on */
 };
 
 /* Z3 keeps no user pointer per context: the handler finds its smt here. */
@@ -342,6 +343,8 @@ unsigned smt_timeout_ms(double deadline) {
   return left > 0.001 ? (unsigned)(left * 1000) : 1;
 }
 
+void smt_set_horn_seed(smt *s, unsigned seed) { s->seed = seed; }
+
 Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   Z3_context c = s->z3;
   Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
@@ -356,6 +359,7 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_eager"), false);
+    Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "fp.spacer.random_seed"), s->seed);
   }
   Z3_solver_set_params(c, sv, p);
   Z3_params_dec_ref(c, p);

@@ -58,6 +58,9 @@ unsigned smt_timeout_ms(double deadline);
  * (no slicing or inlining), so the invariant reads per predicate and can be
  * re-checked. Returns a new reference: release with Z3_solver_dec_ref. */
 Z3_solver smt_solver(smt *s, double deadline, bool horn);
+/* Spacer's random seed for the Horn solvers made from now on (0 at first):
+ * its luck on one problem varies much with it. */
+void smt_set_horn_seed(smt *s, unsigned seed);
 
 /* Z3_solver_check, except that the answer is Z3_L_UNDEF when Z3 reported an
  * error, or when the check ended within SMT_CHECK_SLACK seconds of deadline
