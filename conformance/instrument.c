@@ -275,7 +275,8 @@ static const ir_expr *move_condition(ins *x, const size_t *ms, size_t count) {
  * detail, the first of its group; its instance's tid stands for tid). The
  * mover's state is its state in a reachable system state, so its checks
  * hold (the system is safe) and are assumed too. (Assuming its next state's
- * checks as well is as sound, but made Spacer lose its way.) */
+ * checks as well is as sound, but made Spacer lose its way.) The system is
+ * in a reachable state after every move, where that is known. */
 static void add_move(ins *x, int env, size_t m, const ir_expr *when) {
   const env_move *mv = &x->env->moves[m];
   const ast_edge *d = mv->thread->edges.items[mv->edge];
@@ -287,6 +288,7 @@ static void add_move(ins *x, int env, size_t m, const ir_expr *when) {
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
   const ir_expr *relation = lifted(x, sem_edge(d));
   x->mover = 0;
+  if (x->reachable) relation = binary(x, OP_AND, relation, x->reachable);
   int k = edge(x, at, env, ACT_ASSUME, -1, relation, ROLE_ENV);
   x->p->edges.items[k].detail = (int)m;
 }
