@@ -89,6 +89,7 @@ DESIGN_LIMIT = 50_000  # states of the design program's search (its values then 
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
 ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
 INT = os.environ.get("INT", "math")   # the C code's integers, as athread conform's --int
+SHAPES = float(os.environ.get("SHAPES", "0"))  # the share of ShapeGen's cases
 C_INT_TYPES = ["unsigned char", "signed char", "short", "unsigned short", "int", "unsigned"]
 
 
@@ -148,8 +149,10 @@ def writes(s, helpers, out):
     k = s[0]
     if k == "set" and s[1][0] == "sh":
         out.add(s[1][1])
-    elif k == "nondet_sh":
+    elif k == "nondet_sh" or k in ("lock", "unlock"):
         out.add(s[1])
+    elif k in ("cas", "fetch_add"):
+        out.add(s[2])
     elif k == "call":
         for x in helpers[s[1]]:
             writes(x, helpers, out)
@@ -161,7 +164,7 @@ def writes(s, helpers, out):
 
 
 def reads_locals(s):
-    if s[0] in ("decl", "nondet_mod", "nondet_range") or s[0] == "set" and s[1][0] == "loc":
+    if s[0] in ("decl", "nondet_mod", "nondet_range", "cas", "fetch_add") or s[0] == "set" and s[1][0] == "loc":
         return True
     return any(isinstance(x, tuple) and mentions(x, "loc") for x in s[1:]) or \
         any(isinstance(x, list) and any(reads_locals(y) for y in x) for x in s[1:])
@@ -325,8 +328,12 @@ class Concrete:
         (--int c: overflow) raises."""
         code = self.codes[self.kinds[i]]
         if self.access and access_expr(node) is not None:
-            return [(i, pc, what, moved(g2, nxt, L2, done2))
-                    for what, g2, L2, nxt, done2 in self.access_step(i, pc, node, g, L, dict(done))]
+            steps = self.access_step(i, pc, node, g, L, dict(done))
+            if on_step:  # the step that completes the statement (not its reads)
+                for _, g2, _, nxt, _ in steps:
+                    if nxt != pc:
+                        on_step(self.kinds[i], pc, g, g2)
+            return [(i, pc, what, moved(g2, nxt, L2, done2)) for what, g2, L2, nxt, done2 in steps]
         if node[0] in ("assert", "probe"):
             if node[0] == "assert" and not self.sem.ev(node[1], g, L):
                 raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
@@ -569,8 +576,10 @@ class Gen(minic.ExprGen):
         self.sy = System()
         minic.ExprGen.__init__(self, random.Random(seed), self.sy.vars)
         self.probes = {}            # probe -> the locals its assert may read
+        self.hints = {}             # probe -> conditions meant for its assert (ShapeGen)
         self.atomics = 0
         self.lock = None            # index of the lock variable, or None
+        self.design_atomicity = "statement"  # D's steps when it is explored
 
     # ---- shared variables and threads
     def declare(self):
@@ -754,7 +763,11 @@ class Gen(minic.ExprGen):
             self.make_code(t)
 
     # ---- asserts from what D's probes saw
-    def condition(self, scope, seen, kind):
+    def c_readable(self, e):
+        """May C code read e? (Not a mutex: ShapeGen.)"""
+        return True
+
+    def condition(self, scope, seen, kind, probe=None):
         """A condition over the shared variables and scope: kind 'holds' (true
         at every value seen, as tight as found) or 'fails' (false at some)."""
         def holds(c):
@@ -765,9 +778,13 @@ class Gen(minic.ExprGen):
         pool = [self.bool_expr(scope, 1) for _ in range(12)]
         for i, v in enumerate(self.sy.vars):
             f = values_formula(v, i, [g[i] for g, _ in seen if v.in_range(g[i])])
-            if f is not None:
+            if f is not None and self.c_readable(f):
                 pool.append(f)
         good = [c for c in pool if holds(c)] if kind == "holds" else [c for c in pool if seen and not holds(c)]
+        hinted = [h(seen) if callable(h) else h for h in self.hints.get(probe, [])]
+        hinted = [c for c in hinted if holds(c) == (kind == "holds") and (seen or kind == "holds")]
+        if hinted and self.chance(0.8):
+            return self.r.choice(hinted)
         if not good:
             return self.bool_expr(scope, 1)
         gs = list(itertools.product(*[v.domain() for v in self.sy.vars]))
@@ -788,7 +805,7 @@ class Gen(minic.ExprGen):
             if s[0] != "probe" or self.chance(0.25):
                 return [s]
             kind = "fails" if failing and self.chance(0.4) else "holds"
-            return [("assert", self.condition(self.probes[s[1]], seen.get(s[1], []), kind))]
+            return [("assert", self.condition(self.probes[s[1]], seen.get(s[1], []), kind, s[1]))]
         for t in self.sy.threads:
             t.body = rebuild(t.body, f)
             t.helpers = {n: rebuild(b, f) for n, b in t.helpers.items()}
@@ -926,8 +943,11 @@ class Gen(minic.ExprGen):
                 S = {g for g in seen_at.get((k, n), ()) if self.in_type((g,))}
                 state_fact = conj([t.asserts.get(q) for q in lasts[k][n]])
                 facts = [state_fact] + ([set_formula(self.sy.vars, S) or ("tf", True)] if S else [])
+                facts = [f for f in facts if self.c_readable(f)]
+                if not self.c_readable(state_fact):
+                    state_fact = None
                 for x in inner_checks(node[1][1], t.helpers):
-                    if self.chance(0.35):
+                    if facts and self.chance(0.35):
                         new[id(x)] = [("assert", self.r.choice(facts))]
                 for x in node[1][1][:-1]:
                     if x[0] == "set" and x[1][0] == "sh" and state_fact and self.chance(0.5):
@@ -939,6 +959,15 @@ class Gen(minic.ExprGen):
                 t.helpers = {n: rebuild(b, lambda s: new.get(id(s), [s])) for n, b in t.helpers.items()}
 
     def generate(self):
+        self.make_program()
+        if INT == "c":
+            self.c_types()
+        self.make_spec()
+        self.mutate()
+        return self.sy
+
+    def make_program(self):
+        """D: the shared variables and the threads' code, with probes."""
         self.declare()
         counter = random.Random(self.seed ^ 0x5eed).random() < COUNTER_SHARE
         if counter and len(self.sy.vars) > 2:
@@ -950,8 +979,9 @@ class Gen(minic.ExprGen):
         self.make_threads()
         if counter:
             self.counter_code()
-        if INT == "c":
-            self.c_types()
+
+    def make_spec(self):
+        """Explores D, places its asserts, and draws the spec from it."""
         seen, seen_at, steps_at = self.explore_design()
         self.place_asserts(seen)
         lines = {}
@@ -970,8 +1000,6 @@ class Gen(minic.ExprGen):
         self.boundary_asserts_inside(lasts, seen_at, conc)
         if self.chance(0.2):
             self.count_invariant(states, kinds)
-        self.mutate()
-        return self.sy
 
     def c_types(self):
         """--int c: each variable's C type (its spec type stays), drawn apart
@@ -1012,7 +1040,7 @@ class Gen(minic.ExprGen):
         def probe(k, g, L):
             seen.setdefault(k, set()).add((g, tuple(sorted(L.items()))))
 
-        conc = Concrete(self.sy, probe=probe)
+        conc = Concrete(self.sy, probe=probe, atomicity=self.design_atomicity)
 
         def on_state(state):
             g, insts = state
@@ -1080,6 +1108,269 @@ class Gen(minic.ExprGen):
             stmts[j] = ("atomic", s[1], form)
 
 
+LOCKED_OPS = ["locked_inc", "locked_inc", "locked_dec", "locked_max"]
+LOCK_FREE_OPS = ["cas_inc", "cas_inc", "cas_max", "fetch_add"]
+SHAPE_MUTANTS = ["drop_lock", "read_outside", "unlock_between", "unlock_early", "plain_rmw", "wrong_assert"]
+
+
+class ShapeGen(Gen):
+    """Programs that are correct at C's atomicity because of how they
+    synchronize, so that athread can prove them only with the environment of
+    the other threads' abstract edges (a havoc of shared variables breaks
+    them): per kind of thread one operation on a shared int x, repeated 1-2
+    times in a loop: a read-modify-write under a lock (pthread_mutex_t, or a
+    lock variable taken in an atomic section): increment, guarded decrement,
+    maximum with a constant; a compare-and-swap loop (GCC's
+    __sync_bool_compare_and_swap or __atomic_compare_exchange_n): increment,
+    maximum; __atomic_fetch_add. Probes after the operation carry hints
+    (x > v, x == v + 1, x >= c, ...) that become asserts when they hold on
+    every run of D; sometimes a barrier, after which a probe sees the final
+    value. D is explored at ATOMICITY, its spec drawn as Gen's (the lock
+    steps by their meaning, the writes that read locals mostly by the values
+    D was seen to take). Half the cases are near misses: a lock dropped, the
+    read moved before the lock, the lock released between the read and the
+    write or before the write, a compare-and-swap made a plain read and
+    write, an assert changed to a wrong one."""
+
+    def __init__(self, seed):
+        Gen.__init__(self, seed)
+        self.design_atomicity = ATOMICITY
+        self.mutex = False
+        self.ops = {}               # thread kind -> (operation, its constant)
+
+    def c_readable(self, e):
+        return not (self.mutex and self.lock is not None and mentions_var(e, self.lock))
+
+    def bvars(self):
+        return [i for i in Gen.bvars(self) if i != self.lock or not self.mutex]
+
+    def make_program(self):
+        self.sy.shape = "shape"
+        shape = self.r.choice(THREAD_SHAPES)
+        names = self.r.sample([("T", "t"), ("Worker", "worker"), ("Driver", "driver"), ("Reader", "reader")], len(shape))
+        rounds = {}
+        ops = LOCKED_OPS if self.chance(0.65) else LOCK_FREE_OPS
+        for k, ((name, func), count) in enumerate(zip(names, shape)):
+            self.sy.threads.append(Thread(name, func, count))
+            self.ops[k] = (self.r.choice(ops), self.r.randint(1, 3))
+            rounds[k] = self.r.choice([1, 1, 2]) if sum(shape) < 3 else 1
+        x0 = self.r.choice([0, 0, 1])
+        incs = sum(t.count * rounds[k] for k, t in enumerate(self.sy.threads) if self.ops[k][0] in ("locked_inc", "cas_inc", "fetch_add"))
+        hi = max([x0 + incs, 1] + [c for op, c in self.ops.values() if op.endswith("max")])
+        if any(op.startswith("locked") for op, _ in self.ops.values()):
+            self.lock = 0
+            self.mutex = self.chance(0.6)
+            lock = Var("m" if self.mutex else "lock", "bool", init=0)
+            lock.mutex = self.mutex
+            self.sy.vars.append(lock)
+        self.sy.vars.append(Var(self.r.choice(INT_NAMES), "int", hi, init=x0))
+        self.x = len(self.sy.vars) - 1
+        self.sy.c_bool = self.r.choice(["_Bool", "bool"])
+        for k, t in enumerate(self.sy.threads):
+            self.shape_code(t, k, rounds[k])
+        self.sy.shape += " " + "+".join(op for op, _ in self.ops.values())
+        if self.chance(0.35):
+            self.barrier()
+
+    def acquire(self):
+        if self.mutex:
+            return ("lock", self.lock)
+        return ("atomic", [("await", ("not", ("sh", self.lock))), ("set", ("sh", self.lock), ("tf", True))], self.atomic_form(True))
+
+    def release(self):
+        return ("unlock", self.lock) if self.mutex else ("set", ("sh", self.lock), ("tf", False))
+
+    def hinted_probe(self, scope, hints):
+        p = self.probe(scope)
+        self.hints[p[1]] = hints
+        return p
+
+    def shape_code(self, t, k, rounds):
+        """t's body: its operation, rounds times."""
+        op, c = self.ops[k]
+        x, v, ok = ("sh", self.x), ("loc", "v"), ("loc", "ok")
+        t.locals += ["v", "ok", "i"] if rounds > 1 else ["v", "ok"]
+        t.body += [("decl", "v", ("num", 0)), ("decl", "ok", ("num", 0))]
+        plus = lambda e, n: ("bin", "+", e, ("num", n))
+        cmp = lambda op, a, b: ("bin", op, a, b)
+        grows = cmp(">", x, v)
+        if op == "locked_inc":
+            body = [self.acquire(), ("set", v, x), self.hinted_probe(["v"], [cmp(">=", x, v)]), ("set", x, plus(v, 1)),
+                    self.hinted_probe(["v"], [cmp("==", x, plus(v, 1)), grows]), self.release(),
+                    self.hinted_probe(["v"], [grows])]
+        elif op == "locked_dec":
+            body = [self.acquire(), ("set", v, x),
+                    ("if", cmp(">", v, ("num", 0)), [("set", x, ("bin", "-", v, ("num", 1))),
+                                                     self.hinted_probe(["v"], [cmp("<", x, v), cmp("==", plus(x, 1), v)])], []),
+                    self.release(), self.probe(["v"])]
+        elif op == "locked_max":
+            body = [self.acquire(), ("set", v, x), ("if", cmp("<", v, ("num", c)), [("set", x, ("num", c))], []),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)]), self.release(),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)])]
+        elif op == "cas_inc":
+            if self.chance(0.5):
+                loop = [("while", ("not", ok), [("set", v, x), ("cas", "ok", self.x, v, plus(v, 1), "sync")])]
+            else:
+                loop = [("set", v, x), ("while", ("not", ok), [("cas", "ok", self.x, v, plus(v, 1), "atomic")])]
+            body = [("set", ok, ("num", 0))] + loop + [self.hinted_probe(["v"], [grows, cmp(">=", x, plus(v, 1))])]
+        elif op == "cas_max":
+            body = [("set", ok, ("num", 0)),
+                    ("while", ("not", ok), [("set", v, x), ("if", cmp(">=", v, ("num", c)), [("set", ok, ("num", 1))],
+                                                                  [("cas", "ok", self.x, v, ("num", c), "sync")])]),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)])]
+        else:
+            body = [("fetch_add", "v", self.x, 1), self.hinted_probe(["v"], [grows, cmp(">=", x, plus(v, 1))])]
+        if rounds == 1:
+            t.body += body
+            return
+        i = ("loc", "i")
+        t.body += [("decl", "i", ("num", 0)), ("while", cmp("<", i, ("num", rounds)), body + [("set", i, plus(i, 1))])]
+
+    def barrier(self):
+        """Every thread arrives, waits for all, then a probe sees x's final value."""
+        n = len(self.sy.instances())
+        self.sy.vars.append(Var("arrived", "int", n, init=0))
+        a = len(self.sy.vars) - 1
+        self.sy.shape += ", barrier"
+        for t in self.sy.threads:
+            t.body += [("atomic", [("set", ("sh", a), ("bin", "+", ("sh", a), ("num", 1)))], self.atomic_form(False)),
+                       ("atomic", [("await", ("bin", "==", ("sh", a), ("num", n))), ("set", ("sh", a), ("num", n))], self.atomic_form(False)),
+                       self.hinted_probe([], [self.final_value])]
+
+    def final_value(self, seen):
+        """The hint of the probe after the barrier: x's values there."""
+        return values_formula(self.sy.vars[self.x], self.x, [g[self.x] for g, _ in seen]) or ("tf", True)
+
+    def c_types(self):
+        """--int c: x is an int (GCC's atomic builtins take int objects), the
+        lock variable a C bool, arrived any type."""
+        Gen.c_types(self)
+        for i, v in enumerate(self.sy.vars):
+            if i == self.x:
+                v.ctype = "int"
+
+    def relation(self, s, t, observed):
+        """A lock step by its meaning (never a havoc, which would let any
+        thread take a held lock); a write that reads locals mostly by the
+        values D was seen to take."""
+        if reads_locals(s) and observed and self.chance(0.8) or s[0] in ("lock", "unlock") and observed and self.chance(0.3):
+            return self.relation_in(s, t, observed, "observed")
+        if self.lock is not None and self.lock in writes(s, t.helpers, set()) and symbolic(s, self.sy.vars, t.helpers):
+            return self.relation_in(s, t, observed, "meaning")
+        return Gen.relation(self, s, t, observed)
+
+    def relation_in(self, s, t, observed, style):
+        r, self.r = self.r, _Fixed(self.r, style)
+        try:
+            return Gen.relation(self, s, t, observed)
+        finally:
+            self.r = r
+
+    # ---- near misses
+    def mutate(self):
+        if not self.chance(0.5):
+            return
+        kinds = list(self.r.sample(SHAPE_MUTANTS, len(SHAPE_MUTANTS)))
+        for kind in kinds:
+            for k in self.r.sample(range(len(self.sy.threads)), len(self.sy.threads)):
+                if getattr(self, "mutant_" + kind)(self.sy.threads[k]):
+                    self.sy.shape += ", mutant " + kind
+                    return
+
+    def body_of(self, t):
+        """The statement list that holds t's operation (its loop's body, or t's body)."""
+        for s in t.body:
+            if s[0] == "while" and s[1][0] == "bin":
+                return s[2]
+        return t.body
+
+    def lock_at(self, stmts):
+        """(where the lock is taken, where it is released) in stmts, or None."""
+        acq = [j for j, s in enumerate(stmts) if s[0] == "lock" or s[0] == "atomic" and self.lock is not None and
+               any(x[0] == "set" and x[1] == ("sh", self.lock) for x in s[1])]
+        rel = [j for j, s in enumerate(stmts) if s == self.release()]
+        return (acq[0], rel[0]) if acq and rel else None
+
+    def mutant_drop_lock(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        del b[at[1]]
+        del b[at[0]]
+        return True
+
+    def mutant_read_outside(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None or b[at[0] + 1][0] != "set":
+            return False
+        b.insert(at[0], b.pop(at[0] + 1))
+        return True
+
+    def mutant_unlock_between(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        b[at[0] + 2:at[0] + 2] = [self.release(), self.acquire()]
+        return True
+
+    def mutant_unlock_early(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        writes_x = [j for j in range(at[0] + 1, at[1]) if self.x in writes(b[j], t.helpers, set())]
+        if not writes_x:
+            return False
+        b.insert(writes_x[0], b.pop(at[1]))
+        return True
+
+    def mutant_plain_rmw(self, t):
+        """A compare-and-swap or fetch-and-add made a read and a write."""
+        def f(s):
+            if s[0] == "cas":
+                return [("set", ("sh", self.x), s[4]), ("set", ("loc", s[1]), ("num", 1))]
+            if s[0] == "fetch_add":
+                return [("set", ("loc", s[1]), ("sh", s[2])), ("set", ("sh", s[2]), ("bin", "+", ("loc", s[1]), ("num", s[3])))]
+            return [s]
+        before = repr(t.body)
+        t.body = rebuild(t.body, f)
+        return repr(t.body) != before
+
+    def mutant_wrong_assert(self, t):
+        """An assert about x made one step stronger than it can be (x > v + 1
+        for x > v, x >= c + 1 for x >= c, x == v + 2 for x == v + 1, ...)."""
+        found = []
+
+        def f(s):
+            if s[0] == "assert" and s[1][0] == "bin" and s[1][1] in ("<", "<=", ">", ">=", "==") and not found:
+                op, a, b = s[1][1:]
+                found.append(s)
+                if op in (">", ">="):
+                    return [("assert", ("bin", op, a, ("bin", "+", b, ("num", 1))))]
+                if op in ("<", "<="):
+                    return [("assert", ("bin", op, ("bin", "+", a, ("num", 1)), b))]
+                return [("assert", ("bin", "==", a, ("bin", "+", b, ("num", 1))))]
+            return [s]
+        t.body = rebuild(t.body, f)
+        return bool(found)
+
+
+class _Fixed:
+    """A random source whose choice() gives one answer (the relation style),
+    and otherwise draws from r."""
+    def __init__(self, r, answer):
+        self.r, self.answer = r, answer
+
+    def choice(self, xs):
+        return self.answer if self.answer in xs else self.r.choice(xs)
+
+    def __getattr__(self, name):
+        return getattr(self.r, name)
+
+
 def inner_checks(stmts, helpers):
     """The asserts and probes of stmts, at any depth."""
     out = []
@@ -1143,6 +1434,10 @@ def symbolic(s, vars, helpers):
             return [(guards + [read(x[1], values)], values)]
         if k in ("assert", "probe"):
             return [path]
+        if k in ("lock", "unlock"):
+            i = x[1]
+            guard = [read(("not", ("sh", i)), values)] if k == "lock" else []
+            return [(guards + guard, values[:i] + (("tf", k == "lock"),) + values[i + 1:])]
         if k == "if":
             if x[1] is None:
                 return run(x[2], [path]) + run(x[3], [path])
@@ -1189,6 +1484,9 @@ def split_statements(sy):
 
 
 def case_of(seed):
+    """The case of seed: a share SHAPES (environment, default 0) are ShapeGen's."""
+    if random.Random(seed ^ 0x5ba9e).random() < SHAPES:
+        return ShapeGen(seed).generate()
     return Gen(seed).generate()
 
 
