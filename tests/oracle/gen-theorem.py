@@ -386,7 +386,11 @@ class Concrete:
 
     def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None):
         """("safe" | "unsafe" | "skip", why, trace lines, states). allowed: the
-        shared states the abstract system reaches (None: no such check)."""
+        shared states the abstract system reaches (None: no such check). A
+        state outside them is unsafe, but the search goes on for a failure of
+        the C code itself: self.own is C's own verdict ("safe" when no assert
+        fails and no undefined behaviour happens)."""
+        self.own, outside = "skip", None
         starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals), ()) for k in self.kinds))
                   for g in self.sy.initial_gs()]
         seen = {s: None for s in starts}
@@ -395,19 +399,25 @@ class Concrete:
             state = queue.popleft()
             if on_state:
                 on_state(state)
-            if allowed is not None and state[0] not in allowed:
-                return "unsafe", "the shared state %s is not one the abstract system reaches" % self.gtext(state[0]), \
-                    self.trace(seen, state), len(seen)
+            if allowed is not None and state[0] not in allowed and outside is None:
+                outside = ("the shared state %s is not one the abstract system reaches" % self.gtext(state[0]),
+                           self.trace(seen, state))
             try:
                 succ = self.successors(state, on_step)
             except Failure as f:
+                self.own = "unsafe"
                 return "unsafe", "%s: %s" % (self.where(f.instance, f.node), f.what), self.trace(seen, state), len(seen)
             for i, pc, what, s2 in succ:
                 if s2 not in seen:
                     seen[s2] = (state, i, pc, what)
                     if len(seen) > limit:
+                        if outside is not None:
+                            return "unsafe", outside[0], outside[1], len(seen)
                         return "skip", "more than %d states" % limit, [], len(seen)
                     queue.append(s2)
+        self.own = "safe"
+        if outside is not None:
+            return "unsafe", outside[0], outside[1], len(seen)
         return "safe", "", [], len(seen)
 
     def where(self, i, pc):
@@ -1494,38 +1504,60 @@ def case_of(seed):
 
 def reference(sy, limit=LIMIT):
     """The oracle's verdicts: (abstract verdict, abstract why, concrete verdict,
-    why, trace lines). The concrete search also checks that every shared state
-    it reaches is one the abstract system reaches, when that one is safe."""
+    why, trace lines, C's own verdict). The concrete search also checks that
+    every shared state it reaches is one the abstract system reaches, when
+    that one is safe; C's own verdict is about the C code alone (asserts,
+    undefined behaviour)."""
     a_verdict, a_why, states = Abstract(sy).search(limit)
     allowed = {g for g, _ in states} if a_verdict == "safe" else None
     lines = {}
     c_text(sy, lines)
-    c_verdict, why, trace, _ = Concrete(sy, lines=lines, atomicity=ATOMICITY).explore(limit, allowed)
-    return a_verdict, a_why, c_verdict, why, trace
+    conc = Concrete(sy, lines=lines, atomicity=ATOMICITY)
+    c_verdict, why, trace, _ = conc.explore(limit, allowed)
+    return a_verdict, a_why, c_verdict, why, trace, conc.own
 
 
-def judge(seed, conform_rc, compose_rc):
-    """(status, text) of one case, given athread's exit codes."""
+def judge(seed, rcs):
+    """(status, text, figures) of one case, given athread's exit codes rcs:
+    {"check": ..., "compose": ...} (CHECK=1) or {"conform": ..., "compose":
+    ...}; figures: the reference's and athread's verdicts for the summary."""
     sy = case_of(seed)
-    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    a_verdict, a_why, c_verdict, why, trace, own = reference(sy)
+    says = "check" if "check" in rcs else "conform"
+    first, compose_rc = rcs[says], rcs["compose"]
+    fig = {"own": own, "athread": "?"}
+    rc_list = (first, compose_rc)
+    if any(rc not in (0, 1, 3) for rc in rc_list):
+        return "ERROR", "athread exit codes %s %s, compose %s (bad input or a crash)" % (says, first, compose_rc), fig
+    if first == 3 or compose_rc == 3 and says == "conform":  # check's own verdict stands without compose's
+        fig["athread"] = "unknown"
+        return "unknown", "athread said unknown (%s exit %s, compose exit %s)" % (says, first, compose_rc), fig
     athread_safe = {0: "safe", 1: "unsafe"}.get(compose_rc)
-    if conform_rc not in (0, 1) or compose_rc not in (0, 1):
-        if 2 in (conform_rc, compose_rc) or None in (conform_rc, compose_rc):
-            return "ERROR", "athread exit codes conform %s, compose %s (bad input or a crash)" % (conform_rc, compose_rc)
-        return "unknown", "athread said unknown (conform exit %s, compose exit %s)" % (conform_rc, compose_rc)
-    if a_verdict != "skip" and athread_safe != a_verdict:
-        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why)
-    if conform_rc != 0 or compose_rc != 0:
-        return "rejected", "conform exit %d, compose exit %d; the concrete program is %s" % (conform_rc, compose_rc, c_verdict)
+    if a_verdict != "skip" and athread_safe is not None and athread_safe != a_verdict:
+        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why), fig
+    safe = first == 0 and (says == "check" or compose_rc == 0)
+    if says == "check" and safe and compose_rc == 1:
+        return "COMPOSE-DIFFERS", "athread check says safe, athread compose says the abstract system is unsafe", fig
+    fig["athread"] = "safe" if safe else "rejected"
+    if not safe:
+        return "rejected", "%s exit %d, compose exit %s; the concrete program is %s" % (says, first, compose_rc, c_verdict), fig
     if c_verdict == "skip":
-        return "skip", "the concrete search passed %d states" % LIMIT
+        return "skip", "the concrete search passed %d states" % LIMIT, fig
     if c_verdict == "safe":
         split = split_statements(sy) if ATOMICITY == "access" else 0
         return "all-safe", "every thread conforms, the system is safe, and so is the concrete program%s" % \
-            (" (%d statements of two or more shared accesses outside atomic sections)" % split if split else "")
+            (" (%d statements of two or more shared accesses outside atomic sections)" % split if split else ""), fig
     return "VIOLATION", "\n".join(["every thread conforms and the system is safe, but the concrete program is not: %s" % why,
-                                   "---- seed %d (tests/oracle/gen-theorem.py %d prints it)" % (seed, seed),
-                                   spec_text(sy, seed), c_text(sy), "---- concrete trace:"] + trace)
+                                   "---- seed %d (%stests/oracle/gen-theorem.py %d prints it)" % (seed, env_prefix(), seed),
+                                   spec_text(sy, seed), c_text(sy), "---- concrete trace:"] + trace), fig
+
+
+def env_prefix():
+    """The environment that makes a seed's case: "SHAPES=0.5 ATOMICITY=access " ..."""
+    out = ["SHAPES=%g" % SHAPES] if SHAPES else []
+    out += ["ATOMICITY=" + ATOMICITY] if ATOMICITY != "statement" else []
+    out += ["INT=" + INT] if INT != "math" else []
+    return " ".join(out) + (" " if out else "")
 
 
 def read_rc(path):
@@ -1538,13 +1570,26 @@ def read_rc(path):
 
 def judge_batch(directory, first, count):
     tally, split = {}, 0
+    figs = {"ref-safe": 0, "ref-unsafe": 0, "ref-skip": 0, "athread-safe": 0, "proved": 0, "unknown": 0}
+    check = os.environ.get("CHECK", "0") == "1"
     for seed in range(first, first + count):
         base = os.path.join(directory, "case%d" % seed)
-        status, text = judge(seed, read_rc(base + ".conform.rc"), read_rc(base + ".compose.rc"))
+        rcs = {cmd: read_rc("%s.%s.rc" % (base, cmd)) for cmd in (("check", "compose") if check else ("conform", "compose"))}
+        status, text, fig = judge(seed, rcs)
         tally[status] = tally.get(status, 0) + 1
         split += int(status == "all-safe" and "shared accesses outside" in text)
+        figs["ref-" + fig["own"]] += 1
+        figs["athread-safe"] += int(fig["athread"] == "safe")
+        figs["proved"] += int(fig["athread"] == "safe" and fig["own"] == "safe" and status == "all-safe")
+        figs["unknown"] += int(fig["athread"] == "unknown")
         print("case%d %s: %s" % (seed, status, text))
-    modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT])
+    modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT]) + \
+        (["athread check --env %s" % os.environ.get("ENV", "system")] if check else []) + (["shapes %g" % SHAPES] if SHAPES else [])
+    print("figures: %d programs, reference-safe %d, reference-unsafe %d%s, athread-safe %d, athread proves %d of the %d "
+          "the reference proves (%.0f%%), wrong safes %d, unknowns %d"
+          % (count, figs["ref-safe"], figs["ref-unsafe"], ", reference-skipped %d" % figs["ref-skip"] if figs["ref-skip"] else "",
+             figs["athread-safe"], figs["proved"], figs["ref-safe"], 100.0 * figs["proved"] / max(1, figs["ref-safe"]),
+             tally.get("VIOLATION", 0), figs["unknown"]))
     print("theorem: %d programs%s: %s%s" % (count, " (%s)" % ", ".join(modes) if modes else "",
                                           ", ".join("%s %d" % kv for kv in sorted(tally.items())),
                                           "; all-safe with accesses interleaved inside statements %d" % split if split else ""))
@@ -1567,12 +1612,17 @@ def batch(directory, first, count):
 
 
 def keep(seed, directory):
+    """The case as a regression: DIR/seedN (shape-seedN for ShapeGen's), its
+    .expect the concrete verdict and trace, and "applies:" lines for the
+    modes it was found in (theorem.sh checks it only there)."""
     sy = case_of(seed)
-    write_case(directory, "seed%d" % seed, sy, seed)
-    a_verdict, _, c_verdict, why, trace = reference(sy)
-    with open(os.path.join(directory, "seed%d.expect" % seed), "w") as f:
-        f.write("concrete: %s: %s\n" % (c_verdict, why))
+    name = ("shape-seed%d" if sy.shape.startswith("shape") else "seed%d") % seed
+    write_case(directory, name, sy, seed)
+    a_verdict, _, c_verdict, why, trace, _ = reference(sy)
+    with open(os.path.join(directory, name + ".expect"), "w") as f:
+        f.write("concrete%s: %s: %s\n" % (" (--atomicity access)" if ATOMICITY == "access" else "", c_verdict, why))
         f.write("\n".join(trace) + "\n")
+        f.write("".join("applies: %s=%s\n" % kv for kv in (("ATOMICITY", ATOMICITY), ("INT", INT)) if kv[1] not in ("statement", "math")))
     return 0
 
 
@@ -1580,7 +1630,7 @@ def stats(first, count):
     tally = {}
     for seed in range(first, first + count):
         sy = case_of(seed)
-        a_verdict, _, c_verdict, why, _ = reference(sy)
+        a_verdict, _, c_verdict, why, _, _ = reference(sy)
         key = "abstract %s / concrete %s%s%s" % (a_verdict, c_verdict, " inside a step" if "inside the step" in why else "",
                                                " (boundary facts)" if "boundary facts" in sy.shape else "")
         tally[key] = tally.get(key, 0) + 1
@@ -1601,7 +1651,7 @@ def main(argv):
         return 2
     seed = int(argv[1])
     sy = case_of(seed)
-    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    a_verdict, a_why, c_verdict, why, trace, _ = reference(sy)
     print(spec_text(sy, seed))
     print(c_text(sy))
     print("// %s; abstract system: %s %s; concrete program: %s %s" % (sy.shape, a_verdict, a_why, c_verdict, why))
