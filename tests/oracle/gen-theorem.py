@@ -11,11 +11,16 @@ concrete threads.
                                  the COUNT seeds from FIRST
   gen-theorem.py --judge DIR FIRST COUNT
                                  reads athread's exit codes DIR/caseN.conform.rc
-                                 and DIR/caseN.compose.rc and prints one line a
-                                 case (see below), then a summary line
+                                 (or with CHECK=1 in the environment
+                                 DIR/caseN.check.rc: athread check's) and
+                                 DIR/caseN.compose.rc and prints one line a
+                                 case (see below), then the figures and a
+                                 summary line
   gen-theorem.py --keep SEED DIR writes the case as DIR/seedN.athread, .c and
-                                 .expect (the concrete verdict and trace): a
-                                 regression case for theorem.sh
+                                 .expect (the concrete verdict and trace, and
+                                 "applies:" lines for ATOMICITY and INT when
+                                 not the defaults): a regression case for
+                                 theorem.sh; ShapeGen's are shape-seedN
   gen-theorem.py --stats FIRST COUNT
                                  the shapes and the oracles' verdicts, no athread
 
@@ -47,6 +52,14 @@ which every thread increments outside atomic sections, and a barrier after
 which a probe sees every increment (at statement atomicity), so that under
 access atomicity the lost update of hits = hits + 1 makes the near miss.
 
+With SHAPES=P in the environment (0 to 1, default 0), that share of the
+seeds make ShapeGen's cases instead: programs correct at C's atomicity
+because they synchronize (a read-modify-write under a pthread mutex or a
+lock variable, compare-and-swap loops with GCC's builtins, fetch-and-add,
+two variables kept equal under a lock), whose proof needs the environment of
+the other threads' abstract edges; their D is explored at ATOMICITY, and half
+of them are near misses (see ShapeGen).
+
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
@@ -59,7 +72,8 @@ unsequenced, so their reads may come in any order, interleaved), and a write
 of a shared variable is a step after the statement's reads; the specs are
 still drawn from the code's behaviour at statement atomicity, so many cases
 do not conform there. It also searches the abstract system itself.
-A case's line says one of:
+A case's line says one of ("athread says safe": with CHECK=1 athread
+check exits 0, else athread conform and athread compose both do):
   caseN all-safe: ...        athread says all conform and safe, and the
                              reference agrees (the concrete program is safe,
                              and every shared state it reaches between steps
@@ -68,11 +82,17 @@ A case's line says one of:
                              concrete program is not: the seed, the program
                              and the concrete trace follow
   caseN COMPOSE-DIFFERS: ... athread compose and the oracle's search of the
-                             abstract system disagree
+                             abstract system disagree (or athread check says
+                             safe and athread compose that the system is not)
   caseN rejected: ...        some thread does not conform, or the system is
                              unsafe (and the oracle agrees about the system)
   caseN unknown/skip: ...    athread said unknown, or the reference passed
                              its state limit
+  caseN ERROR: ...           athread exited 2 (bad input) or crashed
+The figures: the programs, how many the reference finds safe as C (no assert
+fails, no undefined behaviour) and unsafe, how many athread says safe, how
+many of the reference's safe ones athread proves (all-safe), the wrong safes
+(VIOLATION: a state outside the abstract system counts too) and unknowns.
 Python 3 standard library only.
 """
 import itertools
@@ -590,6 +610,7 @@ class Gen(minic.ExprGen):
         self.atomics = 0
         self.lock = None            # index of the lock variable, or None
         self.design_atomicity = "statement"  # D's steps when it is explored
+        self.failing_share = 0.3    # cases with asserts that fail in D
 
     # ---- shared variables and threads
     def declare(self):
@@ -809,7 +830,7 @@ class Gen(minic.ExprGen):
     def place_asserts(self, seen):
         """Each probe becomes an assert (about what it saw), or stays a probe
         (no C text, no step: the nodes keep their numbers)."""
-        failing = self.chance(0.3)
+        failing = self.chance(self.failing_share)
 
         def f(s):
             if s[0] != "probe" or self.chance(0.25):
@@ -1118,7 +1139,7 @@ class Gen(minic.ExprGen):
             stmts[j] = ("atomic", s[1], form)
 
 
-LOCKED_OPS = ["locked_inc", "locked_inc", "locked_dec", "locked_max"]
+LOCKED_OPS = ["locked_inc", "locked_inc", "locked_dec", "locked_max", "locked_pair", "locked_check"]
 LOCK_FREE_OPS = ["cas_inc", "cas_inc", "cas_max", "fetch_add"]
 SHAPE_MUTANTS = ["drop_lock", "read_outside", "unlock_between", "unlock_early", "plain_rmw", "wrong_assert"]
 
@@ -1145,6 +1166,7 @@ class ShapeGen(Gen):
     def __init__(self, seed):
         Gen.__init__(self, seed)
         self.design_atomicity = ATOMICITY
+        self.failing_share = 0.15   # the near misses make unsafe programs enough
         self.mutex = False
         self.ops = {}               # thread kind -> (operation, its constant)
 
@@ -1163,9 +1185,10 @@ class ShapeGen(Gen):
         for k, ((name, func), count) in enumerate(zip(names, shape)):
             self.sy.threads.append(Thread(name, func, count))
             self.ops[k] = (self.r.choice(ops), self.r.randint(1, 3))
-            rounds[k] = self.r.choice([1, 1, 2]) if sum(shape) < 3 else 1
+            rounds[k] = 2 if sum(shape) < 3 and self.chance(0.15) else 1
         x0 = self.r.choice([0, 0, 1])
-        incs = sum(t.count * rounds[k] for k, t in enumerate(self.sy.threads) if self.ops[k][0] in ("locked_inc", "cas_inc", "fetch_add"))
+        incs = sum(t.count * rounds[k] for k, t in enumerate(self.sy.threads)
+                   if self.ops[k][0] in ("locked_inc", "cas_inc", "fetch_add", "locked_pair"))
         hi = max([x0 + incs, 1] + [c for op, c in self.ops.values() if op.endswith("max")])
         if any(op.startswith("locked") for op, _ in self.ops.values()):
             self.lock = 0
@@ -1173,9 +1196,13 @@ class ShapeGen(Gen):
             lock = Var("m" if self.mutex else "lock", "bool", init=0)
             lock.mutex = self.mutex
             self.sy.vars.append(lock)
-        self.sy.vars.append(Var(self.r.choice(INT_NAMES), "int", hi, init=x0))
+        xname, yname = self.r.sample(INT_NAMES, 2)
+        self.sy.vars.append(Var(xname, "int", hi, init=x0))
         self.x = len(self.sy.vars) - 1
+        if any(op in ("locked_pair", "locked_check") for op, _ in self.ops.values()):
+            self.sy.vars.append(Var(yname, "int", hi, init=x0))  # y == x whenever the lock is free
         self.sy.c_bool = self.r.choice(["_Bool", "bool"])
+        self.rounds = rounds
         for k, t in enumerate(self.sy.threads):
             self.shape_code(t, k, rounds[k])
         self.sy.shape += " " + "+".join(op for op, _ in self.ops.values())
@@ -1213,6 +1240,15 @@ class ShapeGen(Gen):
                     ("if", cmp(">", v, ("num", 0)), [("set", x, ("bin", "-", v, ("num", 1))),
                                                      self.hinted_probe(["v"], [cmp("<", x, v), cmp("==", plus(x, 1), v)])], []),
                     self.release(), self.probe(["v"])]
+        elif op == "locked_pair":
+            y = ("sh", self.x + 1)
+            body = [self.acquire(), ("set", v, x), ("set", x, plus(v, 1)), self.hinted_probe(["v"], [cmp("==", x, plus(y, 1))]),
+                    ("set", y, plus(y, 1)), self.hinted_probe(["v"], [cmp("==", x, y), cmp("==", y, plus(v, 1))]), self.release(),
+                    self.probe(["v"])]
+        elif op == "locked_check":
+            y = ("sh", self.x + 1)
+            body = [self.acquire(), ("set", v, x), ("set", ok, y), self.hinted_probe(["v", "ok"], [cmp("==", v, ok)]),
+                    self.hinted_probe(["v"], [cmp("==", y, v), cmp("==", x, y)]), self.release(), self.probe(["v"])]
         elif op == "locked_max":
             body = [self.acquire(), ("set", v, x), ("if", cmp("<", v, ("num", c)), [("set", x, ("num", c))], []),
                     self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)]), self.release(),
@@ -1269,7 +1305,19 @@ class ShapeGen(Gen):
             return self.relation_in(s, t, observed, "meaning")
         return Gen.relation(self, s, t, observed)
 
+    def derive(self, t, k, code, seen_at, steps_at):
+        """Gen's, but a compare-and-swap done once (one round) has no edge
+        from its state to itself: it returns there only after a failure,
+        which writes nothing (a stutter), and the edge would let the abstract
+        thread swap again and again."""
+        last = Gen.derive(self, t, k, code, seen_at, steps_at)
+        if self.rounds[k] == 1 and self.ops[k][0].startswith("cas"):
+            t.edges = [e for e in t.edges if e.src != e.dst]
+        return last
+
     def relation_in(self, s, t, observed, style):
+        if style == "observed" and any(g != g2 for g, g2 in observed):
+            observed = [(g, g2) for g, g2 in observed if g != g2]  # a failed compare-and-swap is a stutter
         r, self.r = self.r, _Fixed(self.r, style)
         try:
             return Gen.relation(self, s, t, observed)

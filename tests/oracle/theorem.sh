@@ -40,7 +40,7 @@ if [ "${1:-}" = --one ]; then
       check) set -- check "$dir/$name.athread" "$dir/$name.c" --atomicity "$ATOMICITY" --int "$INT" --env "$ENV" ;;
       compose) set -- compose "$dir/$name.athread" ;;
     esac
-    timeout $((THEOREM_TIMEOUT + 30)) "$ATHREAD" "$@" --timeout "$THEOREM_TIMEOUT" > "$dir/$name.$cmd.out" 2>&1
+    timeout -k 10 $((THEOREM_TIMEOUT + 30)) "$ATHREAD" "$@" --timeout "$THEOREM_TIMEOUT" > "$dir/$name.$cmd.out" 2>&1
     echo $? > "$dir/$name.$cmd.rc"
   done
   exit 0
