@@ -25,6 +25,7 @@ int cmd_promela(int argc, char **argv);
 int cmd_compose(int argc, char **argv);
 int cmd_viz(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_skeleton(int argc, char **argv);
 
 /* Prints the usage of a subcommand (or the overview for NULL) to out. */

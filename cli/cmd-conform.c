@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../compose/report.h"
+#include "../conformance/check.h"
 #include "../conformance/report.h"
+#include "../core/interrupt.h"
 #include "../conformance/run.h"
 #include "../core/json-text.h"
 #include "../core/smt.h"
@@ -19,6 +22,7 @@ typedef struct binding {
 } binding;
 
 typedef struct conform_args {
+  const char *command;   /* "conform" or "check" */
   spec_options spec;     /* --set overrides */
   VEC(binding) bindings; /* --thread T=func */
   VEC(const char *) cpp; /* -I, -D, -U flags for cpp */
@@ -28,6 +32,7 @@ typedef struct conform_args {
   double timeout;        /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;                /* --int c|math */
+  env_kind env;                 /* --env system|havoc */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -73,14 +78,20 @@ static bool parse_atomicity(const char *name, conform_atomicity *out) {
   return false;
 }
 
+static bool parse_env(const char *name, env_kind *out) {
+  if (strcmp(name, "system") == 0) return *out = ENV_SYSTEM, true;
+  if (strcmp(name, "havoc") == 0) return *out = ENV_HAVOC, true;
+  return false;
+}
+
 /* Applies one option (a cli_take_fn). */
 static int conform_option(int c, char *arg, void *args) {
   conform_args *a = args;
   double x;
   switch (c) {
-  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error("conform", "--thread expects THREAD=FUNCTION");
+  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error(a->command, "--thread expects THREAD=FUNCTION");
   case 'e':
-    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error("conform", "--engine must be auto, chc or bmc");
+    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error(a->command, "--engine must be auto, chc or bmc");
   case 'b':
     if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
@@ -88,14 +99,15 @@ static int conform_option(int c, char *arg, void *args) {
   case 't': return cli_parse_number("--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
   case 'A':
     return parse_atomicity(arg, &a->atomicity) ? -1
-                                                : cli_usage_error("conform", "--atomicity must be statement or access");
+                                                : cli_usage_error(a->command, "--atomicity must be statement or access");
+  case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->command, "--env must be system or havoc");
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
   case 'Z':
-    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error("conform", "--int must be c or math");
+    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->command, "--int must be c or math");
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -104,14 +116,14 @@ static int conform_option(int c, char *arg, void *args) {
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  cli_parse p = {"conform",      "thread engine bound timeout atomicity emit-c emit-smt2 json no-timing certificate int",
+  cli_parse p = {a->command,      "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int",
                  "hI:D:U:",      &a->spec,
                  conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind > argc - 2) return cli_usage_error("conform", "expected a specification and at least one C file");
+  if (optind > argc - 2) return cli_usage_error(a->command, "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
-    return cli_usage_error("conform", "--bound applies to --engine bmc");
+    return cli_usage_error(a->command, "--bound applies to --engine bmc");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -178,46 +190,56 @@ static int exit_code(const conform_run_result *run) {
   return code;
 }
 
-static void print_results(const conform_args *a, const ast_spec *spec, const char **function,
-                          const conform_run_result *run) {
-  json_t *threads = json_array(), *unchecked = json_array();
+/* The run as one JSON object (conform's --json output; a member of check's). */
+static json_t *results_json(const conform_args *a, const ast_spec *spec, const char **function,
+                            const conform_run_result *run) {
+  json_t *threads = json_array(), *unchecked = json_array(), *notes = json_array();
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .timing = a->timing};
-    if (a->json) json_array_append_new(threads, report_conform_json(&c));
-    else report_conform_text(stdout, &c);
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing};
+    json_array_append_new(threads, report_conform_json(&c));
   }
-  vec_foreach(&spec->threads, i) {
-    if (function[i]) continue;
-    if (a->json) json_array_append_new(unchecked, json_string(spec->threads.items[i]->name));
-    else
+  vec_foreach(&spec->threads, i)
+    if (!function[i]) json_array_append_new(unchecked, json_string(spec->threads.items[i]->name));
+  vec_foreach(&run->unchecked, i) json_array_append_new(notes, json_text(run->unchecked.items[i]));
+  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints, .env = &run->env};
+  json_t *o = json_object();
+  json_object_set_new(o, "command", json_string("conform"));
+  json_object_set_new(o, "spec", json_text(a->path));
+  json_object_set_new(o, "assumptions", report_assumptions_json(&semantics));
+  json_object_set_new(o, "threads", threads);
+  json_object_set_new(o, "not_checked", unchecked);
+  if (run->unchecked.len) json_object_set_new(o, "initial_values_not_checked", notes);
+  else json_decref(notes);
+  return o;
+}
+
+static void print_text(const conform_args *a, const ast_spec *spec, const char **function,
+                       const conform_run_result *run) {
+  vec_foreach(&run->jobs, i) {
+    const conform_job *j = &run->jobs.items[i];
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing};
+    report_conform_text(stdout, &c);
+  }
+  vec_foreach(&spec->threads, i)
+    if (!function[i])
       printf("thread %s: not checked (no implementation: add 'implements' or --thread %s=FUNCTION)\n",
              spec->threads.items[i]->name, spec->threads.items[i]->name);
-  }
-  json_t *notes = json_array();
-  vec_foreach(&run->unchecked, i) {
-    if (a->json) json_array_append_new(notes, json_text(run->unchecked.items[i]));
-    else printf("note: %s\n", run->unchecked.items[i]);
-  }
-  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints};
-  if (a->json) {
-    json_t *o = json_object();
-    json_object_set_new(o, "command", json_string("conform"));
-    json_object_set_new(o, "spec", json_text(a->path));
-    json_object_set_new(o, "assumptions", report_assumptions_json(&semantics));
-    json_object_set_new(o, "threads", threads);
-    json_object_set_new(o, "not_checked", unchecked);
-    if (run->unchecked.len) json_object_set_new(o, "initial_values_not_checked", notes);
-    else json_decref(notes);
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', stdout);
-    json_decref(o);
-  } else {
-    report_assumptions_text(stdout, &semantics);
-    json_decref(threads);
-    json_decref(unchecked);
-    json_decref(notes);
-  }
+  vec_foreach(&run->unchecked, i) printf("note: %s\n", run->unchecked.items[i]);
+  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints, .env = &run->env};
+  report_assumptions_text(stdout, &semantics);
+}
+
+static void print_json(json_t *o) {
+  json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  fputc('\n', stdout);
+  json_decref(o);
+}
+
+static void print_results(const conform_args *a, const ast_spec *spec, const char **function,
+                          const conform_run_result *run) {
+  if (a->json) print_json(results_json(a, spec, function, run));
+  else print_text(a, spec, function, run);
 }
 
 static bool any_binding(const ast_spec *spec, const char **function) {
@@ -226,11 +248,8 @@ static bool any_binding(const ast_spec *spec, const char **function) {
   return false;
 }
 
-/* Checks every implemented thread; returns the exit code. */
-static int conform(const conform_args *a, const ast_spec *spec) {
-  const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
-  const char *include = include_dir();
-  conform_request rq = {.files = (const char *const *)a->files,
+static conform_request request_of(const conform_args *a, const char **function, const char *include) {
+  return (conform_request){.files = (const char *const *)a->files,
                         .file_count = (size_t)a->file_count,
                         .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include},
                         .function = function,
@@ -239,14 +258,23 @@ static int conform(const conform_args *a, const ast_spec *spec) {
                         .check = a->check,
                         .timeout = a->timeout,
                         .atomicity = a->atomicity,
-                        .ints = a->ints};
+                        .ints = a->ints,
+                        .env = a->env,
+                        .env_max_states = ENV_MAX_STATES};
+}
+
+/* Checks every implemented thread; returns the exit code. */
+static int conform(const conform_args *a, ast_spec *spec) {
+  const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
+  const char *include = include_dir();
+  conform_request rq = request_of(a, function, include);
   diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
   if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
   else if (!any_binding(spec, function))
     code = cli_usage_error(
-        "conform", "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
+        a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
   else if (conform_run(&sink, spec, &rq, &run)) {
     print_results(a, spec, function, &run);
     code = cli_finish(exit_code(&run));
@@ -257,15 +285,67 @@ static int conform(const conform_args *a, const ast_spec *spec) {
   return code;
 }
 
-int cmd_conform(int argc, char **argv) {
-  conform_args a = {.timing = true, .ints = CFE_INTS_C};
+/* ---------------------------------------------------------------- check */
+
+static const char *check_verdict_name(check_verdict v) {
+  return v == CHECK_SAFE ? "safe" : v == CHECK_NOT_PROVED ? "not proved" : "unknown";
+}
+
+static int check_exit_code(check_verdict v) {
+  return v == CHECK_SAFE ? EXIT_HOLDS : v == CHECK_NOT_PROVED ? EXIT_VIOLATION : EXIT_UNKNOWN;
+}
+
+static void print_check(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
+  const compose_run_result *run = &c->compose;
+  report_context rc = {.spec_path = a->path,
+                       .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                       .engine = run->symbolic ? "symbolic" : "explicit",
+                       .symmetry = !run->symbolic,
+                       .timing = a->timing,
+                       .engine_why = run->why};
+  if (a->json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "command", json_string("check"));
+    json_object_set_new(o, "verdict", json_string(check_verdict_name(c->verdict)));
+    json_object_set_new(o, "reason", json_string(c->reason));
+    json_object_set_new(o, "system", report_json(&rc, run->m, &run->r));
+    json_object_set_new(o, "conform", c->conform_ran ? results_json(a, spec, function, &c->conform) : json_null());
+    print_json(o);
+    return;
+  }
+  report_text(stdout, &rc, run->m, &run->r);
+  if (c->conform_ran) print_text(a, spec, function, &c->conform);
+  printf("verdict: %s: %s\n", check_verdict_name(c->verdict), c->reason);
+}
+
+/* Composes, then checks every thread under the system's environment; returns the exit code. */
+static int check(const conform_args *a, ast_spec *spec) {
+  const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
+  const char *include = include_dir();
+  conform_request rq = request_of(a, function, include);
+  diag_sink sink = cli_stderr_sink();
+  check_result c = {0};
+  int code = EXIT_BAD_INPUT;
+  interrupt_install();
+  if (resolve_bindings(a, spec, function) && check_run(&sink, spec, &rq, &c)) {
+    print_check(a, spec, function, &c);
+    code = cli_finish(check_exit_code(c.verdict));
+  }
+  check_run_free(&c);
+  free((void *)include);
+  free(function);
+  return code;
+}
+
+static int conform_main(int argc, char **argv, const char *command) {
+  conform_args a = {.command = command, .timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
-    code = conform(&a, spec);
+    code = strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec);
     smt_shutdown();
   }
   spec_free(spec);
@@ -275,3 +355,7 @@ int cmd_conform(int argc, char **argv) {
   free(a.spec.overrides);
   return code;
 }
+
+int cmd_conform(int argc, char **argv) { return conform_main(argc, argv, "conform"); }
+
+int cmd_check(int argc, char **argv) { return conform_main(argc, argv, "check"); }

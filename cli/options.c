@@ -96,6 +96,7 @@ static const struct option every_option[] = {
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
     {"atomicity", required_argument, NULL, 'A'},
+    {"env", required_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
 };
 

@@ -134,9 +134,9 @@ static void on_initial(void *ctx, const int64_t *state) {
 }
 
 static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
-  (void)step;
   search *s = ctx;
   if (s->stop) return;
+  if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, step);
   if (++s->r->transitions % CHECK_EVERY_SUCCESSOR == 0) check_clock(s);
   if (!s->stop) enqueue(s, dst);
 }

@@ -12,13 +12,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model.h"
 #include "result.h"
+
+/* Told of every step the search takes from a state it expands (src is the
+ * state, canonical when the model is reduced by symmetry). */
+typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step);
 
 typedef struct explicit_options {
   uint64_t max_states; /* stop after storing this many states; 0 = no limit */
   double timeout;      /* seconds; 0 = no limit */
   uint64_t max_memory; /* bytes for the state store; 0 = 80% of available memory */
   FILE *progress;      /* where to report every 2 s, or NULL */
+  explicit_observe_fn observe; /* called on every step taken, or NULL */
+  void *observe_ctx;           /* its first argument */
 } explicit_options;
 
 /* Searches the model; fills r. */

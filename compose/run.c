@@ -98,6 +98,25 @@ static void run_for_all(ast_spec *spec, const compose_request *rq, compose_run_r
   if (out->fr.verdict == VERDICT_UNSAFE) rerun_concrete(spec, rq, out);
 }
 
+bool compose_explore(ast_spec *spec, const explicit_options *limits, uint64_t *states, char *why, size_t size) {
+  mdl *m = try_explicit(spec, false, why, size);
+  if (!m) return false;
+  compose_result r;
+  explicit_run(m, limits, &r);
+  *states = r.states;
+  if (r.verdict == VERDICT_UNSAFE) {
+    strbuf b = {0};
+    mdl_describe_violation(m, &r.violation, &b);
+    snprintf(why, size, "the abstract system is unsafe (%s)", sbuf_str(&b));
+    sbuf_free(&b);
+  } else if (r.verdict == VERDICT_UNKNOWN) {
+    snprintf(why, size, "the abstract system was not explored in full: %s", r.unknown_reason);
+  }
+  compose_result_free(&r);
+  mdl_free(m);
+  return r.verdict == VERDICT_SAFE;
+}
+
 void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   memset(out, 0, sizeof *out);
   if (rq->for_all) run_for_all(spec, rq, out);

@@ -44,6 +44,13 @@ typedef struct compose_run_result {
   ast_spec *concrete;      /* --for-all unsafe: the spec loaded with that N */
 } compose_run_result;
 
+/* Explores every state of spec's product that is reachable (the explicit
+ * engine without symmetry, within limits) and tells limits->observe of
+ * every step taken. True when the exploration was complete and met no
+ * violation, with *states the number of reachable states; else false with
+ * why filled (the explicit engine cannot run, a state goes wrong, a limit). */
+bool compose_explore(ast_spec *spec, const explicit_options *limits, uint64_t *states, char *why, size_t size);
+
 /* Runs the check the request asks for on spec; fills out. */
 void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *out);
 void compose_run_free(compose_run_result *out);

@@ -349,6 +349,75 @@ static void split_parts(prog *p) {
   }
 }
 
+/* ---------------------------------------------------------------- local statements
+ *
+ * A statement that touches no shared memory is no step of its own: it joins
+ * the step before it (the boundary it leaves is cleared). Sound by Lipton's
+ * reduction: it commutes with every move of the other threads, so a run
+ * where they move just before it has the same effect as one where they move
+ * just after it; an assert in it reads locals only and is checked where it
+ * stands. The program's entry stays a boundary, and so does any boundary
+ * whose clearing would close a cycle of non-boundary locations (a loop over
+ * locals keeps one boundary: no step may run forever). */
+
+/* Visits of the cycle search before it gives up and keeps the boundary. */
+#define CYCLE_BUDGET 4096
+
+static bool mentions_shared(const prog *p, const ir_expr *e) {
+  if (!e) return false;
+  if (e->kind == IR_NAME && e->ref == REF_VAR) return p->vars.items[e->index].kind == VAR_SHARED;
+  return mentions_shared(p, e->a) || mentions_shared(p, e->b) || mentions_shared(p, e->c);
+}
+
+/* Does the statement leaving boundary l touch no shared memory (and is it
+ * no atomic section)? inside is all false, and left so. */
+static bool statement_is_local(const prog *p, int l, bool *inside) {
+  unit u = {.at = l};
+  collect_edges(p, &u, inside);
+  bool local = !u.atomic;
+  vec_foreach(&u.edges, i) {
+    const prog_edge *e = &p->edges.items[u.edges.items[i]];
+    local = local && !writes_shared(p, e) && !mentions_shared(p, e->expr);
+    inside[e->to] = false;
+  }
+  unit_free(&u);
+  return local;
+}
+
+/* Would clearing boundary l let a run come back to l without passing a
+ * boundary? (Also true past the budget.) seen is all false, and left so. */
+static bool closes_cycle(const prog *p, int l, bool *seen) {
+  VEC(int) todo = {0}, marked = {0};
+  vec_push(NULL, &todo, l);
+  bool cycle = false;
+  while (todo.len > 0 && !cycle) {
+    const prog_location *at = &p->locs.items[todo.items[--todo.len]];
+    vec_foreach(&at->out, k) {
+      int to = p->edges.items[at->out.items[k]].to;
+      cycle = cycle || to == l || marked.len > CYCLE_BUDGET;
+      if (p->locs.items[to].boundary || seen[to]) continue;
+      seen[to] = true;
+      vec_push(NULL, &marked, to);
+      vec_push(NULL, &todo, to);
+    }
+  }
+  vec_foreach(&marked, i) seen[marked.items[i]] = false;
+  vec_free(&todo);
+  vec_free(&marked);
+  return cycle;
+}
+
+static void merge_local_statements(prog *p) {
+  bool *scratch = xcalloc(p->locs.len + 1, sizeof *scratch);
+  vec_foreach(&p->locs, l) {
+    prog_location *x = &p->locs.items[l];
+    if (!x->boundary || (int)l == p->entry || x->out.len == 0 || !statement_is_local(p, (int)l, scratch)) continue;
+    x->boundary = false;
+    if (closes_cycle(p, (int)l, scratch)) x->boundary = true;
+  }
+  free(scratch);
+}
+
 bool atomicity_split(prog *p, diag_sink *sink) {
   split_parts(p);
   size_t n = p->locs.len;
@@ -367,5 +436,6 @@ bool atomicity_split(prog *p, diag_sink *sink) {
     unit_free(&u);
   }
   free(inside);
+  if (ok) merge_local_statements(p);
   return ok;
 }

@@ -7,7 +7,9 @@
  * the statement's reads move, each into a variable of its own (VAR_LOAD),
  * into non-step edges before it, separated by boundaries; its last access
  * (its write, or else its last read) stays in its step. Atomic sections
- * (locations marked atomic) stay one step.
+ * (locations marked atomic) stay one step. A statement that touches no
+ * shared memory is no step: it joins the step before it (atomicity.c says
+ * why that is sound).
  *
  * Borrows the program and rewrites it: new variables, locations, edges and
  * subscripts go to its arena. The contract it relies on (the C front end

@@ -13,6 +13,11 @@
 #define TRACE_SEARCH_DEPTH 100000u
 /* How deep the search goes when Spacer gives up: far enough for short violations, quickly refuted. */
 #define FALLBACK_DEPTH 40u
+/* Before Spacer (engine auto): a bounded search this deep, for at most
+ * QUICK_SECONDS. Spacer can take long to find a short violation through
+ * the environment's moves on C's integers, which such a search finds at once. */
+#define QUICK_DEPTH 24u
+#define QUICK_SECONDS 1.0
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -75,6 +80,17 @@ static void search_after_spacer(smt *s, enc *e, const conform_options *o, confor
   }
 }
 
+/* The bounded search before Spacer; true when it found a violation. */
+static bool quick_search(enc *e, const conform_options *o, conform_result *r) {
+  double until = smt_now() + QUICK_SECONDS;
+  if (o->deadline > 0 && o->deadline < until) until = o->deadline;
+  if (bmc_search(e, QUICK_DEPTH, until, r) != 1) return false;
+  r->engine = "bmc";
+  set_verdict(r, 0);
+  snprintf(r->why, sizeof r->why, "a bounded search before Spacer found the violation");
+  return true;
+}
+
 static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r) {
   r->engine = "chc";
   enc *blocks = enc_new(s, e->p, false);
@@ -115,7 +131,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
   if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
-  else run_chc(s, e, o, r);
+  else if (!(o->engine == CONFORM_AUTO && quick_search(e, o, r))) run_chc(s, e, o, r);
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));

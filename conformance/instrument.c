@@ -22,6 +22,9 @@ typedef struct ins {
   int cand_base;             /* F_q = cand_base + q */
   int next_base;             /* next F_q = next_base + q */
   int tid;                   /* the tid variable, or -1 */
+  int64_t mover;             /* lifting a move's relation: the tid of the instance that moves, else 0 */
+  const conform_env *env;    /* the other threads' moves */
+  bool initial_checked;      /* start from the spec's initial states */
   int *image;                /* per concrete location: its copy */
   int *post;                 /* per concrete boundary: the F update leading to it, or -1 */
   const ir_expr **assertion; /* per state: A_q over g, or NULL */
@@ -98,7 +101,7 @@ static const ir_expr *lift(ins *x, const ir_expr *e, bool relation) {
     return var(x, cell_var(x, e->index, e->primed, relation));
   case IR_INDEX: return lift_element(x, e, relation);
   case IR_QUANT: return lift(x, e->lowered, relation);
-  case IR_TID: return var(x, x->tid);
+  case IR_TID: return x->mover ? number(x, x->mover) : var(x, x->tid);
   case IR_UNARY: {
     ir_expr *u = ir_unary(x->p->arena, e->at, e->op, (ir_expr *)lift(x, e->a, relation));
     u->type = e->type;
@@ -122,14 +125,17 @@ static const ir_expr *lifted(ins *x, const sem_conj *meaning) {
   return finish(x, OP_AND, all);
 }
 
-/* A_q over g: the checks of state q (sem_state_checks: its assertion, the
+/* The checks of state st over g (sem_state_checks: its assertion, the
  * thread invariants, the array indices its edges read), or NULL. */
-static const ir_expr *state_assertion(ins *x, int q) {
+static const ir_expr *checks_of(ins *x, const ast_state *st) {
   const ir_expr *all = NULL;
-  const sem_checks *cs = sem_state_checks(x->thread->states.items[q]);
+  const sem_checks *cs = sem_state_checks(st);
   for (size_t k = 0; k < cs->len; k++) all = join(x, OP_AND, all, lift(x, cs->items[k].holds, false));
   return all;
 }
+
+/* A_q over g, or NULL. */
+static const ir_expr *state_assertion(ins *x, int q) { return checks_of(x, x->thread->states.items[q]); }
 
 /* Every candidate's assertion holds: AND over q of (F_q ==> A_q). */
 static const ir_expr *candidates_ok(ins *x) {
@@ -217,11 +223,106 @@ static int post_block(ins *x, int target) {
   return start;
 }
 
-/* Before leaving a boundary: the environment moves (any values in range),
- * every candidate's assertion is assumed, u := g. Returns where the code's
- * edges start. */
-static int environment_block(ins *x, int at) {
+/* ---------------------------------------------------------------- the environment */
+
+/* Marks the states of T# in which instance tid may see move m happen;
+ * returns whether it marked any. */
+static bool mark_states(ins *x, int64_t tid, size_t m, bool *marked) {
+  bool any = false;
+  vec_foreach(&x->thread->states, q)
+    if (env_allows(x->env, tid, (int)q, m)) marked[q] = any = true;
+  return any;
+}
+
+/* OR over the marked states q of F_q (true when all are marked). */
+static const ir_expr *in_states(ins *x, const bool *marked) {
+  const ir_expr *any = NULL;
+  bool all = true;
+  vec_foreach(&x->thread->states, q) {
+    if (marked[q]) any = join(x, OP_OR, any, var(x, x->cand_base + (int)q));
+    all = all && marked[q];
+  }
+  return all ? truth(x, true) : any;
+}
+
+/* May one of the moves ms (count of them, one edge taken by several
+ * instances) happen while this instance is where F (and tid, when T# reads
+ * it) say? Over the instances i of T: OR of (tid == i && in a state where i
+ * may see it), or without tid, in a state where some i may. NULL: never. */
+static const ir_expr *move_condition(ins *x, const size_t *ms, size_t count) {
+  const ir_expr *any = NULL;
+  bool *marked = xcalloc(x->thread->states.len + 1, sizeof *marked), some = false;
+  vec_foreach(&x->spec->instances, k) {
+    const ast_instance *in = x->spec->instances.items[k];
+    for (int64_t tid = in->first_tid; in->thread_index == x->thread->index && tid < in->first_tid + in->count_value;
+         tid++) {
+      if (x->tid >= 0) memset(marked, 0, x->thread->states.len * sizeof *marked);
+      bool here = false;
+      for (size_t j = 0; j < count; j++) here = mark_states(x, tid, ms[j], marked) || here;
+      some = some || here;
+      if (here && x->tid >= 0)
+        any = join(x, OP_OR, any, binary(x, OP_AND, binary(x, OP_EQ, var(x, x->tid), number(x, tid)), in_states(x, marked)));
+    }
+  }
+  if (some && x->tid < 0) any = in_states(x, marked);
+  free(marked);
+  return any;
+}
+
+/* One move from the loop head env and back: u := g, g := any, the relation
+ * of the edge of move m over (u, g) assumed (the last edge says which move:
+ * detail, the first of its group; its instance's tid stands for tid). The
+ * mover's state is its state in a reachable system state, so its checks
+ * hold (the system is safe) and are assumed too. (Assuming its next state's
+ * checks as well is as sound, but made Spacer lose its way.) */
+static void add_move(ins *x, int env, size_t m, const ir_expr *when) {
+  const env_move *mv = &x->env->moves[m];
+  const ast_edge *d = mv->thread->edges.items[mv->edge];
+  int at = env;
+  x->mover = mv->tid;
+  const ir_expr *before = checks_of(x, mv->thread->states.items[d->from_index]);
+  append(x, &at, ACT_ASSUME, -1, before ? binary(x, OP_AND, when, before) : when, ROLE_ENV);
+  for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_ENV);
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
+  const ir_expr *relation = lifted(x, sem_edge(d));
+  x->mover = 0;
+  int k = edge(x, at, env, ACT_ASSUME, -1, relation, ROLE_ENV);
+  x->p->edges.items[k].detail = (int)m;
+}
+
+/* The moves of the instances of one system line that take edge d: one
+ * group (the same relation) when their thread does not read tid, else one
+ * move per instance. */
+static void add_line_moves(ins *x, int env, size_t first, const ast_instance *in, size_t d) {
+  const ast_thread *t = x->spec->threads.items[in->thread_index];
+  size_t n = (size_t)in->count_value, *ms = xcalloc(n + 1, sizeof *ms);
+  for (size_t i = 0; i < n; i++) ms[i] = first + i * t->edges.len + d;
+  size_t group = t->uses_tid ? 1 : n;
+  for (size_t i = 0; i < n; i += group) {
+    const ir_expr *when = move_condition(x, ms + i, group);
+    if (when) add_move(x, env, ms[i], when);
+  }
+  free(ms);
+}
+
+static void add_moves(ins *x, int env) {
+  size_t first = 0;
+  vec_foreach(&x->spec->instances, k) {
+    const ast_instance *in = x->spec->instances.items[k];
+    size_t edges = x->spec->threads.items[in->thread_index]->edges.len;
+    for (size_t d = 0; d < edges; d++) add_line_moves(x, env, first, in, d);
+    first += (size_t)in->count_value * edges;
+  }
+}
+
+/* Before leaving a boundary: the environment moves (any values in range
+ * under havoc; else any number of the other instances' moves), every
+ * candidate's assertion is assumed, u := g. Returns where the code's edges
+ * start. */
+static int environment_block(ins *x, int at) {
+  if (x->env->source == ENV_FROM_HAVOC)
+    for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
+  if (x->env->source != ENV_FROM_HAVOC) add_moves(x, at);
   append(x, &at, ACT_ASSUME, -1, candidates_ok(x), ROLE_ENV);
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_SAVE);
   return at;
@@ -292,19 +393,37 @@ static void add_variables(ins *x) {
   }
 }
 
+/* The spec's initial states over g (sem_initial). */
+static const ir_expr *initial_states(ins *x) {
+  const sem_conj *init = sem_initial(x->spec);
+  const ir_expr *all = NULL;
+  for (size_t k = 0; k < init->len; k++) all = join(x, OP_AND, all, lift(x, init->items[k], false));
+  return finish(x, OP_AND, all);
+}
+
+/* F := the initial states, tid := any; under a move environment the shared
+ * variables start in an initial state of the spec (when the C's is known to
+ * be one), from which the moves go on. */
 static void initialise(ins *x) {
   int at = x->p->entry;
   vec_foreach(&x->thread->states, q)
     append(x, &at, ACT_ASSIGN, x->cand_base + (int)q, truth(x, x->thread->states.items[q]->initial), ROLE_INIT);
   if (x->tid >= 0) append(x, &at, ACT_HAVOC, x->tid, NULL, ROLE_INIT);
+  if (x->env->source != ENV_FROM_HAVOC) {
+    for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_INIT);
+    if (x->initial_checked) append(x, &at, ACT_ASSUME, -1, initial_states(x), ROLE_INIT);
+  }
   edge(x, at, x->image[x->code->entry], ACT_SKIP, -1, NULL, ROLE_INIT);
 }
 
-prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread) {
+prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
+                bool initial_checked) {
   ins x = {.p = prog_new(code->function),
            .code = code,
            .spec = spec,
            .thread = thread,
+           .env = env,
+           .initial_checked = initial_checked,
            .shared_count = (int)spec->shared.len};
   vec_foreach(&code->files, i) vec_push(x.p->arena, &x.p->files, code->files.items[i]);
   x.p->subscripts = code->subscripts; /* shared, like the code's expressions: C(T, T#) never adds one */

@@ -2,8 +2,10 @@
  *
  * Builds, from a concrete thread (a prog from the C front end) and its
  * abstract thread, the program of reference section 8 (paper section 3.1):
- * a Boolean candidate map F over T#'s states, the environment's havoc of the
- * shared state before every step, the candidates' assertions assumed, u := g
+ * a Boolean candidate map F over T#'s states, the environment before every
+ * step (environment.h: any number of other instances' moves from a state
+ * the spec's initial predicates allow, or the paper's havoc), the
+ * candidates' assertions assumed, u := g
  * before each step, the range checks, the F update and its nonempty check
  * after each step, and the check at exit. Returns owned, free with prog_free;
  * the result borrows the concrete program's expressions and files, so free it
@@ -13,8 +15,13 @@
 #define ATHREAD_INSTRUMENT_H
 
 #include "../spec-lang/ast.h"
+#include "environment.h"
 #include "prog.h"
 
-prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread);
+/* initial_checked: the C program's initial shared state is known to be one
+ * of the spec's (initial.h), so C(T, T#) may start from the spec's initial
+ * states (a move environment needs that; otherwise it starts anywhere). */
+prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
+                bool initial_checked);
 
 #endif

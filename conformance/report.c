@@ -178,6 +178,13 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
   b.len = 0;
   reads_text(p, s, &b);
   if (b.len) fprintf(out, "      read:        %s\n", sbuf_str(&b));
+  vec_foreach(&s->moves, k) {
+    b.len = 0;
+    env_describe_move(c->env, (size_t)s->moves.items[k].move, &b);
+    sbuf_puts(&b, ": ");
+    values_text(p, VAR_SHARED, NULL, s->moves.items[k].after, &b);
+    fprintf(out, "      moved:       %s\n", sbuf_str(&b));
+  }
   b.len = 0;
   values_text(p, VAR_SHARED, NULL, s->env, &b);
   if (b.len) fprintf(out, "      environment: %s\n", sbuf_str(&b));
@@ -267,6 +274,21 @@ static json_t *reads_json(const prog *p, const trace_step *s) {
   return a;
 }
 
+/* The environment's moves before a step: [{"move": "Worker[2] takes A -> B", "after": {...}}]. */
+static json_t *moves_json(const conform_report *c, const trace_step *s) {
+  json_t *a = json_array();
+  vec_foreach(&s->moves, k) {
+    strbuf b = {0};
+    env_describe_move(c->env, (size_t)s->moves.items[k].move, &b);
+    json_t *o = json_object();
+    json_object_set_new(o, "move", json_text(sbuf_str(&b)));
+    json_object_set_new(o, "after", values_json(c->ins, VAR_SHARED, NULL, s->moves.items[k].after));
+    json_array_append_new(a, o);
+    sbuf_free(&b);
+  }
+  return a;
+}
+
 static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
   const prog *p = c->ins;
   const trace_step *s = &t->steps.items[i];
@@ -285,6 +307,7 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
   }
   if (s->branch >= 0) json_object_set_new(o, "condition", json_boolean(s->branch));
   if (s->reads.len) json_object_set_new(o, "reads", reads_json(p, s));
+  if (s->moves.len) json_object_set_new(o, "moves", moves_json(c, s));
   json_object_set_new(o, "environment", values_json(p, VAR_SHARED, NULL, s->env));
   json_object_set_new(o, "candidates_before", candidates_json(p, s->env));
   if (s->after && !check) {
@@ -402,7 +425,7 @@ typedef struct assumption {
   const char *text;  /* its clause in the text line */
 } assumption;
 
-#define ASSUMPTIONS 3
+#define ASSUMPTIONS 4
 
 /* The assumptions of a run, in the order they are printed. A new semantic
  * option (integers, memory model) changes its entry here. */
@@ -414,6 +437,7 @@ static void assumptions(const conform_semantics *s, assumption out[ASSUMPTIONS])
                ? (assumption){"integers", "mathematical", "integers are mathematical"}
                : (assumption){"integers", "C", "integers are C's (widths, wrap-around; overflow is a violation)"};
   out[2] = (assumption){"memory", "sequentially consistent", "memory is sequentially consistent"};
+  out[3] = (assumption){"environment", env_source_name(s->env->source), s->env->text};
 }
 
 static void assumptions_line(const conform_semantics *s, strbuf *out) {

@@ -16,18 +16,21 @@
 #include "../spec-lang/ast.h"
 #include "atomicity.h"
 #include "conform.h"
+#include "environment.h"
 #include "prog.h"
 
 /* What a run's verdicts rest on besides the code and the spec. */
 typedef struct conform_semantics {
   conform_atomicity atomicity; /* what runs as one atomic step */
   cfe_ints ints;                /* C's integers or mathematical ones */
+  const conform_env *env;       /* what the other threads may do */
 } conform_semantics;
 
 typedef struct conform_report {
   const ast_thread *thread; /* T# */
   const prog *ins;          /* C(T, T#) */
   const conform_result *r;  /* the verdict */
+  const conform_env *env;   /* the environment it was checked under (names its moves) */
   bool timing;              /* print the time (it varies from run to run) */
 } conform_report;
 

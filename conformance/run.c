@@ -93,17 +93,48 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
   return ok;
 }
 
-bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out) {
+/* The paper's environment allows every move and more: when C(T, T#) under
+ * havoc conforms, so does the program under the system's moves. Spacer often
+ * proves the havoc program faster (the shared state is dead at every cut)
+ * and sometimes only that one, so it goes first; the moves' program is
+ * checked when it does not conform. */
+static void check_job(const ast_spec *spec, const conform_options *o, conform_job *j, bool moves) {
+  static const conform_env havoc = {.source = ENV_FROM_HAVOC};
+  if (moves) {
+    prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
+    conform_check(wide, o, &j->r);
+    prog_free(wide);
+    if (j->r.verdict == CONFORM_HOLDS) {
+      snprintf(j->r.why, sizeof j->r.why, "proved with the paper's environment (any values), which allows more");
+      return;
+    }
+    conform_result_free(&j->r);
+  }
+  conform_check(j->ins, o, &j->r);
+}
+
+/* The environment: under ENV_SYSTEM the abstract system is explored within
+ * the request's state limit and half its time. */
+static void build_environment(ast_spec *spec, const conform_request *rq, double deadline, conform_run_result *out) {
+  explicit_options limits = {.max_states = rq->env_max_states};
+  if (deadline > 0) limits.timeout = (deadline - smt_now()) / 2 > 0.01 ? (deadline - smt_now()) / 2 : 0.01;
+  env_build(spec, rq->env, &limits, &out->env);
+}
+
+bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out) {
   memset(out, 0, sizeof *out);
+  double deadline = rq->timeout > 0 ? smt_now() + rq->timeout : 0;
   out->unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
   if (!out->unit || !lower_all(sink, spec, out->unit, rq, out) || !check_initial(sink, spec, rq, out)) return false;
+  interrupt_install(); /* from here on Ctrl-C ends the exploration and the proofs with verdict unknown */
+  build_environment(spec, rq, deadline, out);
   vec_foreach(&out->jobs, i)
-    out->jobs.items[i].ins = ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread);
+    out->jobs.items[i].ins =
+        ins_build(out->jobs.items[i].code, spec, out->jobs.items[i].thread, &out->env, out->unchecked.len == 0);
   if (!emit_all(sink, spec, rq, out)) return false;
-  interrupt_install(); /* from here on Ctrl-C ends the proofs with verdict unknown */
   conform_options o = rq->check;
-  o.deadline = rq->timeout > 0 ? smt_now() + rq->timeout : 0;
-  vec_foreach(&out->jobs, i) conform_check(out->jobs.items[i].ins, &o, &out->jobs.items[i].r);
+  o.deadline = deadline;
+  vec_foreach(&out->jobs, i) check_job(spec, &o, &out->jobs.items[i], out->env.source != ENV_FROM_HAVOC);
   return true;
 }
 
@@ -116,5 +147,6 @@ void conform_run_free(conform_run_result *out) {
   vec_free(&out->jobs);
   vec_foreach(&out->unchecked, i) free(out->unchecked.items[i]);
   vec_free(&out->unchecked);
+  env_free(&out->env);
   cfe_free(out->unit);
 }

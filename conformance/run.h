@@ -5,7 +5,9 @@
  * prints.
  *
  * Under ATOMICITY_ACCESS each lowered thread is split at its shared accesses
- * (atomicity.h) before C(T, T#) is built.
+ * (atomicity.h) before C(T, T#) is built. Under ENV_SYSTEM the abstract
+ * system is explored first, for the moves the environment may take
+ * (environment.h).
  *
  * Borrows the spec and the request; the run owns its programs and results
  * (free with conform_run_free). Input errors are reported through sink.
@@ -19,6 +21,7 @@
 #include "../cfront/cfront.h"
 #include "atomicity.h"
 #include "conform.h"
+#include "environment.h"
 #include "initial.h"
 
 typedef struct conform_request {
@@ -32,6 +35,8 @@ typedef struct conform_request {
   conform_options check;    /* engine, bound, certificate (deadline: set from timeout) */
   double timeout;           /* seconds for all the proofs together; 0 = none */
   conform_atomicity atomicity; /* what runs as one atomic step */
+  env_kind env;                /* what the other threads may do between two steps */
+  uint64_t env_max_states;     /* ENV_SYSTEM: explore at most this many states of the system (0: no limit) */
 } conform_request;
 
 /* One thread checked. */
@@ -47,12 +52,13 @@ typedef struct conform_run_result {
   VEC(conform_job) jobs; /* the implemented threads, in the spec's order */
   cfe_unit *unit;        /* the parsed C, which the programs' source locations point into */
   init_notes unchecked;  /* the C initial values not checked, one sentence each (owned) */
+  conform_env env;       /* the environment every thread was checked under */
 } conform_run_result;
 
 /* Runs the pipeline; false after reporting an input error (nothing is
  * checked then, and no output file is left behind). A C initial value that
  * disagrees with the spec's initial states is such an error (initial.h). */
-bool conform_run(diag_sink *sink, const ast_spec *spec, const conform_request *rq, conform_run_result *out);
+bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out);
 void conform_run_free(conform_run_result *out);
 
 #endif

@@ -11,6 +11,7 @@ typedef struct builder {
   size_t width;     /* variables */
   trace_step *open; /* the step being read, or NULL between steps */
   VEC(trace_read) loaded; /* the loads of the statement not begun yet */
+  VEC(trace_move) moved;  /* the environment's moves before the step not begun yet */
 } builder;
 
 static int64_t *copy_values(const builder *b, size_t after_edges) {
@@ -39,6 +40,10 @@ static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
   s.reads.len = b->loaded.len;
   s.reads.cap = b->loaded.cap;
   memset(&b->loaded, 0, sizeof b->loaded);
+  s.moves.items = b->moved.items; /* the moves since the last step came before this one */
+  s.moves.len = b->moved.len;
+  s.moves.cap = b->moved.cap;
+  memset(&b->moved, 0, sizeof b->moved);
   vec_push(NULL, &b->t->steps, s);
   b->open = &b->t->steps.items[b->t->steps.len - 1];
   return b->open;
@@ -86,6 +91,19 @@ static void read_update_edge(builder *b, const prog_edge *ed, size_t i, bool las
   b->open = NULL;
 }
 
+/* The last edge of a move (its relation, detail the move) records it. */
+static void read_env_edge(builder *b, const prog_edge *ed, size_t i) {
+  b->open = NULL;
+  if (ed->detail < 0) return;
+  trace_move m = {ed->detail, copy_values(b, i + 1)};
+  vec_push(NULL, &b->moved, m);
+}
+
+static void free_moves(void *moves, size_t len) {
+  trace_move *m = moves;
+  for (size_t i = 0; i < len; i++) free(m[i].after);
+}
+
 void trace_build(const prog *ins, const conform_result *r, trace *t) {
   memset(t, 0, sizeof *t);
   builder b = {.ins = ins, .r = r, .t = t, .width = ins->vars.len};
@@ -98,7 +116,7 @@ void trace_build(const prog *ins, const conform_result *r, trace *t) {
       free(t->start);
       t->start = copy_values(&b, i + 1);
       break;
-    case ROLE_ENV: b.open = NULL; break;
+    case ROLE_ENV: read_env_edge(&b, ed, i); break;
     case ROLE_CODE: read_code_edge(&b, ed, i, last); break;
     case ROLE_UPDATE: read_update_edge(&b, ed, i, last); break;
     case ROLE_EXIT:
@@ -109,6 +127,8 @@ void trace_build(const prog *ins, const conform_result *r, trace *t) {
   }
   if (!t->start) t->start = copy_values(&b, 0);
   vec_free(&b.loaded);
+  free_moves(b.moved.items, b.moved.len);
+  vec_free(&b.moved);
 }
 
 void trace_free(trace *t) {
@@ -116,6 +136,8 @@ void trace_free(trace *t) {
     free(t->steps.items[i].env);
     free(t->steps.items[i].after);
     vec_free(&t->steps.items[i].reads);
+    free_moves(t->steps.items[i].moves.items, t->steps.items[i].moves.len);
+    vec_free(&t->steps.items[i].moves);
   }
   vec_free(&t->steps);
   free(t->at_failure);

@@ -20,6 +20,12 @@ typedef struct trace_read {
   int64_t value; /* what it read */
 } trace_read;
 
+/* A move of another instance before a step (a move environment). */
+typedef struct trace_move {
+  int move;       /* the move (index into the environment's moves; the first of its group) */
+  int64_t *after; /* per variable: values after it */
+} trace_move;
+
 typedef struct trace_step {
   prog_origin origin; /* the statement (first code edge of the step) */
   int64_t *env;       /* per variable: values when the step starts (after the environment moved) */
@@ -27,6 +33,7 @@ typedef struct trace_step {
   bool simulated;     /* the F update ran (false for the failing step and for checks) */
   int branch;         /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
   VEC(trace_read) reads; /* the statement's earlier reads, in order (owned) */
+  VEC(trace_move) moves; /* the environment's moves before it, in order (owned) */
 } trace_step;
 
 typedef struct trace {

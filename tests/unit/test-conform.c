@@ -14,6 +14,9 @@
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
+/* The paper's environment: these tests are about the instrumentation itself. */
+static const conform_env havoc_env = {.source = ENV_FROM_HAVOC};
+
 static const char *const figure2 = "shared int g;\n"
                                    "thread A { init state X1 assert g > 0; state X2; X1 -> X2 : g' > 0; }\n";
 
@@ -81,7 +84,7 @@ static prog *thread_a(const char *first) {
 static conform_verdict check(const char *first, conform_engine engine, unsigned bound, size_t *trace_steps) {
   ast_spec *spec = load_spec(figure2);
   prog *code = thread_a(first);
-  prog *ins = ins_build(code, spec, spec->threads.items[0]);
+  prog *ins = ins_build(code, spec, spec->threads.items[0], &havoc_env, false);
   conform_result r;
   conform_check(ins, &(conform_options){.engine = engine, .bound = bound}, &r);
   if (trace_steps && r.verdict == CONFORM_VIOLATED) {
@@ -159,7 +162,7 @@ static void assert_inside_a_step_is_not_excused(void **state) {
   (void)state;
   ast_spec *spec = load_spec("shared int[0..3] x = 1;\nthread T { init state S0 assert x == 1; }\n");
   prog *code = assert_inside_step();
-  prog *ins = ins_build(code, spec, spec->threads.items[0]);
+  prog *ins = ins_build(code, spec, spec->threads.items[0], &havoc_env, false);
   int in_step = 0;
   vec_foreach(&ins->edges, k) {
     const prog_edge *ed = &ins->edges.items[k];

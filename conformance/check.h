@@ -1,0 +1,38 @@
+/* conformance/check.h -- `athread check` as one call: the verdict for the C
+ * program. The abstract system is model-checked first (compose_run's engine
+ * policy); when it is safe, every thread of the spec is checked for
+ * conformance under the environment of that system (conform_run with
+ * ENV_SYSTEM unless the request says otherwise). Then, by the theorem of
+ * language.md section 11: every thread conforms and the system is safe, so
+ * the C program is safe (under the assumptions the run states).
+ *
+ * Borrows the spec and the request; the result owns both runs (free with
+ * check_run_free).
+ */
+#ifndef ATHREAD_CHECK_H
+#define ATHREAD_CHECK_H
+
+#include <stdbool.h>
+
+#include "../compose/run.h"
+#include "run.h"
+
+typedef enum check_verdict {
+  CHECK_SAFE,       /* every thread conforms and the abstract system is safe */
+  CHECK_NOT_PROVED, /* the abstract system is unsafe, or a thread does not conform (a counterexample) */
+  CHECK_UNKNOWN     /* a limit, an engine that gave up, or a thread without C code */
+} check_verdict;
+
+typedef struct check_result {
+  compose_run_result compose; /* the abstract system's run */
+  bool conform_ran;           /* conform holds a run (the system was safe) */
+  conform_run_result conform; /* the threads' runs */
+  check_verdict verdict;      /* the C program's */
+  char reason[400];           /* why, in one sentence */
+} check_result;
+
+/* Runs both checks; false after an input error (reported through sink). */
+bool check_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, check_result *out);
+void check_run_free(check_result *out);
+
+#endif

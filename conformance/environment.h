@@ -1,0 +1,71 @@
+/* conformance/environment.h -- what the other threads may do between two
+ * steps of the thread being checked: the environment of C(T, T#).
+ *
+ * A move is one edge of one instance (the instance's tid, the edge of its
+ * thread). Under ENV_SYSTEM the environment takes any number of moves
+ * between two steps, each the relation of its edge, and a move may happen
+ * while instance i of the checked thread is in abstract state q when
+ *  - ENV_FROM_REACHABLE: some reachable state of the abstract system has i
+ *    in q and the move's instance able to take the move's edge (every
+ *    reachable state explored by the explicit engine);
+ *  - ENV_FROM_EDGES: the move's instance is not i (any state, any time):
+ *    the over-approximation taken where the system cannot be explored in
+ *    full (an unbounded choice, a limit, a violation).
+ * ENV_HAVOC is the paper's environment: any values between two steps, no
+ * moves. language.md, section 11, argues why each is sound.
+ *
+ * Borrows the spec, which must outlive the environment; owns the rest
+ * (free with env_free).
+ */
+#ifndef ATHREAD_ENVIRONMENT_H
+#define ATHREAD_ENVIRONMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../compose/engine-explicit.h"
+#include "../spec-lang/spec.h"
+
+/* The most states of the abstract system explored for the environment by
+ * default; past it the moves come from the edges alone. */
+#define ENV_MAX_STATES 1000000u
+
+typedef enum env_kind { ENV_SYSTEM, ENV_HAVOC } env_kind;
+
+typedef enum env_source { ENV_FROM_HAVOC, ENV_FROM_REACHABLE, ENV_FROM_EDGES } env_source;
+
+typedef struct env_move {
+  int64_t tid;              /* the instance that moves */
+  const char *instance;     /* its name, "Worker[2]" */
+  const ast_thread *thread; /* its thread */
+  int edge;                 /* the edge of its thread it takes */
+  bool grouped;             /* C(T, T#) takes it for every instance of its system line (several, tid unread) */
+} env_move;
+
+typedef struct conform_env {
+  const ast_spec *spec;  /* borrowed */
+  arena *arena;          /* the instances' names */
+  env_source source;     /* where the moves' conditions come from */
+  char why[300];         /* ENV_FROM_EDGES: why the system was not explored in full */
+  char text[500];        /* the environment in one clause, for the verdict's assumptions */
+  uint64_t states;       /* ENV_FROM_REACHABLE: the reachable states explored */
+  env_move *moves;       /* every move of every instance (none under ENV_HAVOC) */
+  size_t move_count;     /* how many */
+  size_t state_stride;   /* the most states of any thread */
+  uint8_t *allowed;      /* ENV_FROM_REACHABLE: one bit per (tid - 1, state, move) */
+} conform_env;
+
+/* Builds the environment of kind for every thread of spec, exploring the
+ * abstract system within limits (its timeout and state limit; observe is
+ * the environment's own). */
+void env_build(ast_spec *spec, env_kind kind, const explicit_options *limits, conform_env *out);
+/* May move m happen while instance tid (1-based) is in state? */
+bool env_allows(const conform_env *e, int64_t tid, int state, size_t m);
+/* "Worker[2] takes Idle -> Busy \"label\"" ("another Worker" for a grouped move). */
+void env_describe_move(const conform_env *e, size_t m, strbuf *out);
+/* The source's name for JSON: "reachable", "edges" or "havoc". */
+const char *env_source_name(env_source s);
+void env_free(conform_env *e);
+
+#endif
