@@ -63,8 +63,10 @@ of them are near misses (see ShapeGen).
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
-and inside an atomic section it is checked where it stands), from every
-initial state the spec allows. With ATOMICITY=access in the environment (as
+and inside an atomic section it is checked where it stands), from the C
+program's initial state (its globals' initializers, one of the states the
+spec allows: the concrete program's runs start there; D is explored from
+every initial state the spec allows, so that the spec covers them). With ATOMICITY=access in the environment (as
 athread conform's --atomicity access) it is C's granularity instead: outside
 atomic sections every read of a shared variable is a step of its own, taken
 in every order C allows (the operands of an operator other than && || ?: are
@@ -404,15 +406,23 @@ class Concrete:
     def gtext(self, g):
         return "{" + ", ".join("%s=%d" % (n, x) for n, x in zip(self.names, g)) + "}"
 
-    def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None):
+    def c_start(self):
+        """The C program's initial shared state: its globals' initializers
+        (one of the states the spec allows, minic.Var.c_initial)."""
+        return tuple(v.c_start if getattr(v, "c_start", None) is not None else v.init if v.init is not None else 0
+                     for v in self.sy.vars)
+
+    def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None, from_c=False):
         """("safe" | "unsafe" | "skip", why, trace lines, states). allowed: the
         shared states the abstract system reaches (None: no such check). A
         state outside them is unsafe, but the search goes on for a failure of
         the C code itself: self.own is C's own verdict ("safe" when no assert
-        fails and no undefined behaviour happens)."""
+        fails and no undefined behaviour happens). from_c: the search starts
+        from the C program's initial state only (the concrete program's runs),
+        else from every initial state the spec allows (D's, for the spec)."""
         self.own, outside = "skip", None
         starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals), ()) for k in self.kinds))
-                  for g in self.sy.initial_gs()]
+                  for g in ([self.c_start()] if from_c else self.sy.initial_gs())]
         seen = {s: None for s in starts}
         queue = deque(starts)
         while queue:
@@ -1305,6 +1315,15 @@ class ShapeGen(Gen):
             return self.relation_in(s, t, observed, "meaning")
         return Gen.relation(self, s, t, observed)
 
+    def assertions(self, t, k, last, seen_at, reach):
+        """Gen's, but never D's values (which the abstract system may leave:
+        Gen has those cases)."""
+        r, self.r = self.r, _Fixed(self.r, "abstract" if self.chance(0.8) else "none")
+        try:
+            Gen.assertions(self, t, k, last, seen_at, reach)
+        finally:
+            self.r = r
+
     def derive(self, t, k, code, seen_at, steps_at):
         """Gen's, but a compare-and-swap done once (one round) has no edge
         from its state to itself: it returns there only after a failure,
@@ -1555,13 +1574,15 @@ def reference(sy, limit=LIMIT):
     why, trace lines, C's own verdict). The concrete search also checks that
     every shared state it reaches is one the abstract system reaches, when
     that one is safe; C's own verdict is about the C code alone (asserts,
-    undefined behaviour)."""
+    undefined behaviour). The concrete program starts where its globals'
+    initializers put it (one of the spec's initial states): athread promises
+    nothing about other starts, and under --env system it checks from there."""
     a_verdict, a_why, states = Abstract(sy).search(limit)
     allowed = {g for g, _ in states} if a_verdict == "safe" else None
     lines = {}
     c_text(sy, lines)
     conc = Concrete(sy, lines=lines, atomicity=ATOMICITY)
-    c_verdict, why, trace, _ = conc.explore(limit, allowed)
+    c_verdict, why, trace, _ = conc.explore(limit, allowed, from_c=True)
     return a_verdict, a_why, c_verdict, why, trace, conc.own
 
 

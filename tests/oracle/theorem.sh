@@ -50,7 +50,7 @@ source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
 export JOBS=${JOBS:-2} THEOREM_TIMEOUT=${THEOREM_TIMEOUT:-20} ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
-export CHECK=${CHECK:-0} ENV=${ENV:-system} SHAPES=${SHAPES:-0}
+export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0}
 FIRST=conform
 [ "$CHECK" = 1 ] && FIRST=check
 export FIRST
