@@ -93,18 +93,18 @@ for spec in "$regress"/*.athread; do
   expect=$regress/$name.expect
   cp "$spec" "$regress/$name.c" "$SCRATCH/regress/"
   "$0" --one "$SCRATCH/regress" "$name"
-  first=$(cat "$SCRATCH/regress/$name.$FIRST.rc") compose=$(cat "$SCRATCH/regress/$name.compose.rc")
+  first_rc=$(cat "$SCRATCH/regress/$name.$FIRST.rc") compose=$(cat "$SCRATCH/regress/$name.compose.rc")
   if ! applies "$expect"; then
     if ! grep -q '^elsewhere: conforms and safe' "$expect" || athread_safe "$SCRATCH/regress/$name"; then
       pass
     else
-      fail "regression $name (not unsafe here): athread exit codes $FIRST $first, compose $compose, expected safe"
+      fail "regression $name (not unsafe here): athread exit codes $FIRST $first_rc, compose $compose, expected safe"
       head -n 10 "$SCRATCH/regress/$name.$FIRST.out" "$SCRATCH/regress/$name.compose.out"
     fi
   elif athread_safe "$SCRATCH/regress/$name"; then
     fail "regression $name: athread says every thread conforms and the system is safe, but the program is not: $(head -n 1 "$regress/$name.expect")"
-  elif [ "$first" = 2 ] || [ "$compose" = 2 ] || [ "$first" -gt 3 ] || [ "$compose" -gt 3 ]; then
-    fail "regression $name: athread exit codes $FIRST $first, compose $compose"
+  elif [ "$first_rc" = 2 ] || [ "$compose" = 2 ] || [ "$first_rc" -gt 3 ] || [ "$compose" -gt 3 ]; then
+    fail "regression $name: athread exit codes $FIRST $first_rc, compose $compose"
     head -n 5 "$SCRATCH/regress/$name.$FIRST.out" "$SCRATCH/regress/$name.compose.out"
   else
     pass
