@@ -98,7 +98,7 @@ echo "$out" | tail -n 30
 add_counts "$out"
 
 section "the theorem for whole C programs at C's atomicity with the system's environment (athread check): random programs and lock/CAS shapes with near misses; athread's safe must never meet a violation of the exhaustive interleaving at access granularity"
-out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=10 UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
+out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=8 UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
 echo "$out" | tail -n 30
 add_counts "$out"
 

@@ -18,7 +18,7 @@
 # and the concrete search makes every read and every write of a shared
 # variable outside atomic sections a step of its own, in every order C
 # allows), INT (math, the default, or c: --int c, and the concrete search
-# uses C's types), CHECK (1: one command, `athread check SPEC FILE`, gives
+# uses C's types), CHECK (1, the default: one command, `athread check SPEC FILE`, gives
 # the program's verdict, exit 0 safe, and `athread compose` runs too, for the
 # cross-check of the abstract system; 0: athread conform and athread compose,
 # both exit 0 for safe), ENV (athread's --env under CHECK=1: system, the
