@@ -97,6 +97,11 @@ out=$(ATOMICITY=access tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 30
 echo "$out" | tail -n 30
 add_counts "$out"
 
+section "the theorem for whole C programs at C's atomicity with the system's environment (athread check): random programs and lock/CAS shapes with near misses; athread's safe must never meet a violation of the exhaustive interleaving at access granularity"
+out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=8 UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 section "compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30

@@ -11,11 +11,16 @@ concrete threads.
                                  the COUNT seeds from FIRST
   gen-theorem.py --judge DIR FIRST COUNT
                                  reads athread's exit codes DIR/caseN.conform.rc
-                                 and DIR/caseN.compose.rc and prints one line a
-                                 case (see below), then a summary line
+                                 (or with CHECK=1 in the environment
+                                 DIR/caseN.check.rc: athread check's) and
+                                 DIR/caseN.compose.rc and prints one line a
+                                 case (see below), then the figures and a
+                                 summary line
   gen-theorem.py --keep SEED DIR writes the case as DIR/seedN.athread, .c and
-                                 .expect (the concrete verdict and trace): a
-                                 regression case for theorem.sh
+                                 .expect (the concrete verdict and trace, and
+                                 "applies:" lines for ATOMICITY and INT when
+                                 not the defaults): a regression case for
+                                 theorem.sh; ShapeGen's are shape-seedN
   gen-theorem.py --stats FIRST COUNT
                                  the shapes and the oracles' verdicts, no athread
 
@@ -47,11 +52,21 @@ which every thread increments outside atomic sections, and a barrier after
 which a probe sees every increment (at statement atomicity), so that under
 access atomicity the lost update of hits = hits + 1 makes the near miss.
 
+With SHAPES=P in the environment (0 to 1, default 0), that share of the
+seeds make ShapeGen's cases instead: programs correct at C's atomicity
+because they synchronize (a read-modify-write under a pthread mutex or a
+lock variable, compare-and-swap loops with GCC's builtins, fetch-and-add,
+two variables kept equal under a lock), whose proof needs the environment of
+the other threads' abstract edges; their D is explored at ATOMICITY, and half
+of them are near misses (see ShapeGen).
+
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
-and inside an atomic section it is checked where it stands), from every
-initial state the spec allows. With ATOMICITY=access in the environment (as
+and inside an atomic section it is checked where it stands), from the C
+program's initial state (its globals' initializers, one of the states the
+spec allows: the concrete program's runs start there; D is explored from
+every initial state the spec allows, so that the spec covers them). With ATOMICITY=access in the environment (as
 athread conform's --atomicity access) it is C's granularity instead: outside
 atomic sections every read of a shared variable is a step of its own, taken
 in every order C allows (the operands of an operator other than && || ?: are
@@ -59,7 +74,8 @@ unsequenced, so their reads may come in any order, interleaved), and a write
 of a shared variable is a step after the statement's reads; the specs are
 still drawn from the code's behaviour at statement atomicity, so many cases
 do not conform there. It also searches the abstract system itself.
-A case's line says one of:
+A case's line says one of ("athread says safe": with CHECK=1 athread
+check exits 0, else athread conform and athread compose both do):
   caseN all-safe: ...        athread says all conform and safe, and the
                              reference agrees (the concrete program is safe,
                              and every shared state it reaches between steps
@@ -68,11 +84,17 @@ A case's line says one of:
                              concrete program is not: the seed, the program
                              and the concrete trace follow
   caseN COMPOSE-DIFFERS: ... athread compose and the oracle's search of the
-                             abstract system disagree
+                             abstract system disagree (or athread check says
+                             safe and athread compose that the system is not)
   caseN rejected: ...        some thread does not conform, or the system is
                              unsafe (and the oracle agrees about the system)
   caseN unknown/skip: ...    athread said unknown, or the reference passed
                              its state limit
+  caseN ERROR: ...           athread exited 2 (bad input) or crashed
+The figures: the programs, how many the reference finds safe as C (no assert
+fails, no undefined behaviour) and unsafe, how many athread says safe, how
+many of the reference's safe ones athread proves (all-safe), the wrong safes
+(VIOLATION: a state outside the abstract system counts too) and unknowns.
 Python 3 standard library only.
 """
 import itertools
@@ -89,6 +111,7 @@ DESIGN_LIMIT = 50_000  # states of the design program's search (its values then 
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
 ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
 INT = os.environ.get("INT", "math")   # the C code's integers, as athread conform's --int
+SHAPES = float(os.environ.get("SHAPES", "0"))  # the share of ShapeGen's cases
 C_INT_TYPES = ["unsigned char", "signed char", "short", "unsigned short", "int", "unsigned"]
 
 
@@ -148,8 +171,10 @@ def writes(s, helpers, out):
     k = s[0]
     if k == "set" and s[1][0] == "sh":
         out.add(s[1][1])
-    elif k == "nondet_sh":
+    elif k == "nondet_sh" or k in ("lock", "unlock"):
         out.add(s[1])
+    elif k in ("cas", "fetch_add"):
+        out.add(s[2])
     elif k == "call":
         for x in helpers[s[1]]:
             writes(x, helpers, out)
@@ -161,7 +186,7 @@ def writes(s, helpers, out):
 
 
 def reads_locals(s):
-    if s[0] in ("decl", "nondet_mod", "nondet_range") or s[0] == "set" and s[1][0] == "loc":
+    if s[0] in ("decl", "nondet_mod", "nondet_range", "cas", "fetch_add") or s[0] == "set" and s[1][0] == "loc":
         return True
     return any(isinstance(x, tuple) and mentions(x, "loc") for x in s[1:]) or \
         any(isinstance(x, list) and any(reads_locals(y) for y in x) for x in s[1:])
@@ -325,8 +350,12 @@ class Concrete:
         (--int c: overflow) raises."""
         code = self.codes[self.kinds[i]]
         if self.access and access_expr(node) is not None:
-            return [(i, pc, what, moved(g2, nxt, L2, done2))
-                    for what, g2, L2, nxt, done2 in self.access_step(i, pc, node, g, L, dict(done))]
+            steps = self.access_step(i, pc, node, g, L, dict(done))
+            if on_step:  # the step that completes the statement (not its reads)
+                for _, g2, _, nxt, _ in steps:
+                    if nxt != pc:
+                        on_step(self.kinds[i], pc, g, g2)
+            return [(i, pc, what, moved(g2, nxt, L2, done2)) for what, g2, L2, nxt, done2 in steps]
         if node[0] in ("assert", "probe"):
             if node[0] == "assert" and not self.sem.ev(node[1], g, L):
                 raise Failure(i, pc, "assert(%s) fails" % show(node[1], self.names, False), g, L)
@@ -377,30 +406,48 @@ class Concrete:
     def gtext(self, g):
         return "{" + ", ".join("%s=%d" % (n, x) for n, x in zip(self.names, g)) + "}"
 
-    def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None):
+    def c_start(self):
+        """The C program's initial shared state: its globals' initializers
+        (one of the states the spec allows, minic.Var.c_initial)."""
+        return tuple(v.c_start if getattr(v, "c_start", None) is not None else v.init if v.init is not None else 0
+                     for v in self.sy.vars)
+
+    def explore(self, limit=LIMIT, allowed=None, on_state=None, on_step=None, from_c=False):
         """("safe" | "unsafe" | "skip", why, trace lines, states). allowed: the
-        shared states the abstract system reaches (None: no such check)."""
+        shared states the abstract system reaches (None: no such check). A
+        state outside them is unsafe, but the search goes on for a failure of
+        the C code itself: self.own is C's own verdict ("safe" when no assert
+        fails and no undefined behaviour happens). from_c: the search starts
+        from the C program's initial state only (the concrete program's runs),
+        else from every initial state the spec allows (D's, for the spec)."""
+        self.own, outside = "skip", None
         starts = [(g, tuple((self.codes[k].entry, tuple(0 for _ in self.sy.threads[k].locals), ()) for k in self.kinds))
-                  for g in self.sy.initial_gs()]
+                  for g in ([self.c_start()] if from_c else self.sy.initial_gs())]
         seen = {s: None for s in starts}
         queue = deque(starts)
         while queue:
             state = queue.popleft()
             if on_state:
                 on_state(state)
-            if allowed is not None and state[0] not in allowed:
-                return "unsafe", "the shared state %s is not one the abstract system reaches" % self.gtext(state[0]), \
-                    self.trace(seen, state), len(seen)
+            if allowed is not None and state[0] not in allowed and outside is None:
+                outside = ("the shared state %s is not one the abstract system reaches" % self.gtext(state[0]),
+                           self.trace(seen, state))
             try:
                 succ = self.successors(state, on_step)
             except Failure as f:
+                self.own = "unsafe"
                 return "unsafe", "%s: %s" % (self.where(f.instance, f.node), f.what), self.trace(seen, state), len(seen)
             for i, pc, what, s2 in succ:
                 if s2 not in seen:
                     seen[s2] = (state, i, pc, what)
                     if len(seen) > limit:
+                        if outside is not None:
+                            return "unsafe", outside[0], outside[1], len(seen)
                         return "skip", "more than %d states" % limit, [], len(seen)
                     queue.append(s2)
+        self.own = "safe"
+        if outside is not None:
+            return "unsafe", outside[0], outside[1], len(seen)
         return "safe", "", [], len(seen)
 
     def where(self, i, pc):
@@ -569,8 +616,11 @@ class Gen(minic.ExprGen):
         self.sy = System()
         minic.ExprGen.__init__(self, random.Random(seed), self.sy.vars)
         self.probes = {}            # probe -> the locals its assert may read
+        self.hints = {}             # probe -> conditions meant for its assert (ShapeGen)
         self.atomics = 0
         self.lock = None            # index of the lock variable, or None
+        self.design_atomicity = "statement"  # D's steps when it is explored
+        self.failing_share = 0.3    # cases with asserts that fail in D
 
     # ---- shared variables and threads
     def declare(self):
@@ -754,7 +804,11 @@ class Gen(minic.ExprGen):
             self.make_code(t)
 
     # ---- asserts from what D's probes saw
-    def condition(self, scope, seen, kind):
+    def c_readable(self, e):
+        """May C code read e? (Not a mutex: ShapeGen.)"""
+        return True
+
+    def condition(self, scope, seen, kind, probe=None):
         """A condition over the shared variables and scope: kind 'holds' (true
         at every value seen, as tight as found) or 'fails' (false at some)."""
         def holds(c):
@@ -765,9 +819,13 @@ class Gen(minic.ExprGen):
         pool = [self.bool_expr(scope, 1) for _ in range(12)]
         for i, v in enumerate(self.sy.vars):
             f = values_formula(v, i, [g[i] for g, _ in seen if v.in_range(g[i])])
-            if f is not None:
+            if f is not None and self.c_readable(f):
                 pool.append(f)
         good = [c for c in pool if holds(c)] if kind == "holds" else [c for c in pool if seen and not holds(c)]
+        hinted = [h(seen) if callable(h) else h for h in self.hints.get(probe, [])]
+        hinted = [c for c in hinted if holds(c) == (kind == "holds") and (seen or kind == "holds")]
+        if hinted and self.chance(0.8):
+            return self.r.choice(hinted)
         if not good:
             return self.bool_expr(scope, 1)
         gs = list(itertools.product(*[v.domain() for v in self.sy.vars]))
@@ -782,13 +840,13 @@ class Gen(minic.ExprGen):
     def place_asserts(self, seen):
         """Each probe becomes an assert (about what it saw), or stays a probe
         (no C text, no step: the nodes keep their numbers)."""
-        failing = self.chance(0.3)
+        failing = self.chance(self.failing_share)
 
         def f(s):
             if s[0] != "probe" or self.chance(0.25):
                 return [s]
             kind = "fails" if failing and self.chance(0.4) else "holds"
-            return [("assert", self.condition(self.probes[s[1]], seen.get(s[1], []), kind))]
+            return [("assert", self.condition(self.probes[s[1]], seen.get(s[1], []), kind, s[1]))]
         for t in self.sy.threads:
             t.body = rebuild(t.body, f)
             t.helpers = {n: rebuild(b, f) for n, b in t.helpers.items()}
@@ -926,8 +984,11 @@ class Gen(minic.ExprGen):
                 S = {g for g in seen_at.get((k, n), ()) if self.in_type((g,))}
                 state_fact = conj([t.asserts.get(q) for q in lasts[k][n]])
                 facts = [state_fact] + ([set_formula(self.sy.vars, S) or ("tf", True)] if S else [])
+                facts = [f for f in facts if self.c_readable(f)]
+                if not self.c_readable(state_fact):
+                    state_fact = None
                 for x in inner_checks(node[1][1], t.helpers):
-                    if self.chance(0.35):
+                    if facts and self.chance(0.35):
                         new[id(x)] = [("assert", self.r.choice(facts))]
                 for x in node[1][1][:-1]:
                     if x[0] == "set" and x[1][0] == "sh" and state_fact and self.chance(0.5):
@@ -939,6 +1000,15 @@ class Gen(minic.ExprGen):
                 t.helpers = {n: rebuild(b, lambda s: new.get(id(s), [s])) for n, b in t.helpers.items()}
 
     def generate(self):
+        self.make_program()
+        if INT == "c":
+            self.c_types()
+        self.make_spec()
+        self.mutate()
+        return self.sy
+
+    def make_program(self):
+        """D: the shared variables and the threads' code, with probes."""
         self.declare()
         counter = random.Random(self.seed ^ 0x5eed).random() < COUNTER_SHARE
         if counter and len(self.sy.vars) > 2:
@@ -950,8 +1020,9 @@ class Gen(minic.ExprGen):
         self.make_threads()
         if counter:
             self.counter_code()
-        if INT == "c":
-            self.c_types()
+
+    def make_spec(self):
+        """Explores D, places its asserts, and draws the spec from it."""
         seen, seen_at, steps_at = self.explore_design()
         self.place_asserts(seen)
         lines = {}
@@ -970,8 +1041,6 @@ class Gen(minic.ExprGen):
         self.boundary_asserts_inside(lasts, seen_at, conc)
         if self.chance(0.2):
             self.count_invariant(states, kinds)
-        self.mutate()
-        return self.sy
 
     def c_types(self):
         """--int c: each variable's C type (its spec type stays), drawn apart
@@ -1012,7 +1081,7 @@ class Gen(minic.ExprGen):
         def probe(k, g, L):
             seen.setdefault(k, set()).add((g, tuple(sorted(L.items()))))
 
-        conc = Concrete(self.sy, probe=probe)
+        conc = Concrete(self.sy, probe=probe, atomicity=self.design_atomicity)
 
         def on_state(state):
             g, insts = state
@@ -1080,6 +1149,305 @@ class Gen(minic.ExprGen):
             stmts[j] = ("atomic", s[1], form)
 
 
+LOCKED_OPS = ["locked_inc", "locked_inc", "locked_dec", "locked_max", "locked_pair", "locked_check"]
+LOCK_FREE_OPS = ["cas_inc", "cas_inc", "cas_max", "fetch_add"]
+SHAPE_MUTANTS = ["drop_lock", "read_outside", "unlock_between", "unlock_early", "plain_rmw", "wrong_assert"]
+
+
+class ShapeGen(Gen):
+    """Programs that are correct at C's atomicity because of how they
+    synchronize, so that athread can prove them only with the environment of
+    the other threads' abstract edges (a havoc of shared variables breaks
+    them): per kind of thread one operation on a shared int x, repeated 1-2
+    times in a loop: a read-modify-write under a lock (pthread_mutex_t, or a
+    lock variable taken in an atomic section): increment, guarded decrement,
+    maximum with a constant; a compare-and-swap loop (GCC's
+    __sync_bool_compare_and_swap or __atomic_compare_exchange_n): increment,
+    maximum; __atomic_fetch_add. Probes after the operation carry hints
+    (x > v, x == v + 1, x >= c, ...) that become asserts when they hold on
+    every run of D; sometimes a barrier, after which a probe sees the final
+    value. D is explored at ATOMICITY, its spec drawn as Gen's (the lock
+    steps by their meaning, the writes that read locals mostly by the values
+    D was seen to take). Half the cases are near misses: a lock dropped, the
+    read moved before the lock, the lock released between the read and the
+    write or before the write, a compare-and-swap made a plain read and
+    write, an assert changed to a wrong one."""
+
+    def __init__(self, seed):
+        Gen.__init__(self, seed)
+        self.design_atomicity = ATOMICITY
+        self.failing_share = 0.15   # the near misses make unsafe programs enough
+        self.mutex = False
+        self.ops = {}               # thread kind -> (operation, its constant)
+
+    def c_readable(self, e):
+        return not (self.mutex and self.lock is not None and mentions_var(e, self.lock))
+
+    def bvars(self):
+        return [i for i in Gen.bvars(self) if i != self.lock or not self.mutex]
+
+    def make_program(self):
+        self.sy.shape = "shape"
+        shape = self.r.choice(THREAD_SHAPES)
+        names = self.r.sample([("T", "t"), ("Worker", "worker"), ("Driver", "driver"), ("Reader", "reader")], len(shape))
+        rounds = {}
+        ops = LOCKED_OPS if self.chance(0.65) else LOCK_FREE_OPS
+        for k, ((name, func), count) in enumerate(zip(names, shape)):
+            self.sy.threads.append(Thread(name, func, count))
+            self.ops[k] = (self.r.choice(ops), self.r.randint(1, 3))
+            rounds[k] = 2 if sum(shape) < 3 and self.chance(0.15) else 1
+        x0 = self.r.choice([0, 0, 1])
+        incs = sum(t.count * rounds[k] for k, t in enumerate(self.sy.threads)
+                   if self.ops[k][0] in ("locked_inc", "cas_inc", "fetch_add", "locked_pair"))
+        hi = max([x0 + incs, 1] + [c for op, c in self.ops.values() if op.endswith("max")])
+        if any(op.startswith("locked") for op, _ in self.ops.values()):
+            self.lock = 0
+            self.mutex = self.chance(0.6)
+            lock = Var("m" if self.mutex else "lock", "bool", init=0)
+            lock.mutex = self.mutex
+            self.sy.vars.append(lock)
+        xname, yname = self.r.sample(INT_NAMES, 2)
+        self.sy.vars.append(Var(xname, "int", hi, init=x0))
+        self.x = len(self.sy.vars) - 1
+        if any(op in ("locked_pair", "locked_check") for op, _ in self.ops.values()):
+            self.sy.vars.append(Var(yname, "int", hi, init=x0))  # y == x whenever the lock is free
+        self.sy.c_bool = self.r.choice(["_Bool", "bool"])
+        self.rounds = rounds
+        for k, t in enumerate(self.sy.threads):
+            self.shape_code(t, k, rounds[k])
+        self.sy.shape += " " + "+".join(op for op, _ in self.ops.values())
+        if self.chance(0.35):
+            self.barrier()
+
+    def acquire(self):
+        if self.mutex:
+            return ("lock", self.lock)
+        return ("atomic", [("await", ("not", ("sh", self.lock))), ("set", ("sh", self.lock), ("tf", True))], self.atomic_form(True))
+
+    def release(self):
+        return ("unlock", self.lock) if self.mutex else ("set", ("sh", self.lock), ("tf", False))
+
+    def hinted_probe(self, scope, hints):
+        p = self.probe(scope)
+        self.hints[p[1]] = hints
+        return p
+
+    def shape_code(self, t, k, rounds):
+        """t's body: its operation, rounds times."""
+        op, c = self.ops[k]
+        x, v, ok = ("sh", self.x), ("loc", "v"), ("loc", "ok")
+        t.locals += ["v", "ok", "i"] if rounds > 1 else ["v", "ok"]
+        t.body += [("decl", "v", ("num", 0)), ("decl", "ok", ("num", 0))]
+        plus = lambda e, n: ("bin", "+", e, ("num", n))
+        cmp = lambda op, a, b: ("bin", op, a, b)
+        grows = cmp(">", x, v)
+        if op == "locked_inc":
+            body = [self.acquire(), ("set", v, x), self.hinted_probe(["v"], [cmp(">=", x, v)]), ("set", x, plus(v, 1)),
+                    self.hinted_probe(["v"], [cmp("==", x, plus(v, 1)), grows]), self.release(),
+                    self.hinted_probe(["v"], [grows])]
+        elif op == "locked_dec":
+            body = [self.acquire(), ("set", v, x),
+                    ("if", cmp(">", v, ("num", 0)), [("set", x, ("bin", "-", v, ("num", 1))),
+                                                     self.hinted_probe(["v"], [cmp("<", x, v), cmp("==", plus(x, 1), v)])], []),
+                    self.release(), self.probe(["v"])]
+        elif op == "locked_pair":
+            y = ("sh", self.x + 1)
+            body = [self.acquire(), ("set", v, x), ("set", x, plus(v, 1)), self.hinted_probe(["v"], [cmp("==", x, plus(y, 1))]),
+                    ("set", y, plus(y, 1)), self.hinted_probe(["v"], [cmp("==", x, y), cmp("==", y, plus(v, 1))]), self.release(),
+                    self.probe(["v"])]
+        elif op == "locked_check":
+            y = ("sh", self.x + 1)
+            body = [self.acquire(), ("set", v, x), ("set", ok, y), self.hinted_probe(["v", "ok"], [cmp("==", v, ok)]),
+                    self.hinted_probe(["v"], [cmp("==", y, v), cmp("==", x, y)]), self.release(), self.probe(["v"])]
+        elif op == "locked_max":
+            body = [self.acquire(), ("set", v, x), ("if", cmp("<", v, ("num", c)), [("set", x, ("num", c))], []),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)]), self.release(),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)])]
+        elif op == "cas_inc":
+            if self.chance(0.5):
+                loop = [("while", ("not", ok), [("set", v, x), ("cas", "ok", self.x, v, plus(v, 1), "sync")])]
+            else:
+                loop = [("set", v, x), ("while", ("not", ok), [("cas", "ok", self.x, v, plus(v, 1), "atomic")])]
+            body = [("set", ok, ("num", 0))] + loop + [self.hinted_probe(["v"], [grows, cmp(">=", x, plus(v, 1))])]
+        elif op == "cas_max":
+            body = [("set", ok, ("num", 0)),
+                    ("while", ("not", ok), [("set", v, x), ("if", cmp(">=", v, ("num", c)), [("set", ok, ("num", 1))],
+                                                                  [("cas", "ok", self.x, v, ("num", c), "sync")])]),
+                    self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)])]
+        else:
+            body = [("fetch_add", "v", self.x, 1), self.hinted_probe(["v"], [grows, cmp(">=", x, plus(v, 1))])]
+        if rounds == 1:
+            t.body += body
+            return
+        i = ("loc", "i")
+        t.body += [("decl", "i", ("num", 0)), ("while", cmp("<", i, ("num", rounds)), body + [("set", i, plus(i, 1))])]
+
+    def barrier(self):
+        """Every thread arrives, waits for all, then a probe sees x's final value."""
+        n = len(self.sy.instances())
+        self.sy.vars.append(Var("arrived", "int", n, init=0))
+        a = len(self.sy.vars) - 1
+        self.sy.shape += ", barrier"
+        for t in self.sy.threads:
+            t.body += [("atomic", [("set", ("sh", a), ("bin", "+", ("sh", a), ("num", 1)))], self.atomic_form(False)),
+                       ("atomic", [("await", ("bin", "==", ("sh", a), ("num", n))), ("set", ("sh", a), ("num", n))], self.atomic_form(False)),
+                       self.hinted_probe([], [self.final_value])]
+
+    def final_value(self, seen):
+        """The hint of the probe after the barrier: x's values there."""
+        return values_formula(self.sy.vars[self.x], self.x, [g[self.x] for g, _ in seen]) or ("tf", True)
+
+    def c_types(self):
+        """--int c: x is an int (GCC's atomic builtins take int objects), the
+        lock variable a C bool, arrived any type."""
+        Gen.c_types(self)
+        for i, v in enumerate(self.sy.vars):
+            if i == self.x:
+                v.ctype = "int"
+
+    def relation(self, s, t, observed):
+        """A lock step by its meaning (never a havoc, which would let any
+        thread take a held lock); a write that reads locals mostly by the
+        values D was seen to take."""
+        if reads_locals(s) and observed and self.chance(0.8) or s[0] in ("lock", "unlock") and observed and self.chance(0.3):
+            return self.relation_in(s, t, observed, "observed")
+        if self.lock is not None and self.lock in writes(s, t.helpers, set()) and symbolic(s, self.sy.vars, t.helpers):
+            return self.relation_in(s, t, observed, "meaning")
+        return Gen.relation(self, s, t, observed)
+
+    def assertions(self, t, k, last, seen_at, reach):
+        """Gen's, but never D's values (which the abstract system may leave:
+        Gen has those cases)."""
+        r, self.r = self.r, _Fixed(self.r, "abstract" if self.chance(0.8) else "none")
+        try:
+            Gen.assertions(self, t, k, last, seen_at, reach)
+        finally:
+            self.r = r
+
+    def derive(self, t, k, code, seen_at, steps_at):
+        """Gen's, but a compare-and-swap done once (one round) has no edge
+        from its state to itself: it returns there only after a failure,
+        which writes nothing (a stutter), and the edge would let the abstract
+        thread swap again and again."""
+        last = Gen.derive(self, t, k, code, seen_at, steps_at)
+        if self.rounds[k] == 1 and self.ops[k][0].startswith("cas"):
+            t.edges = [e for e in t.edges if e.src != e.dst]
+        return last
+
+    def relation_in(self, s, t, observed, style):
+        if style == "observed" and any(g != g2 for g, g2 in observed):
+            observed = [(g, g2) for g, g2 in observed if g != g2]  # a failed compare-and-swap is a stutter
+        r, self.r = self.r, _Fixed(self.r, style)
+        try:
+            return Gen.relation(self, s, t, observed)
+        finally:
+            self.r = r
+
+    # ---- near misses
+    def mutate(self):
+        if not self.chance(0.5):
+            return
+        kinds = list(self.r.sample(SHAPE_MUTANTS, len(SHAPE_MUTANTS)))
+        for kind in kinds:
+            for k in self.r.sample(range(len(self.sy.threads)), len(self.sy.threads)):
+                if getattr(self, "mutant_" + kind)(self.sy.threads[k]):
+                    self.sy.shape += ", mutant " + kind
+                    return
+
+    def body_of(self, t):
+        """The statement list that holds t's operation (its loop's body, or t's body)."""
+        for s in t.body:
+            if s[0] == "while" and s[1][0] == "bin":
+                return s[2]
+        return t.body
+
+    def lock_at(self, stmts):
+        """(where the lock is taken, where it is released) in stmts, or None."""
+        acq = [j for j, s in enumerate(stmts) if s[0] == "lock" or s[0] == "atomic" and self.lock is not None and
+               any(x[0] == "set" and x[1] == ("sh", self.lock) for x in s[1])]
+        rel = [j for j, s in enumerate(stmts) if s == self.release()]
+        return (acq[0], rel[0]) if acq and rel else None
+
+    def mutant_drop_lock(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        del b[at[1]]
+        del b[at[0]]
+        return True
+
+    def mutant_read_outside(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None or b[at[0] + 1][0] != "set":
+            return False
+        b.insert(at[0], b.pop(at[0] + 1))
+        return True
+
+    def mutant_unlock_between(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        b[at[0] + 2:at[0] + 2] = [self.release(), self.acquire()]
+        return True
+
+    def mutant_unlock_early(self, t):
+        b = self.body_of(t)
+        at = self.lock_at(b)
+        if at is None:
+            return False
+        writes_x = [j for j in range(at[0] + 1, at[1]) if self.x in writes(b[j], t.helpers, set())]
+        if not writes_x:
+            return False
+        b.insert(writes_x[0], b.pop(at[1]))
+        return True
+
+    def mutant_plain_rmw(self, t):
+        """A compare-and-swap or fetch-and-add made a read and a write."""
+        def f(s):
+            if s[0] == "cas":
+                return [("set", ("sh", self.x), s[4]), ("set", ("loc", s[1]), ("num", 1))]
+            if s[0] == "fetch_add":
+                return [("set", ("loc", s[1]), ("sh", s[2])), ("set", ("sh", s[2]), ("bin", "+", ("loc", s[1]), ("num", s[3])))]
+            return [s]
+        before = repr(t.body)
+        t.body = rebuild(t.body, f)
+        return repr(t.body) != before
+
+    def mutant_wrong_assert(self, t):
+        """An assert about x made one step stronger than it can be (x > v + 1
+        for x > v, x >= c + 1 for x >= c, x == v + 2 for x == v + 1, ...)."""
+        found = []
+
+        def f(s):
+            if s[0] == "assert" and s[1][0] == "bin" and s[1][1] in ("<", "<=", ">", ">=", "==") and not found:
+                op, a, b = s[1][1:]
+                found.append(s)
+                if op in (">", ">="):
+                    return [("assert", ("bin", op, a, ("bin", "+", b, ("num", 1))))]
+                if op in ("<", "<="):
+                    return [("assert", ("bin", op, ("bin", "+", a, ("num", 1)), b))]
+                return [("assert", ("bin", "==", a, ("bin", "+", b, ("num", 1))))]
+            return [s]
+        t.body = rebuild(t.body, f)
+        return bool(found)
+
+
+class _Fixed:
+    """A random source whose choice() gives one answer (the relation style),
+    and otherwise draws from r."""
+    def __init__(self, r, answer):
+        self.r, self.answer = r, answer
+
+    def choice(self, xs):
+        return self.answer if self.answer in xs else self.r.choice(xs)
+
+    def __getattr__(self, name):
+        return getattr(self.r, name)
+
+
 def inner_checks(stmts, helpers):
     """The asserts and probes of stmts, at any depth."""
     out = []
@@ -1143,6 +1511,10 @@ def symbolic(s, vars, helpers):
             return [(guards + [read(x[1], values)], values)]
         if k in ("assert", "probe"):
             return [path]
+        if k in ("lock", "unlock"):
+            i = x[1]
+            guard = [read(("not", ("sh", i)), values)] if k == "lock" else []
+            return [(guards + guard, values[:i] + (("tf", k == "lock"),) + values[i + 1:])]
         if k == "if":
             if x[1] is None:
                 return run(x[2], [path]) + run(x[3], [path])
@@ -1189,6 +1561,9 @@ def split_statements(sy):
 
 
 def case_of(seed):
+    """The case of seed: a share SHAPES (environment, default 0) are ShapeGen's."""
+    if random.Random(seed ^ 0x5ba9e).random() < SHAPES:
+        return ShapeGen(seed).generate()
     return Gen(seed).generate()
 
 
@@ -1196,38 +1571,62 @@ def case_of(seed):
 
 def reference(sy, limit=LIMIT):
     """The oracle's verdicts: (abstract verdict, abstract why, concrete verdict,
-    why, trace lines). The concrete search also checks that every shared state
-    it reaches is one the abstract system reaches, when that one is safe."""
+    why, trace lines, C's own verdict). The concrete search also checks that
+    every shared state it reaches is one the abstract system reaches, when
+    that one is safe; C's own verdict is about the C code alone (asserts,
+    undefined behaviour). The concrete program starts where its globals'
+    initializers put it (one of the spec's initial states): athread promises
+    nothing about other starts, and under --env system it checks from there."""
     a_verdict, a_why, states = Abstract(sy).search(limit)
     allowed = {g for g, _ in states} if a_verdict == "safe" else None
     lines = {}
     c_text(sy, lines)
-    c_verdict, why, trace, _ = Concrete(sy, lines=lines, atomicity=ATOMICITY).explore(limit, allowed)
-    return a_verdict, a_why, c_verdict, why, trace
+    conc = Concrete(sy, lines=lines, atomicity=ATOMICITY)
+    c_verdict, why, trace, _ = conc.explore(limit, allowed, from_c=True)
+    return a_verdict, a_why, c_verdict, why, trace, conc.own
 
 
-def judge(seed, conform_rc, compose_rc):
-    """(status, text) of one case, given athread's exit codes."""
+def judge(seed, rcs):
+    """(status, text, figures) of one case, given athread's exit codes rcs:
+    {"check": ..., "compose": ...} (CHECK=1) or {"conform": ..., "compose":
+    ...}; figures: the reference's and athread's verdicts for the summary."""
     sy = case_of(seed)
-    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    a_verdict, a_why, c_verdict, why, trace, own = reference(sy)
+    says = "check" if "check" in rcs else "conform"
+    first, compose_rc = rcs[says], rcs["compose"]
+    fig = {"own": own, "athread": "?"}
+    rc_list = (first, compose_rc)
+    if any(rc not in (0, 1, 3) for rc in rc_list):
+        return "ERROR", "athread exit codes %s %s, compose %s (bad input or a crash)" % (says, first, compose_rc), fig
+    if first == 3 or compose_rc == 3 and says == "conform":  # check's own verdict stands without compose's
+        fig["athread"] = "unknown"
+        return "unknown", "athread said unknown (%s exit %s, compose exit %s)" % (says, first, compose_rc), fig
     athread_safe = {0: "safe", 1: "unsafe"}.get(compose_rc)
-    if conform_rc not in (0, 1) or compose_rc not in (0, 1):
-        if 2 in (conform_rc, compose_rc) or None in (conform_rc, compose_rc):
-            return "ERROR", "athread exit codes conform %s, compose %s (bad input or a crash)" % (conform_rc, compose_rc)
-        return "unknown", "athread said unknown (conform exit %s, compose exit %s)" % (conform_rc, compose_rc)
-    if a_verdict != "skip" and athread_safe != a_verdict:
-        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why)
-    if conform_rc != 0 or compose_rc != 0:
-        return "rejected", "conform exit %d, compose exit %d; the concrete program is %s" % (conform_rc, compose_rc, c_verdict)
+    if a_verdict != "skip" and athread_safe is not None and athread_safe != a_verdict:
+        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why), fig
+    safe = first == 0 and (says == "check" or compose_rc == 0)
+    if says == "check" and safe and compose_rc == 1:
+        return "COMPOSE-DIFFERS", "athread check says safe, athread compose says the abstract system is unsafe", fig
+    fig["athread"] = "safe" if safe else "rejected"
+    if not safe:
+        return "rejected", "%s exit %d, compose exit %s; the concrete program is %s" % (says, first, compose_rc, c_verdict), fig
     if c_verdict == "skip":
-        return "skip", "the concrete search passed %d states" % LIMIT
+        return "skip", "the concrete search passed %d states" % LIMIT, fig
     if c_verdict == "safe":
         split = split_statements(sy) if ATOMICITY == "access" else 0
         return "all-safe", "every thread conforms, the system is safe, and so is the concrete program%s" % \
-            (" (%d statements of two or more shared accesses outside atomic sections)" % split if split else "")
+            (" (%d statements of two or more shared accesses outside atomic sections)" % split if split else ""), fig
     return "VIOLATION", "\n".join(["every thread conforms and the system is safe, but the concrete program is not: %s" % why,
-                                   "---- seed %d (tests/oracle/gen-theorem.py %d prints it)" % (seed, seed),
-                                   spec_text(sy, seed), c_text(sy), "---- concrete trace:"] + trace)
+                                   "---- seed %d (%stests/oracle/gen-theorem.py %d prints it)" % (seed, env_prefix(), seed),
+                                   spec_text(sy, seed), c_text(sy), "---- concrete trace:"] + trace), fig
+
+
+def env_prefix():
+    """The environment that makes a seed's case: "SHAPES=0.5 ATOMICITY=access " ..."""
+    out = ["SHAPES=%g" % SHAPES] if SHAPES else []
+    out += ["ATOMICITY=" + ATOMICITY] if ATOMICITY != "statement" else []
+    out += ["INT=" + INT] if INT != "math" else []
+    return " ".join(out) + (" " if out else "")
 
 
 def read_rc(path):
@@ -1240,13 +1639,26 @@ def read_rc(path):
 
 def judge_batch(directory, first, count):
     tally, split = {}, 0
+    figs = {"ref-safe": 0, "ref-unsafe": 0, "ref-skip": 0, "athread-safe": 0, "proved": 0, "unknown": 0}
+    check = os.environ.get("CHECK", "0") == "1"
     for seed in range(first, first + count):
         base = os.path.join(directory, "case%d" % seed)
-        status, text = judge(seed, read_rc(base + ".conform.rc"), read_rc(base + ".compose.rc"))
+        rcs = {cmd: read_rc("%s.%s.rc" % (base, cmd)) for cmd in (("check", "compose") if check else ("conform", "compose"))}
+        status, text, fig = judge(seed, rcs)
         tally[status] = tally.get(status, 0) + 1
         split += int(status == "all-safe" and "shared accesses outside" in text)
+        figs["ref-" + fig["own"]] += 1
+        figs["athread-safe"] += int(fig["athread"] == "safe")
+        figs["proved"] += int(fig["athread"] == "safe" and fig["own"] == "safe" and status == "all-safe")
+        figs["unknown"] += int(fig["athread"] == "unknown")
         print("case%d %s: %s" % (seed, status, text))
-    modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT])
+    modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT]) + \
+        (["athread check --env %s" % os.environ.get("ENV", "system")] if check else []) + (["shapes %g" % SHAPES] if SHAPES else [])
+    print("figures: %d programs, reference-safe %d, reference-unsafe %d%s, athread-safe %d, athread proves %d of the %d "
+          "the reference proves (%.0f%%), wrong safes %d, unknowns %d"
+          % (count, figs["ref-safe"], figs["ref-unsafe"], ", reference-skipped %d" % figs["ref-skip"] if figs["ref-skip"] else "",
+             figs["athread-safe"], figs["proved"], figs["ref-safe"], 100.0 * figs["proved"] / max(1, figs["ref-safe"]),
+             tally.get("VIOLATION", 0), figs["unknown"]))
     print("theorem: %d programs%s: %s%s" % (count, " (%s)" % ", ".join(modes) if modes else "",
                                           ", ".join("%s %d" % kv for kv in sorted(tally.items())),
                                           "; all-safe with accesses interleaved inside statements %d" % split if split else ""))
@@ -1269,12 +1681,17 @@ def batch(directory, first, count):
 
 
 def keep(seed, directory):
+    """The case as a regression: DIR/seedN (shape-seedN for ShapeGen's), its
+    .expect the concrete verdict and trace, and "applies:" lines for the
+    modes it was found in (theorem.sh checks it only there)."""
     sy = case_of(seed)
-    write_case(directory, "seed%d" % seed, sy, seed)
-    a_verdict, _, c_verdict, why, trace = reference(sy)
-    with open(os.path.join(directory, "seed%d.expect" % seed), "w") as f:
-        f.write("concrete: %s: %s\n" % (c_verdict, why))
+    name = ("shape-seed%d" if sy.shape.startswith("shape") else "seed%d") % seed
+    write_case(directory, name, sy, seed)
+    a_verdict, _, c_verdict, why, trace, _ = reference(sy)
+    with open(os.path.join(directory, name + ".expect"), "w") as f:
+        f.write("concrete%s: %s: %s\n" % (" (--atomicity access)" if ATOMICITY == "access" else "", c_verdict, why))
         f.write("\n".join(trace) + "\n")
+        f.write("".join("applies: %s=%s\n" % kv for kv in (("ATOMICITY", ATOMICITY), ("INT", INT)) if kv[1] not in ("statement", "math")))
     return 0
 
 
@@ -1282,7 +1699,7 @@ def stats(first, count):
     tally = {}
     for seed in range(first, first + count):
         sy = case_of(seed)
-        a_verdict, _, c_verdict, why, _ = reference(sy)
+        a_verdict, _, c_verdict, why, _, _ = reference(sy)
         key = "abstract %s / concrete %s%s%s" % (a_verdict, c_verdict, " inside a step" if "inside the step" in why else "",
                                                " (boundary facts)" if "boundary facts" in sy.shape else "")
         tally[key] = tally.get(key, 0) + 1
@@ -1303,7 +1720,7 @@ def main(argv):
         return 2
     seed = int(argv[1])
     sy = case_of(seed)
-    a_verdict, a_why, c_verdict, why, trace = reference(sy)
+    a_verdict, a_why, c_verdict, why, trace, _ = reference(sy)
     print(spec_text(sy, seed))
     print(c_text(sy))
     print("// %s; abstract system: %s %s; concrete program: %s %s" % (sy.shape, a_verdict, a_why, c_verdict, why))

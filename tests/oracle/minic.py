@@ -34,6 +34,17 @@ Statements:
   ('call', NAME)              NAME(); a function of shared statements, inlined
   ('return',)
   ('probe', k)                no C text, no step: where an assert may go later
+  ('lock', i) ('unlock', i)   pthread_mutex_lock(&m); / pthread_mutex_unlock(&m);  one step each
+                              on the bool variable i (a Var with mutex set, a pthread_mutex_t in
+                              C): lock waits until m is false and sets it, unlock clears it
+  ('cas', ok, i, E, D, form)  one step: if variable i equals E, it becomes D and the local ok 1,
+                              else ok 0 (E and D read locals only); form 'sync':
+                              ok = __sync_bool_compare_and_swap(&x, E, D); form 'atomic' (E a
+                              local ('loc', v)): ok = __atomic_compare_exchange_n(&x, &v, D, 0,
+                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); which on failure also sets v
+                              to the value of x
+  ('fetch_add', t, i, d)      t = __atomic_fetch_add(&x, d, __ATOMIC_SEQ_CST);  one step: x += d,
+                              t the value before
 
 Atomicity (Code(..., atomicity=)): "statement" runs each statement as one step.
 "access" lets the environment move between any two shared accesses of a
@@ -691,6 +702,14 @@ def declaration(ctype, name):
     return ctype + name if ctype.endswith("*") else ctype + " " + name
 
 
+def global_declaration(v, c_bool):
+    """The C declaration of shared variable v with its initializer: a mutex
+    (v.mutex) is a pthread_mutex_t, initially free."""
+    if getattr(v, "mutex", False):
+        return "pthread_mutex_t %s = PTHREAD_MUTEX_INITIALIZER;" % v.name
+    return "%s = %s;" % (declaration(v.ctype or ("int" if v.kind == "int" else c_bool), v.name), v.c_initial())
+
+
 def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None, local_types=None):
     """The C file: the globals (globals_text, a function giving the lines, or
     one declaration per variable, initialized as the spec says), then each
@@ -703,10 +722,10 @@ def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None, local
     local_types = local_types or {}
     names = [v.c_path or v.name for v in vars]
     pointers = any(t.endswith("*") for t in local_types.values())
-    out = ["#include <athread.h>"] + (["#include <stddef.h>"] if pointers else []) + [""]
+    out = ["#include <athread.h>"] + (["#include <stddef.h>"] if pointers else []) + \
+        (["#include <pthread.h>"] if any(getattr(v, "mutex", False) for v in vars) else []) + [""]
     if globals_text is None:
-        lines_ = ["%s = %s;" % (declaration(v.ctype or ("int" if v.kind == "int" else c_bool), v.name), v.c_initial())
-                  for v in vars]
+        lines_ = [global_declaration(v, c_bool) for v in vars]
     else:
         lines_ = globals_text()
     out.extend(lines_)
@@ -774,6 +793,16 @@ def c_text(vars, functions, c_bool="_Bool", lines=None, globals_text=None, local
                 out.append("%s__VERIFIER_atomic_%s();" % (p, form[3:]))
         elif k == "call":
             out.append("%s%s(%s);" % (p, s[1], show(s[3], names, False) if len(s) > 2 else ""))
+        elif k in ("lock", "unlock"):
+            out.append("%spthread_mutex_%s(&%s);" % (p, k, names[s[1]]))
+        elif k == "cas" and s[5] == "sync":
+            out.append("%s%s = __sync_bool_compare_and_swap(&%s, %s, %s);"
+                       % (p, s[1], names[s[2]], show(s[3], names, False), show(s[4], names, False)))
+        elif k == "cas":
+            out.append("%s%s = __atomic_compare_exchange_n(&%s, &%s, %s, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);"
+                       % (p, s[1], names[s[2]], s[3][1], show(s[4], names, False)))
+        elif k == "fetch_add":
+            out.append("%s%s = __atomic_fetch_add(&%s, %d, __ATOMIC_SEQ_CST);" % (p, s[1], names[s[2]], s[3]))
         elif k == "return":
             out.append("%sreturn;" % p)
         elif k != "probe":
@@ -939,9 +968,27 @@ class Code:
             return outs
         if k == "atomic":
             return self.run(s[1], g, L, fails)
+        if k in ("lock", "unlock", "cas", "fetch_add"):
+            return self.primitive(s, g, L)
         if k == "call":
             return self.run(self.functions[s[1]], g, L, fails)
         raise ValueError("not allowed in an atomic section: %s" % k)
+
+    def primitive(self, s, g, L):
+        """The outcomes [(g, L)] of a lock, unlock, compare-and-swap or
+        fetch-and-add: one step each, at every atomicity."""
+        k = s[0]
+        if k in ("lock", "unlock"):
+            return [] if k == "lock" and g[s[1]] else [self.store(g, L, ("sh", s[1]), int(k == "lock"))]
+        if k == "fetch_add":
+            g2, L2 = self.store(g, L, ("sh", s[2]), g[s[2]] + s[3])
+            return [self.store(g2, L2, ("loc", s[1]), g[s[2]])]
+        if g[s[2]] == self.sem.ev(s[3], g, L):
+            g2, L2 = self.store(g, L, ("sh", s[2]), self.sem.ev(s[4], g, L))
+            return [self.store(g2, L2, ("loc", s[1]), 1)]
+        if s[5] == "atomic":
+            L = self.store(g, L, s[3], g[s[2]])[1]
+        return [self.store(g, L, ("loc", s[1]), 0)]
 
     # ---- --atomicity access
     def plan(self, s):
