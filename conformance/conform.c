@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engines.h"
+#include "replay.h"
 #include "../core/interrupt.h"
 
 /* The most segments a bounded search walks to find the trace of a
@@ -171,6 +172,8 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));
   }
   smt_watch_stop(w);
+  if (r->verdict == CONFORM_VIOLATED && !replay_trace(ins, r, r->reason, sizeof r->reason))
+    r->verdict = CONFORM_UNKNOWN; /* an internal error: never report a violation that the program does not have */
   if (r->verdict == CONFORM_UNKNOWN && interrupt_requested())
     snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
   else if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)

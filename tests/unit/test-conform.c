@@ -9,6 +9,7 @@
 #include "../../conformance/atomicity.h"
 #include "../../conformance/conform.h"
 #include "../../conformance/instrument.h"
+#include "../../conformance/replay.h"
 #include "../../conformance/trace.h"
 #include "../../core/smt.h"
 #include "../../spec-lang/spec.h"
@@ -113,6 +114,87 @@ static void minus_one_does_not_conform(void **state) {
   assert_int_equal(check("-1", CONFORM_CHC, 0, &steps), CONFORM_VIOLATED);
   /* x := -1, leave the loop, g := x: the last step is not simulated. */
   assert_int_equal(steps, 3);
+}
+
+/* A counterexample replays; one whose values or path are changed does not. */
+static void counterexamples_are_replayed(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec(figure2);
+  prog *code = thread_a("-1");
+  prog *ins = ins_build(code, spec, spec->threads.items[0], &havoc_env, false);
+  conform_result r;
+  conform_check(ins, &(conform_options){.engine = CONFORM_BMC, .bound = 20}, &r);
+  assert_int_equal(r.verdict, CONFORM_VIOLATED);
+  char why[200];
+  assert_true(replay_trace(ins, &r, why, sizeof why));
+  size_t w = ins->vars.len, assign = r.trace_len;
+  for (size_t i = 0; i < r.trace_len; i++)
+    if (ins->edges.items[r.trace_edges[i]].action == ACT_ASSIGN) assign = i;
+  assert_true(assign < r.trace_len);
+  int v = ins->edges.items[r.trace_edges[assign]].var;
+  r.trace_values[(assign + 1) * w + (size_t)v] += 1; /* the assignment's value changed */
+  assert_false(replay_trace(ins, &r, why, sizeof why));
+  assert_non_null(strstr(why, "does not do what the program says"));
+  r.trace_values[(assign + 1) * w + (size_t)v] -= 1;
+  r.trace_edges[0] = r.trace_edges[r.trace_len - 1]; /* a path that does not start at the entry */
+  assert_false(replay_trace(ins, &r, why, sizeof why));
+  assert_non_null(strstr(why, "does not continue the path"));
+  r.trace_len = 0;
+  assert_false(replay_trace(ins, &r, why, sizeof why));
+  conform_result_free(&r);
+  prog_free(ins);
+  prog_free(code);
+  free_spec(spec);
+}
+
+/* The environment of a lock: while one instance holds it (state L), the
+ * other cannot take it, and the reachable rows say the lock is held there. */
+static void environment_from_the_reachable_states(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec("shared bool m = false;\n"
+                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
+                             "system S { T[2]; }\n");
+  conform_env e;
+  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, &e);
+  assert_int_equal(e.source, ENV_FROM_REACHABLE);
+  assert_int_equal(e.states, 3);
+  assert_int_equal(e.move_count, 4); /* two edges of each of two instances */
+  /* moves 2 and 3: T[2] takes I -> L and L -> I */
+  assert_false(env_allows(&e, 1, 1, 2)); /* T[1] in L: T[2] cannot take the lock */
+  assert_true(env_allows(&e, 1, 0, 2));
+  assert_false(env_allows(&e, 1, 0, 0)); /* its own moves are not the environment's */
+  size_t n;
+  const int64_t *rows = env_values(&e, 1, 1, &n);
+  assert_int_equal(n, 1);
+  assert_int_equal(rows[2], 1); /* m is held */
+  strbuf b = {0};
+  env_describe_move(&e, 2, &b);
+  assert_string_equal(sbuf_str(&b), "another T takes I -> L");
+  sbuf_free(&b);
+  assert_string_equal(env_source_name(e.source), "reachable");
+  env_free(&e);
+  free_spec(spec);
+}
+
+/* A system the explicit engine cannot explore: any edge of another
+ * instance, at any time, and the reason in the text. */
+static void environment_from_the_edges(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec("shared int g;\nthread T { init state I; I -> I : g' > g; }\nsystem S { T[2]; }\n");
+  conform_env e;
+  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, &e);
+  assert_int_equal(e.source, ENV_FROM_EDGES);
+  assert_true(env_allows(&e, 1, 0, 1));
+  assert_false(env_allows(&e, 2, 0, 1));
+  size_t n;
+  assert_null(env_values(&e, 1, 0, &n));
+  assert_non_null(strstr(e.text, "the explicit engine cannot run"));
+  env_free(&e);
+  env_build(spec, ENV_HAVOC, &(explicit_options){0}, &e);
+  assert_int_equal(e.move_count, 0);
+  assert_string_equal(env_source_name(e.source), "havoc");
+  env_free(&e);
+  free_spec(spec);
 }
 
 static void bmc_finds_the_bug_and_bounds_the_proof(void **state) {
@@ -257,6 +339,9 @@ int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(thread_a_conforms),
       cmocka_unit_test(minus_one_does_not_conform),
+      cmocka_unit_test(counterexamples_are_replayed),
+      cmocka_unit_test(environment_from_the_reachable_states),
+      cmocka_unit_test(environment_from_the_edges),
       cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
       cmocka_unit_test(auto_picks_chc_for_loops),
       cmocka_unit_test(assert_inside_a_step_is_not_excused),
