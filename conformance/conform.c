@@ -16,15 +16,17 @@
 #define FALLBACK_DEPTH 40u
 /* Engine auto on code with loops: Spacer's time on one problem varies from
  * a fraction of a second to hours with its random seed, so it runs with
- * seeds 0, 1, ... for SPACER_SLICE seconds, then twice as long, and so on;
- * the last of SPACER_SEEDS runs has the time left. After the first run, a
- * bounded search QUICK_DEPTH deep for at most QUICK_SECONDS (Spacer can take
- * long to find a short violation through the environment's moves on C's
- * integers, which such a search finds at once). */
-#define SPACER_SLICE 1.0
+ * seeds 0, 1, ... within SPACER_SLICE units of Z3's resource limit (about a
+ * second), then twice as many, and so on; the last of SPACER_SEEDS runs is
+ * not limited. After the first run, a bounded search QUICK_DEPTH deep within
+ * QUICK_RLIMIT per query (Spacer can take long to find a short violation
+ * through the environment's moves on C's integers, which such a search finds
+ * at once). Resource limits, not time: the same verdict and trace on every
+ * machine and under any load. */
+#define SPACER_SLICE 2000000u
 #define SPACER_SEEDS 6u
 #define QUICK_DEPTH 24u
-#define QUICK_SECONDS 2.0
+#define QUICK_RLIMIT 2000000u
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -88,24 +90,27 @@ static void search_after_spacer(smt *s, enc *e, const conform_options *o, confor
 }
 
 /* The bounded search between Spacer's runs; true when it found a violation. */
-static bool quick_search(enc *e, const conform_options *o, conform_result *r) {
-  double until = smt_now() + QUICK_SECONDS;
-  if (o->deadline > 0 && o->deadline < until) until = o->deadline;
-  if (bmc_search(e, QUICK_DEPTH, until, r) != 1) return false;
+static bool quick_search(smt *s, enc *e, const conform_options *o, conform_result *r) {
+  smt_set_rlimit(s, QUICK_RLIMIT);
+  int found = bmc_search(e, QUICK_DEPTH, o->deadline, r);
+  smt_set_rlimit(s, 0);
+  if (found != 1) return false;
   r->engine = "bmc";
   set_verdict(r, 0);
   snprintf(r->why, sizeof r->why, "Spacer took long; a bounded search found the violation");
   return true;
 }
 
-static void run_chc(smt *s, enc *e, const conform_options *o, conform_result *r) {
+/* fallback: when Spacer gives up, a bounded search (not within a limited attempt). */
+static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, conform_result *r) {
   r->engine = "chc";
   enc *blocks = enc_new(s, e->p, false);
   r->cut_count = blocks->cuts.len;
   r->segment_count = blocks->clauses.len;
   int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
   enc_free(blocks);
-  if (outcome == -1 && !interrupt_requested() && !(o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)) {
+  if (outcome == -1 && fallback && !interrupt_requested() &&
+      !(o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)) {
     search_after_spacer(s, e, o, r);
     return;
   }
@@ -133,16 +138,16 @@ static void reset_result(conform_result *r, const char *why) {
 static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_result *r) {
   char why[sizeof r->why];
   snprintf(why, sizeof why, "%s", r->why);
-  double slice = SPACER_SLICE;
+  unsigned slice = SPACER_SLICE;
   for (unsigned seed = 0; seed < SPACER_SEEDS; seed++, slice *= 2) {
-    conform_options run = *o;
-    double until = smt_now() + slice;
-    if (seed + 1 < SPACER_SEEDS && (o->deadline <= 0 || until < o->deadline)) run.deadline = until;
+    bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
-    run_chc(s, e, &run, r);
-    if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || run.deadline == o->deadline) return;
+    smt_set_rlimit(s, last ? 0 : slice);
+    run_chc(s, e, o, last, r);
+    smt_set_rlimit(s, 0);
+    if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last) return;
     reset_result(r, why);
-    if (seed == 0 && quick_search(e, o, r)) return;
+    if (seed == 0 && quick_search(s, e, o, r)) return;
   }
 }
 
@@ -166,7 +171,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   }
   if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
   else if (o->engine == CONFORM_AUTO) run_portfolio(s, e, o, r);
-  else run_chc(s, e, o, r);
+  else run_chc(s, e, o, true, r);
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));

@@ -19,6 +19,7 @@ struct smt {
   bool failed;      /* Z3 called the error handler */
   char error[256];  /* its first message */
   unsigned seed;    /* Spacer's random seed in the Horn solvers made from now on */
+  unsigned rlimit;  /* Z3's resource limit per check in the solvers made from now on, 0 for none */
 };
 
 /* Z3 keeps no user pointer per context: the handler finds its smt here. */
@@ -345,6 +346,8 @@ unsigned smt_timeout_ms(double deadline) {
 
 void smt_set_horn_seed(smt *s, unsigned seed) { s->seed = seed; }
 
+void smt_set_rlimit(smt *s, unsigned rlimit) { s->rlimit = rlimit; }
+
 Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   Z3_context c = s->z3;
   Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);
@@ -355,6 +358,7 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   /* No Ctrl-C handler of Z3's own: SIGINT sets athread's flag, and the
    * watchdog interrupts Z3 (smt_watch_start). */
   Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
+  if (s->rlimit) Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), s->rlimit);
   if (horn) {
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.slice"), false);
     Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "fp.xform.inline_linear"), false);

@@ -61,6 +61,10 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn);
 /* Spacer's random seed for the Horn solvers made from now on (0 at first):
  * its luck on one problem varies much with it. */
 void smt_set_horn_seed(smt *s, unsigned seed);
+/* Z3's resource limit per check for the solvers made from now on (0: none).
+ * Unlike a time limit it ends a check at the same point on every machine
+ * and under any load, so what a limited attempt finds is reproducible. */
+void smt_set_rlimit(smt *s, unsigned rlimit);
 
 /* Z3_solver_check, except that the answer is Z3_L_UNDEF when Z3 reported an
  * error, or when the check ended within SMT_CHECK_SLACK seconds of deadline
