@@ -139,13 +139,14 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
   char why[sizeof r->why];
   snprintf(why, sizeof why, "%s", r->why);
   unsigned slice = SPACER_SLICE;
-  for (unsigned seed = 0; seed < SPACER_SEEDS; seed++, slice *= 2) {
+  unsigned seeds = o->brief ? 1 : SPACER_SEEDS;
+  for (unsigned seed = 0; seed < seeds; seed++, slice *= 2) {
     bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
     smt_set_rlimit(s, last ? 0 : slice);
     run_chc(s, e, o, last, r);
     smt_set_rlimit(s, 0);
-    if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last) return;
+    if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last || o->brief) return;
     reset_result(r, why);
     if (seed == 0 && quick_search(s, e, o, r)) return;
   }

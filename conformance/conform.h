@@ -24,6 +24,7 @@ typedef struct conform_options {
   unsigned bound;        /* bmc: the most segments (about one per step or check) explored */
   double deadline;       /* give up at this time (smt_now), 0 for never */
   bool certificate;      /* keep Spacer's invariant as text */
+  bool brief;            /* engine auto: one resource-limited attempt (an answer only when it comes at once) */
 } conform_options;
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);

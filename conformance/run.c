@@ -96,13 +96,16 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
 /* The paper's environment allows every move and more: when C(T, T#) under
  * havoc conforms, so does the program under the system's moves. Spacer often
  * proves the havoc program faster (the shared state is dead at every cut)
- * and sometimes only that one, so it goes first; the moves' program is
- * checked when it does not conform. */
+ * and sometimes only that one, so it goes first, briefly (one attempt
+ * within a resource limit); the moves' program is checked when that gives
+ * no proof. */
 static void check_job(const ast_spec *spec, const conform_options *o, conform_job *j, bool moves) {
   static const conform_env havoc = {.source = ENV_FROM_HAVOC};
   if (moves) {
     prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
-    conform_check(wide, o, &j->r);
+    conform_options brief = *o;
+    brief.brief = o->engine == CONFORM_AUTO;
+    conform_check(wide, &brief, &j->r);
     prog_free(wide);
     if (j->r.verdict == CONFORM_HOLDS) {
       snprintf(j->r.why, sizeof j->r.why, "proved with the paper's environment (any values), which allows more");
