@@ -67,7 +67,7 @@ expect_match no-command 2 '^usage: athread COMMAND' --
 # ---------------------------------------------------------------- help and version
 expect version 0 "athread 0.1.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
-for c in lint fmt conform compose viz promela skeleton; do
+for c in lint fmt conform check compose viz promela skeleton; do
   expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
   expect_match "help-command-$c" 0 "^usage: athread $c" -- help "$c"
 done
