@@ -18,8 +18,11 @@
 # the seed, both verdicts and the case's files. Ends with
 # "conform-oracle: N passed, N failed".
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
-# CONFORM_TIMEOUT (athread's --timeout per case, default 60 s), ATOMICITY
-# (statement, the default, or access: passed to both athread conform and the
+# The oracle's environment is the paper's (any values between two steps),
+# so athread runs with --env havoc; the system's environment is tested end
+# to end by theorem.sh. CONFORM_TIMEOUT (athread's --timeout per case,
+# default 60 s), ATOMICITY
+# (statement, the oracle's default, or access: passed to both athread conform and the
 # oracle as --atomicity), INT (math, the default, or c: passed to both as
 # --int; with c every variable has a C type and the oracle's own interpreter
 # follows C's integers: wrap-around, conversions, & | ^ ~ << >>, and signed
@@ -30,7 +33,7 @@ if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/caseN.{json,err,rc}
   dir=$2 n=$3
   timeout $((CONFORM_TIMEOUT + 30)) "$ATHREAD" conform "$dir/case$n.athread" "$dir/case$n.c" --json \
-    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" --int "$INT" > "$dir/case$n.json" 2> "$dir/case$n.err"
+    --timeout "$CONFORM_TIMEOUT" --atomicity "$ATOMICITY" --int "$INT" --env havoc > "$dir/case$n.json" 2> "$dir/case$n.err"
   echo $? > "$dir/case$n.rc"
   exit 0
 fi
