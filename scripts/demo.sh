@@ -2,12 +2,13 @@
 # scripts/demo.sh -- the paper's case studies end to end, with a summary table.
 # Called by `make demo` with ATHREAD set to the binary. For every example
 # folder: lint each spec; conform each (spec, C file) pair its README lists,
-# one row per thread; compose each spec, and compose --for-all where a thread
+# one row per thread; `athread check` each pair it lists, one row (the C
+# program's verdict); compose each spec, and compose --for-all where a thread
 # has N instances; draw every system, and every counterexample over it.
 # Everything each run printed, the traces (JSON) and the diagrams go to
 # out/EXAMPLE/ ($DEMO_OUT/EXAMPLE/ if set). Exit 0 unless some run failed
-# (bad input or internal error):
-# a "does not conform" or "unsafe" verdict on a buggy variant is the point.
+# (bad input or internal error): a "does not conform", "not proved" or
+# "unsafe" verdict on a buggy variant is the point.
 set -u
 cd "$(dirname "$0")/.."
 ATHREAD=${ATHREAD:-bin/athread}
@@ -47,6 +48,24 @@ EOF
   [ $code = 1 ] || return
   "$ATHREAD" conform "$2" "$3" > "$out/$1/$name.conform.txt" 2>&1
   draw "$1" "$2" "$name-trace" --trace "$json"
+}
+
+# check_row EXAMPLE SPEC CFILE: athread check's verdict for the C program,
+# with what was not proved: the system, or the first thread that does not conform.
+check_row() {
+  local name=$(basename "$2" .athread)-$(basename "$3" .c) start code verdict
+  local log=$out/$1/$name.check.txt
+  start=$(date +%s%N)
+  "$ATHREAD" check "$2" "$3" > "$log" 2>&1
+  code=$?
+  case $code in
+    0) verdict=safe ;;
+    1) verdict="not proved ($(sed -n 's/^verdict: not proved: \(the abstract system\|thread [^ ]*\).*/\1/p' "$log"))"
+       verdict=${verdict/the abstract system/system unsafe} verdict=${verdict/(thread /(} ;;
+    3) verdict=unknown ;;
+    *) verdict=$(failed $code "$log") ;;
+  esac
+  row "$1" "check $(basename "$2") $(basename "$3")" "-" "$verdict" "$(ms_since "$start")"
 }
 
 # compose_row EXAMPLE SPEC [--for-all N]: the verdict, and the trace drawn.
@@ -100,6 +119,9 @@ for dir in examples/figure2 examples/bluetooth examples/battery examples/mutex e
   for spec in "$dir"/*.athread; do lint_row "$example" "$spec"; done
   sed -n 's/^| `athread conform \([^ `]*\) \([^ `]*\)`.*/\1 \2/p' "$dir/README.md" | while read -r spec cfile; do
     conform_rows "$example" "$dir/$spec" "$dir/$cfile"
+  done
+  sed -n 's/^| `athread check \([^ `]*\) \([^ `]*\)`.*/\1 \2/p' "$dir/README.md" | while read -r spec cfile; do
+    check_row "$example" "$dir/$spec" "$dir/$cfile"
   done
   for spec in "$dir"/*.athread; do
     compose_row "$example" "$spec"

@@ -8,7 +8,11 @@
  *
  * The comments name the abstract edge that simulates each shared step;
  * steps that touch no shared variable (locals, returns, local tests) and
- * failed compare-exchange attempts are matched by the idle steps.
+ * failed compare-exchange attempts are matched by the idle steps.  Each read
+ * and each write of a global is one step (C's atomicity, athread's default),
+ * so the interlocked operations must be atomic sections: a plain
+ * InUseCount = InUseCount + 1 would lose Unload's decrement when it comes
+ * between the read and the write.
  */
 #include <athread.h>
 

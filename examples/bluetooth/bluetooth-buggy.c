@@ -12,19 +12,20 @@
  * test is a read (an idle step in Start), and the increment is matched by
  * Start -> Entered, so the candidate set is {Entered}.  The abstract worker
  * may enter Work only by a flag test made AFTER its increment, with the flag
- * false; the buggy code makes none.  The environment keeps stoppingFlag
- * true after the increment (PnpStop raised it in the race window), so the
- * local steps that follow can only be matched by Entered -> Abort or idling:
- * the candidates are {Entered, Abort} when the worker reaches "do work
- * here".  Neither asserts anything, the environment may have stopped the
- * driver (stopped == true), and the concrete assert(!stopped) fails with no
- * candidate going wrong:
- *   reason: the assertion fails and no candidate state in {Entered, Abort}
- *   goes wrong
- * The assertion is what makes the work observable: without it the buggy
- * worker would conform, because its later IoDecrement is simulated by
- * Abort -> Signal | Done (the abstract worker silently "saw" the flag and
- * gave its reference back, which is all the shared state shows).
+ * false; the buggy code makes none.  Entered asserts nothing, and the other
+ * threads may stop the driver (PnpStop raises the flag, the last reference
+ * is dropped, stopped becomes true) before the worker reaches "do work
+ * here", so the concrete assert(!stopped) fails with no candidate going
+ * wrong:
+ *   reason: the assertion fails and no candidate state in {Entered} goes
+ *   wrong
+ * Without the assertion the worker does not conform either: the statements
+ * after the increment touch no shared memory, so they are part of its step
+ * (--atomicity access), no flag test comes between the increment and the
+ * IoDecrement, and that decrement is not simulated from {Entered}.  (Under
+ * the paper's --atomicity statement --env havoc the local steps let the
+ * abstract worker "see" a raised flag, Entered -> Abort, and the decrement
+ * was simulated by Abort -> Signal | Done.)
  */
 #include <athread.h>
 

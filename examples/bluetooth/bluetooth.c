@@ -14,7 +14,12 @@
  *
  * The comments name the abstract edge that simulates each shared step; the
  * steps that touch no shared variable (locals, returns, local tests) are
- * matched by the abstract threads' idle steps.
+ * matched by the abstract threads' idle steps.  Each read and each write of
+ * the extension is one step (C's atomicity, athread's default), so the
+ * interlocked increment and decrement must be atomic sections (the real
+ * driver's InterlockedIncrement/InterlockedDecrement): a plain
+ * PendingIo = PendingIo + 1 would lose the stopper's decrement when it
+ * comes between the read and the write.
  */
 #include <athread.h>
 

@@ -7,9 +7,11 @@
  * When the loop runs zero times (or only increments x once), thread A
  * writes g = -1 (or 0).  A#'s only edge X1 -> X2 demands g' > 0 and X2 has
  * no edge, so that write is a step that A# cannot simulate: the
- * counterexample is "step 3 is not simulated: no edge of A from {X1, X2}"
- * at the line `g = x;` (X2 is a candidate because an earlier local step,
- * which leaves a positive g unchanged, also satisfies X1 -> X2's g' > 0).
+ * counterexample is "step 2 is not simulated: no edge of A from {X1, X2}"
+ * at the line `g = x;` (step 1 is `x = -1` with the loop's first test,
+ * which touch no shared memory and so are one step; X2 is a candidate
+ * because that local step, which leaves a positive g unchanged, also
+ * satisfies X1 -> X2's g' > 0).
  * thread_b is unchanged and still conforms.
  */
 #include <athread.h>

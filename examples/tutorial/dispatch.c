@@ -7,8 +7,8 @@ int  sent = 0;       /* requests sent to the hardware */
 
 void Dispatch(void) {
   atomic {           /* wait for the device and take it, in one step */
-    await(!busy);
-    busy = true;
+    await(!busy);    /* (real code needs a lock or an */
+    busy = true;     /* atomic compare-and-swap here) */
   }
   sent = sent + 1;   /* send the request */
   busy = false;      /* give the device back */
