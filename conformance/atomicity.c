@@ -355,8 +355,8 @@ static void split_parts(prog *p) {
  * the step before it (the boundary it leaves is cleared). Sound by Lipton's
  * reduction: it commutes with every move of the other threads, so a run
  * where they move just before it has the same effect as one where they move
- * just after it; an assert in it reads locals only and is checked where it
- * stands. The program's entry stays a boundary, and so does any boundary
+ * just after it. A statement with an assert of the code stays a step (its
+ * failure may be excused between steps). The program's entry stays a boundary, and so does any boundary
  * whose clearing would close a cycle of non-boundary locations (a loop over
  * locals keeps one boundary: no step may run forever). */
 
@@ -369,15 +369,23 @@ static bool mentions_shared(const prog *p, const ir_expr *e) {
   return mentions_shared(p, e->a) || mentions_shared(p, e->b) || mentions_shared(p, e->c);
 }
 
-/* Does the statement leaving boundary l touch no shared memory (and is it
- * no atomic section)? inside is all false, and left so. */
+/* An assert of the code (not a check of undefined behaviour): between
+ * steps a failing one is excused when the abstract thread goes wrong, which
+ * joining it to the step before would take away. */
+static bool code_assert(const prog_edge *e) {
+  return e->action == ACT_ASSERT && e->check != CHECK_INDEX && e->check != CHECK_NULL && e->check != CHECK_ARITH;
+}
+
+/* Does the statement leaving boundary l touch no shared memory, and is it
+ * no atomic section and no assert of the code? inside is all false, and
+ * left so. */
 static bool statement_is_local(const prog *p, int l, bool *inside) {
   unit u = {.at = l};
   collect_edges(p, &u, inside);
   bool local = !u.atomic;
   vec_foreach(&u.edges, i) {
     const prog_edge *e = &p->edges.items[u.edges.items[i]];
-    local = local && !writes_shared(p, e) && !mentions_shared(p, e->expr);
+    local = local && !writes_shared(p, e) && !mentions_shared(p, e->expr) && !code_assert(e);
     inside[e->to] = false;
   }
   unit_free(&u);
