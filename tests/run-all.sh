@@ -139,7 +139,7 @@ out=$(tests/svcomp/selftest.sh)
 echo "$out"
 add_counts "$out"
 
-section "SV-COMP tasks: conform (C's integers, access atomicity) + compose; never a wrong \"true\""
+section "SV-COMP tasks: athread check (C's integers, access atomicity, the system's environment); never a wrong \"true\""
 out=$(tests/svcomp/conform.sh)
 echo "$out"
 add_counts "$out"

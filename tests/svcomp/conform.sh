@@ -3,32 +3,51 @@
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
 # its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
 # first tests/svcomp/fetch.sh puts the SV-COMP ones into its cache). For each
-# task it runs `athread conform SPEC PROGRAM --int c --atomicity access` (C's
-# integers, and every access to shared memory a step: the tasks are C, so a
-# "true" must not rest on the paper's coarser semantics; ATHREAD_INCLUDE: include/ of
-# this checkout unless set) and `athread compose SPEC` (plus the arguments of
-# a `// svcomp-compose: ...` line of the spec), derives athread's verdict
-# and prints one row: task, expected verdict, athread's verdict, time
-# (both commands), and the reason.
+# task it runs `athread check SPEC PROGRAM` at its defaults (C's integers,
+# every access to shared memory a step, and between two steps the other
+# threads take edges of the spec where the abstract system can take them:
+# the tasks are C, so a "true" must not rest on the paper's coarser
+# semantics; ATHREAD_INCLUDE: include/ of this checkout unless set), derives
+# athread's verdict and prints one row: task, expected verdict, athread's
+# verdict, time (every command run for the task), and the reason.
+# Two kinds of spec need more than one check:
+#   - a spec with a `// svcomp-compose: --for-all N` line: main starts
+#     unboundedly many threads, and check is about the spec's N only (its
+#     environment is the reachable states of that system). A "true" for
+#     the task needs `compose SPEC --for-all N` (safe for every N) and a
+#     conformance that holds for every N: `conform --env havoc` (the other
+#     threads write anything; it does not depend on N). Check's verdict at
+#     N is in the reason.
+#   - when check finds the abstract system unsafe it checks no thread; the
+#     runner then runs `conform SPEC PROGRAM --env havoc` and, if the code
+#     does not conform there, `conform SPEC PROGRAM` (the environment of the
+#     spec's edges, as the system cannot be used) to tell a design with a
+#     counterexample that the code implements (false) from one it does not
+#     (unknown).
 #
 # What athread's answer means for the C program:
-#   true   every thread conforms to its abstract thread and the composition
-#          is safe: by the theorem of the method, the program cannot reach
-#          the error. This is the only claim about the C program, so the
-#          only one that must never be wrong. Where the spec models main's
-#          part instead of checking it (a `// svcomp-main: ...` line: its
-#          writes before the first start as init predicates, its test after
-#          the joins as a system invariant), the claim also rests on that
-#          model, and the reason says so.
-#   false  every thread conforms and the composition is unsafe: the design
+#   true   check says safe (every thread conforms and the composition is
+#          safe: by the theorem of the method, the program cannot reach the
+#          error), for every N where main starts unboundedly many threads.
+#          This is the only claim about the C program, so the only one that
+#          must never be wrong. Where the spec models main's part instead of
+#          checking it (a `// svcomp-main: ...` line: its writes before the
+#          first start as init predicates), the claim also rests on that
+#          model, and the reason says so. A test of main after its joins,
+#          modelled as a system invariant over the threads' last states,
+#          gives at most unknown: athread does not check in which abstract
+#          state a thread's C function returns (regress/counter-race
+#          returns in its first state after a lost update).
+#   false  the composition is unsafe and every thread conforms: the design
 #          written in the spec has a counterexample. The abstract threads
 #          may do more than the code, so this is a bug candidate, not a
 #          proof; it is still the expected answer of an unsafe task.
 #   unknown  a thread does not conform (the counterexample runs the thread
-#          against an environment that the spec's states allow, which other
-#          threads may never produce: inconclusive for the C program until
-#          the counterexample is replayed in C, which this runner does not
-#          do), or a check reached its time limit.
+#          against an environment of the spec's moves, which other threads
+#          may never make: inconclusive for the C program until the
+#          counterexample is replayed in C, which this runner does not do),
+#          a check reached its time limit, or a "true" of the spec's N that
+#          is not one for every N or rests on a model of main's joins.
 #   -      athread gave no answer: the C front end or the spec was refused
 #          (the reason is the first error), or the program is missing:
 #          fetch.sh could not get it (no network and no cache; fetch.sh
@@ -74,28 +93,76 @@ first_error() {
 # directive SPEC NAME: the text of the spec's `// svcomp-NAME: ...` line.
 directive() { sed -n "s|^// svcomp-$2: ||p" "$1" | head -n 1; }
 
-# verdict SPEC PROGRAM: runs both commands; sets got and why.
+# run NAME ARGS...: runs athread with ARGS (and the runner's options),
+# output in $SCRATCH/NAME.out and .err; sets rc.
+run() {
+  local name=$1
+  shift
+  $VALGRIND "$ATHREAD" "$@" --no-timing --timeout "$timeout" > "$SCRATCH/$name.out" 2> "$SCRATCH/$name.err"
+  rc=$?
+}
+
+# said NAME PATTERN: the first line of NAME's output that has PATTERN (a
+# regular expression), without its indentation, PATTERN, and the
+# directories of the file names in it.
+said() { grep -m1 -e "$2" "$SCRATCH/$1.out" | sed -E "s/^ *//; s/$2//; s|/([^/ :]+/)*([^/ :]+:[0-9]+)|\2|g"; }
+
+# verdict SPEC PROGRAM: athread check, and what a verdict of the spec's N
+# or of an unsafe system needs besides (see the header); sets got and why.
 verdict() {
-  local spec=$1 prog=$2 args rc_c rc_s composed
-  $VALGRIND "$ATHREAD" conform "$spec" "$prog" --int c --atomicity access --no-timing --timeout "$timeout" \
-    > "$SCRATCH/conform.out" 2> "$SCRATCH/conform.err"
-  rc_c=$?
-  read -ra args <<< "$(directive "$spec" compose)"
-  $VALGRIND "$ATHREAD" compose "$spec" "${args[@]}" --no-timing --timeout "$timeout" > "$SCRATCH/compose.out" 2> "$SCRATCH/compose.err"
-  rc_s=$?
-  case $rc_s in
-    0 | 1 | 3) composed=$(head -n 1 "$SCRATCH/compose.out" | sed 's/^system [^:]*: //') ;;
-    *) composed="failed (exit $rc_s): $(first_error "$SCRATCH/compose.err")" ;;
+  local spec=$1 prog=$2 args
+  run check check "$spec" "$prog"
+  case $rc in
+    0) got=true; why="safe" ;;
+    1) if grep -q '^verdict: not proved: the abstract system is unsafe' "$SCRATCH/check.out"; then
+         unsafe_system "$spec" "$prog"
+       else
+         got=unknown; why="does not conform: $(said check 'reason: ')"
+       fi ;;
+    3) got=unknown; why="$(said check 'verdict: ')"
+       grep -q '^verdict: unknown: the abstract system' "$SCRATCH/check.out" && why="$why: $(said check '^system [^:]*: unknown: ')" ;;
+    2) got=-; why="refused: $(first_error "$SCRATCH/check.err")" ;;
+    *) got=-; why="check failed (exit $rc): $(first_error "$SCRATCH/check.err")" ;;
   esac
-  case $rc_c/$rc_s in
-    0/0) got=true; why="conforms; safe" ;;
-    0/1) got=false; why="conforms; $composed" ;;
-    0/3) got=unknown; why="conforms; compose: $composed" ;;
-    0/*) got=-; why="conforms; compose $composed" ;;
-    1/*) got=unknown; why="does not conform: $(grep -m1 'reason:' "$SCRATCH/conform.out" | sed 's/^ *reason: //')" ;;
-    3/*) got=unknown; why="conform: $(grep -m1 'unknown' "$SCRATCH/conform.out")" ;;
-    2/*) got=-; why="refused: $(first_error "$SCRATCH/conform.err"); compose: $composed" ;;
-    *) got=-; why="conform failed (exit $rc_c): $(first_error "$SCRATCH/conform.err")" ;;
+  read -ra args <<< "$(directive "$spec" compose)"
+  if [ "$got" = true ] && [ "${args[0]:-}" = --for-all ]; then for_all "$spec" "$prog" "${args[@]}"; fi
+  if [ "$got" = true ] && directive "$spec" main | grep -q 'after the joins'; then
+    got=unknown
+    why="safe, but main's test after the joins is modelled as an invariant over the threads' last states, and athread does not check in which state a thread's code returns"
+  fi
+}
+
+# unsafe_system SPEC PROGRAM: check found the system unsafe; whether the
+# code conforms to the design that has the counterexample: under --env
+# havoc first (it allows more, so a "conforms" there holds under the spec's
+# edges too, and Spacer is often faster), then under the spec's edges.
+unsafe_system() {
+  local system
+  system=$(said check '^system [^:]*: ')
+  run conform conform "$1" "$2" --env havoc
+  if [ $rc = 0 ]; then got=false; why="every thread conforms (--env havoc); $system"; return; fi
+  run conform conform "$1" "$2"
+  case $rc in
+    0) got=false; why="every thread conforms; $system" ;;
+    1) got=unknown; why="$system; does not conform: $(said conform 'reason: ')" ;;
+    *) got=unknown; why="$system; conform: exit $rc $(grep -m1 unknown "$SCRATCH/conform.out")$(first_error "$SCRATCH/conform.err")" ;;
+  esac
+}
+
+# for_all SPEC PROGRAM ARGS...: check said safe for the spec's N; a true for
+# every N needs compose ARGS (--for-all N) and conform --env havoc.
+for_all() {
+  local spec=$1 prog=$2 n composed
+  shift 2
+  n=$(sed -n 's|^const \([A-Za-z_][A-Za-z0-9_]*\) *= *\([0-9]*\);.*|\1 = \2|p' "$spec" | grep -m1 "^$2 ")
+  run compose compose "$spec" "$@"
+  composed=$(head -n 1 "$SCRATCH/compose.out" | sed 's/^system [^:]*: //')
+  if [ $rc != 0 ]; then got=unknown; why="safe for $n; for every $2: $composed"; return; fi
+  run havoc conform "$spec" "$prog" --env havoc
+  case $rc in
+    0) why="safe for $n; for every $2: safe, and conforms under --env havoc" ;;
+    1) got=unknown; why="safe for $n; for every $2: safe, but under --env havoc (the environment of every $2) $(said havoc 'reason: ')" ;;
+    *) got=unknown; why="safe for $n; for every $2: safe, but conform --env havoc: exit $rc $(grep -m1 unknown "$SCRATCH/havoc.out")" ;;
   esac
 }
 
