@@ -114,9 +114,16 @@ if [ $unknown -gt 0 ]; then
     done
   fi
 fi
-# replay every counterexample (one Python process for all of them)
+# replay every counterexample (one Python process for all of them). Not
+# under --atomicity access: athread joins a statement over locals to the
+# step before it (atomicity.c), which the oracle's replayer, statement by
+# statement, does not model; there the verdicts are still compared, and
+# athread replays each of its counterexamples itself (conformance/replay.c).
 replayed=0 not_replayed=0
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" --atomicity "$ATOMICITY" --int "$INT" > "$dir/replay" 2> "$dir/replay.err"; then
+if [ "$ATOMICITY" = access ]; then
+  : > "$dir/replay"
+  echo "note: under --atomicity access the oracle does not replay athread's counterexamples (joined local statements)"
+elif ! "$PYTHON" "$TESTS_DIR/oracle/gen-conform.py" --replay-batch "$dir" --atomicity "$ATOMICITY" --int "$INT" > "$dir/replay" 2> "$dir/replay.err"; then
   fail "gen-conform.py --replay-batch failed: $(head -n 5 "$dir/replay.err" | tr '\n' ' ')"
 fi
 while read -r name status why; do
