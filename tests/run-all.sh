@@ -88,17 +88,17 @@ echo "$out" | tail -n 30
 add_counts "$out"
 
 section "the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
-out=$(tests/oracle/theorem.sh "${THEOREM_CASES:-300}" 1)
+out=$(UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CASES:-200}" 1)
 echo "$out" | tail -n 30
 add_counts "$out"
 
 section "the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access"
-out=$(ATOMICITY=access tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301)
+out=$(ATOMICITY=access UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301)
 echo "$out" | tail -n 30
 add_counts "$out"
 
 section "the theorem for whole C programs at C's atomicity with the system's environment (athread check): random programs and lock/CAS shapes with near misses; athread's safe must never meet a violation of the exhaustive interleaving at access granularity"
-out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=8 UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
+out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=8 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
 echo "$out" | tail -n 30
 add_counts "$out"
 
