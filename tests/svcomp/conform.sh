@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (--timeout defaults to $SVCOMP_TIMEOUT, else 60 s: the ASan run of the suite sets 20.)
 # tests/svcomp/conform.sh [--strict] [--timeout SEC] [TASK...] -- athread on
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
 # its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
@@ -65,7 +66,7 @@ source "$TESTS_DIR/svcomp/lib.sh"
 here=$TESTS_DIR/svcomp
 export ATHREAD_INCLUDE=${ATHREAD_INCLUDE:-$(cd "$TESTS_DIR/.." && pwd)/include}
 strict=0
-timeout=60
+timeout=${SVCOMP_TIMEOUT:-60}
 while [ $# -gt 0 ]; do
   case $1 in
     --strict) strict=1 ;;
