@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# (--timeout defaults to $SVCOMP_TIMEOUT, else 60 s: the ASan run of the suite sets 20.)
 # tests/svcomp/conform.sh [--strict] [--timeout SEC] [TASK...] -- athread on
+# (--timeout defaults to $SVCOMP_TIMEOUT, else 60 s: the ASan run of the suite sets 20.)
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
 # its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
 # first tests/svcomp/fetch.sh puts the SV-COMP ones into its cache). For each
