@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # tests/svcomp/conform.sh [--strict] [--timeout SEC] [TASK...] -- athread on
-# (--timeout defaults to $SVCOMP_TIMEOUT, else 60 s: the ASan run of the suite sets 20.)
 # SV-COMP ConcurrencySafety tasks (unreach-call) it did not write, and on
 # its own regression tasks (the unreach-call tasks of tests/svcomp/tasks.txt;
 # first tests/svcomp/fetch.sh puts the SV-COMP ones into its cache). For each
@@ -60,6 +59,7 @@
 # tests/svcomp/lib.sh); with --strict a task that athread gives no answer
 # for fails the run too.
 # Exit status: 0, or 1 as above, 2 on a usage error.
+# --timeout defaults to $SVCOMP_TIMEOUT, else 60 s: the ASan run of the suite sets 20.
 set -u
 source "$(dirname "$0")/../setup"
 source "$TESTS_DIR/svcomp/lib.sh"
