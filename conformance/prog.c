@@ -16,13 +16,33 @@ prog *prog_new(const char *function) {
 }
 
 void prog_free(prog *p) {
-  if (p) arena_free(p->arena);
+  if (!p) return;
+  symtab_free(&p->names);
+  symtab_free(&p->bases);
+  arena_free(p->arena);
 }
 
-static bool name_taken(const prog *p, const char *name) {
-  vec_foreach(&p->vars, i)
-    if (strcmp(p->vars.items[i].name, name) == 0) return true;
-  return false;
+/* Is name (interned) a variable's? Registers first the names of variables
+ * appended without prog_add_var (a program copied in bulk). */
+static bool name_taken(prog *p, const char *name) {
+  for (; p->named < p->vars.len; p->named++) symtab_put(&p->names, p->vars.items[p->named].name, 1);
+  return symtab_get(&p->names, name) >= 0;
+}
+
+/* base, or base_N with the first N from 2 on that is free: each base
+ * remembers where its search stopped, so that n variables of one name cost
+ * O(n), not O(n^2). */
+static const char *free_name(prog *p, const char *base) {
+  if (!name_taken(p, base)) return base;
+  int slot = symtab_put(&p->bases, base, (int)p->next_suffix.len);
+  if (slot < 0) {
+    slot = (int)p->next_suffix.len;
+    vec_push(p->arena, &p->next_suffix, 2);
+  }
+  const char *name;
+  do name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", base, p->next_suffix.items[slot]++));
+  while (name_taken(p, name));
+  return name;
 }
 
 /* display as a C identifier: an element's "a[2]" becomes "a_2", a path's "s.f" "s_f". */
@@ -37,9 +57,7 @@ static const char *identifier(prog *p, const char *display) {
 }
 
 int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type) {
-  const char *base = identifier(p, display), *name = base;
-  for (int n = 2; name_taken(p, name); n++)
-    name = arena_intern_cstr(p->arena, arena_printf(p->arena, "%s_%d", base, n));
+  const char *name = free_name(p, identifier(p, display));
   prog_var v = {.kind = kind,
                 .name = name,
                 .display = arena_intern_cstr(p->arena, display),
@@ -47,6 +65,8 @@ int prog_add_var(prog *p, prog_var_kind kind, const char *display, ir_type type)
                 .shared_index = -1,
                 .state_index = -1};
   vec_push(p->arena, &p->vars, v);
+  symtab_put(&p->names, name, 1);
+  p->named = p->vars.len;
   return (int)p->vars.len - 1;
 }
 

@@ -15,6 +15,7 @@
 #include "../core/arena.h"
 #include "../core/diag.h"
 #include "../core/ir.h"
+#include "../core/symtab.h"
 #include "../core/vec.h"
 
 typedef enum prog_var_kind {
@@ -143,6 +144,10 @@ typedef struct prog {
   VEC(prog_operation) operations; /* the operations that CHECK_ARITH assertions guard */
   int entry;                      /* where execution starts */
   int exit;                       /* where a finished thread ends (a boundary) */
+  symtab names;                   /* prog_add_var: the names of vars[0 .. named) (interned) */
+  size_t named;                   /* how many vars are in names (vars copied in bulk are added later) */
+  symtab bases;                   /* prog_add_var: a name's index into next_suffix */
+  VEC(int) next_suffix;           /* per base name: the suffix to try next */
 } prog;
 
 /* Returns owned (a fresh arena), free with prog_free. */

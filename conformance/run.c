@@ -98,10 +98,13 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
  * proves the havoc program faster (the shared state is dead at every cut)
  * and sometimes only that one, so it goes first, briefly (one attempt
  * within a resource limit); the moves' program is checked when that gives
- * no proof. */
+ * no proof. Not for big code: encoding a program costs time no limit
+ * interrupts, and it would be encoded twice. */
+#define BRIEF_MAX_EDGES 4096u
+
 static void check_job(const ast_spec *spec, const conform_options *o, conform_job *j, bool moves) {
   static const conform_env havoc = {.source = ENV_FROM_HAVOC};
-  if (moves) {
+  if (moves && j->code->edges.len <= BRIEF_MAX_EDGES && !(o->deadline > 0 && smt_now() >= o->deadline)) {
     prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
     conform_options brief = *o;
     brief.brief = o->engine == CONFORM_AUTO;
