@@ -89,6 +89,13 @@ static void search_after_spacer(smt *s, enc *e, const conform_options *o, confor
   }
 }
 
+static bool deadline_passed(const conform_options *o) {
+  return o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK;
+}
+
+/* Ctrl-C or the deadline: no further attempt may start. */
+static bool out_of_time(const conform_options *o) { return interrupt_requested() || deadline_passed(o); }
+
 /* The bounded search between Spacer's runs; true when it found a violation. */
 static bool quick_search(smt *s, enc *e, const conform_options *o, conform_result *r) {
   smt_set_rlimit(s, QUICK_RLIMIT);
@@ -109,8 +116,7 @@ static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, con
   r->segment_count = blocks->clauses.len;
   int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
   enc_free(blocks);
-  if (outcome == -1 && fallback && !interrupt_requested() &&
-      !(o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)) {
+  if (outcome == -1 && fallback && !out_of_time(o)) {
     search_after_spacer(s, e, o, r);
     return;
   }
@@ -122,10 +128,6 @@ static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, con
   int found = bmc_search(e, TRACE_SEARCH_DEPTH, o->deadline, r);
   set_verdict(r, found == 1 ? 0 : -1);
   if (found != 1) snprintf(r->reason, sizeof r->reason, "Spacer found a violation but no trace was found in time");
-}
-
-static bool out_of_time(const conform_options *o) {
-  return interrupt_requested() || (o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK);
 }
 
 static void reset_result(conform_result *r, const char *why) {
@@ -182,7 +184,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     r->verdict = CONFORM_UNKNOWN; /* an internal error: never report a violation that the program does not have */
   if (r->verdict == CONFORM_UNKNOWN && interrupt_requested())
     snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
-  else if (r->verdict == CONFORM_UNKNOWN && o->deadline > 0 && smt_now() >= o->deadline - SMT_CHECK_SLACK)
+  else if (r->verdict == CONFORM_UNKNOWN && deadline_passed(o))
     snprintf(r->reason, sizeof r->reason, "the time limit (--timeout) was reached");
   enc_free(e);
   smt_free(s);
