@@ -119,12 +119,16 @@ static const ir_expr *lift(ins *x, const ir_expr *e, bool relation) {
   }
 }
 
-/* A step's meaning (an edge's sem_edge, or sem_idle) over (u, g). */
-static const ir_expr *lifted(ins *x, const sem_conj *meaning) {
+/* The conjunction of a sem_conj over the program's variables: a relation
+ * over (u, g), else (the initial states) over g. */
+static const ir_expr *lifted_over(ins *x, const sem_conj *meaning, bool relation) {
   const ir_expr *all = NULL;
-  for (size_t k = 0; k < meaning->len; k++) all = join(x, OP_AND, all, lift(x, meaning->items[k], true));
+  for (size_t k = 0; k < meaning->len; k++) all = join(x, OP_AND, all, lift(x, meaning->items[k], relation));
   return finish(x, OP_AND, all);
 }
+
+/* A step's meaning (an edge's sem_edge, or sem_idle) over (u, g). */
+static const ir_expr *lifted(ins *x, const sem_conj *meaning) { return lifted_over(x, meaning, true); }
 
 /* The checks of state st over g (sem_state_checks: its assertion, the
  * thread invariants, the array indices its edges read), or NULL. */
@@ -226,6 +230,12 @@ static int post_block(ins *x, int target) {
 
 /* ---------------------------------------------------------------- the environment */
 
+/* e, for instance tid: tid == i && e when T# reads tid (the program is for
+ * any of T's instances), else e itself. */
+static const ir_expr *at_instance(ins *x, int64_t tid, const ir_expr *e) {
+  return x->tid >= 0 ? binary(x, OP_AND, binary(x, OP_EQ, var(x, x->tid), number(x, tid)), e) : e;
+}
+
 /* Marks the states of T# in which instance tid may see move m happen;
  * returns whether it marked any. */
 static bool mark_states(ins *x, int64_t tid, size_t m, bool *marked) {
@@ -261,8 +271,7 @@ static const ir_expr *move_condition(ins *x, const size_t *ms, size_t count) {
       bool here = false;
       for (size_t j = 0; j < count; j++) here = mark_states(x, tid, ms[j], marked) || here;
       some = some || here;
-      if (here && x->tid >= 0)
-        any = join(x, OP_OR, any, binary(x, OP_AND, binary(x, OP_EQ, var(x, x->tid), number(x, tid)), in_states(x, marked)));
+      if (here && x->tid >= 0) any = join(x, OP_OR, any, at_instance(x, tid, in_states(x, marked)));
     }
   }
   if (some && x->tid < 0) any = in_states(x, marked);
@@ -351,9 +360,7 @@ static const ir_expr *reachable_values(ins *x) {
         const ir_expr *here = NULL;
         for (size_t r = 0; r < n; r++) here = join(x, OP_OR, here, values_are(x, rows + r * w));
         if (!here) continue;
-        here = binary(x, OP_AND, var(x, x->cand_base + (int)q), here);
-        if (x->tid >= 0) here = binary(x, OP_AND, binary(x, OP_EQ, var(x, x->tid), number(x, tid)), here);
-        any = join(x, OP_OR, any, here);
+        any = join(x, OP_OR, any, at_instance(x, tid, binary(x, OP_AND, var(x, x->cand_base + (int)q), here)));
       }
     }
   }
@@ -367,7 +374,7 @@ static const ir_expr *reachable_values(ins *x) {
 static int environment_block(ins *x, int at) {
   if (x->env->source == ENV_FROM_HAVOC)
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
-  if (x->env->source != ENV_FROM_HAVOC) add_moves(x, at);
+  else add_moves(x, at);
   if (x->reachable) append(x, &at, ACT_ASSUME, -1, x->reachable, ROLE_ENV);
   append(x, &at, ACT_ASSUME, -1, candidates_ok(x), ROLE_ENV);
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_SAVE);
@@ -439,14 +446,6 @@ static void add_variables(ins *x) {
   }
 }
 
-/* The spec's initial states over g (sem_initial). */
-static const ir_expr *initial_states(ins *x) {
-  const sem_conj *init = sem_initial(x->spec);
-  const ir_expr *all = NULL;
-  for (size_t k = 0; k < init->len; k++) all = join(x, OP_AND, all, lift(x, init->items[k], false));
-  return finish(x, OP_AND, all);
-}
-
 /* F := the initial states, tid := any; under a move environment the shared
  * variables start in an initial state of the spec (when the C's is known to
  * be one), from which the moves go on. */
@@ -457,7 +456,7 @@ static void initialise(ins *x) {
   if (x->tid >= 0) append(x, &at, ACT_HAVOC, x->tid, NULL, ROLE_INIT);
   if (x->env->source != ENV_FROM_HAVOC) {
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_INIT);
-    if (x->initial_checked) append(x, &at, ACT_ASSUME, -1, initial_states(x), ROLE_INIT);
+    if (x->initial_checked) append(x, &at, ACT_ASSUME, -1, lifted_over(x, sem_initial(x->spec), false), ROLE_INIT);
   }
   edge(x, at, x->image[x->code->entry], ACT_SKIP, -1, NULL, ROLE_INIT);
 }
