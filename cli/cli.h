@@ -6,6 +6,8 @@
 #ifndef ATHREAD_CLI_H
 #define ATHREAD_CLI_H
 
+#include "../compose/report.h"
+#include "../compose/run.h"
 #include "../core/diag.h"
 #include "../spec-lang/spec.h"
 
@@ -58,6 +60,17 @@ typedef struct cli_parse {
 int cli_parse_options(int argc, char **argv, const cli_parse *p);
 /* A sink on stderr with the usual error limit. */
 diag_sink cli_stderr_sink(void);
+/* How a compose run is reported (by compose and by check). */
+typedef struct cli_system_report {
+  report_context c; /* the report's context (timing on, no certificate) */
+  report_forall f;  /* --for-all: its part */
+  char why[200];    /* --for-all: the engine's reason */
+} cli_system_report;
+
+/* Fills out for run of spec (path) with the engine's symmetry setting and
+ * for_all (the const N, or NULL). */
+void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
+                          bool symmetry, cli_system_report *out);
 /* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */
 int cli_finish(int code);
 

@@ -99,44 +99,46 @@ static int emit(const compose_args *a, json_t *j, verdict v) {
   return code;
 }
 
+void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
+                          bool symmetry, cli_system_report *out) {
+  memset(out, 0, sizeof *out);
+  out->c = (report_context){.spec_path = path,
+                            .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                            .engine = run->symbolic ? "symbolic" : "explicit",
+                            .symmetry = symmetry && !run->symbolic,
+                            .timing = true,
+                            .engine_why = run->why};
+  if (!for_all) return;
+  const ast_const *n = ast_find_const(spec, for_all);
+  out->f = (report_forall){.param = for_all,
+                           .ignored_value = n->value,
+                           .ignored_from_set = n->overridden,
+                           .result = &run->fr,
+                           .concrete_engine = out->c.engine,
+                           .concrete_why = run->why,
+                           .concrete_symmetry = out->c.symmetry};
+  snprintf(out->why, sizeof out->why, "--for-all %s: counter abstraction of %s", for_all, run->fr.counted);
+  out->c.engine = "for-all";
+  out->c.engine_why = out->why;
+  out->c.symmetry = false;
+}
+
 /* Prints the verdict of a model run; returns the exit code. */
-static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run) {
-  const compose_result *r = &run->r;
-  report_context c = {.spec_path = a->path,
-                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = run->symbolic ? "symbolic" : "explicit",
-                      .symmetry = a->symmetry && !run->symbolic,
-                      .timing = a->timing,
-                      .engine_why = run->why,
-                      .certificate = a->certificate ? run->certificate : NULL};
-  int code = emit(a, report_json(&c, run->m, r), r->verdict);
-  if (!a->json) report_text(stdout, &c, run->m, r);
+static int report_run(const compose_args *a, const compose_run_result *run, cli_system_report *rep) {
+  rep->c.certificate = a->certificate ? run->certificate : NULL;
+  int code = emit(a, report_json(&rep->c, run->m, &run->r), run->r.verdict);
+  if (!a->json) report_text(stdout, &rep->c, run->m, &run->r);
   return code;
 }
 
 /* Prints the verdict of --for-all (with the concrete re-run's trace when it
  * is unsafe); returns the exit code. */
-static int report_for_all(const compose_args *a, const ast_spec *spec, const compose_run_result *run) {
+static int report_for_all(const compose_args *a, const compose_run_result *run, cli_system_report *rep) {
   const forall_result *fr = &run->fr;
-  const ast_const *n = ast_find_const(spec, a->for_all);
-  report_forall f = {.param = a->for_all,
-                     .ignored_value = n->value,
-                     .ignored_from_set = n->overridden,
-                     .result = fr,
-                     .concrete_engine = run->symbolic ? "symbolic" : "explicit",
-                     .concrete_why = run->why,
-                     .concrete_symmetry = a->symmetry && !run->symbolic};
-  char why[200];
-  snprintf(why, sizeof why, "--for-all %s: counter abstraction of %s", a->for_all, fr->counted);
-  report_context c = {.spec_path = a->path,
-                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = "for-all",
-                      .engine_why = why,
-                      .timing = a->timing,
-                      .certificate = a->certificate ? fr->certificate : NULL};
+  rep->c.certificate = a->certificate ? fr->certificate : NULL;
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
-  int code = emit(a, report_forall_json(&c, &f, m, &run->r), fr->verdict);
-  if (!a->json) report_forall_text(stdout, &c, &f, m, &run->r);
+  int code = emit(a, report_forall_json(&rep->c, &rep->f, m, &run->r), fr->verdict);
+  if (!a->json) report_forall_text(stdout, &rep->c, &rep->f, m, &run->r);
   if (run->failure == COMPOSE_RERUN_INTERNAL) return EXIT_INTERNAL;
   return run->failure == COMPOSE_RERUN_UNKNOWN ? EXIT_UNKNOWN : code;
 }
@@ -152,8 +154,12 @@ static int run(const compose_args *a, ast_spec *spec) {
   compose_run_result run;
   compose_run(spec, &rq, &run);
   int code = EXIT_BAD_INPUT;
-  if (run.failure != COMPOSE_BAD_INPUT)
-    code = cli_finish(a->for_all ? report_for_all(a, spec, &run) : report_run(a, spec, &run));
+  if (run.failure != COMPOSE_BAD_INPUT) {
+    cli_system_report rep;
+    cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
+    rep.c.timing = a->timing;
+    code = cli_finish(a->for_all ? report_for_all(a, &run, &rep) : report_run(a, &run, &rep));
+  }
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
   return code;

@@ -33,6 +33,7 @@ typedef struct conform_args {
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;                /* --int c|math */
   env_kind env;                 /* --env system|havoc */
+  const char *for_all;          /* check --for-all N, or NULL */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   const char *path;      /* the spec */
@@ -101,6 +102,7 @@ static int conform_option(int c, char *arg, void *args) {
     return parse_atomicity(arg, &a->atomicity) ? -1
                                                 : cli_usage_error(a->command, "--atomicity must be statement or access");
   case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->command, "--env must be system or havoc");
+  case 'F': a->for_all = arg; return -1;
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
   case 'j': a->json = true; return -1;
@@ -116,9 +118,11 @@ static int conform_option(int c, char *arg, void *args) {
 }
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
-  cli_parse p = {a->command,      "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int",
-                 "hI:D:U:",      &a->spec,
-                 conform_option, a};
+  bool check = strcmp(a->command, "check") == 0;
+  const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
+                              "for-all"
+                            : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int";
+  cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind > argc - 2) return cli_usage_error(a->command, "expected a specification and at least one C file");
@@ -295,25 +299,34 @@ static int check_exit_code(check_verdict v) {
   return v == CHECK_SAFE ? EXIT_HOLDS : v == CHECK_NOT_PROVED ? EXIT_VIOLATION : EXIT_UNKNOWN;
 }
 
-static void print_check(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
+/* The system's part of check's report: compose's, or compose --for-all's. */
+static json_t *system_json(const cli_system_report *rep, const check_result *c) {
   const compose_run_result *run = &c->compose;
-  report_context rc = {.spec_path = a->path,
-                       .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                       .engine = run->symbolic ? "symbolic" : "explicit",
-                       .symmetry = !run->symbolic,
-                       .timing = a->timing,
-                       .engine_why = run->why};
+  if (!run->for_all_ran) return report_json(&rep->c, run->m, &run->r);
+  return report_forall_json(&rep->c, &rep->f, run->fr.verdict == VERDICT_UNSAFE ? run->m : NULL, &run->r);
+}
+
+static void system_text(const cli_system_report *rep, const check_result *c) {
+  const compose_run_result *run = &c->compose;
+  if (!run->for_all_ran) return report_text(stdout, &rep->c, run->m, &run->r);
+  report_forall_text(stdout, &rep->c, &rep->f, run->fr.verdict == VERDICT_UNSAFE ? run->m : NULL, &run->r);
+}
+
+static void print_check(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
+  cli_system_report rep;
+  cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
+  rep.c.timing = a->timing;
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "command", json_string("check"));
     json_object_set_new(o, "verdict", json_string(check_verdict_name(c->verdict)));
     json_object_set_new(o, "reason", json_string(c->reason));
-    json_object_set_new(o, "system", report_json(&rc, run->m, &run->r));
+    json_object_set_new(o, "system", system_json(&rep, c));
     json_object_set_new(o, "conform", c->conform_ran ? results_json(a, spec, function, &c->conform) : json_null());
     print_json(o);
     return;
   }
-  report_text(stdout, &rc, run->m, &run->r);
+  system_text(&rep, c);
   if (c->conform_ran) print_text(a, spec, function, &c->conform);
   printf("verdict: %s: %s\n", check_verdict_name(c->verdict), c->reason);
 }
@@ -322,7 +335,7 @@ static void print_check(const conform_args *a, const ast_spec *spec, const char 
 static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
   const char *include = include_dir();
-  conform_request rq = request_of(a, function, include);
+  check_request rq = {request_of(a, function, include), a->for_all, &a->spec};
   diag_sink sink = cli_stderr_sink();
   check_result c = {0};
   int code = EXIT_BAD_INPUT;

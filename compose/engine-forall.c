@@ -289,8 +289,10 @@ void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r)
   fa_use_hints(e.c, true);
   int proof = spacer(&e, r, reason, sizeof reason);
   fa_use_hints(e.c, false);
-  if (proof == 1) r->verdict = VERDICT_SAFE;
-  else search(&e, o, proof, reason);
+  if (proof == 1) {
+    r->verdict = VERDICT_SAFE;
+    fa_export_hints(e.c, &r->invariants);
+  } else search(&e, o, proof, reason);
   smt_watch_stop(w);
   if (r->verdict == VERDICT_UNKNOWN && interrupt_requested())
     snprintf(r->unknown_reason, sizeof r->unknown_reason, "%s", INTERRUPT_REASON);
@@ -299,7 +301,15 @@ void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r)
   smt_free(e.s);
 }
 
+void forall_invariants_free(forall_invariants *inv) {
+  free(inv->features);
+  free(inv->rows);
+  free(inv->counted);
+  memset(inv, 0, sizeof *inv);
+}
+
 void forall_result_free(forall_result *r) {
+  forall_invariants_free(&r->invariants);
   free(r->certificate);
   free(r->counted);
   free(r->explicit_instances);

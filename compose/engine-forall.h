@@ -20,6 +20,35 @@ typedef struct forall_options {
   unsigned bmc_bound; /* deepest counterexample searched for; 0 = 100 */
 } forall_options;
 
+/* One integer feature of a state of the counter system: the affine
+ * invariants of forall_invariants are equations over these. */
+typedef enum fa_feature_kind {
+  FA_FEATURE_SHARED, /* a shared variable (a bool reads as 1 or 0) */
+  FA_FEATURE_AT,     /* 1 when an explicit instance is in a state, else 0 */
+  FA_FEATURE_COUNT,  /* the number of a counted thread's instances in a state */
+  FA_FEATURE_PARAM   /* N */
+} fa_feature_kind;
+
+typedef struct fa_feature {
+  fa_feature_kind kind;
+  int shared; /* SHARED: its index in spec->shared */
+  int thread; /* AT, COUNT: the thread */
+  int64_t tid; /* AT: the explicit instance's tid at the spec's value of N */
+  int state;  /* AT, COUNT: the state */
+} fa_feature;
+
+/* Equations that hold in every reachable state of the counter system, for
+ * every N (each initially true and inductive, checked by Z3): row r is
+ * sum_k rows[r * (feature_count + 1) + k] * f_k == rows[r * (feature_count + 1) + feature_count]. */
+typedef struct forall_invariants {
+  const char *param;     /* N's name (borrowed from the spec) */
+  fa_feature *features;  /* the features f_k (owned) */
+  size_t feature_count;  /* how many */
+  int64_t *rows;         /* the equations (owned), or NULL */
+  size_t row_count;      /* how many */
+  bool *counted;         /* per thread of the spec: its instances are counted (owned) */
+} forall_invariants;
+
 typedef struct forall_result {
   verdict verdict;          /* safe for every N >= 1, unsafe for some N, or unknown */
   char unknown_reason[200]; /* unknown: why */
@@ -30,6 +59,7 @@ typedef struct forall_result {
   size_t certificate_atoms; /* safe: its atomic formulas */
   char *counted;            /* "Worker[N]": the counted instances (owned) */
   char *explicit_instances; /* "Stopper": the others, or "" (owned) */
+  forall_invariants invariants; /* safe: the affine invariants the proof started from */
 } forall_result;
 
 /* Checks that --for-all param applies to the spec: param is a const, some
@@ -37,9 +67,18 @@ typedef struct forall_result {
  * Reports each problem through the spec's sink and returns false. */
 bool forall_applicable(const ast_spec *spec, const char *param);
 
+/* Checks that the C code of the spec's threads can be checked for every N
+ * against the environment of forall_invariants (conformance/environment.h):
+ * C(T, T#) is built at one value of N, so no thread may read tid (an
+ * explicit instance's tid moves with N) and no edge, state, thread invariant
+ * or shared declaration may depend on N. Reports each problem through the
+ * spec's sink and returns false. */
+bool forall_conform_applicable(const ast_spec *spec, const char *param);
+
 /* Runs the proof and the counterexample search (forall_applicable must have
  * held). Fills r; free it with forall_result_free. */
 void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r);
 void forall_result_free(forall_result *r);
+void forall_invariants_free(forall_invariants *inv);
 
 #endif

@@ -186,6 +186,40 @@ void fa_guess_hints(encoder *e, double deadline) {
   e->hint_rows = hull_invariants(&h, depth, budget, &e->hint_count);
 }
 
+/* The feature of slot i (its first, for an explicit instance: one per state). */
+static fa_feature feature_of(const encoder *e, size_t i) {
+  const fa_slot *sl = &e->slots[i];
+  int64_t n = e->spec->consts.items[e->param]->value;
+  switch (sl->kind) {
+  case FA_SHARED: return (fa_feature){.kind = FA_FEATURE_SHARED, .shared = (int)i, .thread = -1};
+  case FA_INSTANCE:
+    return (fa_feature){.kind = FA_FEATURE_AT, .shared = -1, .thread = sl->thread, .tid = sl->tid_base + sl->tid_per_n * n};
+  case FA_COUNTER: return (fa_feature){.kind = FA_FEATURE_COUNT, .shared = -1, .thread = sl->thread, .state = sl->state};
+  default: return (fa_feature){.kind = FA_FEATURE_PARAM, .shared = -1, .thread = -1};
+  }
+}
+
+/* In the order of features(). */
+void fa_export_hints(const encoder *e, forall_invariants *inv) {
+  memset(inv, 0, sizeof *inv);
+  inv->param = e->spec->consts.items[e->param]->name;
+  inv->features = xcalloc(e->feature_count + 1, sizeof *inv->features);
+  for (size_t i = 0; i < e->width; i++) {
+    fa_feature f = feature_of(e, i);
+    size_t states = f.kind == FA_FEATURE_AT ? e->spec->threads.items[f.thread]->states.len : 1;
+    for (size_t k = 0; k < states; k++, inv->feature_count++) {
+      inv->features[inv->feature_count] = f;
+      if (f.kind == FA_FEATURE_AT) inv->features[inv->feature_count].state = (int)k;
+    }
+  }
+  size_t cells = e->hint_count * (e->feature_count + 1);
+  inv->rows = xcalloc(cells + 1, sizeof *inv->rows);
+  if (cells) memcpy(inv->rows, e->hint_rows, cells * sizeof *inv->rows);
+  inv->row_count = e->hint_count;
+  inv->counted = xcalloc(e->spec->threads.len + 1, sizeof *inv->counted);
+  vec_foreach(&e->spec->threads, t) inv->counted[t] = e->counted[t];
+}
+
 /* Ranges, control states, counters >= 0 summing to N per counted thread, N >= 1
  * (and the affine invariants when hints_on). */
 static Z3_ast domains(void *ctx, Z3_ast *v) {

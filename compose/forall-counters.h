@@ -19,6 +19,7 @@
 #define ATHREAD_FORALL_COUNTERS_H
 
 #include "../spec-lang/spec.h"
+#include "engine-forall.h"
 #include "symbolic.h"
 
 typedef struct fa_counters fa_counters;
@@ -39,6 +40,9 @@ Z3_ast *fa_named_state(const fa_counters *c);
  * deadline; while fa_use_hints is on, the system's domains include them. */
 void fa_guess_hints(fa_counters *c, double deadline);
 void fa_use_hints(fa_counters *c, bool on);
+/* The hints found by fa_guess_hints as forall_invariants (owned by inv:
+ * forall_invariants_free). */
+void fa_export_hints(const fa_counters *c, forall_invariants *inv);
 
 /* "Worker[N]" and "Stopper, Reader[2]": the counted instances and the
  * others (owned texts). */

@@ -156,3 +156,58 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
   free(counted);
   return p.ok;
 }
+
+/* x, part of thread or shared declaration `what`, must not depend on N. */
+static void fixed_in_n(problems *p, const ir_expr *x, const char *what) {
+  if (!x || !fa_mentions(p->param, p->depends, x)) return;
+  const char *n = p->spec->consts.items[p->param]->name;
+  diag_error(p->spec->src, x->at,
+             "--for-all %s: %s depends on %s, but C(T, T#) is built at one value of %s; check fixed values instead "
+             "(--set %s=K)",
+             n, what, n, n, n);
+  p->ok = false;
+}
+
+static void thread_fixed_in_n(problems *p, const ast_thread *t) {
+  vec_foreach(&t->items, i) {
+    const ast_thread_item *it = &t->items.items[i];
+    if (it->kind == ITEM_INVARIANT) fixed_in_n(p, it->invariant, "this thread invariant");
+    else if (it->kind == ITEM_STATES) fixed_in_n(p, it->states->assertion, "this state assertion");
+    else {
+      const ast_edge *ed = it->edge;
+      fixed_in_n(p, ed->relation, "this edge");
+      fixed_in_n(p, ed->guard, "this edge's guard");
+      vec_foreach(&ed->assigns, k) {
+        fixed_in_n(p, ed->assigns.items[k].value, "this assignment");
+        fixed_in_n(p, ed->assigns.items[k].index, "this index");
+      }
+    }
+  }
+}
+
+bool forall_conform_applicable(const ast_spec *spec, const char *name) {
+  int param = fa_const_index(spec, name);
+  if (param < 0) return true; /* forall_applicable reports it */
+  bool *depends = fa_dependent_consts(spec, param);
+  problems p = {spec, param, depends, NULL, true};
+  vec_foreach(&spec->threads, t) {
+    const ast_thread *th = spec->threads.items[t];
+    if (th->uses_tid) {
+      diag_error(spec->src, th->name_at,
+                 "--for-all %s: thread '%s' uses tid, and C(T, T#) is built at one value of %s, where the instances' "
+                 "tids are fixed; check fixed values instead (--set %s=K)",
+                 name, th->name, name, name);
+      p.ok = false;
+    }
+    thread_fixed_in_n(&p, th);
+  }
+  vec_foreach(&spec->variables, i) {
+    const ast_shared *v = spec->variables.items[i];
+    fixed_in_n(&p, v->type.lo, "this bound");
+    fixed_in_n(&p, v->type.hi, "this bound");
+    fixed_in_n(&p, v->init, "this initial value");
+    vec_foreach(&v->init_list, k) fixed_in_n(&p, v->init_list.items[k], "this initial value");
+  }
+  free(depends);
+  return p.ok;
+}

@@ -4,12 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The abstract system: auto engine, symmetry, the request's time limit. */
-static void compose_system(ast_spec *spec, const conform_request *rq, check_result *out) {
-  spec_options none = {0};
-  compose_request c = {.engine = "auto", .symmetry = true, .spec_options = &none};
-  c.limits.timeout = rq->timeout > 0 ? rq->timeout / 2 : 0;
+/* The abstract system: auto engine, symmetry, the request's time limit;
+ * with --for-all the counter abstraction. */
+static void compose_system(ast_spec *spec, const check_request *rq, check_result *out) {
+  compose_request c = {.engine = "auto", .symmetry = true, .for_all = rq->for_all, .spec_options = rq->spec_options};
+  c.limits.timeout = rq->conform.timeout > 0 ? rq->conform.timeout / 2 : 0;
   compose_run(spec, &c, &out->compose);
+}
+
+/* The system's verdict: for every N under --for-all, else at the spec's. */
+static verdict system_verdict(const check_result *out) {
+  return out->compose.for_all_ran ? out->compose.fr.verdict : out->compose.r.verdict;
 }
 
 /* The first thread of the spec without C code, or NULL. */
@@ -21,7 +26,10 @@ static const ast_thread *unimplemented(const ast_spec *spec, const conform_reque
 
 static void conform_verdict_of(check_result *out) {
   out->verdict = CHECK_SAFE;
-  snprintf(out->reason, sizeof out->reason, "every thread conforms and the abstract system is safe");
+  if (out->compose.for_all_ran)
+    snprintf(out->reason, sizeof out->reason,
+             "every thread conforms and the abstract system is safe, for every %s >= 1", out->compose.fr.invariants.param);
+  else snprintf(out->reason, sizeof out->reason, "every thread conforms and the abstract system is safe");
   vec_foreach(&out->conform.jobs, i) {
     const conform_job *j = &out->conform.jobs.items[i];
     if (j->r.verdict == CONFORM_VIOLATED) {
@@ -38,21 +46,27 @@ static void conform_verdict_of(check_result *out) {
   }
 }
 
-bool check_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, check_result *out) {
+bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_result *out) {
   memset(out, 0, sizeof *out);
+  if (rq->for_all && !forall_conform_applicable(spec, rq->for_all)) {
+    out->compose.failure = COMPOSE_BAD_INPUT;
+    return false;
+  }
   compose_system(spec, rq, out);
   if (out->compose.failure == COMPOSE_BAD_INPUT) return false;
-  if (out->compose.r.verdict != VERDICT_SAFE) {
-    out->verdict = out->compose.r.verdict == VERDICT_UNSAFE ? CHECK_NOT_PROVED : CHECK_UNKNOWN;
+  if (system_verdict(out) != VERDICT_SAFE) {
+    out->verdict = system_verdict(out) == VERDICT_UNSAFE ? CHECK_NOT_PROVED : CHECK_UNKNOWN;
     snprintf(out->reason, sizeof out->reason, "%s",
              out->verdict == CHECK_NOT_PROVED ? "the abstract system is unsafe (its counterexample is above)"
                                               : "the abstract system's verdict is unknown");
     return true;
   }
   out->conform_ran = true;
-  if (!conform_run(sink, spec, rq, &out->conform)) return false;
+  conform_request c = rq->conform;
+  c.invariants = out->compose.for_all_ran ? &out->compose.fr.invariants : NULL;
+  if (!conform_run(sink, spec, &c, &out->conform)) return false;
   conform_verdict_of(out);
-  const ast_thread *t = unimplemented(spec, rq);
+  const ast_thread *t = unimplemented(spec, &rq->conform);
   if (t && out->verdict == CHECK_SAFE) {
     out->verdict = CHECK_UNKNOWN;
     snprintf(out->reason, sizeof out->reason,

@@ -31,8 +31,18 @@ typedef struct check_result {
   char reason[400];           /* why, in one sentence */
 } check_result;
 
-/* Runs both checks; false after an input error (reported through sink). */
-bool check_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, check_result *out);
+typedef struct check_request {
+  conform_request conform;          /* the threads' checks */
+  const char *for_all;              /* --for-all: the const N (a proof for every N), or NULL */
+  const spec_options *spec_options; /* what the spec was loaded with (--for-all's re-run at a failing N) */
+} check_request;
+
+/* Runs both checks; false after an input error (reported through sink).
+ * With --for-all N the system is proved for every N (compose's counter
+ * abstraction) and the threads are checked under the environment of its
+ * invariants, which holds for every N (environment.h); the verdict is then
+ * for every N. */
+bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_result *out);
 void check_run_free(check_result *out);
 
 #endif

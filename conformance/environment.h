@@ -10,7 +10,12 @@
  *    reachable state explored by the explicit engine);
  *  - ENV_FROM_EDGES: the move's instance is not i (any state, any time):
  *    the over-approximation taken where the system cannot be explored in
- *    full (an unbounded choice, a limit, a violation).
+ *    full (an unbounded choice, a limit, a violation);
+ *  - ENV_FROM_COUNTERS (athread check --for-all N): the affine invariants
+ *    that hold in every reachable state of the counter abstraction, for
+ *    every N (engine-forall.h), admit counters with i in q and another
+ *    instance in the edge's source state. Independent of N: a counted
+ *    thread's moves are those of "another instance", however many there are.
  * ENV_HAVOC is the paper's environment: any values between two steps, no
  * moves. language.md, section 11, argues why each is sound.
  *
@@ -25,6 +30,7 @@
 #include <stdint.h>
 
 #include "../compose/engine-explicit.h"
+#include "../compose/engine-forall.h"
 #include "../spec-lang/spec.h"
 
 /* The most states of the abstract system explored for the environment by
@@ -33,7 +39,7 @@
 
 typedef enum env_kind { ENV_SYSTEM, ENV_HAVOC } env_kind;
 
-typedef enum env_source { ENV_FROM_HAVOC, ENV_FROM_REACHABLE, ENV_FROM_EDGES } env_source;
+typedef enum env_source { ENV_FROM_HAVOC, ENV_FROM_REACHABLE, ENV_FROM_EDGES, ENV_FROM_COUNTERS } env_source;
 
 typedef struct env_move {
   int64_t tid;              /* the instance that moves */
@@ -57,21 +63,30 @@ typedef struct conform_env {
   int64_t *values;       /* ENV_FROM_REACHABLE: the distinct rows (tid, state, shared values) of the
                             reachable states, sorted, or NULL when there were too many to keep */
   size_t value_count;    /* rows in values */
+  const forall_invariants *invariants; /* ENV_FROM_COUNTERS: the equations (borrowed) */
+  struct env_counters *counters;       /* ENV_FROM_COUNTERS: its conditions, decided as asked for (owned) */
 } conform_env;
 
 /* Builds the environment of kind for every thread of spec, exploring the
  * abstract system within limits (its timeout and state limit; observe is
  * the environment's own). */
 void env_build(ast_spec *spec, env_kind kind, const explicit_options *limits, conform_env *out);
+/* The environment of ENV_FROM_COUNTERS: the moves of every instance, each
+ * where inv (which must outlive it) admits it. */
+void env_build_for_all(ast_spec *spec, const forall_invariants *inv, conform_env *out);
 /* May move m happen while instance tid (1-based) is in state? */
 bool env_allows(const conform_env *e, int64_t tid, int state, size_t m);
 /* The reachable states in which instance tid is in state: *count rows of
  * spec->shared.len + 2 values each (tid, state, then the shared values), or
  * NULL when the environment keeps none (not ENV_FROM_REACHABLE, or too many). */
 const int64_t *env_values(const conform_env *e, int64_t tid, int state, size_t *count);
+/* ENV_FROM_COUNTERS: may move m (SIZE_MAX: no move, only the instance)
+ * happen while an instance of thread t is in state q? The condition over the
+ * shared variables (a spec expression), or NULL when never. */
+const ir_expr *env_counters_allow(const conform_env *e, const ast_thread *t, int q, size_t m);
 /* "Worker[2] takes Idle -> Busy \"label\"" ("another Worker" for a grouped move). */
 void env_describe_move(const conform_env *e, size_t m, strbuf *out);
-/* The source's name for JSON: "reachable", "edges" or "havoc". */
+/* The source's name for JSON: "reachable", "edges", "counters" or "havoc". */
 const char *env_source_name(env_source s);
 void env_free(conform_env *e);
 

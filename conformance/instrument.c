@@ -279,6 +279,28 @@ static const ir_expr *move_condition(ins *x, const size_t *ms, size_t count) {
   return any;
 }
 
+/* ---------------------------------------------------------------- the counters (ENV_FROM_COUNTERS) */
+
+static bool is_true(const ir_expr *e) { return e->kind == IR_BOOL && e->value; }
+
+/* OR over the states q of F_q && (the condition for the moves ms, count of
+ * them, or with count 0 for no move); true when it holds in every state;
+ * NULL: never. */
+static const ir_expr *counters_allow(ins *x, const size_t *ms, size_t count) {
+  const ir_expr *any = NULL;
+  bool always = true;
+  vec_foreach(&x->thread->states, q) {
+    const ir_expr *when = NULL;
+    for (size_t j = 0; j < (count ? count : 1); j++) {
+      const ir_expr *c = env_counters_allow(x->env, x->thread, (int)q, count ? ms[j] : SIZE_MAX);
+      if (c) when = join(x, OP_OR, when, lift(x, c, false));
+    }
+    always = always && when && is_true(when);
+    if (when) any = join(x, OP_OR, any, binary(x, OP_AND, var(x, x->cand_base + (int)q), when));
+  }
+  return always ? truth(x, true) : any;
+}
+
 /* One move from the loop head env and back: u := g, g := any, the relation
  * of the edge of move m over (u, g) assumed (the last edge says which move:
  * detail, the first of its group; its instance's tid stands for tid). The
@@ -310,8 +332,9 @@ static void add_line_moves(ins *x, int env, size_t first, const ast_instance *in
   size_t n = (size_t)in->count_value, *ms = xcalloc(n + 1, sizeof *ms);
   for (size_t i = 0; i < n; i++) ms[i] = first + i * t->edges.len + d;
   size_t group = t->uses_tid ? 1 : n;
+  bool counted = x->env->source == ENV_FROM_COUNTERS;
   for (size_t i = 0; i < n; i += group) {
-    const ir_expr *when = move_condition(x, ms + i, group);
+    const ir_expr *when = counted ? counters_allow(x, ms + i, group) : move_condition(x, ms + i, group);
     if (when) add_move(x, env, ms[i], when);
   }
   free(ms);
@@ -376,6 +399,10 @@ static int environment_block(ins *x, int at) {
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
   else add_moves(x, at);
   if (x->reachable) append(x, &at, ACT_ASSUME, -1, x->reachable, ROLE_ENV);
+  if (x->env->source == ENV_FROM_COUNTERS) {
+    const ir_expr *here = counters_allow(x, NULL, 0);
+    if (!here || !is_true(here)) append(x, &at, ACT_ASSUME, -1, here ? here : truth(x, false), ROLE_ENV);
+  }
   append(x, &at, ACT_ASSUME, -1, candidates_ok(x), ROLE_ENV);
   for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_SAVE);
   return at;

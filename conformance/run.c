@@ -120,8 +120,10 @@ static void check_job(const ast_spec *spec, const conform_options *o, conform_jo
 }
 
 /* The environment: under ENV_SYSTEM the abstract system is explored within
- * the request's state limit and half its time. */
+ * the request's state limit and half its time, unless the request gives the
+ * invariants for every N. */
 static void build_environment(ast_spec *spec, const conform_request *rq, double deadline, conform_run_result *out) {
+  if (rq->env == ENV_SYSTEM && rq->invariants) return env_build_for_all(spec, rq->invariants, &out->env);
   explicit_options limits = {.max_states = rq->env_max_states};
   if (deadline > 0) limits.timeout = (deadline - smt_now()) / 2 > 0.01 ? (deadline - smt_now()) / 2 : 0.01;
   env_build(spec, rq->env, &limits, &out->env);

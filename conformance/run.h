@@ -37,6 +37,7 @@ typedef struct conform_request {
   conform_atomicity atomicity; /* what runs as one atomic step */
   env_kind env;                /* what the other threads may do between two steps */
   uint64_t env_max_states;     /* ENV_SYSTEM: explore at most this many states of the system (0: no limit) */
+  const forall_invariants *invariants; /* ENV_SYSTEM from these invariants for every N (ENV_FROM_COUNTERS), or NULL */
 } conform_request;
 
 /* One thread checked. */
