@@ -68,10 +68,9 @@ typedef struct forall_result {
 bool forall_applicable(const ast_spec *spec, const char *param);
 
 /* Checks that the C code of the spec's threads can be checked for every N
- * against the environment of forall_invariants (conformance/environment.h):
- * C(T, T#) is built at one value of N, so no thread may read tid (an
- * explicit instance's tid moves with N) and no edge, state, thread invariant
- * or shared declaration may depend on N. Reports each problem through the
+ * (athread check --for-all; N is a variable of C(T, T#) there): no thread
+ * may read tid (an instance's tid moves with N), and no initial value may
+ * depend on N (the C program's are fixed). Reports each problem through the
  * spec's sink and returns false. */
 bool forall_conform_applicable(const ast_spec *spec, const char *param);
 

@@ -157,32 +157,16 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
   return p.ok;
 }
 
-/* x, part of thread or shared declaration `what`, must not depend on N. */
-static void fixed_in_n(problems *p, const ir_expr *x, const char *what) {
+/* An initial value must not depend on N: the C program starts from fixed
+ * values, which initial.c compares with the spec's at one N. */
+static void initial_fixed_in_n(problems *p, const ir_expr *x) {
   if (!x || !fa_mentions(p->param, p->depends, x)) return;
   const char *n = p->spec->consts.items[p->param]->name;
   diag_error(p->spec->src, x->at,
-             "--for-all %s: %s depends on %s, but C(T, T#) is built at one value of %s; check fixed values instead "
-             "(--set %s=K)",
-             n, what, n, n, n);
+             "--for-all %s: this initial value depends on %s, but the C program's initial values are fixed; check "
+             "fixed values instead (--set %s=K)",
+             n, n, n);
   p->ok = false;
-}
-
-static void thread_fixed_in_n(problems *p, const ast_thread *t) {
-  vec_foreach(&t->items, i) {
-    const ast_thread_item *it = &t->items.items[i];
-    if (it->kind == ITEM_INVARIANT) fixed_in_n(p, it->invariant, "this thread invariant");
-    else if (it->kind == ITEM_STATES) fixed_in_n(p, it->states->assertion, "this state assertion");
-    else {
-      const ast_edge *ed = it->edge;
-      fixed_in_n(p, ed->relation, "this edge");
-      fixed_in_n(p, ed->guard, "this edge's guard");
-      vec_foreach(&ed->assigns, k) {
-        fixed_in_n(p, ed->assigns.items[k].value, "this assignment");
-        fixed_in_n(p, ed->assigns.items[k].index, "this index");
-      }
-    }
-  }
 }
 
 bool forall_conform_applicable(const ast_spec *spec, const char *name) {
@@ -192,21 +176,17 @@ bool forall_conform_applicable(const ast_spec *spec, const char *name) {
   problems p = {spec, param, depends, NULL, true};
   vec_foreach(&spec->threads, t) {
     const ast_thread *th = spec->threads.items[t];
-    if (th->uses_tid) {
-      diag_error(spec->src, th->name_at,
-                 "--for-all %s: thread '%s' uses tid, and C(T, T#) is built at one value of %s, where the instances' "
-                 "tids are fixed; check fixed values instead (--set %s=K)",
-                 name, th->name, name, name);
-      p.ok = false;
-    }
-    thread_fixed_in_n(&p, th);
+    if (!th->uses_tid) continue;
+    diag_error(spec->src, th->name_at,
+               "--for-all %s: thread '%s' uses tid, and C(T, T#) is built at one value of %s, where the instances' "
+               "tids are fixed; check fixed values instead (--set %s=K)",
+               name, th->name, name, name);
+    p.ok = false;
   }
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
-    fixed_in_n(&p, v->type.lo, "this bound");
-    fixed_in_n(&p, v->type.hi, "this bound");
-    fixed_in_n(&p, v->init, "this initial value");
-    vec_foreach(&v->init_list, k) fixed_in_n(&p, v->init_list.items[k], "this initial value");
+    initial_fixed_in_n(&p, v->init);
+    vec_foreach(&v->init_list, k) initial_fixed_in_n(&p, v->init_list.items[k]);
   }
   free(depends);
   return p.ok;

@@ -1,6 +1,7 @@
 /* conformance/check.c -- the C program's verdict from compose and conform. */
 #include "check.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,9 @@ static void conform_verdict_of(check_result *out) {
   out->verdict = CHECK_SAFE;
   if (out->compose.for_all_ran)
     snprintf(out->reason, sizeof out->reason,
-             "every thread conforms and the abstract system is safe, for every %s >= 1", out->compose.fr.invariants.param);
+             "every thread conforms and the abstract system is safe, for every %s from 1 to %" PRId64
+             " (the threads' code is checked for %s up to that: C's integers are bounded)",
+             out->compose.fr.invariants.param, ENV_MAX_INSTANCES, out->compose.fr.invariants.param);
   else snprintf(out->reason, sizeof out->reason, "every thread conforms and the abstract system is safe");
   vec_foreach(&out->conform.jobs, i) {
     const conform_job *j = &out->conform.jobs.items[i];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../compose/forall-param.h"
 #include "../compose/run.h"
 #include "../core/smt.h"
 #include "../core/strbuf.h"
@@ -156,16 +157,20 @@ typedef struct env_counters {
   Z3_ast *shared;       /* per shared cell: its constant */
   Z3_ast *features;     /* per feature: its constant */
   bool *kept;           /* per row: part of the conditions */
+  bool *moves_with_n;   /* per shared cell: its range depends on N (so it is unbounded here) */
   int *related;         /* the shared cells the kept rows mention */
   size_t related_count; /* how many */
   VEC(decided) done;    /* the conditions decided so far */
 } env_counters;
 
-/* The domain of a shared cell: its number of values (0: unbounded) and the first. */
-static int64_t domain_of(const ast_shared *g, int64_t *lo) {
+/* The domain of shared cell i: its number of values (0: unbounded, or a
+ * range that depends on N) and the first. */
+static int64_t domain_of(const conform_env *e, const env_counters *c, size_t i, int64_t *lo) {
+  const ast_shared *g = e->spec->shared.items[i];
   *lo = 0;
   if (g->type.kind == TYPE_BOOL) return 2;
-  if (g->type.kind != TYPE_RANGE || g->type.hi_value - g->type.lo_value >= MAX_RELATED_VALUES) return 0;
+  if (g->type.kind != TYPE_RANGE || c->moves_with_n[i] || g->type.hi_value - g->type.lo_value >= MAX_RELATED_VALUES)
+    return 0;
   *lo = g->type.lo_value;
   return g->type.hi_value - g->type.lo_value + 1;
 }
@@ -182,7 +187,7 @@ static void relate(const conform_env *e, env_counters *c) {
     for (size_t k = 0; k < inv->feature_count && more; k++) {
       const fa_feature *f = &inv->features[k];
       if (!inv->rows[r * w + k] || f->kind != FA_FEATURE_SHARED || in[f->shared]) continue;
-      int64_t lo, n = domain_of(e->spec->shared.items[f->shared], &lo);
+      int64_t lo, n = domain_of(e, c, (size_t)f->shared, &lo);
       more = n && more * (size_t)n <= MAX_RELATED_VALUES ? more * (size_t)n : 0;
     }
     if (!more) continue;
@@ -209,6 +214,14 @@ static env_counters *counters_new(const conform_env *e) {
     snprintf(name, sizeof name, "f%zu", k);
     c->features[k] = smt_var(c->s, name, false);
   }
+  int param = fa_const_index(e->spec, e->invariants->param);
+  bool *depends = fa_dependent_consts(e->spec, param);
+  c->moves_with_n = xcalloc(e->spec->shared.len + 1, sizeof *c->moves_with_n);
+  vec_foreach(&e->spec->shared, i) {
+    const ast_type *ty = &e->spec->shared.items[i]->type;
+    c->moves_with_n[i] = ty->kind == TYPE_RANGE && (fa_mentions(param, depends, ty->lo) || fa_mentions(param, depends, ty->hi));
+  }
+  free(depends);
   relate(e, c);
   return c;
 }
@@ -219,6 +232,7 @@ static void counters_free(env_counters *c) {
   free(c->shared);
   free(c->features);
   free(c->kept);
+  free(c->moves_with_n);
   free(c->related);
   vec_free(&c->done);
   free(c);
@@ -363,7 +377,7 @@ static const ir_expr *decide(const conform_env *e, const decided *d) {
   Z3_solver_assert(z, sv, placed(e, d));
   size_t total = 1, found = 0;
   int64_t *lo = xcalloc(c->related_count + 1, sizeof *lo), *size = xcalloc(c->related_count + 1, sizeof *size);
-  for (size_t i = 0; i < c->related_count; i++) total *= (size_t)(size[i] = domain_of(e->spec->shared.items[c->related[i]], &lo[i]));
+  for (size_t i = 0; i < c->related_count; i++) total *= (size_t)(size[i] = domain_of(e, c, (size_t)c->related[i], &lo[i]));
   const ir_expr *any = NULL;
   for (size_t v = 0; v < total; v++) {
     Z3_solver_push(z, sv);

@@ -37,6 +37,12 @@
  * default; past it the moves come from the edges alone. */
 #define ENV_MAX_STATES 1000000u
 
+/* check --for-all N: C(T, T#) takes N as a variable from 1 to this. A bound
+ * is needed with C's integers: a counter of the instances overflows for N
+ * past its type's maximum, a run no search can reach; the bound is an
+ * assumption of the verdict. */
+#define ENV_MAX_INSTANCES ((int64_t)1 << 20)
+
 typedef enum env_kind { ENV_SYSTEM, ENV_HAVOC } env_kind;
 
 typedef enum env_source { ENV_FROM_HAVOC, ENV_FROM_REACHABLE, ENV_FROM_EDGES, ENV_FROM_COUNTERS } env_source;

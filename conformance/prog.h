@@ -26,8 +26,9 @@ typedef enum prog_var_kind {
   VAR_TID,    /* instrumenter: the instance number of the thread */
   VAR_TEMP,   /* scratch within a step, not shown in traces (the next F while it is computed; the index and the
                  value of a write to an element whose index is not constant) */
-  VAR_LOAD    /* --atomicity access: a shared variable's value read by an earlier access of the same statement
+  VAR_LOAD,   /* --atomicity access: a shared variable's value read by an earlier access of the same statement
                  (atomicity.c); shared_index is the variable's program index */
+  VAR_PARAM   /* instrumenter, check --for-all N: N, any value >= 1 fixed at the start */
 } prog_var_kind;
 
 typedef struct prog_var {
@@ -40,6 +41,8 @@ typedef struct prog_var {
   int shared_index;    /* VAR_SHARED, VAR_OLD, VAR_LOAD: index in spec->shared, else -1 */
   int state_index;     /* VAR_CAND: index in the thread's states, else -1 */
   ir_ctype ctype;      /* the C integer type of its values (bits 0: any integer): havocs stay within it */
+  const char *range;   /* a shared variable whose range depends on --for-all's N: the type as written
+                          ("int[0..N]"; then not bounded: C(T, T#) states the range), else NULL */
 } prog_var;
 
 typedef enum prog_action {

@@ -105,6 +105,19 @@ static void arith_text(const conform_report *c, const trace *t, strbuf *out) {
   origin_place(p, o->origin, out);
 }
 
+/* check --for-all's N (a VAR_PARAM), or -1. */
+static int param_var(const prog *p) {
+  vec_foreach(&p->vars, v)
+    if (p->vars.items[v].kind == VAR_PARAM) return (int)v;
+  return -1;
+}
+
+/* "int[0..N] (N = 4 in this run)": a range over check --for-all's N. */
+static void range_over_n(const prog *p, const trace *t, const prog_var *g, strbuf *out) {
+  int n = param_var(p);
+  sbuf_printf(out, "%s (%s = %lld in this run)", g->range, p->vars.items[n].display, (long long)t->at_failure[n]);
+}
+
 static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   size_t n = t->steps.len;
@@ -120,8 +133,9 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     break;
   case CHECK_RANGE: {
     const prog_var *g = &p->vars.items[t->range_var];
-    sbuf_printf(out, "step %zu sets %s to %lld, outside its range int[%lld..%lld]", n, g->display,
-                (long long)t->at_failure[t->range_var], (long long)g->lo, (long long)g->hi);
+    sbuf_printf(out, "step %zu sets %s to %lld, outside its range ", n, g->display, (long long)t->at_failure[t->range_var]);
+    if (g->range) range_over_n(p, t, g, out);
+    else sbuf_printf(out, "int[%lld..%lld]", (long long)g->lo, (long long)g->hi);
     break;
   }
   case CHECK_CODE:
@@ -212,6 +226,8 @@ static void print_counterexample(FILE *out, const conform_report *c) {
   trace_build(c->ins, c->r, &t);
   strbuf b = {0};
   candidates_text(c->ins, t.start, &b);
+  int n = param_var(c->ins);
+  if (n >= 0) sbuf_printf(&b, "; %s = %lld", c->ins->vars.items[n].display, (long long)t.at_failure[n]);
   fprintf(out, "  start: F = %s\n", sbuf_str(&b));
   vec_foreach(&t.steps, i) print_step(out, c, &t, i);
   b.len = 0;
@@ -379,6 +395,10 @@ static json_t *counterexample_json(const conform_report *c) {
   trace_build(c->ins, c->r, &t);
   json_t *o = json_object(), *steps = json_array();
   json_object_set_new(o, "initial_candidates", candidates_json(c->ins, t.start));
+  int n = param_var(c->ins);
+  if (n >= 0)
+    json_object_set_new(o, "parameter",
+                        json_pack("{s:s, s:I}", "name", c->ins->vars.items[n].display, "value", (json_int_t)t.at_failure[n]));
   vec_foreach(&t.steps, i) json_array_append_new(steps, step_json(c, &t, i));
   json_object_set_new(o, "steps", steps);
   strbuf b = {0};

@@ -102,8 +102,9 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
  * interrupts, and it would be encoded twice. */
 #define BRIEF_MAX_EDGES 4096u
 
-static void check_job(const ast_spec *spec, const conform_options *o, conform_job *j, bool moves) {
-  static const conform_env havoc = {.source = ENV_FROM_HAVOC};
+static void check_job(const ast_spec *spec, const conform_options *o, const conform_env *env, conform_job *j) {
+  bool moves = env->source != ENV_FROM_HAVOC;
+  const conform_env havoc = {.source = ENV_FROM_HAVOC, .invariants = env->invariants};
   if (moves && j->code->edges.len <= BRIEF_MAX_EDGES && !(o->deadline > 0 && smt_now() >= o->deadline)) {
     prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
     conform_options brief = *o;
@@ -127,6 +128,7 @@ static void build_environment(ast_spec *spec, const conform_request *rq, double 
   explicit_options limits = {.max_states = rq->env_max_states};
   if (deadline > 0) limits.timeout = (deadline - smt_now()) / 2 > 0.01 ? (deadline - smt_now()) / 2 : 0.01;
   env_build(spec, rq->env, &limits, &out->env);
+  out->env.invariants = rq->invariants; /* --for-all under --env havoc: for N in C(T, T#) */
 }
 
 bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out) {
@@ -142,7 +144,7 @@ bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, con
   if (!emit_all(sink, spec, rq, out)) return false;
   conform_options o = rq->check;
   o.deadline = deadline;
-  vec_foreach(&out->jobs, i) check_job(spec, &o, &out->jobs.items[i], out->env.source != ENV_FROM_HAVOC);
+  vec_foreach(&out->jobs, i) check_job(spec, &o, &out->env, &out->jobs.items[i]);
   return true;
 }
 
