@@ -100,6 +100,10 @@ check_reason "conform battery-buggy" 1 "thread Worker implements .*: does not co
 check_reason "conform battery-buggy reason" 1 "NumQueuedWorkers = NumQueuedWorkers - 1; }" -- conform "$ex/battery/battery.athread" "$ex/battery/battery-buggy.c"
 check_reason "conform dispatch-v1" 1 "moved: *another Dispatcher takes Idle -> Owner" -- conform "$ex/tutorial/dispatch.athread" "$ex/tutorial/dispatch-v1.c"
 check_reason "conform dispatch-racy lost update" 1 "step 4 is not simulated: no edge of Dispatcher from {Owner}" -- conform "$ex/tutorial/dispatch-racy.athread" "$ex/tutorial/dispatch-v1.c"
+# For every N (check --for-all): the correct designs' code is safe for every N, the buggy code is not proved.
+check "check dispatch for every N" 0 -- check "$ex/tutorial/dispatch.athread" "$ex/tutorial/dispatch.c" --for-all N
+check "check bluetooth for every N" 0 -- check "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth.c" --for-all N
+check_reason "check bluetooth-buggy for every N" 1 "thread Worker does not conform" -- check "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth-buggy.c" --for-all N
 # The paper's setting (statement atomicity, havoc) still gives the old verdicts.
 check "conform bluetooth havoc" 0 -- conform "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth.c" --atomicity statement --env havoc
 check "conform dispatch-racy havoc" 0 -- conform "$ex/tutorial/dispatch-racy.athread" "$ex/tutorial/dispatch-v1.c" --atomicity statement --env havoc
