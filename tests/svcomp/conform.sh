@@ -14,10 +14,11 @@
 #   - a spec with a `// svcomp-compose: --for-all N` line: main starts
 #     unboundedly many threads, and check is about the spec's N only (its
 #     environment is the reachable states of that system). A "true" for
-#     the task needs `compose SPEC --for-all N` (safe for every N) and a
-#     conformance that holds for every N: `conform --env havoc` (the other
-#     threads write anything; it does not depend on N). Check's verdict at
-#     N is in the reason.
+#     the task needs `check SPEC PROGRAM --for-all N`: the system safe
+#     for every N (counter abstraction) and every thread conforming with N
+#     a variable of C(T, T#), from 1 to the bound it states (C's integers
+#     are bounded), while the other threads move where the counter
+#     system's invariants allow. Check's verdict at N is in the reason.
 #   - when check finds the abstract system unsafe it checks no thread; the
 #     runner then runs `conform SPEC PROGRAM --env havoc` and, if the code
 #     does not conform there, `conform SPEC PROGRAM` (the environment of the
@@ -151,19 +152,17 @@ unsafe_system() {
 }
 
 # for_all SPEC PROGRAM ARGS...: check said safe for the spec's N; a true for
-# every N needs compose ARGS (--for-all N) and conform --env havoc.
+# every N needs check ARGS (--for-all N): the system for every N, the code
+# with N as a variable (up to the bound check states).
 for_all() {
-  local spec=$1 prog=$2 n composed
+  local spec=$1 prog=$2 n
   shift 2
   n=$(sed -n 's|^const \([A-Za-z_][A-Za-z0-9_]*\) *= *\([0-9]*\);.*|\1 = \2|p' "$spec" | grep -m1 "^$2 ")
-  run compose compose "$spec" "$@"
-  composed=$(head -n 1 "$SCRATCH/compose.out" | sed 's/^system [^:]*: //')
-  if [ $rc != 0 ]; then got=unknown; why="safe for $n; for every $2: $composed"; return; fi
-  run havoc conform "$spec" "$prog" --env havoc
+  run forall check "$spec" "$prog" "$@"
   case $rc in
-    0) why="safe for $n; for every $2: safe, and conforms under --env havoc" ;;
-    1) got=unknown; why="safe for $n; for every $2: safe, but under --env havoc (the environment of every $2) $(said havoc 'reason: ')" ;;
-    *) got=unknown; why="safe for $n; for every $2: safe, but conform --env havoc: exit $rc $(grep -m1 unknown "$SCRATCH/havoc.out")" ;;
+    0) why="safe for $n; check $*: $(said forall 'verdict: ')" ;;
+    1) got=unknown; why="safe for $n; check $*: $(said forall 'verdict: ') $(said forall 'reason: ')" ;;
+    *) got=unknown; why="safe for $n; check $*: exit $rc $(said forall 'verdict: ')$(first_error "$SCRATCH/forall.err")" ;;
   esac
 }
 
