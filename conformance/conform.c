@@ -27,6 +27,9 @@
 #define SPACER_SEEDS 6u
 #define QUICK_DEPTH 24u
 #define QUICK_RLIMIT 2000000u
+/* With search_first, a shallower search before Spacer: short violations cost
+ * little to find, and a program that conforms pays little for the search. */
+#define FIRST_DEPTH 12u
 
 /* The most segments on a path, or -1 when the segments form a cycle. */
 static long longest_path(const enc *e) {
@@ -97,9 +100,9 @@ static bool deadline_passed(const conform_options *o) {
 static bool out_of_time(const conform_options *o) { return interrupt_requested() || deadline_passed(o); }
 
 /* The bounded search between Spacer's runs; true when it found a violation. */
-static bool quick_search(smt *s, enc *e, const conform_options *o, conform_result *r) {
+static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned depth, conform_result *r) {
   smt_set_rlimit(s, QUICK_RLIMIT);
-  int found = bmc_search(e, QUICK_DEPTH, o->deadline, r);
+  int found = bmc_search(e, depth, o->deadline, r);
   smt_set_rlimit(s, 0);
   if (found != 1) return false;
   r->engine = "bmc";
@@ -142,6 +145,7 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
   snprintf(why, sizeof why, "%s", r->why);
   unsigned slice = SPACER_SLICE;
   unsigned seeds = o->brief ? 1 : SPACER_SEEDS;
+  if (o->search_first && quick_search(s, e, o, FIRST_DEPTH, r)) return;
   for (unsigned seed = 0; seed < seeds; seed++, slice *= 2) {
     bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
@@ -150,7 +154,7 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
     smt_set_rlimit(s, 0);
     if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last || o->brief) return;
     reset_result(r, why);
-    if (seed == 0 && quick_search(s, e, o, r)) return;
+    if (seed == 0 && quick_search(s, e, o, QUICK_DEPTH, r)) return;
   }
 }
 

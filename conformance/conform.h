@@ -25,6 +25,7 @@ typedef struct conform_options {
   double deadline;       /* give up at this time (smt_now), 0 for never */
   bool certificate;      /* keep Spacer's invariant as text */
   bool brief;            /* engine auto: one resource-limited attempt (an answer only when it comes at once) */
+  bool search_first;     /* engine auto on loops: the quick bounded search before Spacer (a violation is likely) */
 } conform_options;
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);

@@ -103,7 +103,7 @@ static bool emit_all(diag_sink *sink, const ast_spec *spec, const conform_reques
 #define BRIEF_MAX_EDGES 4096u
 
 static void check_job(const ast_spec *spec, const conform_options *o, const conform_env *env, conform_job *j) {
-  bool moves = env->source != ENV_FROM_HAVOC;
+  bool moves = env->source != ENV_FROM_HAVOC, violated = false;
   const conform_env havoc = {.source = ENV_FROM_HAVOC, .invariants = env->invariants};
   if (moves && j->code->edges.len <= BRIEF_MAX_EDGES && !(o->deadline > 0 && smt_now() >= o->deadline)) {
     prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
@@ -115,9 +115,12 @@ static void check_job(const ast_spec *spec, const conform_options *o, const conf
       snprintf(j->r.why, sizeof j->r.why, "proved with the paper's environment (any values), which allows more");
       return;
     }
+    violated = j->r.verdict == CONFORM_VIOLATED;
     conform_result_free(&j->r);
   }
-  conform_check(j->ins, o, &j->r);
+  conform_options checked = *o;
+  checked.search_first = violated; /* the havoc program's violation often has a short counterpart */
+  conform_check(j->ins, &checked, &j->r);
 }
 
 /* The environment: under ENV_SYSTEM the abstract system is explored within
