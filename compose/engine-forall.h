@@ -31,34 +31,34 @@ typedef enum fa_feature_kind {
 
 typedef struct fa_feature {
   fa_feature_kind kind;
-  int shared; /* SHARED: its index in spec->shared */
-  int thread; /* AT, COUNT: the thread */
+  int shared;  /* SHARED: its index in spec->shared */
+  int thread;  /* AT, COUNT: the thread */
   int64_t tid; /* AT: the explicit instance's tid at the spec's value of N */
-  int state;  /* AT, COUNT: the state */
+  int state;   /* AT, COUNT: the state */
 } fa_feature;
 
 /* Equations that hold in every reachable state of the counter system, for
  * every N (each initially true and inductive, checked by Z3): row r is
  * sum_k rows[r * (feature_count + 1) + k] * f_k == rows[r * (feature_count + 1) + feature_count]. */
 typedef struct forall_invariants {
-  const char *param;     /* N's name (borrowed from the spec) */
-  fa_feature *features;  /* the features f_k (owned) */
-  size_t feature_count;  /* how many */
-  int64_t *rows;         /* the equations (owned), or NULL */
-  size_t row_count;      /* how many */
-  bool *counted;         /* per thread of the spec: its instances are counted (owned) */
+  const char *param;    /* N's name (borrowed from the spec) */
+  fa_feature *features; /* the features f_k (owned) */
+  size_t feature_count; /* how many */
+  int64_t *rows;        /* the equations (owned), or NULL */
+  size_t row_count;     /* how many */
+  bool *counted;        /* per thread of the spec: its instances are counted (owned) */
 } forall_invariants;
 
 typedef struct forall_result {
-  verdict verdict;          /* safe for every N >= 1, unsafe for some N, or unknown */
-  char unknown_reason[200]; /* unknown: why */
-  int64_t n;                /* unsafe: the smallest N with a counterexample of the shortest length */
-  unsigned depth;           /* unsafe: the counterexample's length; else the BMC depth reached */
-  double seconds;           /* wall time */
-  char *certificate;        /* safe: the inductive invariant over the counters (owned) */
-  size_t certificate_atoms; /* safe: its atomic formulas */
-  char *counted;            /* "Worker[N]": the counted instances (owned) */
-  char *explicit_instances; /* "Stopper": the others, or "" (owned) */
+  verdict verdict;              /* safe for every N >= 1, unsafe for some N, or unknown */
+  char unknown_reason[200];     /* unknown: why */
+  int64_t n;                    /* unsafe: the smallest N with a counterexample of the shortest length */
+  unsigned depth;               /* unsafe: the counterexample's length; else the BMC depth reached */
+  double seconds;               /* wall time */
+  char *certificate;            /* safe: the inductive invariant over the counters (owned) */
+  size_t certificate_atoms;     /* safe: its atomic formulas */
+  char *counted;                /* "Worker[N]": the counted instances (owned) */
+  char *explicit_instances;     /* "Stopper": the others, or "" (owned) */
   forall_invariants invariants; /* safe: the affine invariants the proof started from */
 } forall_result;
 

@@ -193,8 +193,10 @@ static fa_feature feature_of(const encoder *e, size_t i) {
   switch (sl->kind) {
   case FA_SHARED: return (fa_feature){.kind = FA_FEATURE_SHARED, .shared = (int)i, .thread = -1};
   case FA_INSTANCE:
-    return (fa_feature){.kind = FA_FEATURE_AT, .shared = -1, .thread = sl->thread, .tid = sl->tid_base + sl->tid_per_n * n};
-  case FA_COUNTER: return (fa_feature){.kind = FA_FEATURE_COUNT, .shared = -1, .thread = sl->thread, .state = sl->state};
+    return (fa_feature){
+        .kind = FA_FEATURE_AT, .shared = -1, .thread = sl->thread, .tid = sl->tid_base + sl->tid_per_n * n};
+  case FA_COUNTER:
+    return (fa_feature){.kind = FA_FEATURE_COUNT, .shared = -1, .thread = sl->thread, .state = sl->state};
   default: return (fa_feature){.kind = FA_FEATURE_PARAM, .shared = -1, .thread = -1};
   }
 }

@@ -47,6 +47,10 @@ int fa_const_index(const ast_spec *spec, const char *name) {
   return c ? c->index : -1;
 }
 
+bool fa_range_depends(const ast_type *ty, int param, const bool *depends) {
+  return ty->kind == TYPE_RANGE && (fa_mentions(param, depends, ty->lo) || fa_mentions(param, depends, ty->hi));
+}
+
 bool fa_counts_exactly(const ast_instance *in, int param) {
   return in->count && in->count->kind == IR_NAME && in->count->ref == REF_CONST && in->count->index == param;
 }

@@ -15,6 +15,8 @@ int fa_const_index(const ast_spec *spec, const char *name);
 bool *fa_dependent_consts(const ast_spec *spec, int param);
 /* x reads const param, or (depends non-NULL) a const that depends on it. */
 bool fa_mentions(int param, const bool *depends, const ir_expr *x);
+/* A range type whose bounds read const param (or a const that depends on it). */
+bool fa_range_depends(const ast_type *ty, int param, const bool *depends);
 /* The instance count of in is exactly const param. */
 bool fa_counts_exactly(const ast_instance *in, int param);
 

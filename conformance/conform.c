@@ -100,14 +100,14 @@ static bool deadline_passed(const conform_options *o) {
 static bool out_of_time(const conform_options *o) { return interrupt_requested() || deadline_passed(o); }
 
 /* The bounded search between Spacer's runs; true when it found a violation. */
-static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned depth, conform_result *r) {
+static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned depth, const char *why, conform_result *r) {
   smt_set_rlimit(s, QUICK_RLIMIT);
   int found = bmc_search(e, depth, o->deadline, r);
   smt_set_rlimit(s, 0);
   if (found != 1) return false;
   r->engine = "bmc";
   set_verdict(r, 0);
-  snprintf(r->why, sizeof r->why, "Spacer took long; a bounded search found the violation");
+  snprintf(r->why, sizeof r->why, "%s", why);
   return true;
 }
 
@@ -145,7 +145,9 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
   snprintf(why, sizeof why, "%s", r->why);
   unsigned slice = SPACER_SLICE;
   unsigned seeds = o->brief ? 1 : SPACER_SEEDS;
-  if (o->search_first && quick_search(s, e, o, FIRST_DEPTH, r)) return;
+  if (o->search_first &&
+      quick_search(s, e, o, FIRST_DEPTH, "a bounded search first (the paper's environment has a violation): found", r))
+    return;
   for (unsigned seed = 0; seed < seeds; seed++, slice *= 2) {
     bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
@@ -154,7 +156,8 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
     smt_set_rlimit(s, 0);
     if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last || o->brief) return;
     reset_result(r, why);
-    if (seed == 0 && quick_search(s, e, o, QUICK_DEPTH, r)) return;
+    if (seed == 0 && quick_search(s, e, o, QUICK_DEPTH, "Spacer took long; a bounded search found the violation", r))
+      return;
   }
 }
 

@@ -56,19 +56,19 @@ typedef struct env_move {
 } env_move;
 
 typedef struct conform_env {
-  const ast_spec *spec;  /* borrowed */
-  arena *arena;          /* the instances' names */
-  env_source source;     /* where the moves' conditions come from */
-  char why[300];         /* ENV_FROM_EDGES: why the system was not explored in full */
-  char text[500];        /* the environment in one clause, for the verdict's assumptions */
-  uint64_t states;       /* ENV_FROM_REACHABLE: the reachable states explored */
-  env_move *moves;       /* every move of every instance (none under ENV_HAVOC) */
-  size_t move_count;     /* how many */
-  size_t state_stride;   /* the most states of any thread */
-  uint8_t *allowed;      /* ENV_FROM_REACHABLE: one bit per (tid - 1, state, move) */
-  int64_t *values;       /* ENV_FROM_REACHABLE: the distinct rows (tid, state, shared values) of the
+  const ast_spec *spec;                /* borrowed */
+  arena *arena;                        /* the instances' names */
+  env_source source;                   /* where the moves' conditions come from */
+  char why[300];                       /* ENV_FROM_EDGES: why the system was not explored in full */
+  char text[500];                      /* the environment in one clause, for the verdict's assumptions */
+  uint64_t states;                     /* ENV_FROM_REACHABLE: the reachable states explored */
+  env_move *moves;                     /* every move of every instance (none under ENV_HAVOC) */
+  size_t move_count;                   /* how many */
+  size_t state_stride;                 /* the most states of any thread */
+  uint8_t *allowed;                    /* ENV_FROM_REACHABLE: one bit per (tid - 1, state, move) */
+  int64_t *values;                     /* ENV_FROM_REACHABLE: the distinct rows (tid, state, shared values) of the
                             reachable states, sorted, or NULL when there were too many to keep */
-  size_t value_count;    /* rows in values */
+  size_t value_count;                  /* rows in values */
   const forall_invariants *invariants; /* ENV_FROM_COUNTERS: the equations (borrowed) */
   struct env_counters *counters;       /* ENV_FROM_COUNTERS: its conditions, decided as asked for (owned) */
 } conform_env;

@@ -224,7 +224,8 @@ static const ir_expr *range_of(ins *x, int i) {
   if (x->range[i]) return x->range[i];
   const prog_var *g = &x->p->vars.items[i];
   if (!g->bounded) return NULL;
-  return binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)), binary(x, OP_LE, var(x, i), number(x, g->hi)));
+  return binary(x, OP_AND, binary(x, OP_LE, number(x, g->lo), var(x, i)),
+                binary(x, OP_LE, var(x, i), number(x, g->hi)));
 }
 
 /* 1 <= N <= ENV_MAX_INSTANCES (check --for-all). */
@@ -397,7 +398,7 @@ static const ir_expr *values_are(ins *x, const int64_t *r) {
   for (int i = 0; i < x->shared_count; i++) {
     const ir_expr *g = var(x, i);
     const ir_expr *is = x->p->vars.items[i].type == TY_BOOL ? (r[2 + i] ? g : negation(x, g))
-                                                             : binary(x, OP_EQ, g, number(x, r[2 + i]));
+                                                            : binary(x, OP_EQ, g, number(x, r[2 + i]));
     all = join(x, OP_AND, all, is);
   }
   return finish(x, OP_AND, all);
@@ -501,8 +502,7 @@ static void add_param(ins *x) {
   for (int i = 0; i < x->shared_count; i++) {
     const ast_shared *sh = x->spec->shared.items[i];
     const ast_type *ty = &sh->type;
-    if (ty->kind != TYPE_RANGE || (!fa_mentions(x->param, x->depends, ty->lo) && !fa_mentions(x->param, x->depends, ty->hi)))
-      continue;
+    if (!fa_range_depends(ty, x->param, x->depends)) continue;
     prog_var *g = &x->p->vars.items[i];
     g->bounded = false;
     g->range = arena_printf(x->p->arena, "%.*s", (int)(ty->at.end - ty->at.start), x->spec->src->text + ty->at.start);

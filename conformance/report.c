@@ -93,7 +93,8 @@ static void arith_text(const conform_report *c, const trace *t, strbuf *out) {
   strbuf op = {0};
   prog_origin_text(p, o->origin, &op);
   int64_t k;
-  if (o->fault == FAULT_OVERFLOW) sbuf_printf(out, "signed overflow: %s leaves %s's range", sbuf_str(&op), ir_ctype_name(o->type));
+  if (o->fault == FAULT_OVERFLOW)
+    sbuf_printf(out, "signed overflow: %s leaves %s's range", sbuf_str(&op), ir_ctype_name(o->type));
   else if (o->fault == FAULT_DIVISION) sbuf_printf(out, "division by zero: %s", sbuf_str(&op));
   else if (o->fault == FAULT_NEGATIVE_SHIFT) sbuf_printf(out, "left shift of a negative value: %s", sbuf_str(&op));
   else if (o->shift && prog_eval(p, o->shift, t->at_failure, &k))
@@ -133,7 +134,8 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
     break;
   case CHECK_RANGE: {
     const prog_var *g = &p->vars.items[t->range_var];
-    sbuf_printf(out, "step %zu sets %s to %lld, outside its range ", n, g->display, (long long)t->at_failure[t->range_var]);
+    sbuf_printf(out, "step %zu sets %s to %lld, outside its range ", n, g->display,
+                (long long)t->at_failure[t->range_var]);
     if (g->range) range_over_n(p, t, g, out);
     else sbuf_printf(out, "int[%lld..%lld]", (long long)g->lo, (long long)g->hi);
     break;
@@ -397,8 +399,9 @@ static json_t *counterexample_json(const conform_report *c) {
   json_object_set_new(o, "initial_candidates", candidates_json(c->ins, t.start));
   int n = param_var(c->ins);
   if (n >= 0)
-    json_object_set_new(o, "parameter",
-                        json_pack("{s:s, s:I}", "name", c->ins->vars.items[n].display, "value", (json_int_t)t.at_failure[n]));
+    json_object_set_new(
+        o, "parameter",
+        json_pack("{s:s, s:I}", "name", c->ins->vars.items[n].display, "value", (json_int_t)t.at_failure[n]));
   vec_foreach(&t.steps, i) json_array_append_new(steps, step_json(c, &t, i));
   json_object_set_new(o, "steps", steps);
   strbuf b = {0};

@@ -25,15 +25,15 @@
 #include "initial.h"
 
 typedef struct conform_request {
-  const char *const *files; /* the C files */
-  size_t file_count;        /* how many */
-  cfe_options cpp;          /* preprocessor flags and athread.h's directory */
-  cfe_ints ints;            /* --int: C's integers (the default) or mathematical ones; print with cfe_ints_name */
-  const char **function;    /* per thread of the spec: its C function, or NULL (not checked) */
-  const char *emit_c;       /* write each C(T, T#) as C here, or NULL */
-  const char *emit_smt2;    /* write each as SMT-LIB Horn clauses here, or NULL */
-  conform_options check;    /* engine, bound, certificate (deadline: set from timeout) */
-  double timeout;           /* seconds for all the proofs together; 0 = none */
+  const char *const *files;    /* the C files */
+  size_t file_count;           /* how many */
+  cfe_options cpp;             /* preprocessor flags and athread.h's directory */
+  cfe_ints ints;               /* --int: C's integers (the default) or mathematical ones; print with cfe_ints_name */
+  const char **function;       /* per thread of the spec: its C function, or NULL (not checked) */
+  const char *emit_c;          /* write each C(T, T#) as C here, or NULL */
+  const char *emit_smt2;       /* write each as SMT-LIB Horn clauses here, or NULL */
+  conform_options check;       /* engine, bound, certificate (deadline: set from timeout) */
+  double timeout;              /* seconds for all the proofs together; 0 = none */
   conform_atomicity atomicity; /* what runs as one atomic step */
   env_kind env;                /* what the other threads may do between two steps */
   uint64_t env_max_states;     /* ENV_SYSTEM: explore at most this many states of the system (0: no limit) */
