@@ -69,9 +69,9 @@ bool forall_applicable(const ast_spec *spec, const char *param);
 
 /* Checks that the C code of the spec's threads can be checked for every N
  * (athread check --for-all; N is a variable of C(T, T#) there): no thread
- * may read tid (an instance's tid moves with N), and no initial value may
- * depend on N (the C program's are fixed). Reports each problem through the
- * spec's sink and returns false. */
+ * may read tid (an instance's tid moves with N), and no initial value or
+ * init predicate may depend on N (the C program's initial values are
+ * fixed). Reports each problem through the spec's sink and returns false. */
 bool forall_conform_applicable(const ast_spec *spec, const char *param);
 
 /* Runs the proof and the counterexample search (forall_applicable must have

@@ -163,13 +163,13 @@ bool forall_applicable(const ast_spec *spec, const char *name) {
 
 /* An initial value must not depend on N: the C program starts from fixed
  * values, which initial.c compares with the spec's at one N. */
-static void initial_fixed_in_n(problems *p, const ir_expr *x) {
+static void initial_fixed_in_n(problems *p, const ir_expr *x, const char *what) {
   if (!x || !fa_mentions(p->param, p->depends, x)) return;
   const char *n = p->spec->consts.items[p->param]->name;
   diag_error(p->spec->src, x->at,
-             "--for-all %s: this initial value depends on %s, but the C program's initial values are fixed; check "
+             "--for-all %s: this %s depends on %s, but the C program's initial values are fixed; check "
              "fixed values instead (--set %s=K)",
-             n, n, n);
+             n, what, n, n);
   p->ok = false;
 }
 
@@ -189,9 +189,10 @@ bool forall_conform_applicable(const ast_spec *spec, const char *name) {
   }
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
-    initial_fixed_in_n(&p, v->init);
-    vec_foreach(&v->init_list, k) initial_fixed_in_n(&p, v->init_list.items[k]);
+    initial_fixed_in_n(&p, v->init, "initial value");
+    vec_foreach(&v->init_list, k) initial_fixed_in_n(&p, v->init_list.items[k], "initial value");
   }
+  vec_foreach(&spec->inits, i) initial_fixed_in_n(&p, spec->inits.items[i], "init predicate");
   free(depends);
   return p.ok;
 }
