@@ -197,6 +197,35 @@ static void environment_from_the_edges(void **state) {
   free_spec(spec);
 }
 
+/* The environment of a lock for every N: the counter system's invariant
+ * count(L) == m keeps another instance from releasing while this one holds
+ * the lock, and says the lock is held while it does. */
+static void environment_from_the_counters(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec("const N = 2;\nshared bool m = false;\n"
+                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
+                             "system S { T[N]; }\n");
+  forall_result fr;
+  forall_run(spec, &(forall_options){.param = "N"}, &fr);
+  assert_int_equal(fr.verdict, VERDICT_SAFE);
+  assert_true(fr.invariants.row_count >= 1);
+  conform_env e;
+  env_build_for_all(spec, &fr.invariants, &e);
+  assert_int_equal(e.source, ENV_FROM_COUNTERS);
+  assert_true(env_allows(&e, 1, 1, 1)); /* a counted thread's move is another instance's, whatever its tid */
+  const ast_thread *t = spec->threads.items[0];
+  assert_null(env_counters_allow(&e, t, 1, 3)); /* in L: no other instance is in L to release */
+  const ir_expr *take = env_counters_allow(&e, t, 1, 2);
+  assert_int_equal(take->kind, IR_NAME);                            /* in L, another may take only where m holds */
+  assert_ptr_equal(env_counters_allow(&e, t, 1, 2), take);          /* (decided once) */
+  assert_int_equal(env_counters_allow(&e, t, 0, 2)->kind, IR_BOOL); /* in I: at any value of m */
+  assert_int_equal(env_counters_allow(&e, t, 1, SIZE_MAX)->kind, IR_NAME); /* in L, m holds */
+  assert_string_equal(env_source_name(e.source), "counters");
+  env_free(&e);
+  forall_result_free(&fr);
+  free_spec(spec);
+}
+
 static void bmc_finds_the_bug_and_bounds_the_proof(void **state) {
   (void)state;
   assert_int_equal(check("-1", CONFORM_BMC, 10, NULL), CONFORM_VIOLATED);
@@ -342,6 +371,7 @@ int run_conform_tests(void) {
       cmocka_unit_test(counterexamples_are_replayed),
       cmocka_unit_test(environment_from_the_reachable_states),
       cmocka_unit_test(environment_from_the_edges),
+      cmocka_unit_test(environment_from_the_counters),
       cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
       cmocka_unit_test(auto_picks_chc_for_loops),
       cmocka_unit_test(assert_inside_a_step_is_not_excused),
