@@ -19,8 +19,9 @@ concrete threads.
   gen-theorem.py --keep SEED DIR writes the case as DIR/seedN.athread, .c and
                                  .expect (the concrete verdict and trace, and
                                  "applies:" lines for ATOMICITY and INT when
-                                 not the defaults): a regression case for
-                                 theorem.sh; ShapeGen's are shape-seedN
+                                 not the defaults, and FORALL=1): a regression
+                                 case for theorem.sh; ShapeGen's are
+                                 shape-seedN
   gen-theorem.py --stats FIRST COUNT
                                  the shapes and the oracles' verdicts, no athread
 
@@ -60,6 +61,30 @@ two variables kept equal under a lock), whose proof needs the environment of
 the other threads' abstract edges; their D is explored at ATOMICITY, and half
 of them are near misses (see ShapeGen).
 
+With FORALL=1 in the environment, the promise is athread check --for-all N's:
+every thread conforms (under the environment of the counter system's
+invariants) and the abstract system is safe for every N >= 1, so the C
+program is safe for every number N >= 1 of instances of the counted threads.
+The system line counts one kind of thread, or two, by a const N (`const N =
+2;` ... `system Sys { T[N]; U; }`, FORALL_SHAPES); each instance runs the
+same C function. The specs read no tid, and N appears nowhere but in the
+system line (athread refuses the rest, exit 2): the ranges are fixed, so
+there is no counter shape and no barrier (both count the instances), no
+fetch-and-add, and ShapeGen's increments stop at x's upper bound (x = v + 1
+only when v < hi; the compare-and-swap loop ends at hi). D is explored with
+N = 2 (FORALL_DESIGN_N), the state assertions are drawn from the abstract
+system at N = 3, and a system invariant count(T@S) <= K is kept only for
+K < 3. The reference checks the C program at N = 1, 2 and 3 (FORALL_NS),
+and at N + 1 up to 5 while the search at N took fewer than FORALL_MORE
+states, each against the abstract system at the same N; the program is
+safe only when it is at every such N. So it covers small N only: a wrong
+"safe for every N" shows where it fails at some N <= 3 (or up to 5 for tiny
+programs). Instances of a kind are interchangeable there, and the searches
+keep each state with those sorted (a symmetry reduction; the traces are
+replayed so that an instance keeps its label). athread compose --for-all N
+is cross-checked: "safe for every N" against the abstract system at those N,
+"unsafe for N = K" against the abstract system at K (when K <= 5).
+
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
@@ -90,7 +115,8 @@ check exits 0, else athread conform and athread compose both do):
                              unsafe (and the oracle agrees about the system)
   caseN unknown/skip: ...    athread said unknown, or the reference passed
                              its state limit
-  caseN ERROR: ...           athread exited 2 (bad input) or crashed
+  caseN ERROR: ...           athread exited 2 (bad input, or under FORALL a
+                             spec --for-all refuses) or crashed
 The figures: the programs, how many the reference finds safe as C (no assert
 fails, no undefined behaviour) and unsafe, how many athread says safe, how
 many of the reference's safe ones athread proves (all-safe), the wrong safes
@@ -1181,6 +1207,8 @@ class Gen(minic.ExprGen):
             return
         q = self.r.randrange(len(t.states))
         bound = max(sum(1 for i, p in enumerate(qs) if kinds[i] == k and p == q) for _, qs in states)
+        if t.counted and bound >= FORALL_NS[-1]:  # every instance there at N = 3: false at N = 4
+            return
         self.sy.invariants.append((k, q, bound))
 
     # ---- the code under test: D, or D after one change
@@ -1719,7 +1747,8 @@ def reference_forall(sy, limit):
     states: each system is checked against its own abstract system at that
     N. Unsafe (abstract, concrete, C's own) when it is at some N, the first
     such N named in the why; skip when some N passed the limit and none is
-    unsafe. The search stops at C's own failure. Only these small N are
+    unsafe. The search stops at C's own failure, and at an N whose search
+    passed the limit (a larger N's would too). Only these small N are
     covered: a wrong "safe for every N" shows only where it fails at one."""
     a = c = None
     own, n, explored = "safe", 1, 0
@@ -1730,7 +1759,7 @@ def reference_forall(sy, limit):
         if c is None or c[0] != "unsafe" and (c_verdict == "unsafe" or c_verdict == "skip"):
             c = (c_verdict, "at N = %d: %s" % (n, why) if c_verdict != "safe" else "", trace)
         own = own_n if own_n == "unsafe" or own == "safe" else own
-        if own == "unsafe":
+        if own != "safe":
             break
         n += 1
     return a[0], a[1], c[0], c[1], c[2], own

@@ -24,7 +24,15 @@
 # both exit 0 for safe), ENV (athread's --env under CHECK=1: system, the
 # default, or havoc), SHAPES (the share of the cases made by gen-theorem.py's
 # ShapeGen: locks, compare-and-swap loops, near misses; default 0),
-# UNKNOWN_PERCENT (the share of unknowns that is a failure, default 2).
+# UNKNOWN_PERCENT (the share of unknowns that is a failure, default 2),
+# FORALL (1: the cases count a thread by a const N, `T[N]` in the system,
+# athread check and compose run with --for-all N, and "safe" claims every
+# N >= 1; the reference checks N = 1, 2, 3 only (more for tiny programs), so
+# a wrong "safe for every N" is caught only where it fails at such an N;
+# athread compose's "unsafe for N = K" is checked at that K; an exit 2, a
+# spec --for-all refuses, is a failure: the generator must stay within what
+# it accepts; the kept regressions run are those whose .expect says
+# "applies: FORALL=1", and only under FORALL=1).
 # The judge ends with the figures: programs, reference-safe and -unsafe,
 # athread-safe, how many the reference proves safe athread proves too, wrong
 # safes (a failure each), unknowns.
