@@ -136,7 +136,7 @@ import minic
 from minic import Var, conj, ev, mentions, show
 
 FORALL = os.environ.get("FORALL", "0") == "1"  # counted threads T[N]; athread check --for-all N
-LIMIT = 100_000 if FORALL else 300_000  # states of a search by the reference (under FORALL, one per N)
+LIMIT = 50_000 if FORALL else 300_000  # states of a search by the reference (under FORALL, one per N)
 DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
 ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
@@ -1747,20 +1747,23 @@ def reference_forall(sy, limit):
     states: each system is checked against its own abstract system at that
     N. Unsafe (abstract, concrete, C's own) when it is at some N, the first
     such N named in the why; skip when some N passed the limit and none is
-    unsafe. The search stops at C's own failure, and at an N whose search
-    passed the limit (a larger N's would too). Only these small N are
-    covered: a wrong "safe for every N" shows only where it fails at one."""
+    unsafe. The concrete searches stop at C's own failure, and at an N whose
+    search passed the limit (a larger N's would too); the abstract system is
+    searched at every N of FORALL_NS still (compose's cross-check). Only these
+    small N are covered: a wrong "safe for every N" shows only where it fails
+    at one."""
     a = c = None
     own, n, explored = "safe", 1, 0
-    while n in FORALL_NS or n <= FORALL_MAX and explored < FORALL_MORE:
-        a_verdict, a_why, c_verdict, why, trace, own_n, explored = reference_at(sy.at(n), limit)
-        if a is None or a[0] != "unsafe" and (a_verdict == "unsafe" or a_verdict == "skip"):
+    while n in FORALL_NS or n <= FORALL_MAX and explored < FORALL_MORE and own == "safe":
+        if own == "safe":
+            a_verdict, a_why, c_verdict, why, trace, own_n, explored = reference_at(sy.at(n), limit)
+            if c is None or c[0] != "unsafe" and c_verdict in ("unsafe", "skip"):
+                c = (c_verdict, "at N = %d: %s" % (n, why) if c_verdict != "safe" else "", trace)
+            own = own_n if own_n == "unsafe" or own == "safe" else own
+        else:
+            a_verdict, a_why, _ = Abstract(sy.at(n)).search(limit, True)
+        if a is None or a[0] != "unsafe" and a_verdict in ("unsafe", "skip"):
             a = (a_verdict, "at N = %d: %s" % (n, a_why) if a_verdict != "safe" else "")
-        if c is None or c[0] != "unsafe" and (c_verdict == "unsafe" or c_verdict == "skip"):
-            c = (c_verdict, "at N = %d: %s" % (n, why) if c_verdict != "safe" else "", trace)
-        own = own_n if own_n == "unsafe" or own == "safe" else own
-        if own != "safe":
-            break
         n += 1
     return a[0], a[1], c[0], c[1], c[2], own
 
