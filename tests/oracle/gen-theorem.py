@@ -1390,6 +1390,7 @@ class ShapeGen(Gen):
         self.repeat(t, body, rounds)
 
     def repeat(self, t, body, rounds):
+        """Appends body to t's code, in a loop of rounds rounds when more than one."""
         if rounds == 1:
             t.body += body
             return
