@@ -102,6 +102,11 @@ out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=8 t
 echo "$out" | tail -n 30
 add_counts "$out"
 
+section "the theorem for every N (athread check --for-all N): random programs and lock/CAS shapes with a thread counted by N; athread's 'safe for every N' must never meet a violation of the exhaustive interleaving at N = 1, 2, 3"
+out=$(FORALL=1 CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=12 tests/oracle/theorem.sh "${THEOREM_FORALL_CASES:-100}" 2001)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 section "compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
 out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
 echo "$out" | tail -n 30

@@ -19,8 +19,9 @@ concrete threads.
   gen-theorem.py --keep SEED DIR writes the case as DIR/seedN.athread, .c and
                                  .expect (the concrete verdict and trace, and
                                  "applies:" lines for ATOMICITY and INT when
-                                 not the defaults): a regression case for
-                                 theorem.sh; ShapeGen's are shape-seedN
+                                 not the defaults, and FORALL=1): a regression
+                                 case for theorem.sh; ShapeGen's are
+                                 shape-seedN
   gen-theorem.py --stats FIRST COUNT
                                  the shapes and the oracles' verdicts, no athread
 
@@ -60,6 +61,30 @@ two variables kept equal under a lock), whose proof needs the environment of
 the other threads' abstract edges; their D is explored at ATOMICITY, and half
 of them are near misses (see ShapeGen).
 
+With FORALL=1 in the environment, the promise is athread check --for-all N's:
+every thread conforms (under the environment of the counter system's
+invariants) and the abstract system is safe for every N >= 1, so the C
+program is safe for every number N >= 1 of instances of the counted threads.
+The system line counts one kind of thread, or two, by a const N (`const N =
+2;` ... `system Sys { T[N]; U; }`, FORALL_SHAPES); each instance runs the
+same C function. The specs read no tid, and N appears nowhere but in the
+system line (athread refuses the rest, exit 2): the ranges are fixed, so
+there is no counter shape and no barrier (both count the instances), no
+fetch-and-add, and ShapeGen's increments stop at x's upper bound (x = v + 1
+only when v < hi; the compare-and-swap loop ends at hi). D is explored with
+N = 2 (FORALL_DESIGN_N), the state assertions are drawn from the abstract
+system at N = 3, and a system invariant count(T@S) <= K is kept only for
+K < 3. The reference checks the C program at N = 1, 2 and 3 (FORALL_NS),
+and at N + 1 up to 5 while the search at N took fewer than FORALL_MORE
+states, each against the abstract system at the same N; the program is
+safe only when it is at every such N. So it covers small N only: a wrong
+"safe for every N" shows where it fails at some N <= 3 (or up to 5 for tiny
+programs). Instances of a kind are interchangeable there, and the searches
+keep each state with those sorted (a symmetry reduction; the traces are
+replayed so that an instance keeps its label). athread compose --for-all N
+is cross-checked: "safe for every N" against the abstract system at those N,
+"unsafe for N = K" against the abstract system at K (when K <= 5).
+
 The reference shares nothing with athread: an explicit search of every
 interleaving of the concrete threads at the step granularity of the language
 reference (section 7: minic.py's steps; an assert is a check between steps,
@@ -90,28 +115,36 @@ check exits 0, else athread conform and athread compose both do):
                              unsafe (and the oracle agrees about the system)
   caseN unknown/skip: ...    athread said unknown, or the reference passed
                              its state limit
-  caseN ERROR: ...           athread exited 2 (bad input) or crashed
+  caseN ERROR: ...           athread exited 2 (bad input, or under FORALL a
+                             spec --for-all refuses) or crashed
 The figures: the programs, how many the reference finds safe as C (no assert
 fails, no undefined behaviour) and unsafe, how many athread says safe, how
 many of the reference's safe ones athread proves (all-safe), the wrong safes
 (VIOLATION: a state outside the abstract system counts too) and unknowns.
 Python 3 standard library only.
 """
+import copy
 import itertools
+import multiprocessing
 import os
 import random
+import re
 import sys
 from collections import deque
 
 import minic
 from minic import Var, conj, ev, mentions, show
 
-LIMIT = 300_000        # states of a search by the reference
+FORALL = os.environ.get("FORALL", "0") == "1"  # counted threads T[N]; athread check --for-all N
+LIMIT = 50_000 if FORALL else 300_000  # states of a search by the reference (under FORALL, one per N)
 DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
 ATOMICITY = os.environ.get("ATOMICITY", "statement")  # the concrete search's steps, as athread conform's --atomicity
 INT = os.environ.get("INT", "math")   # the C code's integers, as athread conform's --int
 SHAPES = float(os.environ.get("SHAPES", "0"))  # the share of ShapeGen's cases
+FORALL_NS = (1, 2, 3)   # the values of N the reference always checks under FORALL
+FORALL_MORE = 5_000     # ... and N + 1 (up to FORALL_MAX) while the search at N took fewer states
+FORALL_MAX = 5
 C_INT_TYPES = ["unsigned char", "signed char", "short", "unsigned short", "int", "unsigned"]
 
 
@@ -125,8 +158,9 @@ class Edge:
 
 class Thread:
     """One kind of thread: its C function and its abstract thread."""
-    def __init__(self, name, func, count):
+    def __init__(self, name, func, count, counted=False):
         self.name, self.func, self.count = name, func, count
+        self.counted = counted      # FORALL: T[N] in the system, count is N's design value
         self.locals = []            # names, in declaration order
         self.body = []              # statements of the C function
         self.helpers = {}           # name -> statements (shared variables only)
@@ -154,6 +188,19 @@ class System:
 
     def instances(self):
         return [k for k, t in enumerate(self.threads) for _ in range(t.count)]
+
+    def counted(self):
+        return any(t.counted for t in self.threads)
+
+    def at(self, n):
+        """The system with n instances of each counted thread (FORALL): the
+        threads are copies that share their code, spec and asserts."""
+        sy = copy.copy(self)
+        sy.threads = [copy.copy(t) for t in self.threads]
+        for t in sy.threads:
+            if t.counted:
+                t.count = n
+        return sy
 
     def functions(self):
         out = []
@@ -261,6 +308,9 @@ def prime(e):
 def spec_text(sy, seed):
     names = [v.name for v in sy.vars]
     out = ["// gen-theorem.py %d" % seed]
+    counted = [t.count for t in sy.threads if t.counted]
+    if counted:
+        out.append("const N = %d;" % counted[0])
     for v in sy.vars:
         init = "" if v.init is None else " = " + v.value_text(v.init)
         out.append("shared %s %s%s;" % (v.spec_type(), v.name, init))
@@ -287,7 +337,7 @@ def spec_text(sy, seed):
     out.append("")
     out.append("system Sys {")
     for t in sy.threads:
-        out.append("  %s%s;" % (t.name, "[%d]" % t.count if t.count > 1 else ""))
+        out.append("  %s%s;" % (t.name, "[N]" if t.counted else "[%d]" % t.count if t.count > 1 else ""))
     if sy.init is not None:
         out.append("  init %s;" % show(sy.init, names, True))
     for k, q, bound in sy.invariants:
@@ -310,8 +360,12 @@ class Concrete:
     "access": C's meaning, every read and every write of a shared variable
     outside atomic sections is a step of its own (see AccessEval); reads
     holds the reads the instance's current statement has made, as
-    ((position, value), ...). An atomic section stays one step."""
-    def __init__(self, sy, probe=None, lines=None, atomicity="statement"):
+    ((position, value), ...). An atomic section stays one step.
+    symmetric: the instances of one kind are interchangeable (they run the
+    same code from the same start and read no tid), so a state is kept
+    with each kind's instances sorted (symmetric_form): a failure, and the
+    shared states reached, are the same in every permutation of them."""
+    def __init__(self, sy, probe=None, lines=None, atomicity="statement", symmetric=False):
         self.sy = sy
         self.sem = sy.sem()
         self.codes = [minic.Code(sy.vars, t.body, t.helpers, lines, probe, sem=self.sem) for t in sy.threads]
@@ -319,6 +373,7 @@ class Concrete:
         self.probe = probe
         self.names = [v.name for v in sy.vars]
         self.access = atomicity == "access"
+        self.blocks = kind_blocks(self.kinds) if symmetric else None
 
     def label(self, i):
         k = self.kinds[i]
@@ -438,13 +493,14 @@ class Concrete:
                 self.own = "unsafe"
                 return "unsafe", "%s: %s" % (self.where(f.instance, f.node), f.what), self.trace(seen, state), len(seen)
             for i, pc, what, s2 in succ:
-                if s2 not in seen:
-                    seen[s2] = (state, i, pc, what)
+                key = s2 if self.blocks is None else (s2[0], symmetric_form(s2[1], self.blocks))
+                if key not in seen:
+                    seen[key] = (state, i, pc, what, s2)
                     if len(seen) > limit:
                         if outside is not None:
                             return "unsafe", outside[0], outside[1], len(seen)
                         return "skip", "more than %d states" % limit, [], len(seen)
-                    queue.append(s2)
+                    queue.append(key)
         self.own = "safe"
         if outside is not None:
             return "unsafe", outside[0], outside[1], len(seen)
@@ -455,13 +511,38 @@ class Concrete:
         return "%s at line %s" % (self.label(i), line if line is not None else "?")
 
     def trace(self, seen, state):
-        steps = []
+        """The steps from a start to state, replayed from the start so that
+        under symmetry an instance keeps its label: a step of instance i of
+        a sorted state is one of the instance of the same kind in the same
+        local state in the replayed one."""
+        path = []
         while seen[state] is not None:
-            prev, i, pc, what = seen[state]
+            path.append(seen[state])
+            state = seen[state][0]
+        real, steps = state, []
+        for prev, i, pc, what, moved in reversed(path):
+            j = next(j for j, x in enumerate(real[1]) if self.kinds[j] == self.kinds[i] and x == prev[1][i])
+            real = (moved[0], real[1][:j] + (moved[1][i],) + real[1][j + 1:])
             if self.codes[self.kinds[i]].nodes[pc][0] != "probe":  # no C text
-                steps.append("  %s%s: %s" % (self.where(i, pc), " " + what if what else "", self.gtext(state[0])))
-            state = prev
-        return ["  start: %s" % self.gtext(state[0])] + steps[::-1]
+                steps.append("  %s%s: %s" % (self.where(j, pc), " " + what if what else "", self.gtext(real[0])))
+        return ["  start: %s" % self.gtext(state[0])] + steps
+
+
+def kind_blocks(kinds):
+    """The index ranges of the runs of instances of one kind (instances()
+    lists each kind's together), for symmetric_form."""
+    out, start = [], 0
+    for i in range(1, len(kinds) + 1):
+        if i == len(kinds) or kinds[i] != kinds[start]:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def symmetric_form(insts, blocks):
+    """insts with each kind's run sorted: one representative of the states
+    equal up to a permutation of interchangeable instances."""
+    return tuple(x for a, b in blocks for x in sorted(insts[a:b]))
 
 
 def access_expr(node):
@@ -574,11 +655,16 @@ class Abstract:
         t = self.sy.threads[k]
         return (q in t.asserts and not ev(t.asserts[q], g)) or (t.invariant is not None and not ev(t.invariant, g))
 
-    def search(self, limit=LIMIT):
-        """("safe" | "unsafe" | "skip", why, reachable states)."""
+    def search(self, limit=LIMIT, symmetric=False):
+        """("safe" | "unsafe" | "skip", why, reachable states). symmetric: each
+        kind's instances sorted (as Concrete's), the states kept up to a
+        permutation of interchangeable instances."""
         kinds = self.sy.instances()
+        blocks = kind_blocks(kinds) if symmetric else None
         starts = [(g, qs) for g in self.sy.initial_gs()
                   for qs in itertools.product(*[self.sy.threads[k].inits for k in kinds])]
+        if symmetric:
+            starts = list({(g, symmetric_form(qs, blocks)) for g, qs in starts})
         seen = set(starts)
         queue = deque(starts)
         while queue:
@@ -595,6 +681,8 @@ class Abstract:
                     dst = self.sy.threads[k].edges[j].dst
                     for g2 in self.succ[k][j][g]:
                         s2 = (g2, qs[:i] + (dst,) + qs[i + 1:])
+                        if symmetric:
+                            s2 = (g2, symmetric_form(s2[1], blocks))
                         if s2 not in seen:
                             seen.add(s2)
                             if len(seen) > limit:
@@ -608,6 +696,9 @@ class Abstract:
 BOOL_NAMES = ["flag", "ready", "busy", "done"]
 INT_NAMES = ["g", "n", "cnt", "data"]
 THREAD_SHAPES = [[2], [3], [1, 1], [2, 1], [1, 2]]
+# FORALL: "N" is a thread counted by N (T[N] in the system), designed at N = 2
+FORALL_SHAPES = [["N"], ["N"], ["N", 1], [1, "N"], ["N", 1], [1, "N"], ["N", "N"]]
+FORALL_DESIGN_N = 2
 
 
 class Gen(minic.ExprGen):
@@ -795,12 +886,18 @@ class Gen(minic.ExprGen):
                 body.insert(self.r.randint(0, len(body)), ("call", name))
         t.body += body
 
-    def make_threads(self):
-        shape = self.r.choice(THREAD_SHAPES)
+    def new_threads(self):
+        """The threads, without code: names and instance counts (THREAD_SHAPES,
+        or under FORALL FORALL_SHAPES, a counted thread at N's design value)."""
+        shape = self.r.choice(FORALL_SHAPES if FORALL else THREAD_SHAPES)
         names = self.r.sample([("T", "t"), ("Worker", "worker"), ("Driver", "driver"), ("Reader", "reader")], len(shape))
         for (name, func), count in zip(names, shape):
-            t = Thread(name, func, count)
-            self.sy.threads.append(t)
+            counted = count == "N"
+            self.sy.threads.append(Thread(name, func, FORALL_DESIGN_N if counted else count, counted))
+
+    def make_threads(self):
+        self.new_threads()
+        for t in self.sy.threads:
             self.make_code(t)
 
     # ---- asserts from what D's probes saw
@@ -963,7 +1060,7 @@ class Gen(minic.ExprGen):
                 continue
             before = t.asserts.get(q)
             t.asserts[q] = conj([before, f])
-            if Abstract(self.sy).search(DESIGN_LIMIT)[0] != "safe":
+            if self.abstract_search(DESIGN_LIMIT)[0] != "safe":
                 if before is None:
                     del t.asserts[q]
                 else:
@@ -1010,7 +1107,7 @@ class Gen(minic.ExprGen):
     def make_program(self):
         """D: the shared variables and the threads' code, with probes."""
         self.declare()
-        counter = random.Random(self.seed ^ 0x5eed).random() < COUNTER_SHARE
+        counter = random.Random(self.seed ^ 0x5eed).random() < COUNTER_SHARE and not FORALL  # its barrier counts N
         if counter and len(self.sy.vars) > 2:
             self.sy.vars[2:] = []
             if self.sy.init is not None:  # it may read the variable left out
@@ -1030,8 +1127,8 @@ class Gen(minic.ExprGen):
         conc = Concrete(self.sy, lines=lines)
         lasts = [self.derive(t, k, conc.codes[k], seen_at, steps_at) for k, t in enumerate(self.sy.threads)]
         reach = {}
-        kinds = self.sy.instances()
-        _, _, states = Abstract(self.sy).search()
+        kinds = self.spec_system().instances()
+        _, _, states = self.abstract_search(LIMIT)
         for g, qs in states:
             for i, q in enumerate(qs):
                 reach.setdefault((kinds[i], q), set()).add(g)
@@ -1041,6 +1138,15 @@ class Gen(minic.ExprGen):
         self.boundary_asserts_inside(lasts, seen_at, conc)
         if self.chance(0.2):
             self.count_invariant(states, kinds)
+
+    def spec_system(self):
+        """The system whose abstract search draws the spec's assertions: the
+        design's, or under FORALL the one at the largest N the reference
+        always checks (the spec is to hold for every N)."""
+        return self.sy.at(FORALL_NS[-1]) if self.sy.counted() else self.sy
+
+    def abstract_search(self, limit):
+        return Abstract(self.spec_system()).search(limit, self.sy.counted())
 
     def c_types(self):
         """--int c: each variable's C type (its spec type stays), drawn apart
@@ -1081,7 +1187,7 @@ class Gen(minic.ExprGen):
         def probe(k, g, L):
             seen.setdefault(k, set()).add((g, tuple(sorted(L.items()))))
 
-        conc = Concrete(self.sy, probe=probe, atomicity=self.design_atomicity)
+        conc = Concrete(self.sy, probe=probe, atomicity=self.design_atomicity, symmetric=self.sy.counted())
 
         def on_state(state):
             g, insts = state
@@ -1101,6 +1207,8 @@ class Gen(minic.ExprGen):
             return
         q = self.r.randrange(len(t.states))
         bound = max(sum(1 for i, p in enumerate(qs) if kinds[i] == k and p == q) for _, qs in states)
+        if t.counted and bound >= FORALL_NS[-1]:  # every instance there at N = 3: false at N = 4
+            return
         self.sy.invariants.append((k, q, bound))
 
     # ---- the code under test: D, or D after one change
@@ -1188,14 +1296,14 @@ class ShapeGen(Gen):
 
     def make_program(self):
         self.sy.shape = "shape"
-        shape = self.r.choice(THREAD_SHAPES)
-        names = self.r.sample([("T", "t"), ("Worker", "worker"), ("Driver", "driver"), ("Reader", "reader")], len(shape))
+        self.new_threads()
         rounds = {}
         ops = LOCKED_OPS if self.chance(0.65) else LOCK_FREE_OPS
-        for k, ((name, func), count) in enumerate(zip(names, shape)):
-            self.sy.threads.append(Thread(name, func, count))
+        if FORALL:  # x's range is fixed for every N: no fetch-and-add, and the increments saturate
+            ops = [op if op != "fetch_add" else "cas_inc" for op in ops]
+        for k, t in enumerate(self.sy.threads):
             self.ops[k] = (self.r.choice(ops), self.r.randint(1, 3))
-            rounds[k] = 2 if sum(shape) < 3 and self.chance(0.15) else 1
+            rounds[k] = 2 if len(self.sy.instances()) < 3 and self.chance(0.15) else 1
         x0 = self.r.choice([0, 0, 1])
         incs = sum(t.count * rounds[k] for k, t in enumerate(self.sy.threads)
                    if self.ops[k][0] in ("locked_inc", "cas_inc", "fetch_add", "locked_pair"))
@@ -1208,6 +1316,7 @@ class ShapeGen(Gen):
             self.sy.vars.append(lock)
         xname, yname = self.r.sample(INT_NAMES, 2)
         self.sy.vars.append(Var(xname, "int", hi, init=x0))
+        self.hi = hi
         self.x = len(self.sy.vars) - 1
         if any(op in ("locked_pair", "locked_check") for op, _ in self.ops.values()):
             self.sy.vars.append(Var(yname, "int", hi, init=x0))  # y == x whenever the lock is free
@@ -1216,7 +1325,7 @@ class ShapeGen(Gen):
         for k, t in enumerate(self.sy.threads):
             self.shape_code(t, k, rounds[k])
         self.sy.shape += " " + "+".join(op for op, _ in self.ops.values())
-        if self.chance(0.35):
+        if self.chance(0.35) and not FORALL:  # a barrier counts the instances, N under FORALL
             self.barrier()
 
     def acquire(self):
@@ -1235,6 +1344,8 @@ class ShapeGen(Gen):
     def shape_code(self, t, k, rounds):
         """t's body: its operation, rounds times."""
         op, c = self.ops[k]
+        if FORALL and op in ("locked_inc", "locked_pair", "cas_inc"):
+            return self.saturating_code(t, op, rounds)
         x, v, ok = ("sh", self.x), ("loc", "v"), ("loc", "ok")
         t.locals += ["v", "ok", "i"] if rounds > 1 else ["v", "ok"]
         t.body += [("decl", "v", ("num", 0)), ("decl", "ok", ("num", 0))]
@@ -1276,11 +1387,46 @@ class ShapeGen(Gen):
                     self.hinted_probe(["v"], [cmp(">=", x, ("num", c)), cmp(">=", x, v)])]
         else:
             body = [("fetch_add", "v", self.x, 1), self.hinted_probe(["v"], [grows, cmp(">=", x, plus(v, 1))])]
+        self.repeat(t, body, rounds)
+
+    def repeat(self, t, body, rounds):
+        """Appends body to t's code, in a loop of rounds rounds when more than one."""
         if rounds == 1:
             t.body += body
             return
         i = ("loc", "i")
-        t.body += [("decl", "i", ("num", 0)), ("while", cmp("<", i, ("num", rounds)), body + [("set", i, plus(i, 1))])]
+        t.body += [("decl", "i", ("num", 0)), ("while", ("bin", "<", i, ("num", rounds)), body + [("set", i, ("bin", "+", i, ("num", 1)))])]
+
+    def saturating_code(self, t, op, rounds):
+        """FORALL: the increments of x stop at its upper bound (x < hi), so
+        that x's range holds for every N: the increment under the lock is
+        made only when v < hi, and the compare-and-swap loop ends at hi."""
+        x, v, ok = ("sh", self.x), ("loc", "v"), ("loc", "ok")
+        t.locals += ["v", "ok", "i"] if rounds > 1 else ["v", "ok"]
+        t.body += [("decl", "v", ("num", 0)), ("decl", "ok", ("num", 0))]
+        plus = lambda e, n: ("bin", "+", e, ("num", n))
+        cmp = lambda op, a, b: ("bin", op, a, b)
+        below = cmp("<", v, ("num", self.hi))
+        grows, kept = cmp(">", x, v), cmp(">=", x, v)
+        if op == "locked_inc":
+            bump = [("set", x, plus(v, 1)), self.hinted_probe(["v"], [cmp("==", x, plus(v, 1)), grows])]
+            body = [self.acquire(), ("set", v, x), self.hinted_probe(["v"], [kept]), ("if", below, bump, []),
+                    self.release(), self.hinted_probe(["v"], [kept, grows])]
+        elif op == "locked_pair":
+            y = ("sh", self.x + 1)
+            bump = [("set", x, plus(v, 1)), self.hinted_probe(["v"], [cmp("==", x, plus(y, 1))]), ("set", y, plus(y, 1)),
+                    self.hinted_probe(["v"], [cmp("==", x, y), cmp("==", y, plus(v, 1))])]
+            body = [self.acquire(), ("set", v, x), ("if", below, bump, []), self.release(), self.probe(["v"])]
+        elif self.chance(0.5):
+            body = [("set", ok, ("num", 0)),
+                    ("while", ("not", ok), [("set", v, x), ("if", below, [("cas", "ok", self.x, v, plus(v, 1), "sync")],
+                                                                  [("set", ok, ("num", 1))])]),
+                    self.hinted_probe(["v"], [kept, grows, cmp(">=", x, plus(v, 1))])]
+        else:
+            body = [("set", ok, ("num", 0)), ("set", v, x),
+                    ("while", ("not", ok), [("if", below, [("cas", "ok", self.x, v, plus(v, 1), "atomic")], [("set", ok, ("num", 1))])]),
+                    self.hinted_probe(["v"], [kept, grows, cmp(">=", x, plus(v, 1))])]
+        self.repeat(t, body, rounds)
 
     def barrier(self):
         """Every thread arrives, waits for all, then a probe sees x's final value."""
@@ -1576,14 +1722,77 @@ def reference(sy, limit=LIMIT):
     that one is safe; C's own verdict is about the C code alone (asserts,
     undefined behaviour). The concrete program starts where its globals'
     initializers put it (one of the spec's initial states): athread promises
-    nothing about other starts, and under --env system it checks from there."""
-    a_verdict, a_why, states = Abstract(sy).search(limit)
+    nothing about other starts, and under --env system it checks from there.
+    With counted threads (FORALL), the verdicts over several values of N
+    (reference_forall)."""
+    if sy.counted():
+        return reference_forall(sy, limit)
+    return reference_at(sy, limit)[:6]
+
+
+def reference_at(sy, limit):
+    """reference's verdicts for sy as it is, and the concrete search's states."""
+    symmetric = sy.counted()
+    a_verdict, a_why, states = Abstract(sy).search(limit, symmetric)
     allowed = {g for g, _ in states} if a_verdict == "safe" else None
     lines = {}
     c_text(sy, lines)
-    conc = Concrete(sy, lines=lines, atomicity=ATOMICITY)
-    c_verdict, why, trace, _ = conc.explore(limit, allowed, from_c=True)
-    return a_verdict, a_why, c_verdict, why, trace, conc.own
+    conc = Concrete(sy, lines=lines, atomicity=ATOMICITY, symmetric=symmetric)
+    c_verdict, why, trace, explored = conc.explore(limit, allowed, from_c=True)
+    return a_verdict, a_why, c_verdict, why, trace, conc.own, explored
+
+
+def reference_forall(sy, limit):
+    """reference's verdicts for every N in FORALL_NS, and N + 1 (up to
+    FORALL_MAX) while the concrete search at N took fewer than FORALL_MORE
+    states: each system is checked against its own abstract system at that
+    N. Unsafe (abstract, concrete, C's own) when it is at some N, the first
+    such N named in the why; skip when some N passed the limit and none is
+    unsafe. The concrete searches stop at C's own failure, and at an N whose
+    search passed the limit (a larger N's would too); the abstract system is
+    searched at every N of FORALL_NS still (compose's cross-check). Only these
+    small N are covered: a wrong "safe for every N" shows only where it fails
+    at one."""
+    a = c = None
+    own, n, explored = "safe", 1, 0
+    while n in FORALL_NS or n <= FORALL_MAX and explored < FORALL_MORE and own == "safe":
+        if own == "safe":
+            a_verdict, a_why, c_verdict, why, trace, own_n, explored = reference_at(sy.at(n), limit)
+            if c is None or c[0] != "unsafe" and c_verdict in ("unsafe", "skip"):
+                c = (c_verdict, "at N = %d: %s" % (n, why) if c_verdict != "safe" else "", trace)
+            own = own_n if own_n == "unsafe" or own == "safe" else own
+        else:
+            a_verdict, a_why, _ = Abstract(sy.at(n)).search(limit, True)
+        if a is None or a[0] != "unsafe" and a_verdict in ("unsafe", "skip"):
+            a = (a_verdict, "at N = %d: %s" % (n, a_why) if a_verdict != "safe" else "")
+        n += 1
+    return a[0], a[1], c[0], c[1], c[2], own
+
+
+def abstract_unsafe_at(sy, n):
+    """Is the abstract system unsafe at N = n (FORALL; None: the search passed
+    its limit, or n is beyond FORALL_MAX)?"""
+    if n > FORALL_MAX:
+        return None
+    verdict = Abstract(sy.at(n)).search(LIMIT, True)[0]
+    return None if verdict == "skip" else verdict == "unsafe"
+
+
+def compose_differs(sy, a_verdict, a_why, rcs):
+    """The disagreement of athread compose (exit code rcs["compose"]; under
+    FORALL, with --for-all N, rcs["compose_n"]: the N of its counterexample)
+    with the oracle's search of the abstract system, or None."""
+    said = {0: "safe", 1: "unsafe"}.get(rcs["compose"])
+    if said is None:
+        return None
+    n = rcs.get("compose_n")
+    if said == "unsafe" and n is not None:  # --for-all: the counterexample's N, checked there
+        if abstract_unsafe_at(sy, n) is False:
+            return "athread compose --for-all says unsafe for N = %d, the oracle's search of the abstract system at N = %d is safe" % (n, n)
+        return None
+    if a_verdict != "skip" and said != a_verdict:
+        return "athread compose says %s, the oracle's search of the abstract system %s %s" % (said, a_verdict, a_why)
+    return None
 
 
 def judge(seed, rcs):
@@ -1601,9 +1810,9 @@ def judge(seed, rcs):
     if first == 3 or compose_rc == 3 and says == "conform":  # check's own verdict stands without compose's
         fig["athread"] = "unknown"
         return "unknown", "athread said unknown (%s exit %s, compose exit %s)" % (says, first, compose_rc), fig
-    athread_safe = {0: "safe", 1: "unsafe"}.get(compose_rc)
-    if a_verdict != "skip" and athread_safe is not None and athread_safe != a_verdict:
-        return "COMPOSE-DIFFERS", "athread compose says %s, the oracle's search of the abstract system %s %s" % (athread_safe, a_verdict, a_why), fig
+    differs = compose_differs(sy, a_verdict, a_why, rcs)
+    if differs:
+        return "COMPOSE-DIFFERS", differs, fig
     safe = first == 0 and (says == "check" or compose_rc == 0)
     if says == "check" and safe and compose_rc == 1:
         return "COMPOSE-DIFFERS", "athread check says safe, athread compose says the abstract system is unsafe", fig
@@ -1626,7 +1835,19 @@ def env_prefix():
     out = ["SHAPES=%g" % SHAPES] if SHAPES else []
     out += ["ATOMICITY=" + ATOMICITY] if ATOMICITY != "statement" else []
     out += ["INT=" + INT] if INT != "math" else []
+    out += ["FORALL=1"] if FORALL else []
     return " ".join(out) + (" " if out else "")
+
+
+def counterexample_n(path):
+    """The N of athread compose --for-all's counterexample ("system S:
+    unsafe for N = 3: ..."), or None."""
+    try:
+        with open(path) as f:
+            m = re.match(r"system \S+: unsafe for N = (\d+):", f.readline())
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
 
 
 def read_rc(path):
@@ -1637,14 +1858,27 @@ def read_rc(path):
         return None
 
 
+def judge_file(job):
+    """judge of the case DIR/caseSEED (job: (DIR, SEED)), from athread's files there."""
+    directory, seed = job
+    base = os.path.join(directory, "case%d" % seed)
+    check = os.environ.get("CHECK", "0") == "1"
+    rcs = {cmd: read_rc("%s.%s.rc" % (base, cmd)) for cmd in (("check", "compose") if check else ("conform", "compose"))}
+    if FORALL:
+        rcs["compose_n"] = counterexample_n(base + ".compose.out")
+    return (seed,) + judge(seed, rcs)
+
+
 def judge_batch(directory, first, count):
+    """The cases' lines, the figures and the summary; the cases are judged
+    by JOBS processes (environment, default 1), printed in seed order."""
     tally, split = {}, 0
     figs = {"ref-safe": 0, "ref-unsafe": 0, "ref-skip": 0, "athread-safe": 0, "proved": 0, "unknown": 0}
     check = os.environ.get("CHECK", "0") == "1"
-    for seed in range(first, first + count):
-        base = os.path.join(directory, "case%d" % seed)
-        rcs = {cmd: read_rc("%s.%s.rc" % (base, cmd)) for cmd in (("check", "compose") if check else ("conform", "compose"))}
-        status, text, fig = judge(seed, rcs)
+    jobs = [(directory, seed) for seed in range(first, first + count)]
+    with multiprocessing.get_context("fork").Pool(max(1, int(os.environ.get("JOBS", "1")))) as pool:
+        judged = list(pool.imap(judge_file, jobs))
+    for seed, status, text, fig in judged:
         tally[status] = tally.get(status, 0) + 1
         split += int(status == "all-safe" and "shared accesses outside" in text)
         figs["ref-" + fig["own"]] += 1
@@ -1653,7 +1887,8 @@ def judge_batch(directory, first, count):
         figs["unknown"] += int(fig["athread"] == "unknown")
         print("case%d %s: %s" % (seed, status, text))
     modes = ([] if ATOMICITY == "statement" else ["--atomicity " + ATOMICITY]) + ([] if INT == "math" else ["--int " + INT]) + \
-        (["athread check --env %s" % os.environ.get("ENV", "system")] if check else []) + (["shapes %g" % SHAPES] if SHAPES else [])
+        (["athread check --env %s" % os.environ.get("ENV", "system")] if check else []) + (["shapes %g" % SHAPES] if SHAPES else []) + \
+        (["--for-all N"] if FORALL else [])
     print("figures: %d programs, reference-safe %d, reference-unsafe %d%s, athread-safe %d, athread proves %d of the %d "
           "the reference proves (%.0f%%), wrong safes %d, unknowns %d"
           % (count, figs["ref-safe"], figs["ref-unsafe"], ", reference-skipped %d" % figs["ref-skip"] if figs["ref-skip"] else "",
@@ -1692,6 +1927,7 @@ def keep(seed, directory):
         f.write("concrete%s: %s: %s\n" % (" (--atomicity access)" if ATOMICITY == "access" else "", c_verdict, why))
         f.write("\n".join(trace) + "\n")
         f.write("".join("applies: %s=%s\n" % kv for kv in (("ATOMICITY", ATOMICITY), ("INT", INT)) if kv[1] not in ("statement", "math")))
+        f.write("applies: FORALL=1\n" if FORALL else "")
     return 0
 
 

@@ -24,7 +24,15 @@
 # both exit 0 for safe), ENV (athread's --env under CHECK=1: system, the
 # default, or havoc), SHAPES (the share of the cases made by gen-theorem.py's
 # ShapeGen: locks, compare-and-swap loops, near misses; default 0),
-# UNKNOWN_PERCENT (the share of unknowns that is a failure, default 2).
+# UNKNOWN_PERCENT (the share of unknowns that is a failure, default 2),
+# FORALL (1: the cases count a thread by a const N, `T[N]` in the system,
+# athread check and compose run with --for-all N, and "safe" claims every
+# N >= 1; the reference checks N = 1, 2, 3 only (more for tiny programs), so
+# a wrong "safe for every N" is caught only where it fails at such an N;
+# athread compose's "unsafe for N = K" is checked at that K; an exit 2, a
+# spec --for-all refuses, is a failure: the generator must stay within what
+# it accepts; the kept regressions run are those whose .expect says
+# "applies: FORALL=1", and only under FORALL=1).
 # The judge ends with the figures: programs, reference-safe and -unsafe,
 # athread-safe, how many the reference proves safe athread proves too, wrong
 # safes (a failure each), unknowns.
@@ -40,6 +48,7 @@ if [ "${1:-}" = --one ]; then
       check) set -- check "$dir/$name.athread" "$dir/$name.c" --atomicity "$ATOMICITY" --int "$INT" --env "$ENV" ;;
       compose) set -- compose "$dir/$name.athread" ;;
     esac
+    [ "$FORALL" = 1 ] && set -- "$@" --for-all N
     timeout -k 10 $((THEOREM_TIMEOUT + 30)) "$ATHREAD" "$@" --timeout "$THEOREM_TIMEOUT" > "$dir/$name.$cmd.out" 2>&1
     echo $? > "$dir/$name.$cmd.rc"
   done
@@ -50,7 +59,7 @@ source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
 export JOBS=${JOBS:-2} THEOREM_TIMEOUT=${THEOREM_TIMEOUT:-20} ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
-export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0}
+export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0} FORALL=${FORALL:-0}
 FIRST=conform
 [ "$CHECK" = 1 ] && FIRST=check
 export FIRST
@@ -91,6 +100,8 @@ mkdir -p "$SCRATCH/regress"
 for spec in "$regress"/*.athread; do
   name=$(basename "$spec" .athread)
   expect=$regress/$name.expect
+  # under FORALL only the regressions kept in it (their specs have T[N]): the others are the other modes'
+  [ "$FORALL" = 1 ] && ! grep -q '^applies: FORALL=1' "$expect" && continue
   cp "$spec" "$regress/$name.c" "$SCRATCH/regress/"
   "$0" --one "$SCRATCH/regress" "$name"
   first_rc=$(cat "$SCRATCH/regress/$name.$FIRST.rc") compose=$(cat "$SCRATCH/regress/$name.compose.rc")
