@@ -51,6 +51,32 @@ bool fa_range_depends(const ast_type *ty, int param, const bool *depends) {
   return ty->kind == TYPE_RANGE && (fa_mentions(param, depends, ty->lo) || fa_mentions(param, depends, ty->hi));
 }
 
+/* Some expression of thread t reads const param (or a const computed from it). */
+static bool thread_reads(const ast_thread *t, int param, const bool *depends) {
+  bool any = false;
+  vec_foreach(&t->items, i) {
+    const ast_thread_item *it = &t->items.items[i];
+    if (it->kind == ITEM_INVARIANT) any = any || fa_mentions(param, depends, it->invariant);
+    else if (it->kind == ITEM_STATES) any = any || fa_mentions(param, depends, it->states->assertion);
+    else {
+      const ast_edge *ed = it->edge;
+      any = any || fa_mentions(param, depends, ed->relation) || fa_mentions(param, depends, ed->guard);
+      vec_foreach(&ed->assigns, k)
+        any = any || fa_mentions(param, depends, ed->assigns.items[k].value) ||
+              fa_mentions(param, depends, ed->assigns.items[k].index);
+    }
+  }
+  return any;
+}
+
+bool fa_threads_read(const ast_spec *spec, int param, const bool *depends) {
+  vec_foreach(&spec->threads, t)
+    if (thread_reads(spec->threads.items[t], param, depends)) return true;
+  vec_foreach(&spec->shared, i)
+    if (fa_range_depends(&spec->shared.items[i]->type, param, depends)) return true;
+  return false;
+}
+
 bool fa_counts_exactly(const ast_instance *in, int param) {
   return in->count && in->count->kind == IR_NAME && in->count->ref == REF_CONST && in->count->index == param;
 }

@@ -17,6 +17,9 @@ bool *fa_dependent_consts(const ast_spec *spec, int param);
 bool fa_mentions(int param, const bool *depends, const ir_expr *x);
 /* A range type whose bounds read const param (or a const that depends on it). */
 bool fa_range_depends(const ast_type *ty, int param, const bool *depends);
+/* Some thread's edge, state assertion or invariant, or some shared range,
+ * reads const param (or a const computed from it). */
+bool fa_threads_read(const ast_spec *spec, int param, const bool *depends);
 /* The instance count of in is exactly const param. */
 bool fa_counts_exactly(const ast_instance *in, int param);
 
