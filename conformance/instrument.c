@@ -34,6 +34,7 @@ typedef struct ins {
   int param;                 /* check --for-all: N's const index */
   bool *depends;             /* check --for-all: per const, computed from N */
   const ir_expr **range;     /* check --for-all: per shared variable whose range depends on N, lo <= g <= hi */
+  const ir_expr *ranges;     /* check --for-all: all of those ranges hold (ranges_hold, built once), or NULL */
 } ins;
 
 /* ---------------------------------------------------------------- expressions */
@@ -365,7 +366,7 @@ static void add_move(ins *x, int env, size_t m, const ir_expr *when) {
   const ir_expr *relation = lifted(x, sem_edge(d));
   x->mover = 0;
   if (x->reachable) relation = binary(x, OP_AND, relation, x->reachable);
-  if (ranges_hold(x)) relation = binary(x, OP_AND, relation, ranges_hold(x));
+  if (x->ranges) relation = binary(x, OP_AND, relation, x->ranges);
   int k = edge(x, at, env, ACT_ASSUME, -1, relation, ROLE_ENV);
   x->p->edges.items[k].detail = (int)m;
 }
@@ -443,7 +444,7 @@ static const ir_expr *reachable_values(ins *x) {
 static int environment_block(ins *x, int at) {
   if (x->env->source == ENV_FROM_HAVOC) {
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
-    if (ranges_hold(x)) append(x, &at, ACT_ASSUME, -1, ranges_hold(x), ROLE_ENV);
+    if (x->ranges) append(x, &at, ACT_ASSUME, -1, x->ranges, ROLE_ENV);
   } else add_moves(x, at);
   if (x->reachable) append(x, &at, ACT_ASSUME, -1, x->reachable, ROLE_ENV);
   if (x->env->source == ENV_FROM_COUNTERS) {
@@ -518,6 +519,7 @@ static void add_param(ins *x) {
     x->range[i] = binary(x, OP_AND, binary(x, OP_LE, lift(x, ty->lo, false), var(x, i)),
                          binary(x, OP_LE, var(x, i), lift(x, ty->hi, false)));
   }
+  x->ranges = ranges_hold(x);
 }
 
 static void add_variables(ins *x) {
