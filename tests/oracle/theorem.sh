@@ -13,7 +13,8 @@
 # generator's search of the abstract system fails too. athread saying unknown
 # is reported, and a failure only for 2% of the cases or more.
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
-# THEOREM_TIMEOUT (athread's --timeout per run, default 20 s), ATOMICITY
+# THEOREM_TIMEOUT (athread's --timeout per run, default 20 s; times
+# ORACLE_SLOWDOWN, default 1, which asan-test sets for its slower build), ATOMICITY
 # (statement, the default, or access: athread gets --atomicity access
 # and the concrete search makes every read and every write of a shared
 # variable outside atomic sections a step of its own, in every order C
@@ -58,7 +59,7 @@ fi
 source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
-export JOBS=${JOBS:-2} THEOREM_TIMEOUT=${THEOREM_TIMEOUT:-20} ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
+export JOBS=${JOBS:-2} THEOREM_TIMEOUT=$((${THEOREM_TIMEOUT:-20} * ${ORACLE_SLOWDOWN:-1})) ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
 export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0} FORALL=${FORALL:-0}
 FIRST=conform
 [ "$CHECK" = 1 ] && FIRST=check
