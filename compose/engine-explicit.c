@@ -136,7 +136,7 @@ static void on_initial(void *ctx, const int64_t *state) {
 static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   search *s = ctx;
   if (s->stop) return;
-  if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, step);
+  if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, step, dst);
   if (++s->r->transitions % CHECK_EVERY_SUCCESSOR == 0) check_clock(s);
   if (!s->stop) enqueue(s, dst);
 }
@@ -177,7 +177,7 @@ static void explore(search *s) {
     s->now = level;
     for (size_t i = 0; i < s->now.count && !s->stop; i++) {
       store_unpack(&s->st.layout, s->now.data + i * s->st.layout.bytes, s->cur);
-      if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, NULL);
+      if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, NULL, NULL);
       mdl_next_all(s->m, s->cur, on_successor, s, &s->fault);
       visit_batch(s, s->depth + 1);
       s->expanded++;

@@ -15,10 +15,10 @@
 #include "model.h"
 #include "result.h"
 
-/* Told of every state the search expands (step NULL), then of every step it
- * takes from it (src is the state, canonical when the model is reduced by
- * symmetry). */
-typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step);
+/* Told of every state the search expands (step and dst NULL), then of every
+ * step it takes from it to dst (src is the state, canonical when the model is
+ * reduced by symmetry; dst is not canonical). */
+typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst);
 
 typedef struct explicit_options {
   uint64_t max_states; /* stop after storing this many states; 0 = no limit */

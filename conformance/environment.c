@@ -9,6 +9,7 @@
 
 #include "../compose/run.h"
 #include "../core/strbuf.h"
+#include "env-closure.h"
 #include "env-counters.h"
 
 /* The table of allowed moves grows with instances^2 * states * edges; past
@@ -58,24 +59,10 @@ typedef struct observer {
 
 static size_t row_width(const conform_env *e) { return e->spec->shared.len + 2; }
 
-static size_t g_width; /* qsort's comparator has no context: the row width while sorting */
-
-static int compare_rows(const void *a, const void *b) {
-  const int64_t *x = a, *y = b;
-  for (size_t k = 0; k < g_width; k++)
-    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
-  return 0;
-}
-
 /* Sorts the rows and drops repeats. */
 static void dedupe_rows(observer *o) {
-  size_t w = row_width(o->e), n = o->rows.len / w, kept = 0;
-  g_width = w;
-  qsort(o->rows.items, n, w * sizeof *o->rows.items, compare_rows);
-  for (size_t i = 0; i < n; i++)
-    if (kept == 0 || compare_rows(o->rows.items + (kept - 1) * w, o->rows.items + i * w) != 0)
-      memmove(o->rows.items + kept++ * w, o->rows.items + i * w, w * sizeof *o->rows.items);
-  o->rows.len = kept * w;
+  size_t w = row_width(o->e);
+  o->rows.len = env_rows_dedupe(o->rows.items, o->rows.len / w, w) * w;
 }
 
 /* A state the search expands: one row per instance. */
@@ -93,12 +80,16 @@ static void record_values(observer *o, const int64_t *state) {
 }
 
 /* The step (j, edge) leaves src: every other instance's state there allows it. */
-static void observe(void *ctx, const int64_t *src, const mdl_step *step) {
+static void observe(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   observer *o = ctx;
   conform_env *e = o->e;
-  if (!step) return record_values(o, src);
+  if (!step) {
+    env_graph_state(e->graph, src);
+    return record_values(o, src);
+  }
   int64_t mover = (int64_t)((size_t)step->slot - o->first_instance) + 1;
   size_t m = o->first_move[mover - 1] + (size_t)step->edge;
+  env_graph_step(e->graph, mover, m, dst);
   for (int64_t tid = 1; tid <= e->spec->instance_total; tid++) {
     if (tid == mover) continue;
     size_t b = bit_of(e, tid, (int)src[o->first_instance + (size_t)tid - 1], m);
@@ -118,12 +109,17 @@ static bool from_reachable(conform_env *e, ast_spec *spec, const explicit_option
   observer o = {.e = e, .first_instance = spec->shared.len};
   o.first_move = xcalloc((size_t)spec->instance_total + 1, sizeof *o.first_move);
   for (size_t m = e->move_count; m-- > 0;) o.first_move[e->moves[m].tid - 1] = m;
+  e->graph = env_graph_new(spec->shared.len, (size_t)spec->instance_total);
   explicit_options l = *limits;
   l.observe = observe;
   l.observe_ctx = &o;
   l.progress = NULL;
   bool complete = compose_explore(spec, &l, &e->states, e->why, sizeof e->why);
   free(o.first_move);
+  if (!complete || !env_graph_close(e->graph)) {
+    env_graph_free(e->graph);
+    e->graph = NULL;
+  }
   if (complete && !o.too_many) dedupe_rows(&o);
   if (complete && !o.too_many && o.rows.len / row_width(e) <= MAX_VALUE_ROWS) {
     e->values = o.rows.items;
@@ -215,6 +211,11 @@ const int64_t *env_values(const conform_env *e, int64_t tid, int state, size_t *
   return e->values + lo * w;
 }
 
+const int64_t *env_closure(const conform_env *e, int64_t tid, int state, size_t *count) {
+  *count = 0;
+  return e->graph ? env_graph_closure(e->graph, tid, state, count) : NULL;
+}
+
 const char *env_source_name(env_source s) {
   static const char *const names[] = {"havoc", "reachable", "edges", "counters"};
   return names[s];
@@ -222,6 +223,7 @@ const char *env_source_name(env_source s) {
 
 void env_free(conform_env *e) {
   env_counters_free(e->counters);
+  env_graph_free(e->graph);
   free(e->moves);
   free(e->allowed);
   free(e->values);

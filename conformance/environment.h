@@ -71,6 +71,8 @@ typedef struct conform_env {
   size_t value_count;                  /* rows in values */
   const forall_invariants *invariants; /* ENV_FROM_COUNTERS: the equations (borrowed) */
   struct env_counters *counters;       /* ENV_FROM_COUNTERS: its conditions, decided as asked for (owned) */
+  struct env_graph *graph;             /* ENV_FROM_REACHABLE on a small system: the reachable states, their steps
+                                          and the closure of the moves (env-closure.h; owned), else NULL */
 } conform_env;
 
 /* Builds the environment of kind for every thread of spec, exploring the
@@ -86,6 +88,13 @@ bool env_allows(const conform_env *e, int64_t tid, int state, size_t m);
  * spec->shared.len + 2 values each (tid, state, then the shared values), or
  * NULL when the environment keeps none (not ENV_FROM_REACHABLE, or too many). */
 const int64_t *env_values(const conform_env *e, int64_t tid, int state, size_t *count);
+/* ENV_FROM_REACHABLE on a small system (e->graph): rows (tid, state, g, g')
+ * of 2 + 2 * spec->shared.len values, the shared values g' that the other
+ * instances' moves (any number) reach from a reachable state with instance
+ * tid in state and shared values g; NULL when there is no closure or no row. */
+const int64_t *env_closure(const conform_env *e, int64_t tid, int state, size_t *count);
+/* prog_edge.detail of C(T, T#)'s edge that takes the closure (moves >= 0). */
+#define ENV_CLOSURE_EDGE (-2)
 /* ENV_FROM_COUNTERS: may move m (SIZE_MAX: no move, only the instance)
  * happen while an instance of thread t is in state q? The condition over the
  * shared variables (a spec expression), or NULL when never. */

@@ -27,6 +27,7 @@ typedef struct ins {
   const conform_env *env;    /* the other threads' moves */
   bool initial_checked;      /* start from the spec's initial states */
   const ir_expr *reachable;  /* the system is in a reachable state between steps (or NULL: not known) */
+  const ir_expr *closure;    /* the moves between two steps as one relation over (u, g), or NULL: a loop of moves */
   int *image;                /* per concrete location: its copy */
   int *post;                 /* per concrete boundary: the F update leading to it, or -1 */
   const ir_expr **assertion; /* per state: A_q over g, or NULL */
@@ -400,13 +401,13 @@ static void add_moves(ins *x, int env) {
 /* The most rows of reachable values C(T, T#) states as an assumption. */
 #define MAX_REACHABLE_ROWS 2048
 
-/* g holds the shared values of row r (tid, state, values). */
-static const ir_expr *values_are(ins *x, const int64_t *r) {
+/* The shared variables from base on (g: 0, u: old_base) hold values v. */
+static const ir_expr *values_are(ins *x, int base, const int64_t *v) {
   const ir_expr *all = NULL;
   for (int i = 0; i < x->shared_count; i++) {
-    const ir_expr *g = var(x, i);
-    const ir_expr *is = x->p->vars.items[i].type == TY_BOOL ? (r[2 + i] ? g : negation(x, g))
-                                                            : binary(x, OP_EQ, g, number(x, r[2 + i]));
+    const ir_expr *g = var(x, base + i);
+    const ir_expr *is = x->p->vars.items[i].type == TY_BOOL ? (v[i] ? g : negation(x, g))
+                                                            : binary(x, OP_EQ, g, number(x, v[i]));
     all = join(x, OP_AND, all, is);
   }
   return finish(x, OP_AND, all);
@@ -428,13 +429,66 @@ static const ir_expr *reachable_values(ins *x) {
         const int64_t *rows = env_values(x->env, tid, (int)q, &n);
         if (!rows || (total += n) > MAX_REACHABLE_ROWS) return NULL;
         const ir_expr *here = NULL;
-        for (size_t r = 0; r < n; r++) here = join(x, OP_OR, here, values_are(x, rows + r * w));
+        for (size_t r = 0; r < n; r++) here = join(x, OP_OR, here, values_are(x, 0, rows + r * w + 2));
         if (!here) continue;
         any = join(x, OP_OR, any, at_instance(x, tid, binary(x, OP_AND, var(x, x->cand_base + (int)q), here)));
       }
     }
   }
   return any;
+}
+
+/* The most rows of the closure that C(T, T#) takes as one relation; past
+ * it, the loop of moves. */
+#define MAX_CLOSURE_ROWS 4096
+
+/* The rows (tid, state, g, g') of one instance in one state, sorted, as
+ * OR over g of (u == g && OR over g' of g == g'). */
+static const ir_expr *closure_rows(ins *x, const int64_t *rows, size_t n) {
+  size_t s = (size_t)x->shared_count, w = 2 + 2 * s;
+  const ir_expr *any = NULL, *targets = NULL;
+  for (size_t r = 0; r < n; r++) {
+    const int64_t *row = rows + r * w;
+    targets = join(x, OP_OR, targets, values_are(x, 0, row + 2 + s));
+    if (r + 1 < n && memcmp(row + 2, row + w + 2, s * sizeof *row) == 0) continue; /* the same g goes on */
+    any = join(x, OP_OR, any, binary(x, OP_AND, values_are(x, x->old_base, row + 2), targets));
+    targets = NULL;
+  }
+  return any;
+}
+
+/* The environment between two steps as one relation over (u, g), from the
+ * closure of the moves (env_closure): OR over the instances i of T (tid ==
+ * i, when T# reads it) and the states q of (F_q && the rows of i in q). NULL
+ * when the environment has no closure or it is too big for a formula. */
+static const ir_expr *closure_relation(ins *x) {
+  if (x->env->source != ENV_FROM_REACHABLE || !x->env->graph) return NULL;
+  const ir_expr *any = NULL;
+  size_t total = 0;
+  vec_foreach(&x->spec->instances, k) {
+    const ast_instance *in = x->spec->instances.items[k];
+    for (int64_t tid = in->first_tid; in->thread_index == x->thread->index && tid < in->first_tid + in->count_value;
+         tid++) {
+      vec_foreach(&x->thread->states, q) {
+        size_t n;
+        const int64_t *rows = env_closure(x->env, tid, (int)q, &n);
+        if ((total += n) > MAX_CLOSURE_ROWS) return NULL;
+        if (!n) continue;
+        const ir_expr *here = binary(x, OP_AND, var(x, x->cand_base + (int)q), closure_rows(x, rows, n));
+        any = join(x, OP_OR, any, at_instance(x, tid, here));
+      }
+    }
+  }
+  return any ? any : truth(x, false);
+}
+
+/* The moves, any number of them, as one edge: u := g, g := any, the
+ * closure over (u, g) assumed. */
+static void add_closure(ins *x, int *at) {
+  for (int i = 0; i < x->shared_count; i++) append(x, at, ACT_ASSIGN, x->old_base + i, var(x, i), ROLE_ENV);
+  for (int i = 0; i < x->shared_count; i++) append(x, at, ACT_HAVOC, i, NULL, ROLE_ENV);
+  int k = append(x, at, ACT_ASSUME, -1, x->closure, ROLE_ENV);
+  x->p->edges.items[k].detail = ENV_CLOSURE_EDGE;
 }
 
 /* Before leaving a boundary: the environment moves (any values in range
@@ -445,7 +499,11 @@ static int environment_block(ins *x, int at) {
   if (x->env->source == ENV_FROM_HAVOC) {
     for (int i = 0; i < x->shared_count; i++) append(x, &at, ACT_HAVOC, i, NULL, ROLE_ENV);
     if (x->ranges) append(x, &at, ACT_ASSUME, -1, x->ranges, ROLE_ENV);
-  } else add_moves(x, at);
+  } else if (x->closure) {
+    add_closure(x, &at);
+  } else {
+    add_moves(x, at);
+  }
   if (x->reachable) append(x, &at, ACT_ASSUME, -1, x->reachable, ROLE_ENV);
   if (x->env->source == ENV_FROM_COUNTERS) {
     const ir_expr *here = counters_allow(x, NULL, 0);
@@ -589,6 +647,7 @@ prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread
   x.assertion = xcalloc(thread->states.len + 1, sizeof *x.assertion);
   vec_foreach(&thread->states, q) x.assertion[q] = state_assertion(&x, (int)q);
   x.reachable = reachable_values(&x);
+  x.closure = closure_relation(&x);
   size_t n = code->locs.len;
   x.image = xcalloc(n + 1, sizeof *x.image);
   x.post = xcalloc(n + 1, sizeof *x.post);

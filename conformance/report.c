@@ -225,7 +225,7 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
 
 static void print_counterexample(FILE *out, const conform_report *c) {
   trace t;
-  trace_build(c->ins, c->r, &t);
+  trace_build(c->ins, c->r, c->env, c->thread, &t);
   strbuf b = {0};
   candidates_text(c->ins, t.start, &b);
   int n = param_var(c->ins);
@@ -394,7 +394,7 @@ static void in_step_json(const prog *p, prog_origin o, json_t *failure) {
 
 static json_t *counterexample_json(const conform_report *c) {
   trace t;
-  trace_build(c->ins, c->r, &t);
+  trace_build(c->ins, c->r, c->env, c->thread, &t);
   json_t *o = json_object(), *steps = json_array();
   json_object_set_new(o, "initial_candidates", candidates_json(c->ins, t.start));
   int n = param_var(c->ins);

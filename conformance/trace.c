@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env-closure.h"
+
 typedef struct builder {
   const prog *ins;
+  const conform_env *env;     /* the environment's moves (a closure's come from its graph) */
+  const ast_thread *thread;   /* T# */
   const conform_result *r;
   trace *t;
   size_t width;     /* variables */
@@ -91,9 +95,57 @@ static void read_update_edge(builder *b, const prog_edge *ed, size_t i, bool las
   b->open = NULL;
 }
 
+/* The values of the variables of kind (VAR_SHARED or VAR_OLD) in v, one per
+ * shared variable (owned). */
+static int64_t *shared_values(const builder *b, prog_var_kind kind, const int64_t *v) {
+  int64_t *out = xcalloc(b->ins->vars.len + 1, sizeof *out);
+  vec_foreach(&b->ins->vars, k)
+    if (b->ins->vars.items[k].kind == kind) out[b->ins->vars.items[k].shared_index] = v[k];
+  return out;
+}
+
+/* A path of moves from the closure's graph for the values after the
+ * closure's edge, v: from u to g with this instance (its tid, or any of T's
+ * instances) in one of the states of F. */
+static bool closure_witness(const builder *b, const int64_t *v, env_path *path) {
+  int64_t *from = shared_values(b, VAR_OLD, v), *to = shared_values(b, VAR_SHARED, v), tid = 0;
+  vec_foreach(&b->ins->vars, k)
+    if (b->ins->vars.items[k].kind == VAR_TID) tid = v[k];
+  bool found = false;
+  vec_foreach(&b->env->spec->instances, n) {
+    const ast_instance *in = b->env->spec->instances.items[n];
+    for (int64_t t = in->first_tid; in->thread_index == b->thread->index && t < in->first_tid + in->count_value; t++)
+      vec_foreach(&b->ins->vars, k) {
+        const prog_var *c = &b->ins->vars.items[k];
+        if (!found && (!tid || t == tid) && c->kind == VAR_CAND && v[k])
+          found = env_graph_witness(b->env->graph, t, c->state_index, from, to, path);
+      }
+  }
+  free(from);
+  free(to);
+  return found;
+}
+
+/* The closure's edge: its moves, each with the values after it. */
+static void read_closure(builder *b, size_t i) {
+  int64_t *v = copy_values(b, i + 1);
+  env_path path;
+  if (closure_witness(b, v, &path))
+    for (size_t j = 0; j < path.count; j++) {
+      trace_move m = {(int)path.moves[j], copy_values(b, i + 1)};
+      vec_foreach(&b->ins->vars, k)
+        if (b->ins->vars.items[k].kind == VAR_SHARED)
+          m.after[k] = path.after[j * b->env->spec->shared.len + (size_t)b->ins->vars.items[k].shared_index];
+      vec_push(NULL, &b->moved, m);
+    }
+  env_path_free(&path);
+  free(v);
+}
+
 /* The last edge of a move (its relation, detail the move) records it. */
 static void read_env_edge(builder *b, const prog_edge *ed, size_t i) {
   b->open = NULL;
+  if (ed->detail == ENV_CLOSURE_EDGE) return read_closure(b, i);
   if (ed->detail < 0) return;
   trace_move m = {ed->detail, copy_values(b, i + 1)};
   vec_push(NULL, &b->moved, m);
@@ -104,9 +156,10 @@ static void free_moves(void *moves, size_t len) {
   for (size_t i = 0; i < len; i++) free(m[i].after);
 }
 
-void trace_build(const prog *ins, const conform_result *r, trace *t) {
+void trace_build(const prog *ins, const conform_result *r, const conform_env *env, const ast_thread *thread,
+                 trace *t) {
   memset(t, 0, sizeof *t);
-  builder b = {.ins = ins, .r = r, .t = t, .width = ins->vars.len};
+  builder b = {.ins = ins, .env = env, .thread = thread, .r = r, .t = t, .width = ins->vars.len};
   t->range_var = t->subscript = t->operation = t->failing_edge = -1;
   for (size_t i = 0; i < r->trace_len; i++) {
     const prog_edge *ed = &ins->edges.items[r->trace_edges[i]];

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "conform.h"
+#include "environment.h"
 #include "prog.h"
 
 /* A value that an earlier access of a step's statement read (--atomicity access). */
@@ -48,8 +49,10 @@ typedef struct trace {
   bool failing_is_check; /* the failure is a concrete assert, not a step */
 } trace;
 
-/* Builds the concrete view of r's raw trace (r->verdict must be violated). */
-void trace_build(const prog *ins, const conform_result *r, trace *t);
+/* Builds the concrete view of r's raw trace (r->verdict must be violated)
+ * for thread T# under env (whose graph gives the moves of a closure). */
+void trace_build(const prog *ins, const conform_result *r, const conform_env *env, const ast_thread *thread,
+                 trace *t);
 void trace_free(trace *t);
 
 #endif
