@@ -8,6 +8,7 @@
 
 #include "../../conformance/atomicity.h"
 #include "../../conformance/conform.h"
+#include "../../conformance/env-closure.h"
 #include "../../conformance/instrument.h"
 #include "../../conformance/replay.h"
 #include "../../conformance/trace.h"
@@ -90,7 +91,7 @@ static conform_verdict check(const char *first, conform_engine engine, unsigned 
   conform_check(ins, &(conform_options){.engine = engine, .bound = bound}, &r);
   if (trace_steps && r.verdict == CONFORM_VIOLATED) {
     trace t;
-    trace_build(ins, &r, &t);
+    trace_build(ins, &r, &havoc_env, spec->threads.items[0], &t);
     *trace_steps = t.steps.len;
     assert_int_equal(t.failure, CHECK_SIMULATED);
     trace_free(&t);
@@ -174,6 +175,66 @@ static void environment_from_the_reachable_states(void **state) {
   assert_string_equal(env_source_name(e.source), "reachable");
   env_free(&e);
   free_spec(spec);
+}
+
+/* The closure of the moves for the lock of two instances: holding it, T[1]
+ * sees m stay true; without it, T[2] may take it (one move, the witness). */
+static void environment_closure_of_the_moves(void **state) {
+  (void)state;
+  ast_spec *spec = load_spec("shared bool m = false;\n"
+                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
+                             "system S { T[2]; }\n");
+  conform_env e;
+  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, &e);
+  assert_non_null(e.graph);
+  size_t n;
+  const int64_t *rows = env_closure(&e, 1, 1, &n); /* T[1] in L */
+  assert_int_equal(n, 1);
+  assert_int_equal(rows[2], 1);
+  assert_int_equal(rows[3], 1);
+  rows = env_closure(&e, 1, 0, &n); /* T[1] in I, m false or true (T[2] holds it) */
+  assert_int_equal(n, 4);
+  env_path path;
+  assert_true(env_graph_witness(e.graph, 1, 0, (int64_t[]){0}, (int64_t[]){1}, &path));
+  assert_int_equal(path.count, 1);
+  assert_int_equal(path.moves[0], 2); /* T[2] takes I -> L */
+  assert_int_equal(path.after[0], 1);
+  env_path_free(&path);
+  assert_true(env_graph_witness(e.graph, 1, 0, (int64_t[]){0}, (int64_t[]){0}, &path));
+  assert_int_equal(path.count, 0); /* no move */
+  env_path_free(&path);
+  assert_false(env_graph_witness(e.graph, 1, 1, (int64_t[]){1}, (int64_t[]){0}, &path));
+  env_free(&e);
+  free_spec(spec);
+}
+
+/* The graph's limits: past ENV_GRAPH_MAX_STATES states, a step to a state
+ * never recorded, or a closure past ENV_CLOSURE_MAX_ROWS rows: no closure. */
+static void environment_closure_limits(void **state) {
+  (void)state;
+  env_graph *g = env_graph_new(1, 2);
+  for (int64_t s = 0; s <= ENV_GRAPH_MAX_STATES; s++) env_graph_state(g, (int64_t[]){s, 0, 0});
+  assert_false(env_graph_close(g));
+  env_graph_free(g);
+  g = env_graph_new(1, 2);
+  env_graph_state(g, (int64_t[]){0, 0, 0});
+  env_graph_step(g, 2, 0, (int64_t[]){1, 0, 0});
+  assert_false(env_graph_close(g));
+  env_graph_free(g);
+  g = env_graph_new(1, 2); /* a chain of 4096 values, each reaching all later ones */
+  for (int64_t s = 0; s < ENV_GRAPH_MAX_STATES; s++) {
+    env_graph_state(g, (int64_t[]){s, 0, 0});
+    if (s + 1 < ENV_GRAPH_MAX_STATES) env_graph_step(g, 2, 0, (int64_t[]){s + 1, 0, 0});
+  }
+  assert_false(env_graph_close(g));
+  size_t n;
+  assert_null(env_graph_closure(g, 1, 0, &n));
+  env_path path;
+  assert_false(env_graph_witness(g, 1, 0, (int64_t[]){0}, (int64_t[]){1}, &path));
+  env_graph_free(g);
+  int64_t rows[] = {3, 1, 2, 1, 3, 1};
+  assert_int_equal(env_rows_dedupe(rows, 3, 2), 2);
+  assert_int_equal(rows[0], 2);
 }
 
 /* A system the explicit engine cannot explore: any edge of another
@@ -288,7 +349,7 @@ static void assert_inside_a_step_is_not_excused(void **state) {
   conform_check(ins, &(conform_options){.engine = CONFORM_BMC, .bound = 10}, &r);
   assert_int_equal(r.verdict, CONFORM_VIOLATED);
   trace t;
-  trace_build(ins, &r, &t);
+  trace_build(ins, &r, &havoc_env, spec->threads.items[0], &t);
   assert_int_equal(t.failure, CHECK_CODE_IN_STEP);
   assert_int_equal(t.steps.len, 1);
   trace_free(&t);
@@ -370,6 +431,8 @@ int run_conform_tests(void) {
       cmocka_unit_test(minus_one_does_not_conform),
       cmocka_unit_test(counterexamples_are_replayed),
       cmocka_unit_test(environment_from_the_reachable_states),
+      cmocka_unit_test(environment_closure_of_the_moves),
+      cmocka_unit_test(environment_closure_limits),
       cmocka_unit_test(environment_from_the_edges),
       cmocka_unit_test(environment_from_the_counters),
       cmocka_unit_test(bmc_finds_the_bug_and_bounds_the_proof),
