@@ -96,11 +96,19 @@ int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void 
 }
 
 bool smt_unsat(smt *s, double deadline, Z3_ast f) {
-  Z3_context c = smt_z3(s);
   Z3_solver sv = smt_solver(s, deadline, false);
+  bool unsat = smt_unsat_in(s, sv, deadline, f);
+  Z3_solver_dec_ref(smt_z3(s), sv);
+  return unsat;
+}
+
+bool smt_unsat_in(smt *s, Z3_solver sv, double deadline, Z3_ast f) {
+  Z3_context c = smt_z3(s);
+  Z3_solver_push(c, sv);
   Z3_solver_assert(c, sv, f);
+  limit_to(s, sv, deadline);
   Z3_lbool r = smt_check(s, sv, deadline);
-  Z3_solver_dec_ref(c, sv);
+  Z3_solver_pop(c, sv, 1);
   return r == Z3_L_FALSE && !smt_failed(s);
 }
 
