@@ -64,6 +64,7 @@ env_graph *env_graph_new(size_t shared, size_t instances) {
   g->shared = shared;
   g->instances = instances;
   g->width = shared + instances;
+  g->given_up = g->width == 0; /* no system: nothing moves */
   return g;
 }
 
