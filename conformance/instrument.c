@@ -413,29 +413,48 @@ static const ir_expr *values_are(ins *x, int base, const int64_t *v) {
   return finish(x, OP_AND, all);
 }
 
-/* Between steps the system is in a reachable state with this instance in
- * a candidate state: OR over the instances i of T (tid == i, when T# reads
- * it) and the states q of (F_q && g is the shared part of such a state).
- * NULL when the environment keeps no values, or too many for a formula. */
-static const ir_expr *reachable_values(ins *x) {
+/* The rows an environment keeps for instance tid in state (env_values, env_closure). */
+typedef const int64_t *(*env_rows_fn)(const conform_env *e, int64_t tid, int state, size_t *count);
+/* A formula over n rows of one instance in one state. */
+typedef const ir_expr *(*rows_formula_fn)(ins *x, const int64_t *rows, size_t n);
+
+/* OR over the instances i of T (tid == i, when T# reads it) and the states q
+ * of (F_q && formula(the rows of i in q)); NULL when there are no rows, or
+ * more than limit in all. */
+static const ir_expr *over_rows(ins *x, env_rows_fn rows_of, rows_formula_fn formula, size_t limit) {
   const ir_expr *any = NULL;
-  size_t total = 0, w = (size_t)x->shared_count + 2;
+  size_t total = 0;
   vec_foreach(&x->spec->instances, k) {
     const ast_instance *in = x->spec->instances.items[k];
     for (int64_t tid = in->first_tid; in->thread_index == x->thread->index && tid < in->first_tid + in->count_value;
          tid++) {
       vec_foreach(&x->thread->states, q) {
         size_t n;
-        const int64_t *rows = env_values(x->env, tid, (int)q, &n);
-        if (!rows || (total += n) > MAX_REACHABLE_ROWS) return NULL;
-        const ir_expr *here = NULL;
-        for (size_t r = 0; r < n; r++) here = join(x, OP_OR, here, values_are(x, 0, rows + r * w + 2));
-        if (!here) continue;
-        any = join(x, OP_OR, any, at_instance(x, tid, binary(x, OP_AND, var(x, x->cand_base + (int)q), here)));
+        const int64_t *rows = rows_of(x->env, tid, (int)q, &n);
+        if ((total += n) > limit) return NULL;
+        if (!n) continue;
+        const ir_expr *here = binary(x, OP_AND, var(x, x->cand_base + (int)q), formula(x, rows, n));
+        any = join(x, OP_OR, any, at_instance(x, tid, here));
       }
     }
   }
   return any;
+}
+
+/* The rows (tid, state, g) of one instance in one state as OR over them of g == g. */
+static const ir_expr *value_rows(ins *x, const int64_t *rows, size_t n) {
+  size_t w = (size_t)x->shared_count + 2;
+  const ir_expr *any = NULL;
+  for (size_t r = 0; r < n; r++) any = join(x, OP_OR, any, values_are(x, 0, rows + r * w + 2));
+  return any;
+}
+
+/* Between steps the system is in a reachable state with this instance in
+ * a candidate state: (F_q && g is the shared part of such a state) over the
+ * instances and states. NULL when the environment keeps no values, or too
+ * many for a formula. */
+static const ir_expr *reachable_values(ins *x) {
+  return x->env->values ? over_rows(x, env_values, value_rows, MAX_REACHABLE_ROWS) : NULL;
 }
 
 /* The most rows of the closure that C(T, T#) takes as one relation; past
@@ -458,28 +477,12 @@ static const ir_expr *closure_rows(ins *x, const int64_t *rows, size_t n) {
 }
 
 /* The environment between two steps as one relation over (u, g), from the
- * closure of the moves (env_closure): OR over the instances i of T (tid ==
- * i, when T# reads it) and the states q of (F_q && the rows of i in q). NULL
- * when the environment has no closure or it is too big for a formula. */
+ * closure of the moves (env_closure): (F_q && the rows of i in q) over the
+ * instances i and states q. NULL when the environment has no closure or it
+ * is too big for a formula (then the moves are a loop). */
 static const ir_expr *closure_relation(ins *x) {
   if (x->env->source != ENV_FROM_REACHABLE || !x->env->graph) return NULL;
-  const ir_expr *any = NULL;
-  size_t total = 0;
-  vec_foreach(&x->spec->instances, k) {
-    const ast_instance *in = x->spec->instances.items[k];
-    for (int64_t tid = in->first_tid; in->thread_index == x->thread->index && tid < in->first_tid + in->count_value;
-         tid++) {
-      vec_foreach(&x->thread->states, q) {
-        size_t n;
-        const int64_t *rows = env_closure(x->env, tid, (int)q, &n);
-        if ((total += n) > MAX_CLOSURE_ROWS) return NULL;
-        if (!n) continue;
-        const ir_expr *here = binary(x, OP_AND, var(x, x->cand_base + (int)q), closure_rows(x, rows, n));
-        any = join(x, OP_OR, any, at_instance(x, tid, here));
-      }
-    }
-  }
-  return any ? any : truth(x, false);
+  return over_rows(x, env_closure, closure_rows, MAX_CLOSURE_ROWS);
 }
 
 /* The moves, any number of them, as one edge: u := g, g := any, the

@@ -148,15 +148,21 @@ static void counterexamples_are_replayed(void **state) {
   free_spec(spec);
 }
 
+/* A lock taken by two instances, and its environment under ENV_SYSTEM. */
+static ast_spec *lock_of_two(conform_env *e) {
+  ast_spec *spec = load_spec("shared bool m = false;\n"
+                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
+                             "system S { T[2]; }\n");
+  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, e);
+  return spec;
+}
+
 /* The environment of a lock: while one instance holds it (state L), the
  * other cannot take it, and the reachable rows say the lock is held there. */
 static void environment_from_the_reachable_states(void **state) {
   (void)state;
-  ast_spec *spec = load_spec("shared bool m = false;\n"
-                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
-                             "system S { T[2]; }\n");
   conform_env e;
-  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, &e);
+  ast_spec *spec = lock_of_two(&e);
   assert_int_equal(e.source, ENV_FROM_REACHABLE);
   assert_int_equal(e.states, 3);
   assert_int_equal(e.move_count, 4); /* two edges of each of two instances */
@@ -181,11 +187,8 @@ static void environment_from_the_reachable_states(void **state) {
  * sees m stay true; without it, T[2] may take it (one move, the witness). */
 static void environment_closure_of_the_moves(void **state) {
   (void)state;
-  ast_spec *spec = load_spec("shared bool m = false;\n"
-                             "thread T { init state I; state L; I -> L : !m && m'; L -> I : m && !m'; }\n"
-                             "system S { T[2]; }\n");
   conform_env e;
-  env_build(spec, ENV_SYSTEM, &(explicit_options){0}, &e);
+  ast_spec *spec = lock_of_two(&e);
   assert_non_null(e.graph);
   size_t n;
   const int64_t *rows = env_closure(&e, 1, 1, &n); /* T[1] in L */
