@@ -40,6 +40,11 @@ static void instance_states(strbuf *b, const mdl *m, const int64_t *state) {
   }
 }
 
+/* A rate from a shorter run, or an average memory per state over fewer
+ * states (the store's fixed part dominates), says nothing: not printed. */
+#define MIN_RATE_SECONDS 0.01
+#define MIN_AVERAGE_STATES 1000u
+
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 static void print_trace(FILE *out, const mdl *m, const compose_result *r) {
@@ -50,7 +55,8 @@ static void print_trace(FILE *out, const mdl *m, const compose_result *r) {
     who_width = max_size(who_width, strlen(mdl_slot_at(m, (size_t)r->trace[k].slot)->name));
     edge_width = max_size(edge_width, edges[k].len);
   }
-  edge_width = max_size(edge_width, strlen("initial state") - (who_width ? who_width + 2 : 0));
+  size_t label = strlen("initial state"), who_columns = who_width ? who_width + 2 : 0;
+  if (label > who_columns) edge_width = max_size(edge_width, label - who_columns); /* (a long name: no underflow) */
   fprintf(out, "counterexample, %zu step%s (shared values after each step; * marks a change):\n", r->trace_steps,
           r->trace_steps == 1 ? "" : "s");
   strbuf line = {0};
@@ -113,12 +119,16 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   if (strcmp(c->engine, "symbolic") == 0) {
     symbolic_summary(out, c, r);
   } else {
-    fprintf(out, "%" PRIu64 " states, %" PRIu64 " transitions, depth %u", r->states, r->transitions, r->depth);
-    if (c->timing)
-      fprintf(out, ", %.3f s, %.0f states/s", r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0);
-    fprintf(out, ", %zu bytes per state (%zu packed), %.1f MiB\n",
-            r->states ? (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states : 0, r->state_bytes,
-            (double)r->memory_bytes / 1048576.0);
+    fprintf(out, "%" PRIu64 " state%s, %" PRIu64 " transition%s, depth %u", r->states, r->states == 1 ? "" : "s",
+            r->transitions, r->transitions == 1 ? "" : "s", r->depth);
+    if (c->timing) fprintf(out, ", %.3f s", r->seconds);
+    if (c->timing && r->seconds >= MIN_RATE_SECONDS) fprintf(out, ", %.0f states/s", (double)r->states / r->seconds);
+    if (r->states >= MIN_AVERAGE_STATES)
+      fprintf(out, ", %zu bytes per state (%zu packed)", (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states,
+              r->state_bytes);
+    else
+      fprintf(out, ", %zu byte%s per packed state", r->state_bytes, r->state_bytes == 1 ? "" : "s");
+    fprintf(out, ", %.1f MiB\n", (double)r->memory_bytes / 1048576.0);
   }
   if (r->states == 0 && strcmp(c->engine, "explicit") == 0)
     fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");

@@ -1,5 +1,5 @@
 /* athread.h -- verification builtins for C code checked by `athread conform`
- * (language reference, section 7).
+ * (docs/language.md, section 10).
  *
  * athread's C front end preprocesses user code with this directory first on
  * the include path and defines __ATHREAD__; it gives these names their
