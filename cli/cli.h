@@ -38,8 +38,6 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
 bool cli_parse_number(const char *what, const char *text, double *out);
 /* Reports a usage error for a subcommand; returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *command, const char *msg);
-/* Reports the option getopt_long just rejected; returns EXIT_BAD_INPUT. */
-int cli_bad_option(const char *command, char **argv);
 /* Applies one option (code as in cli/options.c, its argument or NULL) to
  * args; returns -1 to go on, else an exit code. */
 typedef int (*cli_take_fn)(int code, char *arg, void *args);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/suggest.h"
 #include "cli.h"
 
 typedef struct command {
@@ -24,8 +25,12 @@ static const command *find_command(const char *name) {
 }
 
 static int unknown_command(const char *name) {
+  const char *names[sizeof commands / sizeof *commands];
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) names[i] = commands[i].name;
+  const char *similar = suggest_name(name, names, sizeof commands / sizeof *commands);
   diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "unknown command '%s' (try 'athread --help')", name);
+  diag_error_at(&sink, "athread", "unknown command '%s'%s%s%s (try 'athread --help')", name,
+                similar ? "; did you mean '" : "", similar ? similar : "", similar ? "'?" : "");
   return EXIT_BAD_INPUT;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/suggest.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -62,11 +63,6 @@ int cli_usage_error(const char *command, const char *msg) {
   return EXIT_BAD_INPUT;
 }
 
-int cli_bad_option(const char *command, char **argv) {
-  char msg[160];
-  snprintf(msg, sizeof msg, "unknown option or missing argument: '%.100s'", argv[optind - 1]);
-  return cli_usage_error(command, msg);
-}
 
 /* ---------------------------------------------------------------- the table */
 
@@ -123,8 +119,51 @@ static struct option *table_of(const cli_parse *p) {
   return table;
 }
 
+/* ---------------------------------------------------------------- usage errors */
+
+/* The name of a long option as typed ("--trace=x" gives "trace"), in buf. */
+static const char *typed_name(const char *text, char *buf, size_t size) {
+  snprintf(buf, size, "%.*s", (int)strcspn(text + 2, "="), text + 2);
+  return buf;
+}
+
+/* "unknown option '--tiemout' (did you mean '--timeout'?)", for the
+ * subcommand's own options. */
+static int unknown_option(const cli_parse *p, const struct option *table, const char *text) {
+  char msg[240], name[80];
+  const char *names[OPTION_COUNT], *similar = NULL;
+  size_t n = 0;
+  for (; table[n].name; n++) names[n] = table[n].name;
+  if (strncmp(text, "--", 2) == 0) similar = suggest_name(typed_name(text, name, sizeof name), names, n);
+  if (similar && strcmp(similar, name) == 0) /* "--json=3" */
+    snprintf(msg, sizeof msg, "option '--%s' takes no value", name);
+  else
+    snprintf(msg, sizeof msg, "unknown option '%.100s'%s%s%s", text, similar ? "; did you mean '--" : "",
+             similar ? similar : "", similar ? "'?" : "");
+  return cli_usage_error(p->command, msg);
+}
+
+static int missing_value(const cli_parse *p, const char *text) {
+  char msg[160];
+  snprintf(msg, sizeof msg, "option '%.100s' needs a value", text);
+  return cli_usage_error(p->command, msg);
+}
+
+/* getopt_long takes a unique prefix of a long option for the option
+ * ("--trace" for "--trace-out"); athread takes whole names only, so that a
+ * name added later never changes what an old command line means. */
+static int abbreviated(const cli_parse *p, const struct option *o, const char *text) {
+  char msg[240], name[80];
+  if (strncmp(text, "--", 2) != 0 || strcmp(typed_name(text, name, sizeof name), o->name) == 0) return -1;
+  snprintf(msg, sizeof msg, "unknown option '%.100s'; did you mean '--%s'? (options are not abbreviated)", text,
+           o->name);
+  return cli_usage_error(p->command, msg);
+}
+
+/* ---------------------------------------------------------------- the loop */
+
 /* Handles the options every subcommand shares; -2 when c is not one of them. */
-static int shared_option(const cli_parse *p, int c, char **argv) {
+static int shared_option(const cli_parse *p, int c) {
   diag_sink sink = cli_stderr_sink();
   spec_options *o = p->spec;
   if (c == 'h') {
@@ -132,16 +171,45 @@ static int shared_option(const cli_parse *p, int c, char **argv) {
     return cli_finish(EXIT_HOLDS);
   }
   if (c == 's' && o) return cli_parse_override(&sink, optarg, &o->overrides[o->override_count++]) ? -1 : EXIT_BAD_INPUT;
-  if (c == '?' || c == ':') return cli_bad_option(p->command, argv);
   return -2;
+}
+
+/* What getopt_long rejected: a long option (optopt 0, or a value given to
+ * one that takes none: "--json=3") is the last element it read; a short
+ * one is optopt (in "-xo", x is rejected before the element is done). */
+static const char *rejected(char **argv, char flag[3]) {
+  const char *last = argv[optind - 1];
+  if (!optopt || (strncmp(last, "--", 2) == 0 && strchr(last, '='))) return last;
+  flag[0] = '-', flag[1] = (char)optopt, flag[2] = '\0';
+  return flag;
+}
+
+/* One option getopt_long returned (long_index >= 0 for a long one), its
+ * text argv[optind - 1] or, with a separate value, argv[optind - 2]. */
+static int one_option(const cli_parse *p, const struct option *table, int c, int long_index, char **argv) {
+  char flag[3];
+  if (c == '?') return unknown_option(p, table, rejected(argv, flag));
+  if (c == ':') return missing_value(p, argv[optind - 1]);
+  const char *text = argv[optind - (optarg && optarg == argv[optind - 1] && optind >= 2 ? 2 : 1)];
+  int code = long_index >= 0 ? abbreviated(p, &table[long_index], text) : -1;
+  if (code >= 0) return code;
+  if ((code = shared_option(p, c)) == -2) code = p->take(c, optarg, p->args);
+  return code;
 }
 
 int cli_parse_options(int argc, char **argv, const cli_parse *p) {
   struct option *table = table_of(p);
-  int c, code = -1;
+  size_t len = strlen(p->short_options);
+  char *shorts = xcalloc(len + 2, 1); /* a leading ':': a missing value is ':', not '?' */
+  shorts[0] = ':';
+  memcpy(shorts + 1, p->short_options, len);
+  int c, code = -1, long_index = -1;
   opterr = 0;
-  while (code < 0 && (c = getopt_long(argc, argv, p->short_options, table, NULL)) != -1)
-    if ((code = shared_option(p, c, argv)) == -2) code = p->take(c, optarg, p->args);
+  while (code < 0 && (c = getopt_long(argc, argv, shorts, table, &long_index)) != -1) {
+    code = one_option(p, table, c, long_index, argv);
+    long_index = -1;
+  }
+  free(shorts);
   free(table);
   return code;
 }

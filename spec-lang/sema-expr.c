@@ -92,6 +92,13 @@ void sema_hint_thread(char hint[96], const ast_spec *spec, const char *name) {
   free(names);
 }
 
+void sema_hint_const(char hint[96], const ast_spec *spec, const char *name) {
+  const char **names = xmalloc((spec->consts.len + 1) * sizeof *names);
+  vec_foreach(&spec->consts, i) names[i] = spec->consts.items[i]->name;
+  format_hint(hint, suggest_name(name, names, spec->consts.len));
+  free(names);
+}
+
 /* The innermost quantifier that binds name, or NULL. */
 static const ir_expr *binder_of(const sema *s, const char *name) {
   for (size_t i = s->binders.len; i-- > 0;)

@@ -494,9 +494,11 @@ static void default_instances(sema *s) {
 static void report_unused_overrides(sema *s) {
   for (size_t i = 0; s->opts && i < s->opts->override_count; i++) {
     spec_override *o = &s->opts->overrides[i];
-    if (!o->used)
-      diag_error_at(s->src->sink, "athread", "--set %s=%" PRId64 ": %s declares no const '%s'", o->name, o->value,
-                    s->src->name, o->name);
+    if (o->used) continue;
+    char hint[96];
+    sema_hint_const(hint, s->spec, o->name);
+    diag_error_at(s->src->sink, "athread", "--set %s=%" PRId64 ": %s declares no const '%s'%s", o->name, o->value,
+                  s->src->name, o->name, hint);
   }
 }
 

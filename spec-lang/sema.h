@@ -64,10 +64,11 @@ bool sema_eval(sema *s, const ir_expr *e, int64_t *out);
 bool sema_const_int(sema *s, const char *where, ir_expr *e, int64_t *out);
 
 const char *sema_type_name(ir_type t);
-/* Writes "; did you mean 'X'?" into hint (or "") for the state or thread
+/* Writes "; did you mean 'X'?" into hint (or "") for the state, thread or const
  * name closest to name. */
 void sema_hint_state(char hint[96], const ast_thread *t, const char *name);
 void sema_hint_thread(char hint[96], const ast_spec *spec, const char *name);
+void sema_hint_const(char hint[96], const ast_spec *spec, const char *name);
 /* Adds a note for every const in e whose value came from --set. */
 void sema_note_overrides(sema *s, const ir_expr *e);
 

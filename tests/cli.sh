@@ -58,8 +58,16 @@ expect huge-thread-is-fine 0 "" "" -- lint big-thread.athread
 printf 'thread B { state S; }\n' > noinit.athread
 expect_match several-files-one-bad 2 "noinit.athread:1:8: error: thread 'B' has no init state" -- lint ok.athread noinit.athread
 expect no-spec 2 "" "athread: error: no specification given (try 'athread lint --help')" -- lint
-expect bad-option 2 "" "athread: error: unknown option or missing argument: '--frobnicate' (try 'athread lint --help')" -- lint --frobnicate ok.athread
-expect set-missing-argument 2 "" "athread: error: unknown option or missing argument: '--set' (try 'athread lint --help')" -- lint ok.athread --set
+expect bad-option 2 "" "athread: error: unknown option '--frobnicate' (try 'athread lint --help')" -- lint --frobnicate ok.athread
+expect set-missing-argument 2 "" "athread: error: option '--set' needs a value (try 'athread lint --help')" -- lint ok.athread --set
+expect option-typo 2 "" "athread: error: unknown option '--tiemout'; did you mean '--timeout'? (try 'athread compose --help')" -- compose ok.athread --tiemout 3
+expect option-abbreviated 2 "" "athread: error: unknown option '--trace'; did you mean '--trace-out'? (options are not abbreviated) (try 'athread compose --help')" -- compose ok.athread --trace t.json
+expect option-abbreviated-with-value 2 "" "athread: error: unknown option '--time=3'; did you mean '--timeout'? (options are not abbreviated) (try 'athread compose --help')" -- compose ok.athread --time=3
+expect option-takes-no-value 2 "" "athread: error: option '--json' takes no value (try 'athread compose --help')" -- compose ok.athread --json=3
+expect short-option-in-a-cluster 2 "" "athread: error: unknown option '-x' (try 'athread viz --help')" -- viz ok.athread -xo out.dot
+expect command-typo 2 "" "athread: error: unknown command 'compse'; did you mean 'compose'? (try 'athread --help')" -- compse ok.athread
+printf 'const N = 2;\nshared int g;\nthread A { init state S; }\nsystem Sys { A[N]; }\n' > withn.athread
+expect set-typo 2 "" "athread: error: --set n=3: withn.athread declares no const 'n'; did you mean 'N'?" -- lint withn.athread --set n=3
 expect set-not-integer 2 "" "athread: error: --set expects NAME=INTEGER, got 'N=many'" -- lint --set N=many ok.athread
 expect unknown-command 2 "" "athread: error: unknown command 'verify' (try 'athread --help')" -- verify ok.athread
 expect_match no-command 2 '^usage: athread COMMAND' --
@@ -185,7 +193,7 @@ cp race.pml keep.pml
 expect_match promela-cannot-export 2 "open.athread:1:12: error: cannot export to Promela: unbounded int 'g' has no initial value" -- promela open.athread -o race.pml
 if cmp -s race.pml keep.pml && [ -z "$(ls -A | grep 'race.pml.')" ]; then pass; else fail "a failed promela -o touched the output file"; fi
 expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declares no const 'M'" -- promela race.athread --set M=3
-expect promela-bad-option 2 "" "athread: error: unknown option or missing argument: '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
+expect promela-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
 expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
 
 summary cli

@@ -127,7 +127,7 @@ expect unwritable 2 "/nonexistent/dir/x.svg: error: cannot create output file: N
 expect unknown-thread 2 "athread: error: --thread Wroker: bluetooth.athread declares no thread 'Wroker'; did you mean 'Worker'?" -- "$bt" --thread Wroker
 expect unknown-thread-far 2 "athread: error: --thread Zzz: bluetooth.athread declares no thread 'Zzz'" -- "$bt" --thread Zzz
 expect no-spec 2 "athread: error: expected exactly one specification (try 'athread viz --help')" --
-expect bad-option 2 "athread: error: unknown option or missing argument: '--layout' (try 'athread viz --help')" -- "$bt" --layout neato
+expect bad-option 2 "athread: error: unknown option '--layout' (try 'athread viz --help')" -- "$bt" --layout neato
 printf 'thread A { init state S; S -> T : true; }\n' > broken.athread
 expect spec-error 2 "broken.athread:1:31: error: unknown state 'T' in thread 'A'; did you mean 'S'?
 thread A { init state S; S -> T : true; }
