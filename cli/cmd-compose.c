@@ -151,6 +151,11 @@ static int run(const compose_args *a, ast_spec *spec) {
                         .for_all = a->for_all,
                         .spec_options = &a->spec};
   rq.limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
+  char prefix[200];
+  snprintf(prefix, sizeof prefix, "system %.100s: unknown%s%.40s%s: ",
+           spec->system ? spec->system->name : "(one instance of each thread)", a->for_all ? " for " : "",
+           a->for_all ? a->for_all : "", a->for_all ? " >= 1" : "");
+  smt_unknown_on_abort(prefix);
   compose_run_result run;
   compose_run(spec, &rq, &run);
   int code = EXIT_BAD_INPUT;

@@ -358,6 +358,7 @@ static int conform_main(int argc, char **argv, const char *command) {
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
+    smt_unknown_on_abort("verdict: unknown: ");
     code = strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec);
     smt_shutdown();
   }

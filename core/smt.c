@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,8 +371,60 @@ Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   return sv;
 }
 
+/* ---------------------------------------------------------------- Z3's aborts */
+
+static char abort_prefix[256] = "verdict: unknown: "; /* smt_unknown_on_abort's */
+static volatile sig_atomic_t in_check;                /* inside Z3_solver_check */
+static volatile sig_atomic_t check_limited;           /* with a resource limit */
+static double check_deadline;                         /* its deadline, or 0 */
+
+static void say(int fd, const char *text) {
+  for (size_t n = strlen(text); n > 0;) {
+    ssize_t k = write(fd, text, n);
+    if (k <= 0) return;
+    text += k, n -= (size_t)k;
+  }
+}
+
+/* A SIGABRT inside a check that a limit or an interrupt cancelled: the
+ * verdict unknown, as the limit would have given it; in any other check, an
+ * internal error (exit 4); elsewhere, the abort it was. */
+static void on_abort(int sig) {
+  bool late = check_deadline > 0 && smt_now() >= check_deadline - SMT_CHECK_SLACK;
+  if (!in_check || !(late || check_limited || interrupt_requested())) {
+    signal(sig, SIG_DFL);
+    if (in_check) {
+      say(2, "athread: internal error: Z3 aborted during a query\n");
+      _exit(4);
+    }
+    raise(sig);
+    return;
+  }
+  fflush(stdout); /* (the main thread is inside Z3, not inside stdio) */
+  say(1, abort_prefix);
+  say(1, interrupt_requested() ? INTERRUPT_REASON "\n"
+         : late                ? "the time limit (--timeout) was reached\n"
+                               : "Z3 stopped abnormally when its resource limit cancelled a query\n");
+  say(2, "athread: note: Z3 aborted while a limit cancelled its query (a fault in Z3's cancellation); the run "
+         "ends as the limit ends it\n");
+  _exit(3);
+}
+
+void smt_unknown_on_abort(const char *prefix) {
+  snprintf(abort_prefix, sizeof abort_prefix, "%s", prefix);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_abort;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGABRT, &sa, NULL);
+}
+
 Z3_lbool smt_check(smt *s, Z3_solver sv, double deadline) {
+  check_deadline = deadline;
+  check_limited = s->rlimit > 0;
+  in_check = 1;
   Z3_lbool r = Z3_solver_check(s->z3, sv);
+  in_check = 0;
   if (s->failed || interrupt_requested() || smt_deadline_passed(deadline)) return Z3_L_UNDEF;
   return r;
 }
