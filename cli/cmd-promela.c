@@ -42,7 +42,8 @@ static int export_spec(const promela_args *a) {
   if (!spec) return EXIT_BAD_INPUT;
   strbuf out = {0};
   int code = EXIT_HOLDS;
-  if (!promela_emit(&out, spec, a->output ? base_name(a->output) : NULL)) code = EXIT_BAD_INPUT;
+  bool named = a->output && strcmp(a->output, "-") != 0;
+  if (!promela_emit(&out, spec, named ? base_name(a->output) : NULL)) code = EXIT_BAD_INPUT;
   else if (a->output && !outfile_write(&sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
   else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
   sbuf_free(&out);

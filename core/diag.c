@@ -37,7 +37,8 @@ diag_source *diag_source_from_string(diag_sink *sink, const char *name, const ch
 
 static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
   struct stat st = {0};
-  FILE *f = fopen(path, "rb");
+  bool from_stdin = strcmp(path, "-") == 0;
+  FILE *f = from_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     diag_error_at(sink, path, "cannot open file: %s", strerror(errno));
     return NULL;
@@ -61,7 +62,7 @@ static char *read_whole_file(diag_sink *sink, const char *path, size_t *len) {
     buf = xrealloc(buf, cap);
   }
   bool failed = ferror(f);
-  fclose(f);
+  if (!from_stdin) fclose(f);
   if (failed) {
     diag_error_at(sink, path, "cannot read file");
   } else if (n > DIAG_MAX_SOURCE_BYTES) {
@@ -80,7 +81,7 @@ diag_source *diag_source_load(diag_sink *sink, const char *path) {
   size_t len = 0;
   char *text = read_whole_file(sink, path, &len);
   if (!text) return NULL;
-  diag_source *src = diag_source_from_string(sink, path, text, len);
+  diag_source *src = diag_source_from_string(sink, strcmp(path, "-") == 0 ? "<stdin>" : path, text, len);
   free(text);
   const char *nul = memchr(src->text, '\0', src->len);
   if (nul) {

@@ -40,8 +40,9 @@ typedef struct diag_source {
 /* The largest input file athread reads. */
 #define DIAG_MAX_SOURCE_BYTES (8u << 20)
 
-/* Reads path into a new source. On failure (missing file, directory, too
- * large, NUL byte) reports the error and returns NULL. Returns owned, free
+/* Reads path ("-": standard input, named "<stdin>") into a new source. On
+ * failure (missing file, directory, too large, NUL byte) reports the error
+ * and returns NULL. Returns owned, free
  * with diag_source_free. */
 diag_source *diag_source_load(diag_sink *sink, const char *path);
 /* Wraps text that is already in memory (copied). Returns owned. */

@@ -34,7 +34,15 @@ static void set_mode(int fd, const char *path) {
   fchmod(fd, 0666 & ~mask);
 }
 
+/* "-": standard output. */
+static bool write_stdout(diag_sink *sink, const char *text, size_t len) {
+  bool ok = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0;
+  if (!ok) diag_error_at(sink, "-", "cannot write to standard output: %s", strerror(errno));
+  return ok;
+}
+
 bool outfile_write(diag_sink *sink, const char *path, const char *text, size_t len) {
+  if (strcmp(path, "-") == 0) return write_stdout(sink, text, len);
   size_t n = strlen(path);
   char *tmp = xmalloc(n + sizeof ".XXXXXX");
   memcpy(tmp, path, n);

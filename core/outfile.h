@@ -14,7 +14,8 @@
 
 #include "diag.h"
 
-/* Writes len bytes of text to path; reports failures to sink. */
+/* Writes len bytes of text to path ("-": standard output); reports
+ * failures to sink. */
 bool outfile_write(diag_sink *sink, const char *path, const char *text, size_t len);
 
 #endif

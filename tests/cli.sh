@@ -6,11 +6,12 @@ source "$(dirname "$0")/setup"
 cd "$SCRATCH"
 
 # expect NAME EXIT STDOUT STDERR -- COMMAND...: runs athread with COMMAND and
-# compares the exit code and both outputs exactly.
+# compares the exit code and both outputs exactly. Standard input is the file
+# STDIN names, else /dev/null (expect_match too).
 expect() {
   local name=$1 want_exit=$2 want_out=$3 want_err=$4
   shift 5
-  $VALGRIND "$ATHREAD" "$@" > out.stdout 2> out.stderr < /dev/null
+  $VALGRIND "$ATHREAD" "$@" > out.stdout 2> out.stderr < "${STDIN:-/dev/null}"
   local got=$?
   if [ "$got" = "$want_exit" ] && [ "$(cat out.stdout)" = "$want_out" ] && [ "$(cat out.stderr)" = "$want_err" ]; then
     pass
@@ -25,7 +26,7 @@ expect() {
 expect_match() {
   local name=$1 want_exit=$2 pattern=$3
   shift 4
-  $VALGRIND "$ATHREAD" "$@" > out.all 2>&1 < /dev/null
+  $VALGRIND "$ATHREAD" "$@" > out.all 2>&1 < "${STDIN:-/dev/null}"
   local got=$?
   if [ "$got" = "$want_exit" ] && grep -qa -- "$pattern" out.all; then pass; else fail "$name: exit $got"; head -n 5 out.all; fi
 }
@@ -158,6 +159,16 @@ printf 'shared bool lock = false;\nthread P { init state Idle; state Crit; Idle 
 expect_match trace-out 1 "system S: unsafe" -- compose race.athread --trace-out race.json
 if python3 -c 'import json,sys; t=json.load(open("race.json")); assert t["verdict"] == "unsafe" and len(t["trace"]["steps"]) == 2' 2>/dev/null; then pass; else fail "--trace-out did not write the trace"; fi
 expect_match trace-out-unwritable 2 "cannot create output file" -- compose race.athread --trace-out /nonexistent/dir/t.json
+# "-" is standard input or output wherever a file is read or written
+STDIN=race.athread expect_match trace-out-stdout 1 '"command": "compose"' -- compose - --trace-out -
+if [ -e ./- ]; then fail "--trace-out - wrote a file named '-'"; else pass; fi
+STDIN=race.athread expect lint-stdin 0 "" "" -- lint -
+printf 'shared int g\n' > unterminated.athread
+STDIN=unterminated.athread expect lint-stdin-error 2 "" "<stdin>:1:13: error: expected ';' before end of file
+shared int g
+            ^" -- lint -
+STDIN=race.athread expect_match fmt-stdin 0 '^system S {' -- fmt -
+STDIN=race.athread expect_match promela-stdout 0 'as a Promela model for SPIN' -- promela - -o -
 printf 'const N = 16;\nshared int[0..N] x = 0;\nthread T { init state A; state B; A -> B when x < N do x := x + 1; B -> A : true; }\nsystem S { T[N]; }\n' > wide.athread
 expect_match timeout 3 "unknown: the time limit (--timeout) was reached" -- compose wide.athread --no-symmetry --timeout 0.2
 expect_match memory-limit 3 "unknown: the memory limit was reached" -- compose wide.athread --no-symmetry --max-memory 1

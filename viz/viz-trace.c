@@ -566,13 +566,14 @@ static viz_trace *read_trace(diag_sink *sink, const char *file, const ast_spec *
 }
 
 viz_trace *viz_trace_load(diag_sink *sink, const char *file, const ast_spec *spec) {
-  FILE *f = fopen(file, "rb");
+  bool from_stdin = strcmp(file, "-") == 0;
+  FILE *f = from_stdin ? stdin : fopen(file, "rb");
   if (!f) {
     diag_error_at(sink, file, "cannot open file: %s", strerror(errno));
     return NULL;
   }
-  viz_trace *t = read_trace(sink, file, spec, f, NULL, 0);
-  fclose(f);
+  viz_trace *t = read_trace(sink, from_stdin ? "<stdin>" : file, spec, f, NULL, 0);
+  if (!from_stdin) fclose(f);
   return t;
 }
 
