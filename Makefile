@@ -4,7 +4,7 @@
 #   make asan-test    the whole suite again with AddressSanitizer + UBSan
 #   make demo         run athread on every example
 #   make format       lay out the C sources with clang-format (.clang-format)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (make uninstall PREFIX=... removes it again)
 
 PREFIX   ?= /usr/local
 CC       ?= cc
@@ -51,7 +51,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/tests/unit-tests
 ROUNDTRIP_BIN = $(BUILD)/tests/roundtrip
 
-.PHONY: all deps test check asan-test valgrind-test demo install clean format
+.PHONY: all deps test check asan-test valgrind-test demo install uninstall clean format
 all: $(ATHREAD)
 
 $(ATHREAD): $(CLI_OBJ) $(LIB)
@@ -129,11 +129,18 @@ demo: deps
 	@$(MAKE) --no-print-directory $(ATHREAD)
 	@ATHREAD=$(ATHREAD) scripts/demo.sh
 
+COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+
 install: $(ATHREAD)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models $(COMPLETIONS)
 	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
 	install -m 644 include/athread.h include/assert.h include/stdatomic.h $(DESTDIR)$(PREFIX)/share/athread/include/
 	install -m 644 include/athread/models/*.h $(DESTDIR)$(PREFIX)/share/athread/include/athread/models/
+	install -m 644 completions/athread.bash $(COMPLETIONS)/athread
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/athread $(COMPLETIONS)/athread
+	rm -rf $(DESTDIR)$(PREFIX)/share/athread
 
 clean:
 	rm -rf build build-asan bin out build-fuzz

@@ -207,5 +207,31 @@ expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declare
 expect promela-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
 expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
 
+# ---------------------------------------------------------------- bash completion (completions/athread.bash)
+completion="$TESTS_DIR/../completions/athread.bash"
+# complete WORDS...: what completing the last word offers (an empty last word: a new word)
+complete_words() {
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _athread; echo "${COMPREPLY[*]}"' _ "$completion" "$@"
+}
+# the options of each subcommand as its --help lists them (check takes conform's and --for-all)
+help_options() {
+  { "$ATHREAD" "$1" --help; [ "$1" = check ] && "$ATHREAD" conform --help; } |
+    grep -oE '^  (-[a-zA-Z],? )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' '
+}
+for c in lint fmt conform check compose viz promela skeleton; do
+  got=$(complete_words athread "$c" -- | tr ' ' '\n' | sort -u | tr '\n' ' ')
+  if [ "$got" = "$(help_options "$c")" ]; then pass; else fail "completion of $c's options: '$got', --help lists '$(help_options "$c")'"; fi
+done
+mkdir -p completing && touch completing/a.athread completing/b.c completing/t.json completing/x.txt
+for case in "compose|athread comp" "symbolic|athread compose --engine s" "auto bmc chc|athread conform --engine " \
+  "access|athread check --atomicity a" "completing/a.athread completing/b.c|athread conform completing/" \
+  "completing/a.athread completing/t.json|athread viz completing/"; do
+  want=${case%%|*}
+  read -ra words <<< "${case#*|}"
+  [[ $case == *' ' ]] && words+=("")
+  got=$(complete_words "${words[@]}")
+  if [ "$got" = "$want" ]; then pass; else fail "completing '${case#*|}': '$got', expected '$want'"; fi
+done
+
 summary cli
 [ $failed = 0 ]
