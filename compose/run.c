@@ -37,12 +37,62 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
   return (out->m = product_build_checker(spec)) != NULL;
 }
 
-static void run_engine(const compose_request *rq, compose_run_result *out) {
+/* ---------------------------------------------------------------- coverage */
+
+/* Which edges of which threads the explicit search took (per thread index,
+ * per edge index). */
+typedef struct coverage {
+  const mdl *m;
+  bool **taken;
+} coverage;
+
+static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
+  coverage *c = ctx;
+  (void)src, (void)dst;
+  if (step) c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
+}
+
+static bool in_system(const ast_spec *spec, size_t thread) {
+  vec_foreach(&spec->instances, k)
+    if (spec->instances.items[k]->thread_index == (int)thread) return true;
+  return false;
+}
+
+/* A safe verdict says nothing about an edge that no reachable state takes
+ * (a guard that never holds there, a source state never reached): each is
+ * a warning, so that a vacuous "safe" says so. (A thread the system does not
+ * list has lint's warning.) */
+static void warn_never_taken(const ast_spec *spec, bool **taken) {
+  vec_foreach(&spec->threads, i) {
+    const ast_thread *t = spec->threads.items[i];
+    if (!in_system(spec, i)) continue;
+    vec_foreach(&t->edges, d)
+      if (!taken[i][d])
+        diag_warning(spec->src, t->edges.items[d]->from_at,
+                     "edge %s -> %s of %s is never taken: no reachable state of the system enables it, so the "
+                     "verdict does not depend on it",
+                     t->edges.items[d]->from, t->edges.items[d]->to, t->name);
+  }
+}
+
+static void run_explicit(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
+  coverage c = {out->m, xcalloc(spec->threads.len + 1, sizeof *c.taken)};
+  vec_foreach(&spec->threads, i) c.taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **c.taken);
+  explicit_options limits = rq->limits;
+  limits.observe = take_step;
+  limits.observe_ctx = &c;
+  explicit_run(out->m, &limits, &out->r);
+  if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, c.taken);
+  vec_foreach(&spec->threads, i) free(c.taken[i]);
+  free(c.taken);
+}
+
+static void run_engine(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   if (out->symbolic) {
     symbolic_options so = {.timeout = rq->limits.timeout, .bmc_bound = rq->bound};
     symbolic_run(out->m, &so, &out->r, &out->certificate);
   } else {
-    explicit_run(out->m, &rq->limits, &out->r);
+    run_explicit(spec, rq, out);
   }
 }
 
@@ -71,7 +121,7 @@ static void rerun_concrete(const ast_spec *spec, const compose_request *rq, comp
   compose_request b = *rq;
   if (rq->limits.timeout > 0)
     b.limits.timeout = rq->limits.timeout > fr->seconds + 0.01 ? rq->limits.timeout - fr->seconds : 0.01;
-  if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(&b, out);
+  if (out->concrete && choose_engine(&b, out->concrete, out)) run_engine(out->concrete, &b, out);
   if (out->concrete && out->m && out->r.verdict == VERDICT_UNSAFE) return;
   bool internal = !out->concrete || !out->m || out->r.verdict == VERDICT_SAFE;
   const char *what = !out->concrete || !out->m        ? "does not load"
@@ -121,7 +171,7 @@ void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *
   memset(out, 0, sizeof *out);
   if (rq->for_all) run_for_all(spec, rq, out);
   else if (!choose_engine(rq, spec, out)) out->failure = COMPOSE_BAD_INPUT;
-  else run_engine(rq, out);
+  else run_engine(spec, rq, out);
 }
 
 void compose_run_free(compose_run_result *out) {
