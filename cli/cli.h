@@ -20,6 +20,9 @@ typedef enum cli_exit {
 } cli_exit;
 
 #define ATHREAD_VERSION "0.1.0"
+/* The version of the JSON reports' layout (docs/json.md): raised when a
+ * member changes meaning or goes away, not when one is added. */
+#define ATHREAD_JSON_SCHEMA_VERSION 1
 
 int cmd_lint(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
@@ -69,6 +72,11 @@ typedef struct cli_system_report {
  * for_all (the const N, or NULL). */
 void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
                           bool symmetry, cli_system_report *out);
+/* A JSON report of command on the spec at path: athread_version,
+ * schema_version, command, spec and consts, then report's members (taken;
+ * a member of the same name keeps its place). Returns owned, release with
+ * json_decref. */
+json_t *cli_json_report(const char *command, const char *path, const ast_spec *spec, json_t *report);
 /* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */
 int cli_finish(int code);
 

@@ -11,6 +11,7 @@
 #include "../core/interrupt.h"
 #include "../core/smt.h"
 #include "../core/outfile.h"
+#include "../spec-lang/properties.h"
 #include "cli.h"
 
 typedef struct compose_args {
@@ -25,6 +26,9 @@ typedef struct compose_args {
   bool certificate;        /* --certificate: print the inductive invariant */
   unsigned bound;          /* --bound K: deepest symbolic counterexample */
   explicit_options limits; /* --max-states, --timeout, --max-memory */
+  const char **properties; /* --property ID (repeatable): the properties to check; none: all */
+  size_t property_count;   /* entries in properties */
+  bool show_properties;    /* --show-properties: list them, check nothing */
   const char *path;        /* the spec */
 } compose_args;
 
@@ -53,6 +57,8 @@ static int compose_option(int c, char *arg, void *args) {
   case 'p': a->progress = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->certificate = true; return -1;
+  case 'P': a->properties[a->property_count++] = arg; return -1;
+  case 'Q': a->show_properties = true; return -1;
   case 'b':
     if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->bound = (unsigned)x;
@@ -64,7 +70,7 @@ static int compose_option(int c, char *arg, void *args) {
 static int compose_options(int argc, char **argv, compose_args *a) {
   cli_parse p = {"compose",
                  "engine for-all max-states timeout max-memory trace-out json no-symmetry progress no-timing "
-                 "certificate bound",
+                 "certificate bound property show-properties",
                  "h",
                  &a->spec,
                  compose_option,
@@ -102,7 +108,8 @@ static int emit(const compose_args *a, json_t *j, verdict v) {
 void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
                           bool symmetry, cli_system_report *out) {
   memset(out, 0, sizeof *out);
-  out->c = (report_context){.spec_path = path,
+  out->c = (report_context){.spec = spec,
+                            .spec_path = path,
                             .system = spec->system ? spec->system->name : "(one instance of each thread)",
                             .engine = run->symbolic ? "symbolic" : "explicit",
                             .symmetry = symmetry && !run->symbolic,
@@ -124,21 +131,32 @@ void cli_system_report_of(const char *path, const ast_spec *spec, const char *fo
 }
 
 /* Prints the verdict of a model run; returns the exit code. */
-static int report_run(const compose_args *a, const compose_run_result *run, cli_system_report *rep) {
+static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
+                      cli_system_report *rep) {
   rep->c.certificate = a->certificate ? run->certificate : NULL;
-  int code = emit(a, report_json(&rep->c, run->m, &run->r), run->r.verdict);
-  if (!a->json) report_text(stdout, &rep->c, run->m, &run->r);
+  json_t *j = cli_json_report("compose", a->path, spec, report_json(&rep->c, run->m, &run->r));
+  int code = emit(a, j, run->r.verdict);
+  if (a->json) return code;
+  report_text(stdout, &rep->c, run->m, &run->r);
+  report_assumptions(stdout);
+  report_verdict(stdout, run->m, &run->r);
   return code;
 }
 
 /* Prints the verdict of --for-all (with the concrete re-run's trace when it
  * is unsafe); returns the exit code. */
-static int report_for_all(const compose_args *a, const compose_run_result *run, cli_system_report *rep) {
+static int report_for_all(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
+                          cli_system_report *rep) {
   const forall_result *fr = &run->fr;
   rep->c.certificate = a->certificate ? fr->certificate : NULL;
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
-  int code = emit(a, report_forall_json(&rep->c, &rep->f, m, &run->r), fr->verdict);
-  if (!a->json) report_forall_text(stdout, &rep->c, &rep->f, m, &run->r);
+  json_t *j = cli_json_report("compose", a->path, spec, report_forall_json(&rep->c, &rep->f, m, &run->r));
+  int code = emit(a, j, fr->verdict);
+  if (!a->json) {
+    report_forall_text(stdout, &rep->c, &rep->f, m, &run->r);
+    report_assumptions(stdout);
+    report_forall_verdict(stdout, &rep->f, m, &run->r);
+  }
   if (run->failure == COMPOSE_RERUN_INTERNAL) return EXIT_INTERNAL;
   return run->failure == COMPOSE_RERUN_UNKNOWN ? EXIT_UNKNOWN : code;
 }
@@ -151,11 +169,7 @@ static int run(const compose_args *a, ast_spec *spec) {
                         .for_all = a->for_all,
                         .spec_options = &a->spec};
   rq.limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
-  char prefix[200];
-  snprintf(prefix, sizeof prefix, "system %.100s: unknown%s%.40s%s: ",
-           spec->system ? spec->system->name : "(one instance of each thread)", a->for_all ? " for " : "",
-           a->for_all ? a->for_all : "", a->for_all ? " >= 1" : "");
-  smt_unknown_on_abort(prefix);
+  smt_unknown_on_abort("verdict: unknown: ");
   compose_run_result run;
   compose_run(spec, &rq, &run);
   int code = EXIT_BAD_INPUT;
@@ -163,23 +177,48 @@ static int run(const compose_args *a, ast_spec *spec) {
     cli_system_report rep;
     cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
-    code = cli_finish(a->for_all ? report_for_all(a, &run, &rep) : report_run(a, &run, &rep));
+    code = cli_finish(a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));
   }
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
   return code;
 }
 
+static void show_property(void *ctx, const spec_property *p) {
+  const ast_spec *spec = ctx;
+  size_t line, col;
+  diag_line_col(spec->src, p->expr->at.start, &line, &col);
+  strbuf e = {0};
+  ir_print(&e, p->expr);
+  printf("%s  %s:%zu:%zu  %s  %s\n", p->id, spec->src->name, line, col, spec_property_kind_name(p->kind), sbuf_str(&e));
+  sbuf_free(&e);
+}
+
+/* --show-properties: "ID  spec:L:C  kind  formula" for each, as CBMC lists its own. */
+static int show_properties(const ast_spec *spec) {
+  spec_properties_each(spec, show_property, (void *)spec);
+  return cli_finish(EXIT_HOLDS);
+}
+
+/* Checks the spec (or lists its properties); returns the exit code. */
+static int compose_spec(compose_args *a, ast_spec *spec) {
+  if (a->show_properties) return show_properties(spec);
+  diag_sink sink = cli_stderr_sink();
+  if (!spec_select_properties(spec, a->properties, a->property_count, &sink)) return EXIT_BAD_INPUT;
+  interrupt_install(); /* from here on Ctrl-C ends the search with verdict unknown */
+  return run(a, spec);
+}
+
 int cmd_compose(int argc, char **argv) {
   compose_args a = {.engine = "auto", .symmetry = true, .timing = true};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
+  a.properties = xcalloc((size_t)argc, sizeof *a.properties);
   int code = compose_options(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
-  if (code < 0 && !spec) code = EXIT_BAD_INPUT;
-  if (code < 0) interrupt_install(); /* from here on Ctrl-C ends the search with verdict unknown */
-  if (code < 0) code = run(&a, spec);
+  if (code < 0) code = spec ? compose_spec(&a, spec) : EXIT_BAD_INPUT;
   spec_free(spec);
+  free(a.properties);
   free(a.spec.overrides);
   return code;
 }

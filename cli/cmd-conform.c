@@ -185,13 +185,29 @@ static const char *include_dir(void) {
 /* ---------------------------------------------------------------- checking */
 
 static int exit_code(const conform_run_result *run) {
-  int code = EXIT_HOLDS;
-  vec_foreach(&run->jobs, i) {
-    conform_verdict v = run->jobs.items[i].r.verdict;
-    if (v == CONFORM_VIOLATED) return EXIT_VIOLATION;
-    if (v == CONFORM_UNKNOWN) code = EXIT_UNKNOWN;
-  }
-  return code;
+  strbuf why = {0};
+  conform_verdict v = conform_run_verdict(run, &why);
+  sbuf_free(&why);
+  return v == CONFORM_HOLDS ? EXIT_HOLDS : v == CONFORM_VIOLATED ? EXIT_VIOLATION : EXIT_UNKNOWN;
+}
+
+static const char *const run_verdict_names[] = {
+    [CONFORM_HOLDS] = "conforms", [CONFORM_VIOLATED] = "does not conform", [CONFORM_UNKNOWN] = "unknown"};
+
+/* conform's last line: "verdict: conforms: threads A, B conform". */
+static void print_verdict(const conform_run_result *run) {
+  strbuf why = {0};
+  conform_verdict v = conform_run_verdict(run, &why);
+  printf("verdict: %s: %s\n", run_verdict_names[v], sbuf_str(&why));
+  sbuf_free(&why);
+}
+
+static json_t *verdict_json(const conform_run_result *run) {
+  strbuf why = {0};
+  conform_verdict v = conform_run_verdict(run, &why);
+  json_t *j = json_pack("{s:s, s:s}", "verdict", run_verdict_names[v], "reason", sbuf_str(&why));
+  sbuf_free(&why);
+  return j;
 }
 
 /* The run as one JSON object (conform's --json output; a member of check's). */
@@ -207,9 +223,7 @@ static json_t *results_json(const conform_args *a, const ast_spec *spec, const c
     if (!function[i]) json_array_append_new(unchecked, json_string(spec->threads.items[i]->name));
   vec_foreach(&run->unchecked, i) json_array_append_new(notes, json_text(run->unchecked.items[i]));
   conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints, .env = &run->env};
-  json_t *o = json_object();
-  json_object_set_new(o, "command", json_string("conform"));
-  json_object_set_new(o, "spec", json_text(a->path));
+  json_t *o = verdict_json(run);
   json_object_set_new(o, "assumptions", report_assumptions_json(&semantics));
   json_object_set_new(o, "threads", threads);
   json_object_set_new(o, "not_checked", unchecked);
@@ -242,8 +256,12 @@ static void print_json(json_t *o) {
 
 static void print_results(const conform_args *a, const ast_spec *spec, const char **function,
                           const conform_run_result *run) {
-  if (a->json) print_json(results_json(a, spec, function, run));
-  else print_text(a, spec, function, run);
+  if (a->json) {
+    print_json(cli_json_report("conform", a->path, spec, results_json(a, spec, function, run)));
+    return;
+  }
+  print_text(a, spec, function, run);
+  print_verdict(run);
 }
 
 static bool any_binding(const ast_spec *spec, const char **function) {
@@ -318,12 +336,11 @@ static void print_check(const conform_args *a, const ast_spec *spec, const char 
   rep.c.timing = a->timing;
   if (a->json) {
     json_t *o = json_object();
-    json_object_set_new(o, "command", json_string("check"));
     json_object_set_new(o, "verdict", json_string(check_verdict_name(c->verdict)));
     json_object_set_new(o, "reason", json_string(c->reason));
     json_object_set_new(o, "system", system_json(&rep, c));
     json_object_set_new(o, "conform", c->conform_ran ? results_json(a, spec, function, &c->conform) : json_null());
-    print_json(o);
+    print_json(cli_json_report("check", a->path, spec, o));
     return;
   }
   system_text(&rep, c);

@@ -81,6 +81,8 @@ static const struct option every_option[] = {
     {"no-timing", no_argument, NULL, 'T'},
     {"certificate", no_argument, NULL, 'c'},
     {"bound", required_argument, NULL, 'b'},
+    {"property", required_argument, NULL, 'P'},
+    {"show-properties", no_argument, NULL, 'Q'},
     {"thread", required_argument, NULL, 'r'},
     {"int", required_argument, NULL, 'Z'},
     {"emit-c", required_argument, NULL, 'C'},

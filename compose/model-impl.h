@@ -16,6 +16,7 @@ typedef struct mdl_ops {
   bool (*initial_holds)(const mdl *m, const int64_t *state);
   bool (*step_holds)(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
   void (*describe_step)(const mdl *m, const mdl_step *step, strbuf *out);
+  loc (*step_at)(const mdl *m, const mdl_step *step);
   void (*describe_value)(const mdl *m, size_t slot, int64_t value, strbuf *out);
   void (*describe_violation)(const mdl *m, const mdl_violation *why, strbuf *out);
   void (*destroy)(mdl *m);

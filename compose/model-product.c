@@ -383,6 +383,11 @@ static void product_describe_step(const mdl *m, const mdl_step *step, strbuf *ou
   if (e->label) sbuf_printf(out, " \"%s\"", e->label);
 }
 
+static loc product_step_at(const mdl *m, const mdl_step *step) {
+  const ast_edge *e = thread_of_slot((const product *)m, step->slot)->edges.items[step->edge];
+  return (loc){e->from_at.start, e->to_at.end};
+}
+
 static void product_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
   const mdl_slot *s = &m->slots[slot];
   if (s->kind == SLOT_INSTANCE)
@@ -481,9 +486,9 @@ static mdl_symbolic *product_symbolic_face(const mdl *m, smt *s) {
 }
 
 static const mdl_ops product_ops = {
-    product_initial,    product_next_all,      product_check,          product_initial_holds,
-    product_step_holds, product_describe_step, product_describe_value, product_describe_violation,
-    product_destroy,    product_symbolic_face,
+    product_initial,       product_next_all,          product_check,   product_initial_holds,
+    product_step_holds,    product_describe_step,     product_step_at, product_describe_value,
+    product_describe_violation, product_destroy,      product_symbolic_face,
 };
 
 static bool enumerable(const mdl_slot *s) { return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES; }

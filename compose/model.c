@@ -43,6 +43,8 @@ void mdl_canonicalize(const mdl *m, int64_t *state) {
 
 void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out) { m->ops->describe_step(m, step, out); }
 
+loc mdl_step_at(const mdl *m, const mdl_step *step) { return m->ops->step_at(m, step); }
+
 void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
   m->ops->describe_value(m, slot, value, out);
 }

@@ -99,6 +99,8 @@ void mdl_canonicalize(const mdl *m, int64_t *state);
 
 /* Appends "S1 -> S2 \"label\"" for a step. */
 void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out);
+/* Where the step's edge is written in the spec ("A -> B"). */
+loc mdl_step_at(const mdl *m, const mdl_step *step);
 /* Appends the name of a slot's value: "true", "3", or a state name. */
 void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out);
 /* Appends a description of a violation: "Worker[2] goes wrong in state Work: assertion !stopped is false". */

@@ -8,6 +8,7 @@
 #include "../core/arena.h"
 #include "../core/json-text.h"
 #include "../core/strbuf.h"
+#include "../spec-lang/properties.h"
 
 static const char *const verdict_names[] = {
     [VERDICT_SAFE] = "safe", [VERDICT_UNSAFE] = "unsafe", [VERDICT_UNKNOWN] = "unknown"};
@@ -47,10 +48,30 @@ static void instance_states(strbuf *b, const mdl *m, const int64_t *state) {
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
-static void print_trace(FILE *out, const mdl *m, const compose_result *r) {
+/* "spec.athread:L:C": where a span of the spec starts. */
+static void put_at(strbuf *b, const report_context *c, loc at) {
+  size_t line, col;
+  diag_line_col(c->spec->src, at.start, &line, &col);
+  sbuf_printf(b, "%s:%zu:%zu", c->spec->src->name, line, col);
+}
+
+/* "violated: system.invariant.1 at spec.athread:L:C" (no ID for an index
+ * out of bounds or conflicting assignments: athread's checks, not the spec's). */
+static void print_violated(FILE *out, const report_context *c, const mdl_violation *v) {
+  strbuf b = {0};
+  sbuf_puts(&b, "violated: ");
+  if (spec_property_id(c->spec, v->failed, &b)) sbuf_puts(&b, " at ");
+  put_at(&b, c, v->failed->at);
+  fprintf(out, "%s\n", sbuf_str(&b));
+  sbuf_free(&b);
+}
+
+static void print_trace(FILE *out, const report_context *c, const mdl *m, const compose_result *r) {
   size_t w = mdl_width(m), who_width = 0, edge_width = 0;
   strbuf *edges = xcalloc(r->trace_steps + 1, sizeof *edges);
   for (size_t k = 0; k < r->trace_steps; k++) {
+    put_at(&edges[k], c, mdl_step_at(m, &r->trace[k]));
+    sbuf_puts(&edges[k], "  ");
     mdl_describe_step(m, &r->trace[k], &edges[k]);
     who_width = max_size(who_width, strlen(mdl_slot_at(m, (size_t)r->trace[k].slot)->name));
     edge_width = max_size(edge_width, edges[k].len);
@@ -111,7 +132,8 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   if (r->verdict == VERDICT_UNSAFE) mdl_describe_violation(m, &r->violation, &why);
   if (r->verdict == VERDICT_UNKNOWN) sbuf_puts(&why, r->unknown_reason);
   fprintf(out, "system %s: %s%s%s\n", c->system, verdict_names[r->verdict], why.len ? ": " : "", sbuf_str(&why));
-  if (r->verdict == VERDICT_UNSAFE) print_trace(out, m, r);
+  if (r->verdict == VERDICT_UNSAFE) print_violated(out, c, &r->violation);
+  if (r->verdict == VERDICT_UNSAFE) print_trace(out, c, m, r);
   strbuf sym = {0};
   describe_symmetry(&sym, m, c->symmetry);
   fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, sbuf_str(&sym));
@@ -135,6 +157,47 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   sbuf_free(&why);
 }
 
+/* What every verdict of the composition rests on (the same for each
+ * engine: they search one system), by key as in the JSON report. */
+static const char *const assumption_keys[] = {"atomicity", "scheduling"};
+static const char *const assumption_texts[] = {
+    "each edge of an abstract thread is one atomic step",
+    "the instances interleave in any order (no fairness: a safety verdict needs none)"};
+
+void report_assumptions(FILE *out) {
+  fprintf(out, "assumptions: %s; %s\n", assumption_texts[0], assumption_texts[1]);
+}
+
+static json_t *assumptions_json(void) {
+  json_t *o = json_object();
+  for (size_t i = 0; i < sizeof assumption_keys / sizeof *assumption_keys; i++)
+    json_object_set_new(o, assumption_keys[i], json_string(assumption_texts[i]));
+  json_object_set_new(o, "text", json_sprintf("%s; %s", assumption_texts[0], assumption_texts[1]));
+  return o;
+}
+
+/* "verdict: VERDICT[ QUALIFIER][: WHY]" */
+static void verdict_line(FILE *out, verdict v, const char *qualifier, const mdl *m, const compose_result *r,
+                         const char *unknown_reason) {
+  strbuf why = {0};
+  if (v == VERDICT_UNSAFE) mdl_describe_violation(m, &r->violation, &why);
+  if (v == VERDICT_UNKNOWN) sbuf_puts(&why, unknown_reason);
+  fprintf(out, "verdict: %s%s%s%s\n", verdict_names[v], qualifier, why.len ? ": " : "", sbuf_str(&why));
+  sbuf_free(&why);
+}
+
+void report_verdict(FILE *out, const mdl *m, const compose_result *r) {
+  verdict_line(out, r->verdict, "", m, r, r->unknown_reason);
+}
+
+void report_forall_verdict(FILE *out, const report_forall *f, const mdl *m, const compose_result *r) {
+  const forall_result *fr = f->result;
+  char qualifier[160];
+  if (fr->verdict == VERDICT_UNSAFE) snprintf(qualifier, sizeof qualifier, " for %s = %" PRId64, f->param, fr->n);
+  else snprintf(qualifier, sizeof qualifier, " for every %.100s >= 1", f->param);
+  verdict_line(out, fr->verdict, qualifier, m, r, fr->unknown_reason);
+}
+
 /* ---------------------------------------------------------------- JSON */
 
 static json_t *value_json(const mdl *m, size_t slot, int64_t v) {
@@ -155,7 +218,15 @@ static json_t *state_json(const mdl *m, const int64_t *state) {
   return json_pack("{s:o, s:o}", "shared", shared, "instances", instances);
 }
 
-static json_t *step_json(const mdl *m, const compose_result *r, size_t k) {
+/* {"file", "line", "column"} of a span of the spec. */
+static json_t *location_json(const report_context *c, loc at) {
+  size_t line, col;
+  diag_line_col(c->spec->src, at.start, &line, &col);
+  return json_pack("{s:o, s:I, s:I}", "file", json_text(c->spec->src->name), "line", (json_int_t)line, "column",
+                   (json_int_t)col);
+}
+
+static json_t *step_json(const report_context *c, const mdl *m, const compose_result *r, size_t k) {
   size_t w = mdl_width(m);
   const int64_t *before = r->trace_states + k * w, *after = before + w;
   const mdl_step *st = &r->trace[k];
@@ -171,13 +242,14 @@ static json_t *step_json(const mdl *m, const compose_result *r, size_t k) {
                         value_json(m, (size_t)st->slot, before[st->slot]), "to",
                         value_json(m, (size_t)st->slot, after[st->slot]), "edge", st->edge, "edge_text",
                         sbuf_str(&edge), "state", state_json(m, after), "changed", changed);
+  json_object_set_new(j, "location", location_json(c, mdl_step_at(m, st)));
   sbuf_free(&edge);
   return j;
 }
 
-static json_t *trace_json(const mdl *m, const compose_result *r) {
+static json_t *trace_json(const report_context *c, const mdl *m, const compose_result *r) {
   json_t *steps = json_array();
-  for (size_t k = 0; k < r->trace_steps; k++) json_array_append_new(steps, step_json(m, r, k));
+  for (size_t k = 0; k < r->trace_steps; k++) json_array_append_new(steps, step_json(c, m, r, k));
   strbuf why = {0};
   mdl_describe_violation(m, &r->violation, &why);
   static const char *const kinds[] = {[MDL_OK] = "none",
@@ -192,6 +264,10 @@ static json_t *trace_json(const mdl *m, const compose_result *r) {
                                 "message", sbuf_str(&why));
   if (r->violation.slot >= 0)
     json_object_set_new(violation, "instance", json_string(mdl_slot_at(m, (size_t)r->violation.slot)->name));
+  strbuf id = {0};
+  if (spec_property_id(c->spec, r->violation.failed, &id)) json_object_set_new(violation, "property", json_string(sbuf_str(&id)));
+  sbuf_free(&id);
+  json_object_set_new(violation, "location", location_json(c, r->violation.failed->at));
   sbuf_free(&why);
   sbuf_free(&expr);
   return json_pack("{s:o, s:o, s:o}", "initial", state_json(m, r->trace_states), "steps", steps, "violation",
@@ -208,9 +284,10 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
       json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path),
                 "system", c->system, "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry,
                 "verdict", verdict_names[r->verdict], "statistics", stats);
+  json_object_set_new(j, "assumptions", assumptions_json());
   if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
   if (c->certificate) json_object_set_new(j, "certificate", json_string(c->certificate));
-  if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(m, r));
+  if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(c, m, r));
   return j;
 }
 
@@ -250,7 +327,8 @@ void report_forall_text(FILE *out, const report_context *c, const report_forall 
   mdl_describe_violation(m, &r->violation, &why);
   fprintf(out, "system %s: unsafe for %s = %" PRId64 ": %s\n", c->system, f->param, fr->n, sbuf_str(&why));
   sbuf_free(&why);
-  print_trace(out, m, r);
+  print_violated(out, c, &r->violation);
+  print_trace(out, c, m, r);
   fprintf(out,
           "found by bounded model checking of the counter system: depth %u, the smallest %s with a counterexample that "
           "short%s\n",
@@ -277,11 +355,13 @@ json_t *report_forall_json(const report_context *c, const report_forall *f, cons
       json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "command", "compose", "spec", json_text(c->spec_path),
                 "system", c->system, "engine", "for-all", "engine_reason", c->engine_why, "symmetry", 0, "verdict",
                 verdict_names[fr->verdict], "for_all", fa, "statistics", stats);
+  json_object_set_new(j, "assumptions", assumptions_json());
   if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));
   if (c->certificate && fr->verdict == VERDICT_SAFE) json_object_set_new(j, "certificate", json_string(c->certificate));
   if (fr->verdict != VERDICT_UNSAFE) return j;
-  json_object_set_new(j, "trace", trace_json(m, r));
-  json_t *concrete = report_json(&(report_context){.spec_path = c->spec_path,
+  json_object_set_new(j, "trace", trace_json(c, m, r));
+  json_t *concrete = report_json(&(report_context){.spec = c->spec,
+                                                   .spec_path = c->spec_path,
                                                    .system = c->system,
                                                    .engine = f->concrete_engine,
                                                    .engine_why = f->concrete_why,

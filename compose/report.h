@@ -13,8 +13,10 @@
 #include "result.h"
 #include "engine-forall.h"
 #include "model.h"
+#include "../spec-lang/ast.h"
 
 typedef struct report_context {
+  const ast_spec *spec;    /* the spec checked: where its edges and properties are */
   const char *spec_path;   /* the file checked */
   const char *system;      /* the system's name */
   const char *engine;      /* "explicit" */
@@ -25,6 +27,12 @@ typedef struct report_context {
 } report_context;
 
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
+/* "assumptions: ...": what the verdict rests on (the JSON reports carry it
+ * as "assumptions"). */
+void report_assumptions(FILE *out);
+/* The last line of compose's text, one to grep for: "verdict: safe",
+ * "verdict: unsafe: WHY" or "verdict: unknown: WHY". */
+void report_verdict(FILE *out, const mdl *m, const compose_result *r);
 json_t *report_json(const report_context *c, const mdl *m, const compose_result *r);
 
 /* What `compose --for-all N` adds: the counter-system verdict and, when it
@@ -42,6 +50,9 @@ typedef struct report_forall {
 
 void report_forall_text(FILE *out, const report_context *c, const report_forall *f, const mdl *m,
                         const compose_result *r);
+/* --for-all's last line: "verdict: safe for every N >= 1", "verdict: unsafe
+ * for N = 3: WHY", "verdict: unknown for every N >= 1: WHY". m is NULL unless unsafe. */
+void report_forall_verdict(FILE *out, const report_forall *f, const mdl *m, const compose_result *r);
 json_t *report_forall_json(const report_context *c, const report_forall *f, const mdl *m, const compose_result *r);
 
 #endif

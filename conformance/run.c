@@ -163,3 +163,22 @@ void conform_run_free(conform_run_result *out) {
   env_free(&out->env);
   cfe_free(out->unit);
 }
+
+/* Appends "threads A, B" (or "thread A"): the jobs with verdict v. */
+static void name_threads(const conform_run_result *run, conform_verdict v, strbuf *why) {
+  size_t n = 0, k = 0;
+  vec_foreach(&run->jobs, i) n += run->jobs.items[i].r.verdict == v;
+  sbuf_puts(why, n == 1 ? "thread " : "threads ");
+  vec_foreach(&run->jobs, i)
+    if (run->jobs.items[i].r.verdict == v) sbuf_printf(why, "%s%s", k++ ? ", " : "", run->jobs.items[i].thread->name);
+}
+
+conform_verdict conform_run_verdict(const conform_run_result *run, strbuf *why) {
+  conform_verdict v = CONFORM_HOLDS;
+  vec_foreach(&run->jobs, i) {
+    conform_verdict t = run->jobs.items[i].r.verdict;
+    if (t == CONFORM_VIOLATED || (t == CONFORM_UNKNOWN && v == CONFORM_HOLDS)) v = t;
+  }
+  name_threads(run, v, why);
+  return v;
+}

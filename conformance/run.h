@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "../core/strbuf.h"
 #include "../core/vec.h"
 #include "../cfront/cfront.h"
 #include "atomicity.h"
@@ -61,5 +62,9 @@ typedef struct conform_run_result {
  * disagrees with the spec's initial states is such an error (initial.h). */
 bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out);
 void conform_run_free(conform_run_result *out);
+/* The verdict of the run as a whole: does not conform when a thread does
+ * not, else unknown when a thread is unknown, else conforms. Appends to why
+ * the threads with that verdict ("thread A", "threads A, B"). */
+conform_verdict conform_run_verdict(const conform_run_result *run, strbuf *why);
 
 #endif
