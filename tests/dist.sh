@@ -140,11 +140,13 @@ help_opts() {
 }
 lines=()
 for c in $commands; do lines+=("athread $c -"); done
-mkdir -p w && touch w/a.athread w/b.c w/t.json w/x.txt
+mkdir -p w && touch w/b.c w/t.json w/x.txt && printf 'const N = 2;\n  const MAX = N + 1;\nshared int g;\n' > w/a.athread
 cases=("compose|athread comp" "symbolic|athread compose --engine s" "auto bmc chc|athread conform --engine "
   "explicit|athread compose --engine=e" "access|athread check --atomicity a" "c math|athread conform --int "
   "havoc system|athread check --env " "a.athread|athread conform w/" "b.c|athread conform w/a.athread w/"
-  "t.json|athread viz w/a.athread --trace w/" "--for-all|athread check --fo")
+  "t.json|athread viz w/a.athread --trace w/" "--for-all|athread check --fo" "check compose conform|athread help c"
+  "MAX N|athread compose w/a.athread --set "
+  "$(printf '%s\n' $commands help | sort | tr '\n' ' ' | sed 's/ $//')|athread " "--help --version -V -h|athread -" "MAX|athread lint w/a.athread --set M" "MAX N|athread promela w/a.athread --set=")
 for case in "${cases[@]}"; do lines+=("${case#*|}"); done
 if zcomplete "${lines[@]}" > zsh.got; then
   i=0
