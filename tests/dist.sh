@@ -8,7 +8,8 @@ set -u
 source "$(dirname "$0")/setup"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 cd "$SCRATCH"
-export MANPAGER=cat PAGER=cat
+# man-db's seccomp sandbox fails in some containers; the pages are our own files.
+export MANPAGER=cat PAGER=cat MAN_DISABLE_SECCOMP=1
 # make install from this script: not part of an outer make's jobserver or
 # command-line variables, and the binary under test is never rebuilt.
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -22,7 +23,7 @@ for page in "$ROOT/man/athread.1" "$ROOT/man/athread-spec.5"; do
   groff -man -ww -z "$page" > groff.out 2>&1
   if [ $? = 0 ] && [ ! -s groff.out ]; then pass; else fail "groff -man -ww -z $name: $(head -n 5 groff.out)"; fi
   if command -v mandoc > /dev/null; then
-    mandoc -Tlint -Wwarning "$page" > mandoc.out 2>&1
+    mandoc -Tlint "$page" > mandoc.out 2>&1
     if [ $? = 0 ] && [ ! -s mandoc.out ]; then pass; else fail "mandoc -Tlint $name: $(head -n 5 mandoc.out)"; fi
   else
     echo "SKIP: mandoc is not installed (scripts/deps.sh installs it): $name not linted by mandoc"
