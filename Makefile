@@ -147,7 +147,7 @@ install: $(ATHREAD)
 	install -m 644 completions/_athread $(ZSH_COMPLETIONS)/_athread
 	install -m 644 man/athread.1 $(MANDIR)/man1/athread.1
 	install -m 644 man/athread-spec.5 $(MANDIR)/man5/athread-spec.5
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' athread.pc.in > $(PKGCONFIG)/athread.pc.tmp
+	sed -e '/^#/d' -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' athread.pc.in > $(PKGCONFIG)/athread.pc.tmp
 	chmod 644 $(PKGCONFIG)/athread.pc.tmp
 	mv -f $(PKGCONFIG)/athread.pc.tmp $(PKGCONFIG)/athread.pc
 

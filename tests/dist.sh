@@ -179,6 +179,7 @@ if make_dist install DESTDIR="$dest" PREFIX=/usr; then
   [ "$found" = "$dest/usr/share/man/man5/athread-spec.5" ] && pass || fail "man -M finds athread-spec(5) at '$found'"
   got=$(PKG_CONFIG_PATH="$dest/usr/share/pkgconfig" pkg-config --cflags athread 2>&1 | sed 's/ *$//')
   [ "$got" = "-I/usr/share/athread/include" ] && pass || fail "pkg-config --cflags athread (DESTDIR install): '$got'"
+  ! grep -q '@' "$dest/usr/share/pkgconfig/athread.pc" && pass || fail "athread.pc keeps a placeholder: $(grep '@' "$dest/usr/share/pkgconfig/athread.pc")"
   got=$(PKG_CONFIG_PATH="$dest/usr/share/pkgconfig" pkg-config --modversion athread 2>&1)
   [ "$got" = "$version" ] && [ -n "$version" ] && pass || fail "pkg-config --modversion athread: '$got', athread --version: '$version'"
   make_dist uninstall DESTDIR="$dest" PREFIX=/usr && [ -z "$(find "$dest" ! -type d)" ] && pass ||
