@@ -4,7 +4,8 @@
 #   make asan-test    the whole suite again with AddressSanitizer + UBSan
 #   make demo         run athread on every example
 #   make format       lay out the C sources with clang-format (.clang-format)
-#   make install PREFIX=/usr/local   (make uninstall PREFIX=... removes it again)
+#   make install PREFIX=/usr/local   the binary, headers, man pages, bash and zsh
+#                     completions, athread.pc (make uninstall PREFIX=... removes them)
 
 PREFIX   ?= /usr/local
 CC       ?= cc
@@ -130,16 +131,29 @@ demo: deps
 	@ATHREAD=$(ATHREAD) scripts/demo.sh
 
 COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+MANDIR      = $(DESTDIR)$(PREFIX)/share/man
+# athread.pc: no library and nothing architecture-dependent, so share/pkgconfig
+# (on pkg-config's default path for /usr and /usr/local, like lib/pkgconfig).
+PKGCONFIG   = $(DESTDIR)$(PREFIX)/share/pkgconfig
+VERSION    := $(shell sed -n 's/^\#define ATHREAD_VERSION "\(.*\)"/\1/p' cli/cli.h)
 
 install: $(ATHREAD)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models $(COMPLETIONS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/athread/include/athread/models $(COMPLETIONS) $(ZSH_COMPLETIONS) $(MANDIR)/man1 $(MANDIR)/man5 $(PKGCONFIG)
 	install -m 755 $(ATHREAD) $(DESTDIR)$(PREFIX)/bin/athread
 	install -m 644 include/athread.h include/assert.h include/stdatomic.h $(DESTDIR)$(PREFIX)/share/athread/include/
 	install -m 644 include/athread/models/*.h $(DESTDIR)$(PREFIX)/share/athread/include/athread/models/
 	install -m 644 completions/athread.bash $(COMPLETIONS)/athread
+	install -m 644 completions/_athread $(ZSH_COMPLETIONS)/_athread
+	install -m 644 man/athread.1 $(MANDIR)/man1/athread.1
+	install -m 644 man/athread-spec.5 $(MANDIR)/man5/athread-spec.5
+	sed -e '/^#/d' -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' athread.pc.in > $(PKGCONFIG)/athread.pc.tmp
+	chmod 644 $(PKGCONFIG)/athread.pc.tmp
+	mv -f $(PKGCONFIG)/athread.pc.tmp $(PKGCONFIG)/athread.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/athread $(COMPLETIONS)/athread
+	rm -f $(DESTDIR)$(PREFIX)/bin/athread $(COMPLETIONS)/athread $(ZSH_COMPLETIONS)/_athread
+	rm -f $(MANDIR)/man1/athread.1 $(MANDIR)/man5/athread-spec.5 $(PKGCONFIG)/athread.pc
 	rm -rf $(DESTDIR)$(PREFIX)/share/athread
 
 clean:

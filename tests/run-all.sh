@@ -42,6 +42,11 @@ out=$(tests/cli.sh)
 echo "$out"
 add_counts "$out"
 
+section "distribution: man pages, zsh completion, make install/uninstall, athread.pc"
+out=$(tests/dist.sh)
+echo "$out"
+add_counts "$out"
+
 section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"
