@@ -1,8 +1,10 @@
 " tests/editors/check.vim -- run by tests/editors.sh as
 "   vim -Nu NONE -i NONE -Es --cmd 'set rtp^=<repo>/editors/vim' -S check.vim
 " with $EXPECT (tests/editors/tokens.py's rows) and $RESULT (where to write).
-" Opens every file the rows name, checks that Vim takes it for an athread
-" file, then compares the syntax group of every byte with the row that
+" Opens every file the rows name (and those $FILES lists), says which
+" filetype and syntax Vim took for it and any error loading them:
+"   FILETYPE<TAB>FILE<TAB>FILETYPE<TAB>SYNTAX<TAB>ERROR-MESSAGE
+" then compares the syntax group of every byte with the row that
 " covers it; a byte no row covers (whitespace between tokens) must have no
 " group. Writes per file and per kind of token:
 "   COUNT<TAB>FILE<TAB>KIND<TAB>BYTES-CHECKED<TAB>BYTES-WRONG
@@ -32,8 +34,9 @@ for s:file in split($FILES, "\n")
 endfor
 
 for s:file in s:order
+  let v:errmsg = ''
   execute 'silent edit' fnameescape(s:file)
-  call add(s:out, printf("FILETYPE\t%s\t%s\t%s", s:file, &filetype, get(b:, 'current_syntax', '')))
+  call add(s:out, printf("FILETYPE\t%s\t%s\t%s\t%s", s:file, &filetype, get(b:, 'current_syntax', ''), v:errmsg))
   let s:counts = {}
   let s:wrong = {}
   let s:covered = {}

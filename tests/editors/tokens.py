@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # tests/editors/tokens.py -- the independent tokenizer of tests/editors.sh.
 #
+# tokens.py FILE... | tokens.py --keywords (lexer.l's keywords, one a line)
+#
 # Reads .athread files the way spec-lang/lexer.l does (longest match, the
 # same token set; the keywords are read from lexer.l itself, so a keyword
 # added there and not here, or not in the grammars, fails the test) and
@@ -283,6 +285,9 @@ def main(argv):
                          % (sorted(keywords), sorted(KEYWORDS)))
         return 1
     out = sys.stdout
+    if argv[1:] == ["--keywords"]:
+        out.write("\n".join(sorted(keywords)) + "\n")
+        return 0
     for path in argv[1:]:
         data = Path(path).read_bytes()
         for row in tokenize(path, data, keywords):
