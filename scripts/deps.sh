@@ -12,6 +12,7 @@ packages=(
   spin                    # reference model checker for differential tests
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
+  vim                     # tests/editors.sh runs editors/vim headless: needs +syntax and +eval, which vim-tiny lacks
 )
 
 missing=()
