@@ -4,7 +4,8 @@
 # every example spec, every spec of tests/good and tests/editors/*.athread
 # against an independent tokenizer (tests/editors/tokens.py, whose keywords
 # are lexer.l's); each grammar broken on purpose must fail the same check;
-# the extension's problem matcher must read athread's own diagnostics.
+# Vim's compiler file and the extension's problem matcher must read
+# athread's own diagnostics.
 # Vim runs headless (-Es); the TextMate grammar runs through vscode-textmate
 # and vscode-oniguruma (VS Code's tokenizer), pinned in
 # tests/editors/package-lock.json and installed here with npm ci when
@@ -12,6 +13,7 @@
 set -u
 source "$(dirname "$0")/setup"
 cd "$TESTS_DIR/.."
+ROOT=$PWD
 ED=tests/editors
 
 # ---------------------------------------------------------------- the specs
@@ -38,6 +40,12 @@ if [ "$kinds" = "binding comment error escape ident kw label name number op prim
 fixtures=("$ED"/*.athread)
 python3 "$ED/tokens.py" "${fixtures[@]}" > "$SCRATCH/expect-fixtures.tsv" || fail "tokens.py on ${fixtures[*]}"
 
+# tokens.py's errors are the lexer's (athread lint's).
+"$ATHREAD" lint "$ED/lexical-errors.athread" > /dev/null 2> "$SCRATCH/lexical-errors.txt"
+if python3 "$ED/lexer-errors.py" "$SCRATCH/expect-fixtures.tsv" "$ED/lexical-errors.athread" "$SCRATCH/lexical-errors.txt"; then pass; else
+  fail "tokens.py and athread lint disagree on the lexical errors of $ED/lexical-errors.athread"
+fi
+
 # judge WHAT RESULT: one test per file and kind of token in a checker's
 # RESULT (COUNT lines), which must name every spec; prints the checker's
 # first WRONG lines.
@@ -62,6 +70,15 @@ expect_broken() {
   if wrong_kinds "$3" | grep -qx "$2"; then pass; else fail "$1: the check did not notice (wrong kinds: $(wrong_kinds "$3" | tr '\n' ' '))"; fi
 }
 
+# athread's diagnostics for the problem matchers: an error, a note, a
+# warning, each followed by its source line and caret.
+printf 'shared int g;\nthread A {\n  init state S;\n  state U;\n' > "$SCRATCH/unclosed.athread"
+printf 'shared int g;\nthread A {\n  init state S;\n  state U;\n}\n' > "$SCRATCH/unreached.athread"
+(cd "$SCRATCH" && $VALGRIND "$ATHREAD" lint unclosed.athread unreached.athread) > /dev/null 2> "$SCRATCH/diagnostics.txt"
+want_diagnostics="unclosed.athread|4|11|e|unexpected end of file
+unclosed.athread|2|10|n|this '{' is never closed
+unreached.athread|4|9|w|state 'U' cannot be reached from an init state of thread 'A'"
+
 # ---------------------------------------------------------------- Vim
 # run_vim RUNTIME-DIR RESULT [EXPECT]: checks every spec (or the tokens
 # of EXPECT alone) with the syntax files under RUNTIME-DIR (laid out as
@@ -83,6 +100,16 @@ else
     if grep -qx "FILETYPE	$spec	athread	athread	" "$SCRATCH/vim.txt"; then pass; else fail "vim: $spec: $(grep "^FILETYPE	$spec	" "$SCRATCH/vim.txt" | cut -f3-)"; fi
   done
   judge vim "$SCRATCH/vim.txt"
+
+  # The compiler file (:compiler athread) reads the diagnostics into the
+  # quickfix list.
+  (cd "$SCRATCH" && vim -Nu NONE -i NONE -Es --cmd "set rtp^=$ROOT/editors/vim" -c 'compiler athread' -c 'cgetfile diagnostics.txt' \
+    -c 'call writefile(map(getqflist(), {_, e -> bufname(e.bufnr) . "|" . e.lnum . "|" . e.col . "|" . e.type . "|" . e.text}), "quickfix.txt")' \
+    -c 'qall!' < /dev/null > /dev/null 2>&1)
+  if [ "$(cat "$SCRATCH/quickfix.txt" 2> /dev/null)" = "$want_diagnostics" ]; then pass; else
+    fail "vim: :compiler athread read athread's diagnostics as"
+    diff <(echo "$want_diagnostics") "$SCRATCH/quickfix.txt" | head -n 10
+  fi
 
   # The same check with the syntax file broken three ways must fail.
   # vim_broken WHAT KIND SED-SCRIPT
@@ -131,14 +158,9 @@ else
   tm_broken "a block comment that never ends" whole "g['repository']['comments']['patterns'][1]['end'] = 'never'"
 
   # The extension's package.json, and its problem matcher on athread's
-  # diagnostics: an error, a note, a warning.
-  printf 'shared int g;\nthread A {\n  init state S;\n  state U;\n' > "$SCRATCH/unclosed.athread"
-  printf 'shared int g;\nthread A {\n  init state S;\n  state U;\n}\n' > "$SCRATCH/unreached.athread"
-  (cd "$SCRATCH" && $VALGRIND "$ATHREAD" lint unclosed.athread unreached.athread) > /dev/null 2> "$SCRATCH/diagnostics.txt"
+  # diagnostics.
   if node "$ED/check-package.js" editors/vscode < "$SCRATCH/diagnostics.txt" > "$SCRATCH/matched.txt"; then pass; else fail "editors/vscode/package.json"; fi
-  want="unclosed.athread|4|11|error|unexpected end of file
-unclosed.athread|2|10|note|this '{' is never closed
-unreached.athread|4|9|warning|state 'U' cannot be reached from an init state of thread 'A'"
+  want=$(sed 's/|e|/|error|/; s/|n|/|note|/; s/|w|/|warning|/' <<< "$want_diagnostics")
   if [ "$(cat "$SCRATCH/matched.txt")" = "$want" ]; then pass; else
     fail "the problem matcher read athread's diagnostics as"
     diff <(echo "$want") "$SCRATCH/matched.txt" | head -n 10

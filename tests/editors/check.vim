@@ -11,6 +11,8 @@
 " and, for the first wrong bytes of each, a line starting with "WRONG".
 set encoding=utf-8
 set nomore
+" No swap files beside the specs (another run may have them open).
+set noswapfile
 filetype on
 syntax on
 
