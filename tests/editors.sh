@@ -41,7 +41,7 @@ fixtures=("$ED"/*.athread)
 python3 "$ED/tokens.py" "${fixtures[@]}" > "$SCRATCH/expect-fixtures.tsv" || fail "tokens.py on ${fixtures[*]}"
 
 # tokens.py's errors are the lexer's (athread lint's).
-"$ATHREAD" lint "$ED/lexical-errors.athread" > /dev/null 2> "$SCRATCH/lexical-errors.txt"
+$VALGRIND "$ATHREAD" lint "$ED/lexical-errors.athread" > /dev/null 2> "$SCRATCH/lexical-errors.txt"
 if python3 "$ED/lexer-errors.py" "$SCRATCH/expect-fixtures.tsv" "$ED/lexical-errors.athread" "$SCRATCH/lexical-errors.txt"; then pass; else
   fail "tokens.py and athread lint disagree on the lexical errors of $ED/lexical-errors.athread"
 fi
