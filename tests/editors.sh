@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/editors.sh -- the editor support in editors/: Vim's syntax file and
 # the TextMate grammar of the VS Code extension, checked token by token on
-# every example spec, every spec of tests/good and tests/editors/*.athread
-# against an independent tokenizer (tests/editors/tokens.py, whose keywords
-# are lexer.l's); each grammar broken on purpose must fail the same check;
+# every example spec, every spec of tests/good, every ```athread block of
+# README.md and docs/*.md and tests/editors/*.athread against an
+# independent tokenizer (tests/editors/tokens.py, whose keywords are
+# lexer.l's); each grammar broken on purpose must fail the same check;
 # Vim's compiler file and the extension's problem matcher must read
 # athread's own diagnostics.
 # Vim runs headless (-Es); the TextMate grammar runs through vscode-textmate
@@ -24,6 +25,15 @@ for case_file in tests/good/*.test; do
   awk '/^--- /{on = ($0 == "--- spec"); next} on' "$case_file" > "$spec"
   specs+=("$spec")
 done
+# The ```athread blocks of README.md and docs/*.md (tests/doc-examples.sh lints them).
+mkdir -p "$SCRATCH/docs"
+for doc in README.md docs/*.md; do
+  awk -v dir="$SCRATCH/docs" -v base="$(basename "$doc" .md)" '
+    /^```athread$/ { n++; file = sprintf("%s/%s-%d.athread", dir, base, n); on = 1; next }
+    /^```$/ { on = 0 }
+    on { print > file }' "$doc"
+done
+specs+=("$SCRATCH"/docs/*.athread)
 
 # The expected group and scope of every token.
 if python3 "$ED/tokens.py" "${specs[@]}" > "$SCRATCH/expect.tsv"; then pass; else fail "tokens.py"; fi
