@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
   man-db groff-base mandoc zsh # tests/dist.sh: the man pages render without warnings, zsh completion
+  vim                     # tests/editors.sh runs editors/vim headless: needs +syntax and +eval, which vim-tiny lacks
 )
 
 missing=()

@@ -57,6 +57,11 @@ out=$(tests/doc-examples.sh)
 echo "$out"
 add_counts "$out"
 
+section "editor support: the Vim syntax file and the TextMate grammar, token by token on every spec; the VS Code problem matcher"
+out=$(tests/editors.sh)
+echo "$out" | tail -n 30
+add_counts "$out"
+
 section "mutated specs (robustness smoke)"
 out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
 echo "$out" | tail -n 20

@@ -1,0 +1,2 @@
+" Vim filetype detection: athread specifications (editors/README.md).
+au BufRead,BufNewFile *.athread setfiletype athread
