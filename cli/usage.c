@@ -118,6 +118,8 @@ static const usage usages[] = {
    "  --for-all N           prove for every N >= 1 (counter abstraction of the threads with N\n"
    "                        instances, which must not use tid nor be named by index; N's value\n"
    "                        in the spec is not used); unsafe: the trace for the N found\n"
+   "  --show-properties     list the spec's properties (ID, place, kind, formula); check nothing\n"
+   "  --property ID         check only property ID (repeatable; IDs from --show-properties)\n"
    "  -h, --help            show this help\n"
    "\n"
    "Exit codes: 0 safe, 1 unsafe (a shortest counterexample is printed), 2 bad input,\n"

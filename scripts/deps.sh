@@ -13,6 +13,8 @@ packages=(
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
   man-db groff-base mandoc zsh # tests/dist.sh: the man pages render without warnings, zsh completion
+  nodejs                  # tests/editors.sh: VS Code's own TextMate tokenizer (npm ci of tests/editors/package-lock.json)
+  python3-jsonschema      # tests/json-contract.sh: the JSON reports against docs/report.schema.json
   vim                     # tests/editors.sh runs editors/vim headless: needs +syntax and +eval, which vim-tiny lacks
 )
 

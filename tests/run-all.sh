@@ -47,6 +47,11 @@ out=$(tests/dist.sh)
 echo "$out"
 add_counts "$out"
 
+section "the JSON contract: reports validate against docs/report.schema.json, one verdict: line, viz --trace takes the trace's consts"
+out=$(tests/json-contract.sh)
+echo "$out"
+add_counts "$out"
+
 section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"
