@@ -113,7 +113,7 @@ for f in "$ex"/*/*.c; do
 done
 # The README's trace is pinned by tests/readme/bluetooth-buggy.test; the example must still produce it.
 want=$(awk '/^--- stdout$/{on=1; next} /^--- stderr$/{on=0} on' "$TESTS_DIR/readme/bluetooth-buggy.test")
-got=$("$ATHREAD" compose "$ex/bluetooth/bluetooth-buggy.athread" --no-timing)
+got=$(cd "$ex/bluetooth" && "$ATHREAD" compose bluetooth-buggy.athread --no-timing)
 if [ "$got" = "$want" ]; then pass; else fail "examples/bluetooth/bluetooth-buggy.athread no longer gives the trace in README.md"; fi
 # Every command block of the README (the tutorial's included) prints exactly what it shows.
 mkdir -p "$SCRATCH/readme" && ln -s "$root/examples" "$SCRATCH/readme/examples"
