@@ -129,6 +129,13 @@ bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *l
   return true;
 }
 
+size_t prog_origin_column(const prog *p, prog_origin o) {
+  if (o.file < 0) return 0;
+  size_t line, col;
+  diag_line_col(p->files.items[o.file], o.at.start, &line, &col);
+  return col;
+}
+
 /* ---------------------------------------------------------------- values */
 
 static bool eval_ite(const prog *p, const ir_expr *e, const int64_t *values, int64_t *out) {

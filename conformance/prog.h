@@ -171,6 +171,8 @@ ir_expr *prog_var_ref(prog *p, int v, loc at);
 void prog_origin_text(const prog *p, prog_origin o, strbuf *out);
 /* The file and line of an origin ("a.c", 12); false when it has none. */
 bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line);
+/* The 1-based column (in bytes) where o starts, or 0 when o has no source. */
+size_t prog_origin_column(const prog *p, prog_origin o);
 
 /* The value of the int or bool expression e (an IR over p's variables) when
  * the variables hold values (one per variable), by ir_c_arith; false when it

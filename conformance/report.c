@@ -1,6 +1,7 @@
 /* conformance/report.c -- verdicts and counterexamples of `athread conform`. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
@@ -40,11 +41,11 @@ static void candidates_text(const prog *p, const int64_t *now, strbuf *out) {
   sbuf_putc(out, '}');
 }
 
-/* "a.c:6", or nothing when o has no source. */
+/* "a.c:6:3", or nothing when o has no source. */
 static void origin_place(const prog *p, prog_origin o, strbuf *out) {
   const char *file;
   size_t line;
-  if (prog_origin_line(p, o, &file, &line)) sbuf_printf(out, "%s:%zu", file, line);
+  if (prog_origin_line(p, o, &file, &line)) sbuf_printf(out, "%s:%zu:%zu", file, line, prog_origin_column(p, o));
 }
 
 static void where_text(const prog *p, prog_origin o, strbuf *out) {
@@ -119,6 +120,21 @@ static void range_over_n(const prog *p, const trace *t, const prog_var *g, strbu
   sbuf_printf(out, "%s (%s = %lld in this run)", g->range, p->vars.items[n].display, (long long)t->at_failure[n]);
 }
 
+/* "x: 2 -> 1, y: false -> true": the shared variables that differ. */
+static void changes_text(const prog *p, const int64_t *before, const int64_t *after, strbuf *out) {
+  bool first = true;
+  vec_foreach(&p->vars, v) {
+    const prog_var *pv = &p->vars.items[v];
+    if (pv->kind != VAR_SHARED || before[v] == after[v]) continue;
+    sbuf_printf(out, "%s%s: ", first ? "" : ", ", pv->display);
+    value_text(pv, before[v], out);
+    sbuf_puts(out, " -> ");
+    value_text(pv, after[v], out);
+    first = false;
+  }
+  if (first) sbuf_puts(out, "no change of the shared variables");
+}
+
 static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   const prog *p = c->ins;
   size_t n = t->steps.len;
@@ -127,10 +143,8 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   case CHECK_SIMULATED:
     sbuf_printf(out, "step %zu is not simulated: no edge of %s from ", n, c->thread->name);
     candidates_text(p, last->env, out);
-    sbuf_puts(out, ", and no idle step, allows the change from ");
-    values_text(p, VAR_SHARED, NULL, last->env, out);
-    sbuf_puts(out, " to ");
-    values_text(p, VAR_SHARED, NULL, last->after, out);
+    sbuf_puts(out, ", and no idle step, allows ");
+    changes_text(p, last->env, last->after, out);
     break;
   case CHECK_RANGE: {
     const prog_var *g = &p->vars.items[t->range_var];
@@ -183,9 +197,29 @@ static const char *after_label(const conform_report *c, const trace *t, size_t i
   return sbuf_str(scratch);
 }
 
+/* The shared values a step's reader knows already: after the step before it
+ * (the thread's start for the first). */
+static const int64_t *known_before(const trace *t, size_t i) {
+  for (size_t k = i; k-- > 0;)
+    if (t->steps.items[k].after) return t->steps.items[k].after;
+  return t->start;
+}
+
+/* One line "label values" of the shared variables now holds that differ from
+ * before; nothing when none does. */
+static void print_changed(FILE *out, const char *label, const prog *p, const int64_t *before, const int64_t *now,
+                          const char *suffix) {
+  strbuf b = {0};
+  values_text(p, VAR_SHARED, before, now, &b);
+  if (suffix && *suffix) sbuf_printf(&b, "%s%s", b.len ? "; " : "", suffix);
+  if (b.len) fprintf(out, "      %-12s %s\n", label, sbuf_str(&b));
+  sbuf_free(&b);
+}
+
 static void print_step(FILE *out, const conform_report *c, const trace *t, size_t i) {
   const prog *p = c->ins;
   const trace_step *s = &t->steps.items[i];
+  const int64_t *before = known_before(t, i);
   bool check = i + 1 == t->steps.len && t->failing_is_check;
   strbuf b = {0};
   where_text(p, s->origin, &b);
@@ -197,21 +231,20 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
   vec_foreach(&s->moves, k) {
     b.len = 0;
     env_describe_move(c->env, (size_t)s->moves.items[k].move, &b);
+    size_t described = b.len;
     sbuf_puts(&b, ": ");
-    values_text(p, VAR_SHARED, NULL, s->moves.items[k].after, &b);
+    values_text(p, VAR_SHARED, before, s->moves.items[k].after, &b);
+    if (b.len == described + 2) sbuf_truncate(&b, described); /* it changed no shared variable */
     fprintf(out, "      moved:       %s\n", sbuf_str(&b));
+    before = s->moves.items[k].after;
   }
-  b.len = 0;
-  values_text(p, VAR_SHARED, NULL, s->env, &b);
-  if (b.len) fprintf(out, "      environment: %s\n", sbuf_str(&b));
+  print_changed(out, "environment:", p, before, s->env, NULL);
   if (s->after && !check) {
-    b.len = 0;
-    values_text(p, VAR_SHARED, NULL, s->after, &b);
-    strbuf locals = {0};
+    strbuf locals = {0}, label = {0};
+    sbuf_puts(&locals, "locals ");
+    size_t prefix = locals.len;
     values_text(p, VAR_LOCAL, s->env, s->after, &locals);
-    if (locals.len) sbuf_printf(&b, "%slocals %s", b.len ? "; " : "", sbuf_str(&locals));
-    strbuf label = {0};
-    fprintf(out, "      %-12s %s\n", after_label(c, t, i, &label), sbuf_str(&b));
+    print_changed(out, after_label(c, t, i, &label), p, s->env, s->after, locals.len > prefix ? sbuf_str(&locals) : NULL);
     sbuf_free(&label);
     sbuf_free(&locals);
   }
@@ -223,6 +256,34 @@ static void print_step(FILE *out, const conform_report *c, const trace *t, size_
   sbuf_free(&b);
 }
 
+/* Marks in used the program variables e reads. */
+static void mark_reads(const prog *p, const ir_expr *e, bool *used) {
+  if (!e) return;
+  if (e->kind == IR_NAME && e->ref == REF_VAR && e->index >= 0 && (size_t)e->index < p->vars.len) used[e->index] = true;
+  mark_reads(p, e->a, used);
+  mark_reads(p, e->b, used);
+  mark_reads(p, e->c, used);
+}
+
+/* "  at the failure: k = 1, flag = false": the shared variables and locals
+ * the failing check reads, which the steps' changes alone may not show. */
+static void print_failure_values(FILE *out, const conform_report *c, const trace *t) {
+  const prog *p = c->ins;
+  if (t->failing_edge < 0 || t->failure == CHECK_SIMULATED || t->failure == CHECK_EXIT) return;
+  bool *used = xcalloc(p->vars.len + 1, sizeof *used);
+  mark_reads(p, p->edges.items[t->failing_edge].expr, used);
+  strbuf b = {0};
+  vec_foreach(&p->vars, v) {
+    const prog_var *pv = &p->vars.items[v];
+    if (!used[v] || (pv->kind != VAR_SHARED && pv->kind != VAR_LOCAL)) continue;
+    sbuf_printf(&b, "%s%s = ", b.len ? ", " : "", pv->display);
+    value_text(pv, t->at_failure[v], &b);
+  }
+  if (b.len) fprintf(out, "  at the failure: %s\n", sbuf_str(&b));
+  sbuf_free(&b);
+  free(used);
+}
+
 static void print_counterexample(FILE *out, const conform_report *c) {
   trace t;
   trace_build(c->ins, c->r, c->env, c->thread, &t);
@@ -230,8 +291,13 @@ static void print_counterexample(FILE *out, const conform_report *c) {
   candidates_text(c->ins, t.start, &b);
   int n = param_var(c->ins);
   if (n >= 0) sbuf_printf(&b, "; %s = %lld", c->ins->vars.items[n].display, (long long)t.at_failure[n]);
+  size_t candidates = b.len;
+  sbuf_puts(&b, "; ");
+  values_text(c->ins, VAR_SHARED, NULL, t.start, &b);
+  if (b.len == candidates + 2) sbuf_truncate(&b, candidates); /* no shared variable */
   fprintf(out, "  start: F = %s\n", sbuf_str(&b));
   vec_foreach(&t.steps, i) print_step(out, c, &t, i);
+  print_failure_values(out, c, &t);
   b.len = 0;
   reason_text(c, &t, &b);
   fprintf(out, "  reason: %s\n", sbuf_str(&b));
@@ -320,6 +386,7 @@ static json_t *step_json(const conform_report *c, const trace *t, size_t i) {
     prog_origin_text(p, s->origin, &b);
     json_object_set_new(o, "file", json_text(file));
     json_object_set_new(o, "line", json_integer((json_int_t)line));
+    json_object_set_new(o, "column", json_integer((json_int_t)prog_origin_column(p, s->origin)));
     json_object_set_new(o, "statement", json_text(sbuf_str(&b)));
     sbuf_free(&b);
   }

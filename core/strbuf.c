@@ -41,6 +41,11 @@ void sbuf_printf(strbuf *b, const char *fmt, ...) {
 
 const char *sbuf_str(const strbuf *b) { return b->text ? b->text : ""; }
 
+void sbuf_truncate(strbuf *b, size_t len) {
+  b->len = len;
+  if (b->text) b->text[len] = '\0';
+}
+
 char *sbuf_take(strbuf *b) {
   char *s = b->text ? b->text : xstrdup("");
   b->text = NULL;
