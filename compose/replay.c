@@ -141,7 +141,7 @@ static bool check_initial(replayer *p, const int64_t *state) {
   if (mdl_initial_holds(p->m, state)) return true;
   strbuf b = {0};
   shared_text(p, state, NULL, &b);
-  fail(p, "the initial state is not one the spec allows: %s do not satisfy its initial values and init predicates",
+  fail(p, "the initial state is not one the spec allows: its initial values and init predicates do not hold for %s",
        sbuf_str(&b));
   sbuf_free(&b);
   return false;
@@ -294,7 +294,8 @@ bool compose_replay(diag_sink *sink, const char *name, const char *text, size_t 
   json_error_t err;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
   bool ok = root != NULL;
-  if (!root) fail(&p, "not valid JSON (line %d, column %d): %s", err.line, err.column, err.text);
+  if (len == 0) fail(&p, "the file is empty: there is no counterexample to replay");
+  else if (!root) fail(&p, "not valid JSON (line %d, column %d): %s", err.line, err.column, err.text);
   else if (!json_is_object(root)) ok = fail(&p, "not a trace: the JSON is not an object");
   json_t *trace = ok && check_header(&p, root, out) ? object_member(&p, root, "trace", "the file") : NULL;
   ok = trace && replay_trace(&p, trace, &out->r);
