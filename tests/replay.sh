@@ -79,6 +79,8 @@ else
   fail "for-all: the replay does not show compose's counterexample"
 fi
 
+# viz --trace takes the same consts (the shared helper): the --for-all trace draws at N = 2
+expect viz-for-all-trace 0 "" -- viz race-n.athread --trace race-n.json -o race-n.dot
 # the trace's consts: no --set needed; --set wins over them
 printf 'const N = 2;\nshared bool lock = false;\nthread P { init state Idle; state Crit; Idle -> Crit when !lock; Crit -> Idle : true; }\nsystem S { P[N]; invariant count(P@Crit) <= 1; }\n' > race-c.athread
 "$ATHREAD" compose race-c.athread --set N=3 --trace-out race-3.json > /dev/null 2>&1
