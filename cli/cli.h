@@ -32,6 +32,7 @@ int cmd_viz(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_skeleton(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Prints the usage of a subcommand (or the overview for NULL) to out. */
 void cli_usage(FILE *out, const char *command);
@@ -77,6 +78,11 @@ void cli_system_report_of(const char *path, const ast_spec *spec, const char *fo
  * a member of the same name keeps its place). Returns owned, release with
  * json_decref. */
 json_t *cli_json_report(const char *command, const char *path, const ast_spec *spec, json_t *report);
+/* spec with the consts the counterexample in trace (borrowed) was written
+ * with: its "consts" (and --for-all's n), except those cmdline's --set
+ * names. Takes ownership of spec: returns it when nothing changes, else a
+ * reload (spec freed). NULL after an error. Free with spec_free. */
+ast_spec *cli_spec_with_trace_consts(ast_spec *spec, const diag_source *trace, const spec_options *cmdline);
 /* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */
 int cli_finish(int code);
 

@@ -91,43 +91,11 @@ static int draw(const viz_args *a, const ast_spec *spec, const diag_source *trac
   return code;
 }
 
-/* The consts a trace ran with (its "consts" member, docs/json.md) that the
- * spec does not have already, after the command line's --set (which wins),
- * in a new array. Returns owned (free with free), *count its entries. */
-static spec_override *trace_overrides(const diag_source *trace, const ast_spec *spec, const spec_options *cmdline,
-                                      size_t *count) {
-  json_t *root = json_loadb(trace->text, trace->len, 0, NULL), *consts = json_object_get(root, "consts");
-  spec_override *o = xcalloc(cmdline->override_count + json_object_size(consts) + 1, sizeof *o);
-  memcpy(o, cmdline->overrides, cmdline->override_count * sizeof *o);
-  *count = cmdline->override_count;
-  const char *name;
-  json_t *v;
-  json_object_foreach(consts, name, v) {
-    const ast_const *k = ast_find_const(spec, name);
-    if (k && !k->overridden && json_is_integer(v) && json_integer_value(v) != k->value)
-      o[(*count)++] = (spec_override){.name = k->name, .value = json_integer_value(v)};
-  }
-  json_decref(root);
-  return o;
-}
-
-/* The spec with the trace's consts; spec itself when they change nothing
- * (else it is freed). NULL after an error. */
-static ast_spec *with_trace_consts(ast_spec *spec, const diag_source *trace, const viz_args *a) {
-  spec_options opts = a->opts;
-  spec_override *o = trace_overrides(trace, spec, &a->opts, &opts.override_count);
-  opts.overrides = o;
-  ast_spec *again = opts.override_count > a->opts.override_count ? spec_reload(spec, &opts) : spec;
-  if (again != spec) spec_free(spec);
-  free(o);
-  return again;
-}
-
 static int load_and_draw(viz_args *a) {
   diag_sink sink = cli_stderr_sink();
   ast_spec *spec = spec_load(&sink, a->spec, &a->opts);
   diag_source *trace = spec && a->trace ? diag_source_load(&sink, a->trace) : NULL;
-  if (spec && trace) spec = with_trace_consts(spec, trace, a);
+  if (spec && trace) spec = cli_spec_with_trace_consts(spec, trace, &a->opts);
   int code = spec && (trace || !a->trace) ? draw(a, spec, trace) : EXIT_BAD_INPUT;
   diag_source_free(trace);
   spec_free(spec);

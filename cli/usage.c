@@ -22,6 +22,7 @@ static const usage usages[] = {
    "           under the environment of the abstract system\n"
    "  conform  check C code against its abstract threads\n"
    "  compose  model-check the composition of the abstract threads\n"
+   "  replay   re-check a counterexample of compose against the spec\n"
    "  viz      draw threads, systems and counterexamples\n"
    "  promela  export the system for SPIN\n"
    "  skeleton draft a specification from multithreaded C code\n"
@@ -126,6 +127,21 @@ static const usage usages[] = {
    "3 unknown (a limit was reached, or Ctrl-C or SIGTERM interrupted the search;\n"
    "statistics are printed; a second Ctrl-C kills). No --trace-out file is written\n"
    "unless the verdict is unsafe.\n"},
+  {"replay",
+   "usage: athread replay SPEC.athread TRACE.json [OPTIONS]\n"
+   "Re-check a counterexample written by 'athread compose --trace-out' (or\n"
+   "'compose --json') against the spec, step by step on the model: the initial\n"
+   "state must be one the spec allows, each step an edge its instance can take\n"
+   "that gives the state written after it, and the last state must go wrong as\n"
+   "the trace says. Prints it as compose prints a counterexample. TRACE.json is\n"
+   "read with the consts it was written with; - reads it from stdin.\n"
+   "\n"
+   "  --set NAME=VALUE   override the const NAME (repeatable; wins over the trace's)\n"
+   "  --no-timing        accepted as compose takes it (a replay prints no times)\n"
+   "  -h, --help         show this help\n"
+   "\n"
+   "Exit codes: 1 the trace is a counterexample of the spec, 2 it is not (the\n"
+   "first step that does not replay, and why), or bad input or usage.\n"},
   {"viz",
    "usage: athread viz SPEC.athread [OPTIONS]\n"
    "Draw the abstract threads and the system with Graphviz: one box per thread,\n"

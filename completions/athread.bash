@@ -11,6 +11,7 @@ _athread_options() {
     check) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
     compose) echo "--bound --certificate --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;
     viz) echo "--help --idle --output --set --thread --trace" ;;
+    replay) echo "--help --no-timing --set" ;;
     promela) echo "--help --output --set" ;;
     skeleton) echo "--help --output" ;;
   esac
@@ -30,7 +31,7 @@ _athread() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} command=${COMP_WORDS[1]:-}
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose viz promela skeleton help --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz promela skeleton help --help --version" -- "$cur")
     return
   fi
   local values

@@ -127,13 +127,25 @@ static void symbolic_summary(FILE *out, const report_context *c, const compose_r
   if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
 }
 
+/* athread replay: the engine that wrote the trace, and what was checked. */
+static void replay_summary(FILE *out, const report_context *c, const compose_result *r) {
+  fprintf(out, "trace by engine %s (%s); replayed on the model: the initial state, %zu step%s and the violation\n",
+          c->engine, c->engine_why, r->trace_steps, r->trace_steps == 1 ? "" : "s");
+}
+
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r) {
+  if (c->replay) fprintf(out, "replay of %s, checked step by step against %s\n", c->replay, c->spec->src->name);
   strbuf why = {0};
   if (r->verdict == VERDICT_UNSAFE) mdl_describe_violation(m, &r->violation, &why);
   if (r->verdict == VERDICT_UNKNOWN) sbuf_puts(&why, r->unknown_reason);
   fprintf(out, "system %s: %s%s%s\n", c->system, verdict_names[r->verdict], why.len ? ": " : "", sbuf_str(&why));
   if (r->verdict == VERDICT_UNSAFE) print_violated(out, c, &r->violation);
   if (r->verdict == VERDICT_UNSAFE) print_trace(out, c, m, r);
+  if (c->replay) {
+    replay_summary(out, c, r);
+    sbuf_free(&why);
+    return;
+  }
   strbuf sym = {0};
   describe_symmetry(&sym, m, c->symmetry);
   fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, sbuf_str(&sym));

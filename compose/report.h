@@ -24,8 +24,11 @@ typedef struct report_context {
   bool symmetry;           /* reduction was on */
   bool timing;             /* include times and rates (they vary from run to run) */
   const char *certificate; /* symbolic, safe, --certificate: the inductive invariant, or NULL */
+  const char *replay;      /* athread replay: the trace file replayed (engine: the one that wrote it), or NULL */
 } report_context;
 
+/* With c->replay: a line saying so first, and instead of the engine's
+ * statistics (which only a search knows) the engine that wrote the trace. */
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
 /* "assumptions: ...": what the verdict rests on (the JSON reports carry it
  * as "assumptions"). */

@@ -76,7 +76,7 @@ expect_match no-command 2 '^usage: athread COMMAND' --
 # ---------------------------------------------------------------- help and version
 expect version 0 "athread 0.1.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
-for c in lint fmt conform check compose viz promela skeleton; do
+for c in lint fmt conform check compose replay viz promela skeleton; do
   expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
   expect_match "help-command-$c" 0 "^usage: athread $c" -- help "$c"
 done
@@ -218,7 +218,7 @@ help_options() {
   { "$ATHREAD" "$1" --help; [ "$1" = check ] && "$ATHREAD" conform --help; } |
     grep -oE '^  (-[a-zA-Z],? )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' '
 }
-for c in lint fmt conform check compose viz promela skeleton; do
+for c in lint fmt conform check compose replay viz promela skeleton; do
   got=$(complete_words athread "$c" -- | tr ' ' '\n' | sort -u | tr '\n' ' ')
   if [ "$got" = "$(help_options "$c")" ]; then pass; else fail "completion of $c's options: '$got', --help lists '$(help_options "$c")'"; fi
 done

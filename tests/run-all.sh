@@ -42,6 +42,11 @@ out=$(tests/cli.sh)
 echo "$out"
 add_counts "$out"
 
+section "athread replay: compose's counterexamples replay; edited ones are refused with the step and why"
+out=$(tests/replay.sh)
+echo "$out"
+add_counts "$out"
+
 section "distribution: man pages, zsh completion, make install/uninstall, athread.pc"
 out=$(tests/dist.sh)
 echo "$out"
