@@ -108,7 +108,7 @@ static int emit(const compose_args *a, json_t *j, verdict v) {
 void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
                           bool symmetry, cli_system_report *out) {
   memset(out, 0, sizeof *out);
-  out->c = (report_context){.spec = spec,
+  out->c = (report_context){.spec = run->concrete ? run->concrete : spec, /* the trace's spec: --for-all's N */
                             .spec_path = path,
                             .system = spec->system ? spec->system->name : "(one instance of each thread)",
                             .engine = run->symbolic ? "symbolic" : "explicit",
