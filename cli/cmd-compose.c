@@ -26,6 +26,7 @@ typedef struct compose_args {
   unsigned bound;          /* --bound K: deepest symbolic counterexample */
   explicit_options limits; /* --max-states, --timeout, --max-memory */
   const char *path;        /* the spec */
+  diag_sink *sink;         /* the run's */
 } compose_args;
 
 /* Applies one option (a cli_take_fn). */
@@ -36,15 +37,15 @@ static int compose_option(int c, char *arg, void *args) {
   case 'e': a->engine = arg; return -1;
   case 'F': a->for_all = arg; return -1;
   case 'm':
-    if (!cli_parse_number("--max-states", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_states = (uint64_t)x;
     return -1;
   case 't':
-    if (!cli_parse_number("--timeout", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--timeout", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.timeout = x;
     return -1;
   case 'M':
-    if (!cli_parse_number("--max-memory", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--max-memory", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_memory = (uint64_t)(x * 1048576.0);
     return -1;
   case 'O': a->trace_out = arg; return -1;
@@ -54,7 +55,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'T': a->timing = false; return -1;
   case 'c': a->certificate = true; return -1;
   case 'b':
-    if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->bound = (unsigned)x;
     return -1;
   default: return EXIT_INTERNAL; /* not in its names */
@@ -68,20 +69,20 @@ static int compose_options(int argc, char **argv, compose_args *a) {
                  "h",
                  &a->spec,
                  compose_option,
-                 a};
+                 a,
+                 a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error("compose", "expected exactly one specification");
+  if (optind != argc - 1) return cli_usage_error(a->sink, "compose", "expected exactly one specification");
   if (strcmp(a->engine, "auto") && strcmp(a->engine, "explicit") && strcmp(a->engine, "symbolic"))
-    return cli_usage_error("compose", "--engine must be auto, explicit or symbolic");
+    return cli_usage_error(a->sink, "compose", "--engine must be auto, explicit or symbolic");
   a->path = argv[optind];
   return -1;
 }
 
-static int write_trace(const char *path, json_t *j) {
+static int write_trace(diag_sink *sink, const char *path, json_t *j) {
   char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  diag_sink sink = cli_stderr_sink();
-  bool ok = outfile_write(&sink, path, text, strlen(text));
+  bool ok = outfile_write(sink, path, text, strlen(text));
   free(text);
   return ok ? -1 : EXIT_BAD_INPUT;
 }
@@ -90,7 +91,7 @@ static int write_trace(const char *path, json_t *j) {
  * stdout; returns the exit code of the verdict. */
 static int emit(const compose_args *a, json_t *j, verdict v) {
   int code = v == VERDICT_SAFE ? EXIT_HOLDS : v == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
-  if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
+  if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->sink, a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
   if (a->json) {
     json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
@@ -150,7 +151,9 @@ static int run(const compose_args *a, ast_spec *spec) {
                         .bound = a->bound,
                         .for_all = a->for_all,
                         .spec_options = &a->spec};
-  rq.limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
+  /* (not on its own in json or sarif: stderr holds one document) */
+  bool terminal = isatty(STDERR_FILENO) && a->sink->format == DIAG_TEXT;
+  rq.limits.progress = a->progress || terminal ? stderr : NULL;
   char prefix[200];
   snprintf(prefix, sizeof prefix, "system %.100s: unknown%s%.40s%s: ",
            spec->system ? spec->system->name : "(one instance of each thread)", a->for_all ? " for " : "",
@@ -163,22 +166,24 @@ static int run(const compose_args *a, ast_spec *spec) {
     cli_system_report rep;
     cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
-    code = cli_finish(a->for_all ? report_for_all(a, &run, &rep) : report_run(a, &run, &rep));
+    code = cli_finish(a->sink, a->for_all ? report_for_all(a, &run, &rep) : report_run(a, &run, &rep));
+  } else if (a->json) {
+    code = cli_json_failure(a->sink, "compose");
   }
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
   return code;
 }
 
-int cmd_compose(int argc, char **argv) {
-  compose_args a = {.engine = "auto", .symmetry = true, .timing = true};
+int cmd_compose(diag_sink *sink, int argc, char **argv) {
+  compose_args a = {.engine = "auto", .symmetry = true, .timing = true, .sink = sink};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = compose_options(argc, argv, &a);
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
+  ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) interrupt_install(); /* from here on Ctrl-C ends the search with verdict unknown */
   if (code < 0) code = run(&a, spec);
+  else if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, "compose");
   spec_free(spec);
   free(a.spec.overrides);
   return code;
