@@ -213,19 +213,21 @@ static uint32_t code_point_column(const diag_source *src, uint32_t offset) {
 }
 
 /* Keeps a located message: its span is what the text form underlines (a
- * point is the character at it). A note belongs to the last message that is
- * not one. */
+ * point is one column, on its line even at the line's end). A note belongs
+ * to the last message that is not one. */
 static void keep_located(const diag_source *src, loc at, diag_level level, const char *fmt, va_list ap) {
   diag_sink *sink = src->sink;
   diag_record *r = keep_record(sink, level, src->name, fmt, ap);
-  uint32_t end = at.end > at.start ? at.end : at.start + 1;
   size_t line, col;
   diag_line_col(src, at.start, &line, &col);
-  r->line = (uint32_t)line, r->column = (uint32_t)col;
-  diag_line_col(src, end, &line, &col);
-  r->end_line = (uint32_t)line, r->end_column = (uint32_t)col;
-  r->column_cp = code_point_column(src, at.start);
-  r->end_column_cp = code_point_column(src, end);
+  r->line = r->end_line = (uint32_t)line;
+  r->column = (uint32_t)col, r->end_column = (uint32_t)col + 1;
+  r->column_cp = code_point_column(src, at.start), r->end_column_cp = r->column_cp + 1;
+  if (at.end > at.start) {
+    diag_line_col(src, at.end, &line, &col);
+    r->end_line = (uint32_t)line, r->end_column = (uint32_t)col;
+    r->end_column_cp = code_point_column(src, at.end);
+  }
   for (size_t i = sink->record_count - 1; level == DIAG_NOTE && i-- > 0;)
     if (sink->records[i].level != DIAG_NOTE) {
       r->parent = (long)i;
@@ -238,7 +240,7 @@ static void report(const diag_source *src, loc at, diag_level level, const char 
   diag_sink *sink = src->sink;
   if (!sink->out) return;
   if (at.start > src->len) at.start = at.end = (uint32_t)src->len; /* a span past the end: at the end */
-  if (at.end > src->len + 1) at.end = (uint32_t)src->len + 1;
+  if (at.end > src->len) at.end = (uint32_t)src->len;
   if (keeps(sink)) {
     va_list copy;
     va_copy(copy, ap);

@@ -12,6 +12,8 @@ packages=(
   spin                    # reference model checker for differential tests
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
+  python3-jsonschema      # tests/diagnostics/validate.sh: --diagnostics-format json and sarif against their
+                          # schemas (run with /usr/bin/python3, which sees Debian's Python packages)
 )
 
 missing=()
