@@ -196,7 +196,8 @@ static int shared_option(const cli_parse *p, int c) {
     cli_usage(stdout, p->command);
     return cli_finish(p->sink, EXIT_HOLDS);
   }
-  if (c == 's' && o) return cli_parse_override(p->sink, optarg, &o->overrides[o->override_count++]) ? -1 : EXIT_BAD_INPUT;
+  if (c == 's' && o)
+    return cli_parse_override(p->sink, optarg, &o->overrides[o->override_count++]) ? -1 : EXIT_BAD_INPUT;
   if (c == 'G' && !parse_format(optarg, &p->sink->format))
     return cli_usage_error(p->sink, p->command, "--diagnostics-format must be text, json or sarif");
   return c == 'G' ? -1 : -2;

@@ -58,8 +58,7 @@ static char *path_uri(const char *path) {
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
     if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
       sbuf_putc(&b, (char)*p);
-    else
-      sbuf_printf(&b, "%%%02X", *p);
+    else sbuf_printf(&b, "%%%02X", *p);
   }
   return sbuf_take(&b);
 }
@@ -102,7 +101,8 @@ static json_t *related_location(const diag_record *r, json_t *artifacts, size_t 
 static json_t *result_of(const diag_sink *sink, size_t i, json_t *artifacts) {
   const diag_record *r = &sink->records[i];
   json_t *o = json_pack("{s:s,s:{s:o}}", "level", level_names[r->level], "message", "text", json_text(r->message));
-  if (r->file) json_object_set_new(o, "locations", json_pack("[{s:o}]", "physicalLocation", physical_location(r, artifacts)));
+  if (r->file)
+    json_object_set_new(o, "locations", json_pack("[{s:o}]", "physicalLocation", physical_location(r, artifacts)));
   json_t *related = json_array();
   for (size_t k = i + 1; k < sink->record_count; k++)
     if (sink->records[k].parent == (long)i)
@@ -129,8 +129,8 @@ json_t *diag_sarif(const diag_sink *sink, const diag_tool *tool, int exit_code) 
                           "unicodeCodePoints", "artifacts", artifacts, "results", results, "invocations",
                           "executionSuccessful", successful(exit_code), "exitCode", exit_code);
   return json_pack("{s:s,s:s,s:[o]}", "version", "2.1.0", "$schema",
-                   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
-                   "runs", run);
+                   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json", "runs",
+                   run);
 }
 
 /* ---------------------------------------------------------------- render */

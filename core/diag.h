@@ -39,12 +39,12 @@ typedef enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_level;
  * last column the text form underlines. */
 typedef struct diag_record {
   diag_level level;
-  char *message;           /* owned: the text form's "what" */
-  char *file;              /* owned; NULL for a message about the command line */
-  uint32_t line, column;   /* column in bytes, as the text form counts */
-  uint32_t end_line, end_column;
+  char *message;                     /* owned: the text form's "what" */
+  char *file;                        /* owned; NULL for a message about the command line */
+  uint32_t line, column;             /* column in bytes, as the text form counts */
+  uint32_t end_line, end_column;     /* the end of the span, likewise */
   uint32_t column_cp, end_column_cp; /* the columns in Unicode code points (SARIF) */
-  long parent;             /* a note: the index of the message it belongs to; else -1 */
+  long parent;                       /* a note: the index of the message it belongs to; else -1 */
 } diag_record;
 
 typedef struct diag_sink {
