@@ -201,6 +201,11 @@ expect_match for-all-no-const 2 "the spec has no const named 'M'" -- compose loc
 sed 's/P\[N\]/P[2]/' lock-n.athread > fixed-count.athread
 expect_match for-all-not-counted 2 "no thread of the system has N instances" -- compose fixed-count.athread --for-all N
 expect_match bad-timeout 2 "--timeout expects a non-negative number, got 'soon'" -- compose race.athread --timeout soon
+# --json on bad input answers with one error object on stdout: from the engine (--for-all), not twice after a verdict
+$VALGRIND "$ATHREAD" compose fixed-count.athread --for-all N --json > out.stdout 2> /dev/null
+if [ $? = 2 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "error" and "no thread of the system has N instances" in d["diagnostics"][0]["message"]' out.stdout 2>/dev/null; then pass; else fail "compose --for-all --json: no error object"; fi
+$VALGRIND "$ATHREAD" compose race.athread --json --trace-out /nonexistent/dir/t.json > out.stdout 2> /dev/null
+if [ $? = 2 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["verdict"] == "unsafe"' out.stdout 2>/dev/null; then pass; else fail "compose --json with an unwritable --trace-out: not the one verdict object"; fi
 
 # ---------------------------------------------------------------- promela outputs
 $VALGRIND "$ATHREAD" promela race.athread > race-stdout.pml 2> /dev/null
