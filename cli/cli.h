@@ -1,7 +1,7 @@
 /* cli/cli.h -- the command line: exit codes (reference section 9) and the
- * function of each subcommand. Each takes main's argc/argv from the
- * subcommand name on and returns an exit code; all output goes to stdout,
- * all diagnostics through a sink on stderr.
+ * function of each subcommand. Each takes the run's sink (main's, on stderr:
+ * every diagnostic of the run goes through it) and main's argc/argv from the
+ * subcommand name on, and returns an exit code; all output goes to stdout.
  */
 #ifndef ATHREAD_CLI_H
 #define ATHREAD_CLI_H
@@ -24,24 +24,24 @@ typedef enum cli_exit {
  * member changes meaning or goes away, not when one is added. */
 #define ATHREAD_JSON_SCHEMA_VERSION 1
 
-int cmd_lint(int argc, char **argv);
-int cmd_fmt(int argc, char **argv);
-int cmd_promela(int argc, char **argv);
-int cmd_compose(int argc, char **argv);
-int cmd_viz(int argc, char **argv);
-int cmd_conform(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_skeleton(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
+int cmd_lint(diag_sink *sink, int argc, char **argv);
+int cmd_fmt(diag_sink *sink, int argc, char **argv);
+int cmd_promela(diag_sink *sink, int argc, char **argv);
+int cmd_compose(diag_sink *sink, int argc, char **argv);
+int cmd_viz(diag_sink *sink, int argc, char **argv);
+int cmd_conform(diag_sink *sink, int argc, char **argv);
+int cmd_check(diag_sink *sink, int argc, char **argv);
+int cmd_skeleton(diag_sink *sink, int argc, char **argv);
+int cmd_replay(diag_sink *sink, int argc, char **argv);
 
 /* Prints the usage of a subcommand (or the overview for NULL) to out. */
 void cli_usage(FILE *out, const char *command);
 /* Parses NAME=INTEGER into o (name borrowed from arg); reports bad syntax. */
 bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
-/* Parses a non-negative number for option what; reports bad syntax. */
-bool cli_parse_number(const char *what, const char *text, double *out);
-/* Reports a usage error for a subcommand; returns EXIT_BAD_INPUT. */
-int cli_usage_error(const char *command, const char *msg);
+/* Parses a non-negative number for option what; reports bad syntax to sink. */
+bool cli_parse_number(diag_sink *sink, const char *what, const char *text, double *out);
+/* Reports a usage error for a subcommand to sink; returns EXIT_BAD_INPUT. */
+int cli_usage_error(diag_sink *sink, const char *command, const char *msg);
 /* Applies one option (code as in cli/options.c, its argument or NULL) to
  * args; returns -1 to go on, else an exit code. */
 typedef int (*cli_take_fn)(int code, char *arg, void *args);
@@ -54,14 +54,19 @@ typedef struct cli_parse {
   spec_options *spec;        /* where --set goes (NULL: no --set) */
   cli_take_fn take;          /* the rest */
   void *args;                /* take's */
+  diag_sink *sink;           /* the run's: usage errors, --diagnostics-format */
 } cli_parse;
 
 /* Runs getopt_long over argv with p's options; --help, --set and unknown
- * options are handled here. Returns -1 to go on (optind at the operands),
- * else an exit code. */
+ * options are handled here, and so is --diagnostics-format (every subcommand
+ * takes it). Returns -1 to go on (optind at the operands), else an exit code. */
 int cli_parse_options(int argc, char **argv, const cli_parse *p);
-/* A sink on stderr with the usual error limit. */
-diag_sink cli_stderr_sink(void);
+/* The run's sink: on stderr, with the usual error limit, in the format the
+ * last --diagnostics-format of argv names (text without one, or with a bad
+ * value, which cli_parse_options then reports). Read before the options are
+ * parsed, so that their errors come in that format too. Free with
+ * diag_sink_free after diag_render. */
+diag_sink cli_run_sink(int argc, char **argv);
 /* How a compose run is reported (by compose and by check). */
 typedef struct cli_system_report {
   report_context c; /* the report's context (timing on, no certificate) */
@@ -83,7 +88,12 @@ json_t *cli_json_report(const char *command, const char *path, const ast_spec *s
  * names. Takes ownership of spec: returns it when nothing changes, else a
  * reload (spec freed). NULL after an error. Free with spec_free. */
 ast_spec *cli_spec_with_trace_consts(ast_spec *spec, const diag_source *trace, const spec_options *cmdline);
-/* Flushes and checks stdout; turns a write failure into EXIT_INTERNAL. */
-int cli_finish(int code);
+/* Flushes and checks stdout; turns a write failure (reported to sink) into
+ * EXIT_INTERNAL. */
+int cli_finish(diag_sink *sink, int code);
+/* The answer of a --json run that stopped on bad input: prints
+ * {"command", "verdict": "error", "exit_code": 2, "diagnostics"} (diag_json
+ * of sink) on stdout. Returns cli_finish's code for EXIT_BAD_INPUT. */
+int cli_json_failure(diag_sink *sink, const char *command);
 
 #endif

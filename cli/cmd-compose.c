@@ -30,6 +30,7 @@ typedef struct compose_args {
   size_t property_count;   /* entries in properties */
   bool show_properties;    /* --show-properties: list them, check nothing */
   const char *path;        /* the spec */
+  diag_sink *sink;         /* the run's */
 } compose_args;
 
 /* Applies one option (a cli_take_fn). */
@@ -40,15 +41,15 @@ static int compose_option(int c, char *arg, void *args) {
   case 'e': a->engine = arg; return -1;
   case 'F': a->for_all = arg; return -1;
   case 'm':
-    if (!cli_parse_number("--max-states", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_states = (uint64_t)x;
     return -1;
   case 't':
-    if (!cli_parse_number("--timeout", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--timeout", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.timeout = x;
     return -1;
   case 'M':
-    if (!cli_parse_number("--max-memory", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--max-memory", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_memory = (uint64_t)(x * 1048576.0);
     return -1;
   case 'O': a->trace_out = arg; return -1;
@@ -60,7 +61,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'P': a->properties[a->property_count++] = arg; return -1;
   case 'Q': a->show_properties = true; return -1;
   case 'b':
-    if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->bound = (unsigned)x;
     return -1;
   default: return EXIT_INTERNAL; /* not in its names */
@@ -74,20 +75,20 @@ static int compose_options(int argc, char **argv, compose_args *a) {
                  "h",
                  &a->spec,
                  compose_option,
-                 a};
+                 a,
+                 a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error("compose", "expected exactly one specification");
+  if (optind != argc - 1) return cli_usage_error(a->sink, "compose", "expected exactly one specification");
   if (strcmp(a->engine, "auto") && strcmp(a->engine, "explicit") && strcmp(a->engine, "symbolic"))
-    return cli_usage_error("compose", "--engine must be auto, explicit or symbolic");
+    return cli_usage_error(a->sink, "compose", "--engine must be auto, explicit or symbolic");
   a->path = argv[optind];
   return -1;
 }
 
-static int write_trace(const char *path, json_t *j) {
+static int write_trace(diag_sink *sink, const char *path, json_t *j) {
   char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-  diag_sink sink = cli_stderr_sink();
-  bool ok = outfile_write(&sink, path, text, strlen(text));
+  bool ok = outfile_write(sink, path, text, strlen(text));
   free(text);
   return ok ? -1 : EXIT_BAD_INPUT;
 }
@@ -96,7 +97,7 @@ static int write_trace(const char *path, json_t *j) {
  * stdout; returns the exit code of the verdict. */
 static int emit(const compose_args *a, json_t *j, verdict v) {
   int code = v == VERDICT_SAFE ? EXIT_HOLDS : v == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
-  if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
+  if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->sink, a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
   if (a->json) {
     json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
@@ -168,7 +169,9 @@ static int run(const compose_args *a, ast_spec *spec) {
                         .bound = a->bound,
                         .for_all = a->for_all,
                         .spec_options = &a->spec};
-  rq.limits.progress = a->progress || isatty(STDERR_FILENO) ? stderr : NULL;
+  /* (not on its own in json or sarif: stderr holds one document) */
+  bool terminal = isatty(STDERR_FILENO) && a->sink->format == DIAG_TEXT;
+  rq.limits.progress = a->progress || terminal ? stderr : NULL;
   smt_unknown_on_abort("verdict: unknown: ");
   compose_run_result run;
   compose_run(spec, &rq, &run);
@@ -177,7 +180,9 @@ static int run(const compose_args *a, ast_spec *spec) {
     cli_system_report rep;
     cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
-    code = cli_finish(a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));
+    code = cli_finish(a->sink, a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));
+  } else if (a->json) {
+    code = cli_json_failure(a->sink, "compose");
   }
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
@@ -195,28 +200,28 @@ static void show_property(void *ctx, const spec_property *p) {
 }
 
 /* --show-properties: "ID  spec:L:C  kind  formula" for each, as CBMC lists its own. */
-static int show_properties(const ast_spec *spec) {
+static int show_properties(diag_sink *sink, const ast_spec *spec) {
   spec_properties_each(spec, show_property, (void *)spec);
-  return cli_finish(EXIT_HOLDS);
+  return cli_finish(sink, EXIT_HOLDS);
 }
 
 /* Checks the spec (or lists its properties); returns the exit code. */
 static int compose_spec(compose_args *a, ast_spec *spec) {
-  if (a->show_properties) return show_properties(spec);
-  diag_sink sink = cli_stderr_sink();
-  if (!spec_select_properties(spec, a->properties, a->property_count, &sink)) return EXIT_BAD_INPUT;
+  if (a->show_properties) return show_properties(a->sink, spec);
+  if (!spec_select_properties(spec, a->properties, a->property_count, a->sink))
+    return a->json ? cli_json_failure(a->sink, "compose") : EXIT_BAD_INPUT;
   interrupt_install(); /* from here on Ctrl-C ends the search with verdict unknown */
   return run(a, spec);
 }
 
-int cmd_compose(int argc, char **argv) {
-  compose_args a = {.engine = "auto", .symmetry = true, .timing = true};
+int cmd_compose(diag_sink *sink, int argc, char **argv) {
+  compose_args a = {.engine = "auto", .symmetry = true, .timing = true, .sink = sink};
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   a.properties = xcalloc((size_t)argc, sizeof *a.properties);
   int code = compose_options(argc, argv, &a);
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
+  ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
   if (code < 0) code = spec ? compose_spec(&a, spec) : EXIT_BAD_INPUT;
+  if (code == EXIT_BAD_INPUT && a.json && !spec) code = cli_json_failure(sink, "compose");
   spec_free(spec);
   free(a.properties);
   free(a.spec.overrides);

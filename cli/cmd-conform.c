@@ -39,6 +39,7 @@ typedef struct conform_args {
   const char *path;      /* the spec */
   char **files;          /* the C files */
   int file_count;        /* how many */
+  diag_sink *sink;       /* the run's */
 } conform_args;
 
 /* ---------------------------------------------------------------- options */
@@ -90,18 +91,18 @@ static int conform_option(int c, char *arg, void *args) {
   conform_args *a = args;
   double x;
   switch (c) {
-  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error(a->command, "--thread expects THREAD=FUNCTION");
+  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error(a->sink, a->command, "--thread expects THREAD=FUNCTION");
   case 'e':
-    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error(a->command, "--engine must be auto, chc or bmc");
+    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error(a->sink, a->command, "--engine must be auto, chc or bmc");
   case 'b':
-    if (!cli_parse_number("--bound", arg, &x)) return EXIT_BAD_INPUT;
+    if (!cli_parse_number(a->sink, "--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
     return -1;
-  case 't': return cli_parse_number("--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
+  case 't': return cli_parse_number(a->sink, "--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
   case 'A':
     return parse_atomicity(arg, &a->atomicity) ? -1
-                                                : cli_usage_error(a->command, "--atomicity must be statement or access");
-  case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->command, "--env must be system or havoc");
+                                                : cli_usage_error(a->sink, a->command, "--atomicity must be statement or access");
+  case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->sink, a->command, "--env must be system or havoc");
   case 'F': a->for_all = arg; return -1;
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
@@ -109,7 +110,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
   case 'Z':
-    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->command, "--int must be c or math");
+    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -122,12 +123,12 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
                               "for-all"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int";
-  cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a};
+  cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind > argc - 2) return cli_usage_error(a->command, "expected a specification and at least one C file");
+  if (optind > argc - 2) return cli_usage_error(a->sink, a->command, "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
-    return cli_usage_error(a->command, "--bound applies to --engine bmc");
+    return cli_usage_error(a->sink, a->command, "--bound applies to --engine bmc");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -146,7 +147,6 @@ static const char *thread_names_suggestion(const ast_spec *spec, const char *nam
 
 /* The function of each thread (--thread wins over implements); false after an error. */
 static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const char **function) {
-  diag_sink sink = cli_stderr_sink();
   vec_foreach(&spec->threads, i) function[i] = spec->threads.items[i]->impl;
   bool ok = true;
   vec_foreach(&a->bindings, k) {
@@ -156,7 +156,7 @@ static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const 
       continue;
     }
     const char *s = thread_names_suggestion(spec, a->bindings.items[k].thread);
-    diag_error_at(&sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s",
+    diag_error_at(a->sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s",
                   a->bindings.items[k].thread, a->path, s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
     ok = false;
   }
@@ -290,16 +290,15 @@ static int conform(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
   const char *include = include_dir();
   conform_request rq = request_of(a, function, include);
-  diag_sink sink = cli_stderr_sink();
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
   if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
   else if (!any_binding(spec, function))
     code = cli_usage_error(
-        a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
-  else if (conform_run(&sink, spec, &rq, &run)) {
+        a->sink, a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
+  else if (conform_run(a->sink, spec, &rq, &run)) {
     print_results(a, spec, function, &run);
-    code = cli_finish(exit_code(&run));
+    code = cli_finish(a->sink, exit_code(&run));
   }
   conform_run_free(&run);
   free((void *)include);
@@ -353,13 +352,12 @@ static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
   const char *include = include_dir();
   check_request rq = {request_of(a, function, include), a->for_all, &a->spec};
-  diag_sink sink = cli_stderr_sink();
   check_result c = {0};
   int code = EXIT_BAD_INPUT;
   interrupt_install();
-  if (resolve_bindings(a, spec, function) && check_run(&sink, spec, &rq, &c)) {
+  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c)) {
     print_check(a, spec, function, &c);
-    code = cli_finish(check_exit_code(c.verdict));
+    code = cli_finish(a->sink, check_exit_code(c.verdict));
   }
   check_run_free(&c);
   free((void *)include);
@@ -367,18 +365,19 @@ static int check(const conform_args *a, ast_spec *spec) {
   return code;
 }
 
-static int conform_main(int argc, char **argv, const char *command) {
+static int conform_main(diag_sink *sink, int argc, char **argv, const char *command) {
   conform_args a = {.command = command, .timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
+  a.sink = sink;
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
+  ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
     smt_unknown_on_abort("verdict: unknown: ");
     code = strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec);
     smt_shutdown();
   }
+  if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, command); /* nothing was printed */
   spec_free(spec);
   vec_foreach(&a.cpp, i) free((void *)a.cpp.items[i]);
   vec_free(&a.cpp);
@@ -387,6 +386,6 @@ static int conform_main(int argc, char **argv, const char *command) {
   return code;
 }
 
-int cmd_conform(int argc, char **argv) { return conform_main(argc, argv, "conform"); }
+int cmd_conform(diag_sink *sink, int argc, char **argv) { return conform_main(sink, argc, argv, "conform"); }
 
-int cmd_check(int argc, char **argv) { return conform_main(argc, argv, "check"); }
+int cmd_check(diag_sink *sink, int argc, char **argv) { return conform_main(sink, argc, argv, "check"); }

@@ -12,6 +12,7 @@ typedef struct promela_args {
   spec_options opts;  /* --set overrides */
   const char *output; /* -o path, or NULL for stdout */
   const char *spec;   /* the specification */
+  diag_sink *sink;    /* the run's */
 } promela_args;
 
 /* Applies -o (a cli_take_fn: the only option of its own). */
@@ -22,10 +23,10 @@ static int promela_option(int c, char *arg, void *args) {
 
 /* Parses the options into a; returns -1 to go on, else an exit code. */
 static int promela_options(int argc, char **argv, promela_args *a) {
-  cli_parse p = {"promela", "output", "o:h", &a->opts, promela_option, a};
+  cli_parse p = {"promela", "output", "o:h", &a->opts, promela_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error("promela", "expected exactly one specification");
+  if (optind != argc - 1) return cli_usage_error(a->sink, "promela", "expected exactly one specification");
   a->spec = argv[optind];
   return -1;
 }
@@ -37,25 +38,24 @@ static const char *base_name(const char *path) {
 }
 
 static int export_spec(const promela_args *a) {
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = spec_load(&sink, a->spec, &a->opts);
+  ast_spec *spec = spec_load(a->sink, a->spec, &a->opts);
   if (!spec) return EXIT_BAD_INPUT;
   strbuf out = {0};
   int code = EXIT_HOLDS;
   bool named = a->output && strcmp(a->output, "-") != 0;
   if (!promela_emit(&out, spec, named ? base_name(a->output) : NULL)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(&sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
+  else if (a->output && !outfile_write(a->sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
   else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
   sbuf_free(&out);
   spec_free(spec);
   return code;
 }
 
-int cmd_promela(int argc, char **argv) {
+int cmd_promela(diag_sink *sink, int argc, char **argv) {
   spec_override *overrides = xcalloc((size_t)argc, sizeof *overrides);
-  promela_args a = {.opts = {.overrides = overrides}};
+  promela_args a = {.opts = {.overrides = overrides}, .sink = sink};
   int code = promela_options(argc, argv, &a);
-  if (code < 0) code = cli_finish(export_spec(&a));
+  if (code < 0) code = cli_finish(sink, export_spec(&a));
   free(overrides);
   return code;
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 
 typedef struct replay_args {
+  diag_sink *sink;   /* the run's */
   spec_options opts; /* --set overrides (they win over the trace's consts) */
   const char *spec;  /* the specification */
   const char *trace; /* the counterexample, "-" for stdin */
@@ -22,10 +23,10 @@ static int replay_option(int c, char *arg, void *args) {
 }
 
 static int replay_options(int argc, char **argv, replay_args *a) {
-  cli_parse p = {"replay", "no-timing", "h", &a->opts, replay_option, a};
+  cli_parse p = {"replay", "no-timing", "h", &a->opts, replay_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 2) return cli_usage_error("replay", "expected a specification and a trace");
+  if (optind != argc - 2) return cli_usage_error(a->sink, "replay", "expected a specification and a trace");
   a->spec = argv[optind];
   a->trace = argv[optind + 1];
   return -1;
@@ -33,10 +34,9 @@ static int replay_options(int argc, char **argv, replay_args *a) {
 
 /* Replays trace on spec's model and prints it; returns the exit code. */
 static int replay(const replay_args *a, const ast_spec *spec, const diag_source *trace) {
-  diag_sink sink = cli_stderr_sink();
   mdl *m = product_build_checker(spec);
   compose_replayed out;
-  if (!m || !compose_replay(&sink, trace->name, trace->text, trace->len, spec, m, &out)) {
+  if (!m || !compose_replay(a->sink, trace->name, trace->text, trace->len, spec, m, &out)) {
     mdl_free(m);
     return EXIT_BAD_INPUT;
   }
@@ -51,13 +51,12 @@ static int replay(const replay_args *a, const ast_spec *spec, const diag_source 
   report_verdict(stdout, m, &out.r);
   compose_result_free(&out.r);
   mdl_free(m);
-  return cli_finish(EXIT_VIOLATION);
+  return cli_finish(a->sink, EXIT_VIOLATION);
 }
 
 static int load_and_replay(const replay_args *a) {
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = spec_load(&sink, a->spec, &a->opts);
-  diag_source *trace = spec ? diag_source_load(&sink, a->trace) : NULL;
+  ast_spec *spec = spec_load(a->sink, a->spec, &a->opts);
+  diag_source *trace = spec ? diag_source_load(a->sink, a->trace) : NULL;
   if (trace) spec = cli_spec_with_trace_consts(spec, trace, &a->opts);
   int code = spec && trace ? replay(a, spec, trace) : EXIT_BAD_INPUT;
   diag_source_free(trace);
@@ -65,8 +64,8 @@ static int load_and_replay(const replay_args *a) {
   return code;
 }
 
-int cmd_replay(int argc, char **argv) {
-  replay_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}};
+int cmd_replay(diag_sink *sink, int argc, char **argv) {
+  replay_args a = {.sink = sink, .opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}};
   int code = replay_options(argc, argv, &a);
   if (code < 0) code = load_and_replay(&a);
   free(a.opts.overrides);

@@ -28,26 +28,25 @@ static int skeleton_option(int c, char *arg, void *args) {
   return -1;
 }
 
-static int draft(const skeleton_args *a, char **files, int file_count) {
-  diag_sink sink = cli_stderr_sink();
+static int draft(diag_sink *sink, const skeleton_args *a, char **files, int file_count) {
   cfp_options opts = {(const char *const *)a->clang_flags.items, a->clang_flags.len, NULL};
-  cfp_program *p = cfp_read(&sink, (const char *const *)files, (size_t)file_count, &opts);
+  cfp_program *p = cfp_read(sink, (const char *const *)files, (size_t)file_count, &opts);
   strbuf out = {0};
   int code = EXIT_HOLDS;
-  if (!p || !skel_write(&sink, p, (const char *const *)files, (size_t)file_count, &out)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(&sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
+  if (!p || !skel_write(sink, p, (const char *const *)files, (size_t)file_count, &out)) code = EXIT_BAD_INPUT;
+  else if (a->output && !outfile_write(sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
   else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
   sbuf_free(&out);
   cfp_free(p);
   return code;
 }
 
-int cmd_skeleton(int argc, char **argv) {
+int cmd_skeleton(diag_sink *sink, int argc, char **argv) {
   skeleton_args a = {0};
-  cli_parse p = {"skeleton", "output", "o:I:D:U:h", NULL, skeleton_option, &a};
+  cli_parse p = {"skeleton", "output", "o:I:D:U:h", NULL, skeleton_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
-  if (code < 0 && optind >= argc) code = cli_usage_error("skeleton", "no C file given");
-  if (code < 0) code = cli_finish(draft(&a, argv + optind, argc - optind));
+  if (code < 0 && optind >= argc) code = cli_usage_error(sink, "skeleton", "no C file given");
+  if (code < 0) code = cli_finish(sink, draft(sink, &a, argv + optind, argc - optind));
   vec_foreach(&a.clang_flags, i) free(a.clang_flags.items[i]);
   vec_free(&a.clang_flags);
   return code;

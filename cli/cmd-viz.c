@@ -19,6 +19,7 @@ typedef struct viz_args {
   const char *trace;  /* --trace FILE, or NULL */
   bool idle;          /* --idle */
   const char *spec;   /* the specification */
+  diag_sink *sink;    /* the run's */
 } viz_args;
 
 /* Applies one option (a cli_take_fn). */
@@ -34,15 +35,15 @@ static int viz_option(int c, char *arg, void *args) {
 }
 
 static int viz_options_parse(int argc, char **argv, viz_args *a) {
-  cli_parse p = {"viz", "output thread trace idle", "o:h", &a->opts, viz_option, a};
+  cli_parse p = {"viz", "output thread trace idle", "o:h", &a->opts, viz_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error("viz", "expected exactly one specification");
+  if (optind != argc - 1) return cli_usage_error(a->sink, "viz", "expected exactly one specification");
   if (a->output && !viz_format_of_path(a->output, &a->format)) {
     char msg[200];
     snprintf(msg, sizeof msg,
              "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf", a->output);
-    return cli_usage_error("viz", msg);
+    return cli_usage_error(a->sink, "viz", msg);
   }
   a->spec = argv[optind];
   return -1;
@@ -60,31 +61,28 @@ static const ast_thread *chosen_thread(const ast_spec *spec, const viz_args *a) 
   const char **names = xcalloc(spec->threads.len + 1, sizeof *names);
   vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
   const char *near = suggest_name(a->thread, names, spec->threads.len);
-  diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "--thread %s: %s declares no thread '%s'%s%s%s", a->thread, base_name(a->spec),
+  diag_error_at(a->sink, "athread", "--thread %s: %s declares no thread '%s'%s%s%s", a->thread, base_name(a->spec),
                 a->thread, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   free(names);
   return NULL;
 }
 
 static int write_output(const viz_args *a, const char *bytes, size_t len) {
-  diag_sink sink = cli_stderr_sink();
-  if (a->output) return outfile_write(&sink, a->output, bytes, len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
+  if (a->output) return outfile_write(a->sink, a->output, bytes, len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
   fwrite(bytes, 1, len, stdout);
-  return cli_finish(EXIT_HOLDS);
+  return cli_finish(a->sink, EXIT_HOLDS);
 }
 
 static int draw(const viz_args *a, const ast_spec *spec, const diag_source *trace_text) {
-  diag_sink sink = cli_stderr_sink();
   viz_options o = {.idle = a->idle, .spec_name = base_name(a->spec)};
   if (a->thread && !(o.only = chosen_thread(spec, a))) return EXIT_BAD_INPUT;
   viz_trace *trace =
-      trace_text ? viz_trace_parse(&sink, trace_text->name, trace_text->text, trace_text->len, spec) : NULL;
+      trace_text ? viz_trace_parse(a->sink, trace_text->name, trace_text->text, trace_text->len, spec) : NULL;
   if (trace_text && !trace) return EXIT_BAD_INPUT;
   o.trace = trace;
   char *bytes = NULL;
   size_t len = 0;
-  viz_result r = viz_render(&sink, spec, &o, a->output ? a->format : VIZ_DOT, &bytes, &len);
+  viz_result r = viz_render(a->sink, spec, &o, a->output ? a->format : VIZ_DOT, &bytes, &len);
   int code = r == VIZ_DONE ? write_output(a, bytes, len) : r == VIZ_TOO_LARGE ? EXIT_BAD_INPUT : EXIT_INTERNAL;
   free(bytes);
   viz_trace_free(trace);
@@ -92,9 +90,8 @@ static int draw(const viz_args *a, const ast_spec *spec, const diag_source *trac
 }
 
 static int load_and_draw(viz_args *a) {
-  diag_sink sink = cli_stderr_sink();
-  ast_spec *spec = spec_load(&sink, a->spec, &a->opts);
-  diag_source *trace = spec && a->trace ? diag_source_load(&sink, a->trace) : NULL;
+  ast_spec *spec = spec_load(a->sink, a->spec, &a->opts);
+  diag_source *trace = spec && a->trace ? diag_source_load(a->sink, a->trace) : NULL;
   if (spec && trace) spec = cli_spec_with_trace_consts(spec, trace, &a->opts);
   int code = spec && (trace || !a->trace) ? draw(a, spec, trace) : EXIT_BAD_INPUT;
   diag_source_free(trace);
@@ -102,8 +99,8 @@ static int load_and_draw(viz_args *a) {
   return code;
 }
 
-int cmd_viz(int argc, char **argv) {
-  viz_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}};
+int cmd_viz(diag_sink *sink, int argc, char **argv) {
+  viz_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}, .sink = sink};
   int code = viz_options_parse(argc, argv, &a);
   if (code < 0) code = load_and_draw(&a);
   free(a.opts.overrides);

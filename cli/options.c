@@ -13,24 +13,50 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-diag_sink cli_stderr_sink(void) { return (diag_sink){.out = stderr, .max_errors = 20}; }
+/* The values of --diagnostics-format, in diag_format's order. */
+static const char *const format_names[] = {"text", "json", "sarif"};
 
-int cli_finish(int code) {
+static bool parse_format(const char *name, diag_format *out) {
+  for (int i = 0; i < 3; i++)
+    if (strcmp(name, format_names[i]) == 0) return *out = (diag_format)i, true;
+  return false;
+}
+
+diag_sink cli_run_sink(int argc, char **argv) {
+  static const char option[] = "--diagnostics-format";
+  diag_sink sink = {.out = stderr, .max_errors = 20, .keep = true};
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    if (strcmp(argv[i], option) == 0 && i + 1 < argc) parse_format(argv[++i], &sink.format);
+    else if (strncmp(argv[i], option, sizeof option - 1) == 0 && argv[i][sizeof option - 1] == '=')
+      parse_format(argv[i] + sizeof option, &sink.format);
+  }
+  return sink;
+}
+
+int cli_finish(diag_sink *sink, int code) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    diag_sink sink = cli_stderr_sink();
-    diag_error_at(&sink, "athread", "cannot write to standard output: %s", strerror(errno));
+    diag_error_at(sink, "athread", "cannot write to standard output: %s", strerror(errno));
     return EXIT_INTERNAL;
   }
   return code;
 }
 
-bool cli_parse_number(const char *what, const char *text, double *out) {
+int cli_json_failure(diag_sink *sink, const char *command) {
+  json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:i,s:o}", "athread_version", ATHREAD_VERSION, "schema_version",
+                        ATHREAD_JSON_SCHEMA_VERSION, "command", command, "verdict", "error", "exit_code",
+                        EXIT_BAD_INPUT, "diagnostics", diag_json(sink));
+  json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  fputc('\n', stdout);
+  json_decref(o);
+  return cli_finish(sink, EXIT_BAD_INPUT);
+}
+
+bool cli_parse_number(diag_sink *sink, const char *what, const char *text, double *out) {
   char *end;
   errno = 0;
   *out = strtod(text, &end);
   if (errno || end == text || *end || *out < 0) {
-    diag_sink sink = cli_stderr_sink();
-    diag_error_at(&sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
+    diag_error_at(sink, "athread", "%s expects a non-negative number, got '%s'", what, text);
     return false;
   }
   return true;
@@ -57,9 +83,8 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
   return true;
 }
 
-int cli_usage_error(const char *command, const char *msg) {
-  diag_sink sink = cli_stderr_sink();
-  diag_error_at(&sink, "athread", "%s (try 'athread %s --help')", msg, command);
+int cli_usage_error(diag_sink *sink, const char *command, const char *msg) {
+  diag_error_at(sink, "athread", "%s (try 'athread %s --help')", msg, command);
   return EXIT_BAD_INPUT;
 }
 
@@ -95,6 +120,7 @@ static const struct option every_option[] = {
     {"check", no_argument, NULL, 'k'},
     {"atomicity", required_argument, NULL, 'A'},
     {"env", required_argument, NULL, 'V'},
+    {"diagnostics-format", required_argument, NULL, 'G'},
     {"help", no_argument, NULL, 'h'},
 };
 
@@ -107,11 +133,13 @@ static void add_option(struct option *table, size_t *n, const char *name, size_t
       table[(*n)++] = every_option[i];
 }
 
-/* The table of names (space-separated) plus help and, with p->spec, set. */
+/* The table of names (space-separated) plus help, diagnostics-format and,
+ * with p->spec, set. */
 static struct option *table_of(const cli_parse *p) {
   struct option *table = xcalloc(OPTION_COUNT + 1, sizeof *table);
   size_t n = 0;
   add_option(table, &n, "help", 4);
+  add_option(table, &n, "diagnostics-format", 18);
   if (p->spec) add_option(table, &n, "set", 3);
   for (const char *s = p->names; *s;) {
     size_t len = strcspn(s, " ");
@@ -142,13 +170,13 @@ static int unknown_option(const cli_parse *p, const struct option *table, const 
   else
     snprintf(msg, sizeof msg, "unknown option '%.100s'%s%s%s", text, similar ? "; did you mean '--" : "",
              similar ? similar : "", similar ? "'?" : "");
-  return cli_usage_error(p->command, msg);
+  return cli_usage_error(p->sink, p->command, msg);
 }
 
 static int missing_value(const cli_parse *p, const char *text) {
   char msg[160];
   snprintf(msg, sizeof msg, "option '%.100s' needs a value", text);
-  return cli_usage_error(p->command, msg);
+  return cli_usage_error(p->sink, p->command, msg);
 }
 
 /* getopt_long takes a unique prefix of a long option for the option
@@ -159,21 +187,23 @@ static int abbreviated(const cli_parse *p, const struct option *o, const char *t
   if (strncmp(text, "--", 2) != 0 || strcmp(typed_name(text, name, sizeof name), o->name) == 0) return -1;
   snprintf(msg, sizeof msg, "unknown option '%.100s'; did you mean '--%s'? (options are not abbreviated)", text,
            o->name);
-  return cli_usage_error(p->command, msg);
+  return cli_usage_error(p->sink, p->command, msg);
 }
 
 /* ---------------------------------------------------------------- the loop */
 
 /* Handles the options every subcommand shares; -2 when c is not one of them. */
 static int shared_option(const cli_parse *p, int c) {
-  diag_sink sink = cli_stderr_sink();
   spec_options *o = p->spec;
   if (c == 'h') {
     cli_usage(stdout, p->command);
-    return cli_finish(EXIT_HOLDS);
+    return cli_finish(p->sink, EXIT_HOLDS);
   }
-  if (c == 's' && o) return cli_parse_override(&sink, optarg, &o->overrides[o->override_count++]) ? -1 : EXIT_BAD_INPUT;
-  return -2;
+  if (c == 's' && o)
+    return cli_parse_override(p->sink, optarg, &o->overrides[o->override_count++]) ? -1 : EXIT_BAD_INPUT;
+  if (c == 'G' && !parse_format(optarg, &p->sink->format))
+    return cli_usage_error(p->sink, p->command, "--diagnostics-format must be text, json or sarif");
+  return c == 'G' ? -1 : -2;
 }
 
 /* What getopt_long rejected: a long option (optopt 0, or a value given to

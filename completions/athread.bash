@@ -5,15 +5,15 @@
 
 _athread_options() {
   case $1 in
-    lint) echo "--help --no-warnings --set" ;;
-    fmt) echo "--check --help --in-place" ;;
-    conform) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
-    check) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
-    compose) echo "--bound --certificate --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;
-    viz) echo "--help --idle --output --set --thread --trace" ;;
-    replay) echo "--help --no-timing --set" ;;
-    promela) echo "--help --output --set" ;;
-    skeleton) echo "--help --output" ;;
+    lint) echo "--diagnostics-format --help --no-warnings --set" ;;
+    fmt) echo "--check --diagnostics-format --help --in-place" ;;
+    conform) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
+    check) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
+    compose) echo "--bound --certificate --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;
+    viz) echo "--diagnostics-format --help --idle --output --set --thread --trace" ;;
+    replay) echo "--diagnostics-format --help --no-timing --set" ;;
+    promela) echo "--diagnostics-format --help --output --set" ;;
+    skeleton) echo "--diagnostics-format --help --output" ;;
   esac
 }
 
@@ -24,6 +24,7 @@ _athread_values() {
     --atomicity) echo "access statement" ;;
     --env) echo "system havoc" ;;
     --int) echo "c math" ;;
+    --diagnostics-format) echo "text json sarif" ;;
   esac
 }
 

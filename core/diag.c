@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "arena.h"
+#include "utf8.h"
 
 /* ---------------------------------------------------------------- sources */
 
@@ -114,6 +115,16 @@ void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t
 
 /* ---------------------------------------------------------------- messages */
 
+void diag_sink_free(diag_sink *sink) {
+  for (size_t i = 0; i < sink->record_count; i++) {
+    free(sink->records[i].message);
+    free(sink->records[i].file);
+  }
+  free(sink->records);
+  sink->records = NULL;
+  sink->record_count = sink->record_cap = 0;
+}
+
 const char *diag_char_repr(char buf[8], unsigned char c) {
   if (c >= 0x20 && c < 0x7f) snprintf(buf, 8, "%c", c);
   else snprintf(buf, 8, "\\x%02x", c);
@@ -167,23 +178,108 @@ static void remember(diag_sink *sink, const char *fmt, va_list ap) {
   va_end(copy);
 }
 
-static void report(const diag_source *src, loc at, const char *kind, const char *fmt, va_list ap) {
+/* True when messages are kept for diag_render or diag_json. */
+static bool keeps(const diag_sink *sink) { return sink->out && (sink->keep || sink->format != DIAG_TEXT); }
+
+/* Appends a message without a place to the kept ones; returns it. */
+static diag_record *keep_record(diag_sink *sink, diag_level level, const char *file, const char *fmt, va_list ap) {
+  if (sink->record_count == sink->record_cap) {
+    sink->record_cap = sink->record_cap ? 2 * sink->record_cap : 16;
+    sink->records = xrealloc(sink->records, sink->record_cap * sizeof *sink->records);
+  }
+  diag_record *r = &sink->records[sink->record_count++];
+  *r = (diag_record){.level = level, .file = file ? xstrdup(file) : NULL, .parent = -1};
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  r->message = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+  vsnprintf(r->message, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+  return r;
+}
+
+/* The 1-based column of offset in code points: a valid UTF-8 sequence counts
+ * once, any other byte once (SARIF counts characters, the text form bytes). */
+static uint32_t code_point_column(const diag_source *src, uint32_t offset) {
+  size_t line, col;
+  diag_line_col(src, offset, &line, &col);
+  uint32_t i = src->line_starts[line - 1], column = 1;
+  while (i < offset && i < src->len) {
+    size_t n = utf8_length((const unsigned char *)src->text + i, src->len - i);
+    i += n ? (uint32_t)n : 1;
+    column++;
+  }
+  return column + (offset > i ? offset - i : 0);
+}
+
+/* Keeps a located message: its span is what the text form underlines (a
+ * point is one column, on its line even at the line's end). A note belongs
+ * to the last message that is not one. */
+static void keep_located(const diag_source *src, loc at, diag_level level, const char *fmt, va_list ap) {
+  diag_sink *sink = src->sink;
+  diag_record *r = keep_record(sink, level, src->name, fmt, ap);
+  size_t line, col;
+  diag_line_col(src, at.start, &line, &col);
+  r->line = r->end_line = (uint32_t)line;
+  r->column = (uint32_t)col, r->end_column = (uint32_t)col + 1;
+  r->column_cp = code_point_column(src, at.start), r->end_column_cp = r->column_cp + 1;
+  if (at.end > at.start) {
+    diag_line_col(src, at.end, &line, &col);
+    r->end_line = (uint32_t)line, r->end_column = (uint32_t)col;
+    r->end_column_cp = code_point_column(src, at.end);
+  }
+  for (size_t i = sink->record_count - 1; level == DIAG_NOTE && i-- > 0;)
+    if (sink->records[i].level != DIAG_NOTE) {
+      r->parent = (long)i;
+      break;
+    }
+}
+
+static void report(const diag_source *src, loc at, diag_level level, const char *fmt, va_list ap) {
+  static const char *const kinds[] = {"error", "warning", "note"};
   diag_sink *sink = src->sink;
   if (!sink->out) return;
   if (at.start > src->len) at.start = at.end = (uint32_t)src->len; /* a span past the end: at the end */
+  if (at.end > src->len) at.end = (uint32_t)src->len;
+  if (keeps(sink)) {
+    va_list copy;
+    va_copy(copy, ap);
+    keep_located(src, at, level, fmt, copy);
+    va_end(copy);
+  }
+  if (sink->format != DIAG_TEXT) return;
   size_t line, col;
   diag_line_col(src, at.start, &line, &col);
-  fprintf(sink->out, "%s:%zu:%zu: %s: ", src->name, line, col, kind);
+  fprintf(sink->out, "%s:%zu:%zu: %s: ", src->name, line, col, kinds[level]);
   vfprintf(sink->out, fmt, ap);
   fputc('\n', sink->out);
   print_excerpt(src, at);
+}
+
+/* Says that the limit stopped the errors: a note of its own in json and sarif. */
+static void too_many(diag_sink *sink, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void too_many(diag_sink *sink, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (keeps(sink)) {
+    va_list copy;
+    va_copy(copy, ap);
+    keep_record(sink, DIAG_NOTE, NULL, fmt, copy);
+    va_end(copy);
+  }
+  if (sink->format == DIAG_TEXT) {
+    fputs("athread: ", sink->out);
+    vfprintf(sink->out, fmt, ap);
+    fputc('\n', sink->out);
+  }
+  va_end(ap);
 }
 
 /* True when the error limit has been reached; says so once. */
 static bool over_limit(diag_sink *sink) {
   if (!sink->max_errors || sink->errors < sink->max_errors) return false;
   if (sink->errors == sink->max_errors && sink->out)
-    fprintf(sink->out, "athread: too many errors (limit %d); stopping\n", sink->max_errors);
+    too_many(sink, "too many errors (limit %d); stopping", sink->max_errors);
   return true;
 }
 
@@ -193,7 +289,7 @@ void diag_error(const diag_source *src, loc at, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   remember(src->sink, fmt, ap);
-  if (!silent) report(src, at, "error", fmt, ap);
+  if (!silent) report(src, at, DIAG_ERROR, fmt, ap);
   va_end(ap);
 }
 
@@ -201,7 +297,7 @@ void diag_warning(const diag_source *src, loc at, const char *fmt, ...) {
   src->sink->warnings++;
   va_list ap;
   va_start(ap, fmt);
-  report(src, at, "warning", fmt, ap);
+  report(src, at, DIAG_WARNING, fmt, ap);
   va_end(ap);
 }
 
@@ -209,7 +305,7 @@ void diag_note(const diag_source *src, loc at, const char *fmt, ...) {
   if (src->sink->max_errors && src->sink->errors > src->sink->max_errors) return;
   va_list ap;
   va_start(ap, fmt);
-  report(src, at, "note", fmt, ap);
+  report(src, at, DIAG_NOTE, fmt, ap);
   va_end(ap);
 }
 
@@ -218,7 +314,13 @@ void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   remember(sink, fmt, ap);
-  if (sink->out) {
+  if (keeps(sink)) {
+    va_list copy;
+    va_copy(copy, ap);
+    keep_record(sink, DIAG_ERROR, strcmp(where, "athread") == 0 ? NULL : where, fmt, copy);
+    va_end(copy);
+  }
+  if (sink->out && sink->format == DIAG_TEXT) {
     fprintf(sink->out, "%s: error: ", where);
     vfprintf(sink->out, fmt, ap);
     fputc('\n', sink->out);

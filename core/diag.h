@@ -4,7 +4,10 @@
  * Owns: diag_source (the text of one input file and its line map; free with
  * diag_source_free). Borrows: the sink, which main points at stderr and tests
  * at a memory stream. No other module writes diagnostics to stderr.
- * Format: "file:line:col: error: what", the source line, a ^~~ underline.
+ * Format: "file:line:col: error: what", the source line, a ^~~ underline;
+ * or, with --diagnostics-format json|sarif, every message of the run kept in
+ * the sink and printed at its end as one document (diag_render,
+ * docs/language.md section 9).
  */
 #ifndef ATHREAD_DIAG_H
 #define ATHREAD_DIAG_H
@@ -14,11 +17,35 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 /* A span of bytes [start, end) in one source text. */
 typedef struct loc {
   uint32_t start; /* offset of the first byte */
   uint32_t end;   /* offset one past the last byte; == start for a point */
 } loc;
+
+/* How a sink reports what it is told (--diagnostics-format). */
+typedef enum diag_format {
+  DIAG_TEXT,  /* each message printed at once, as text */
+  DIAG_JSON,  /* kept, and printed by diag_render as one JSON object */
+  DIAG_SARIF, /* kept, and printed by diag_render as one SARIF 2.1.0 log */
+} diag_format;
+
+typedef enum diag_level { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_level;
+
+/* One message as the sink keeps it. Lines and columns are 1-based and 0 when
+ * the message has no place in its file (or no file); the end is one past the
+ * last column the text form underlines. */
+typedef struct diag_record {
+  diag_level level;
+  char *message;                     /* owned: the text form's "what" */
+  char *file;                        /* owned; NULL for a message about the command line */
+  uint32_t line, column;             /* column in bytes, as the text form counts */
+  uint32_t end_line, end_column;     /* the end of the span, likewise */
+  uint32_t column_cp, end_column_cp; /* the columns in Unicode code points (SARIF) */
+  long parent;                       /* a note: the index of the message it belongs to; else -1 */
+} diag_record;
 
 typedef struct diag_sink {
   FILE *out;             /* where messages go; NULL: nowhere (a quiet sink only counts) */
@@ -26,7 +53,19 @@ typedef struct diag_sink {
   int warnings;          /* warnings reported so far */
   int max_errors;        /* errors printed before "too many errors"; 0 = no limit */
   char first_error[200]; /* the first error's message, without its location */
+  diag_format format;    /* DIAG_TEXT unless set */
+  bool keep;             /* keep messages in text format too (for diag_json) */
+  diag_record *records;  /* what was kept (with out set and keep or a format
+                          * other than text), owned: free with diag_sink_free */
+  size_t record_count, record_cap;
 } diag_sink;
+
+/* The program a log names (SARIF's tool.driver). */
+typedef struct diag_tool {
+  const char *name;    /* "athread" */
+  const char *version; /* "0.1.0" */
+  const char *uri;     /* its home page, or NULL */
+} diag_tool;
 
 typedef struct diag_source {
   diag_sink *sink;       /* borrowed */
@@ -56,8 +95,23 @@ void diag_error(const diag_source *src, loc at, const char *fmt, ...) __attribut
 void diag_warning(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A message about a file or the command line as a whole: "where: error: what".
- * where is a file name or "athread". */
+ * where is a file name or "athread" (the command line: no file in json and
+ * sarif). */
 void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Frees what sink kept (not the sink itself, nor out); the sink stays usable. */
+void diag_sink_free(diag_sink *sink);
+/* The kept messages as a JSON array of objects (level, message, file, line,
+ * column, end_line, end_column; notes nested in the message they follow).
+ * Borrows sink. Returns a new reference. */
+json_t *diag_json(const diag_sink *sink);
+/* The kept messages as a SARIF 2.1.0 log of one run that ended with
+ * exit_code. Borrows both. Returns a new reference. */
+json_t *diag_sarif(const diag_sink *sink, const diag_tool *tool, int exit_code);
+/* In json or sarif format, prints the kept messages to out as one document
+ * (diag_json's array in an object, or diag_sarif's log); in text format,
+ * nothing (each message was printed when it came). Borrows both. */
+void diag_render(const diag_sink *sink, const diag_tool *tool, int exit_code);
 
 /* Writes c into buf (>= 8 bytes) as it should appear in a quoted message. */
 const char *diag_char_repr(char buf[8], unsigned char c);

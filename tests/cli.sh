@@ -73,6 +73,15 @@ expect set-not-integer 2 "" "athread: error: --set expects NAME=INTEGER, got 'N=
 expect unknown-command 2 "" "athread: error: unknown command 'verify' (try 'athread --help')" -- verify ok.athread
 expect_match no-command 2 '^usage: athread COMMAND' --
 
+# ---------------------------------------------------------------- --diagnostics-format (tests/diagnostics: golden cases, schemas)
+expect_match diagnostics-unknown-command 2 '"message": "unknown command .verify. (try .athread --help.)"' -- verify ok.athread --diagnostics-format json
+expect_match diagnostics-option-read-first 2 '"text": "unknown option .--frobnicate. (try .athread lint --help.)"' -- lint --frobnicate ok.athread --diagnostics-format sarif
+printf 'shared int g\n' > no-semicolon.athread
+STDIN=no-semicolon.athread expect_match diagnostics-stdin 2 '"file": "<stdin>"' -- lint - --diagnostics-format json
+$VALGRIND "$ATHREAD" lint --help --diagnostics-format json > out.stdout 2> out.stderr
+if grep -q '^usage: athread lint' out.stdout && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["diagnostics"] == [] and d["exit_code"] == 0' out.stderr 2>/dev/null; then pass; else fail "lint --help --diagnostics-format json: help on stdout, an empty log on stderr"; fi
+expect diagnostics-after-double-dash 2 "" "--diagnostics-format=json: error: cannot open file: No such file or directory" -- lint -- --diagnostics-format=json
+
 # ---------------------------------------------------------------- help and version
 expect version 0 "athread 0.1.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
@@ -192,6 +201,11 @@ expect_match for-all-no-const 2 "the spec has no const named 'M'" -- compose loc
 sed 's/P\[N\]/P[2]/' lock-n.athread > fixed-count.athread
 expect_match for-all-not-counted 2 "no thread of the system has N instances" -- compose fixed-count.athread --for-all N
 expect_match bad-timeout 2 "--timeout expects a non-negative number, got 'soon'" -- compose race.athread --timeout soon
+# --json on bad input answers with one error object on stdout: from the engine (--for-all), not twice after a verdict
+$VALGRIND "$ATHREAD" compose fixed-count.athread --for-all N --json > out.stdout 2> /dev/null
+if [ $? = 2 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verdict"] == "error" and "no thread of the system has N instances" in d["diagnostics"][0]["message"]' out.stdout 2>/dev/null; then pass; else fail "compose --for-all --json: no error object"; fi
+$VALGRIND "$ATHREAD" compose race.athread --json --trace-out /nonexistent/dir/t.json > out.stdout 2> /dev/null
+if [ $? = 2 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["verdict"] == "unsafe"' out.stdout 2>/dev/null; then pass; else fail "compose --json with an unwritable --trace-out: not the one verdict object"; fi
 
 # ---------------------------------------------------------------- promela outputs
 $VALGRIND "$ATHREAD" promela race.athread > race-stdout.pml 2> /dev/null
@@ -224,7 +238,7 @@ for c in lint fmt conform check compose replay viz promela skeleton; do
 done
 mkdir -p completing && touch completing/a.athread completing/b.c completing/t.json completing/x.txt
 for case in "compose|athread comp" "symbolic|athread compose --engine s" "auto bmc chc|athread conform --engine " \
-  "access|athread check --atomicity a" "completing/a.athread completing/b.c|athread conform completing/" \
+  "access|athread check --atomicity a" "sarif|athread lint --diagnostics-format s" "completing/a.athread completing/b.c|athread conform completing/" \
   "completing/a.athread completing/t.json|athread viz completing/"; do
   want=${case%%|*}
   read -ra words <<< "${case#*|}"

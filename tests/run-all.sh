@@ -57,6 +57,11 @@ out=$(tests/json-contract.sh)
 echo "$out"
 add_counts "$out"
 
+section "diagnostics as json and sarif, validated against docs/diagnostics.schema.json and the SARIF 2.1.0 schema"
+out=$(tests/diagnostics/validate.sh)
+echo "$out" | tail -n 20
+add_counts "$out"
+
 section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"

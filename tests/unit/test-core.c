@@ -147,6 +147,67 @@ static void error_limit_stops_printing(void **state) {
   free(out);
 }
 
+/* In json format nothing is printed while the run goes on; each message is
+ * kept with its span (a note under the error before it), and the error
+ * limit's note is kept once, without a file. */
+static void json_format_keeps_messages(void **state) {
+  (void)state;
+  char *out = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&out, &len);
+  diag_sink sink = {.out = mem, .max_errors = 2, .format = DIAG_JSON};
+  diag_source *src = diag_source_from_string(&sink, "t", "ab\ncd\n", 6);
+  diag_error(src, (loc){3, 5}, "first");
+  diag_note(src, (loc){0, 0}, "see");
+  diag_warning(src, (loc){5, 5}, "point at the line end");
+  report_many(src);
+  diag_source_free(src);
+  fflush(mem);
+  assert_int_equal(len, 0);
+  assert_int_equal(sink.record_count, 5); /* first, see, point, e0, too many (e1 to e4 are over the limit) */
+  diag_record *r = sink.records;
+  assert_int_equal(r[0].line, 2), assert_int_equal(r[0].column, 1);
+  assert_int_equal(r[0].end_line, 2), assert_int_equal(r[0].end_column, 3);
+  assert_int_equal(r[1].parent, 0), assert_int_equal(r[1].end_column, 2);
+  assert_int_equal(r[2].line, 2), assert_int_equal(r[2].end_line, 2), assert_int_equal(r[2].end_column, 4);
+  assert_string_equal(r[4].message, "too many errors (limit 2); stopping");
+  assert_null(r[4].file), assert_int_equal(r[4].level, DIAG_NOTE), assert_int_equal(r[4].parent, -1);
+  json_t *all = diag_json(&sink);
+  assert_int_equal(json_array_size(all), 4);
+  assert_int_equal(json_array_size(json_object_get(json_array_get(all, 0), "notes")), 1);
+  json_decref(all);
+  diag_sink_free(&sink);
+  assert_int_equal(sink.record_count, 0);
+  fclose(mem);
+  free(out);
+}
+
+/* SARIF counts columns in code points (a byte that is not UTF-8 as one);
+ * the text form and json count bytes. A quiet sink keeps nothing. */
+static void sarif_columns_count_code_points(void **state) {
+  (void)state;
+  diag_sink quiet = {.format = DIAG_SARIF};
+  diag_sink sink = {.out = stderr, .keep = true};
+  const char *text = "\"\xC3\xA9\xFF\xF0\x9F\x98\x80\" x";
+  diag_source *src = diag_source_from_string(&quiet, "t", text, strlen(text));
+  diag_error(src, (loc){9, 10}, "quiet");
+  assert_int_equal(quiet.record_count, 0);
+  src->sink = &sink;
+  sink.format = DIAG_SARIF; /* kept, not printed */
+  diag_error(src, (loc){9, 10}, "x");
+  diag_error_at(&sink, "athread", "usage");
+  diag_source_free(src);
+  assert_int_equal(sink.record_count, 2);
+  assert_int_equal(sink.records[0].column, 10), assert_int_equal(sink.records[0].column_cp, 6);
+  assert_int_equal(sink.records[0].end_column_cp, 7);
+  json_t *log = diag_sarif(&sink, &(diag_tool){"athread", "0", NULL}, 2);
+  json_t *results = json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results");
+  assert_int_equal(json_array_size(results), 2);
+  assert_null(json_object_get(json_array_get(results, 1), "locations"));
+  json_decref(log);
+  diag_sink_free(&sink);
+}
+
 /* Bytes that are not UTF-8 become U+FFFD; valid text (up to 4-byte
  * sequences) is kept as it is; overlong forms and surrogates are not valid. */
 static void json_text_repairs_utf8(void **state) {
@@ -338,6 +399,8 @@ int run_core_tests(void) {
       cmocka_unit_test(strbuf_formats),
       cmocka_unit_test(diagnostics_have_location_line_and_caret),
       cmocka_unit_test(error_limit_stops_printing),
+      cmocka_unit_test(json_format_keeps_messages),
+      cmocka_unit_test(sarif_columns_count_code_points),
       cmocka_unit_test(excerpts_stay_inside_the_text),
       cmocka_unit_test(line_and_column_of_offsets),
       cmocka_unit_test(json_text_repairs_utf8),
