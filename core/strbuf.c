@@ -23,6 +23,11 @@ void sbuf_putn(strbuf *b, const char *s, size_t n) {
   b->text[b->len] = '\0';
 }
 
+void sbuf_truncate(strbuf *b, size_t len) {
+  if (b->text) b->text[len] = '\0';
+  b->len = len;
+}
+
 void sbuf_puts(strbuf *b, const char *s) { sbuf_putn(b, s, strlen(s)); }
 
 void sbuf_putc(strbuf *b, char c) { sbuf_putn(b, &c, 1); }
