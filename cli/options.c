@@ -91,6 +91,8 @@ static const struct option every_option[] = {
     {"no-warnings", no_argument, NULL, 'w'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
+    {"list", no_argument, NULL, 'l'},
+    {"diff", no_argument, NULL, 'u'},
     {"atomicity", required_argument, NULL, 'A'},
     {"env", required_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
