@@ -6,7 +6,7 @@
 _athread_options() {
   case $1 in
     lint) echo "--help --no-warnings --set" ;;
-    fmt) echo "--check --help --in-place" ;;
+    fmt) echo "--check --diff --help --in-place --list" ;;
     conform) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
     check) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
     compose) echo "--bound --certificate --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --set --timeout --trace-out" ;;
