@@ -59,7 +59,8 @@ static int apply_mode(diag_sink *sink, const diag_source *src, const strbuf *out
   bool same = out->len == src->len && memcmp(sbuf_str(out), src->text, out->len) == 0;
   if (mode == FMT_PRINT) fwrite(sbuf_str(out), 1, out->len, stdout);
   if (same || mode == FMT_PRINT) return EXIT_HOLDS;
-  if (mode == FMT_IN_PLACE) return outfile_write(sink, src->name, sbuf_str(out), out->len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
+  if (mode == FMT_IN_PLACE)
+    return outfile_write(sink, src->name, sbuf_str(out), out->len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
   if (mode == FMT_CHECK) printf("%s\n", src->name);
   if (mode == FMT_DIFF) {
     strbuf diff = {0};

@@ -63,7 +63,6 @@ int cli_usage_error(const char *command, const char *msg) {
   return EXIT_BAD_INPUT;
 }
 
-
 /* ---------------------------------------------------------------- the table */
 
 /* The codes are unique across subcommands; short options use the same codes. */

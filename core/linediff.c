@@ -39,10 +39,11 @@ static void lcs_script(const line *a, size_t n, const line *b, size_t m, edits *
 #define LCS(i, j) lcs[(i) * (m + 1) + (j)]
   for (size_t i = n; i-- > 0;)
     for (size_t j = m; j-- > 0;)
-      LCS(i, j) = same(&a[i], &b[j]) ? LCS(i + 1, j + 1) + 1 : (LCS(i + 1, j) > LCS(i, j + 1) ? LCS(i + 1, j) : LCS(i, j + 1));
+      LCS(i, j) =
+          same(&a[i], &b[j]) ? LCS(i + 1, j + 1) + 1 : (LCS(i + 1, j) > LCS(i, j + 1) ? LCS(i + 1, j) : LCS(i, j + 1));
   size_t i = 0, j = 0;
   while (i < n || j < m) {
-    char op = i < n && j < m && same(&a[i], &b[j])                 ? '='
+    char op = i < n && j < m && same(&a[i], &b[j])                  ? '='
               : i < n && (j == m || LCS(i + 1, j) >= LCS(i, j + 1)) ? '-'
                                                                     : '+';
     vec_push(NULL, ops, op);
@@ -60,7 +61,8 @@ static void push_run(edits *ops, char op, size_t count) {
 static void script(const lines *a, const lines *b, edits *ops) {
   size_t pre = 0, suf = 0;
   while (pre < a->len && pre < b->len && same(&a->items[pre], &b->items[pre])) pre++;
-  while (suf < a->len - pre && suf < b->len - pre && same(&a->items[a->len - 1 - suf], &b->items[b->len - 1 - suf])) suf++;
+  while (suf < a->len - pre && suf < b->len - pre && same(&a->items[a->len - 1 - suf], &b->items[b->len - 1 - suf]))
+    suf++;
   size_t n = a->len - pre - suf, m = b->len - pre - suf;
   push_run(ops, '=', pre);
   if ((n + 1) * (m + 1) <= LINEDIFF_MAX_CELLS) {
