@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../core/symtab.h"
+#include "../spec-lang/fmt.h"
+#include "../spec-lang/spec.h"
 #include "skeleton.h"
 
 /* A draft expands at most this many elements of arrays of structs per global. */
@@ -589,6 +591,17 @@ static void report_no_thread(diag_sink *sink, const cfp_program *p, const char *
                 files);
 }
 
+/* The draft in athread fmt's layout, whose column alignment render does not
+ * attempt. A draft that does not parse (a bug) is kept as rendered, so that
+ * athread lint shows why. */
+static void put_formatted(const strbuf *rendered, strbuf *out) {
+  diag_sink quiet = {0};
+  ast_spec *spec = spec_parse_source(diag_source_from_string(&quiet, "draft", sbuf_str(rendered), rendered->len));
+  if (quiet.errors) sbuf_putn(out, sbuf_str(rendered), rendered->len);
+  else fmt_spec(out, spec);
+  spec_free(spec);
+}
+
 bool skel_write(diag_sink *sink, const cfp_program *p, const char *const *files, size_t file_count, strbuf *out) {
   draft d = {.p = p, .a = arena_new()};
   collect_threads(&d);
@@ -599,7 +612,10 @@ bool skel_write(diag_sink *sink, const cfp_program *p, const char *const *files,
     name_parts(&d);
     vec_foreach(&d.threads, i) count_thread(&d, &d.threads.items[i]);
     put_all(&d, files, file_count);
-    render(&d, out);
+    strbuf rendered = {0};
+    render(&d, &rendered);
+    put_formatted(&rendered, out);
+    sbuf_free(&rendered);
   }
   draft_free(&d);
   return ok;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/linediff.h"
 #include "../core/outfile.h"
 #include "../spec-lang/fmt.h"
 #include "cli.h"
@@ -43,38 +44,76 @@ int cmd_lint(diag_sink *sink, int argc, char **argv) {
 
 /* ---------------------------------------------------------------- fmt */
 
-typedef enum fmt_mode { FMT_PRINT, FMT_IN_PLACE, FMT_CHECK } fmt_mode;
+typedef enum fmt_mode {
+  FMT_PRINT,    /* print each file's canonical text */
+  FMT_IN_PLACE, /* -i: rewrite each file that is not canonical */
+  FMT_CHECK,    /* --check, -l: name each file that is not canonical */
+  FMT_DIFF      /* --diff: show what -i would change */
+} fmt_mode;
 
+/* What one file needs, its canonical text being out: writes it, names the
+ * file or shows the diff; returns EXIT_VIOLATION when it is not canonical
+ * (--check, --diff), EXIT_BAD_INPUT when it cannot be written. */
+static int apply_mode(diag_sink *sink, const diag_source *src, const strbuf *out, fmt_mode mode) {
+  bool same = out->len == src->len && memcmp(sbuf_str(out), src->text, out->len) == 0;
+  if (mode == FMT_PRINT) fwrite(sbuf_str(out), 1, out->len, stdout);
+  if (same || mode == FMT_PRINT) return EXIT_HOLDS;
+  if (mode == FMT_IN_PLACE)
+    return outfile_write(sink, src->name, sbuf_str(out), out->len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
+  if (mode == FMT_CHECK) printf("%s\n", src->name);
+  if (mode == FMT_DIFF) {
+    strbuf diff = {0};
+    linediff_unified(&diff, src->text, src->len, src->name, sbuf_str(out), out->len, src->name);
+    fwrite(sbuf_str(&diff), 1, diff.len, stdout);
+    sbuf_free(&diff);
+  }
+  return EXIT_VIOLATION;
+}
+
+/* Formats one file (a file with errors is reported and left alone). */
 static int format_file(diag_sink *sink, const char *path, fmt_mode mode) {
+  int errors = sink->errors;
   diag_source *src = diag_source_load(sink, path);
   if (!src) return EXIT_BAD_INPUT;
   ast_spec *spec = spec_parse_source(src);
-  int code = EXIT_HOLDS;
-  strbuf out = {0};
-  if (sink->errors) code = EXIT_BAD_INPUT;
-  else fmt_spec(&out, spec);
-  bool same = out.len == src->len && memcmp(sbuf_str(&out), src->text, out.len) == 0;
-  if (code == EXIT_HOLDS && mode == FMT_PRINT) fwrite(sbuf_str(&out), 1, out.len, stdout);
-  if (code == EXIT_HOLDS && mode == FMT_CHECK && !same) code = EXIT_VIOLATION;
-  if (code == EXIT_HOLDS && mode == FMT_IN_PLACE && !same && !outfile_write(sink, path, sbuf_str(&out), out.len))
-    code = EXIT_BAD_INPUT;
-  sbuf_free(&out);
+  int code = EXIT_BAD_INPUT;
+  if (sink->errors == errors) {
+    strbuf out = {0};
+    fmt_spec(&out, spec);
+    code = apply_mode(sink, src, &out, mode);
+    sbuf_free(&out);
+  }
   spec_free(spec);
   return code;
 }
 
-/* Applies --in-place or --check (a cli_take_fn). */
+/* Applies --in-place, --check (-l, --list) or --diff (a cli_take_fn); two
+ * different ones are a usage error. */
+typedef struct fmt_args {
+  diag_sink *sink; /* the run's */
+  fmt_mode mode;   /* what to do with each file */
+} fmt_args;
+
 static int fmt_option(int c, char *arg, void *args) {
   (void)arg;
-  *(fmt_mode *)args = c == 'i' ? FMT_IN_PLACE : FMT_CHECK;
+  fmt_args *a = args;
+  fmt_mode chosen = c == 'i' ? FMT_IN_PLACE : c == 'u' ? FMT_DIFF : FMT_CHECK;
+  if (a->mode != FMT_PRINT && a->mode != chosen)
+    return cli_usage_error(a->sink, "fmt", "--in-place, --check and --diff exclude each other");
+  a->mode = chosen;
   return -1;
 }
 
+/* The worse of two exit codes: bad input, then not canonical, then done. */
+static int worse(int a, int b) { return a == EXIT_BAD_INPUT || b == EXIT_BAD_INPUT ? EXIT_BAD_INPUT : a > b ? a : b; }
+
 int cmd_fmt(diag_sink *sink, int argc, char **argv) {
-  fmt_mode mode = FMT_PRINT;
-  cli_parse p = {"fmt", "in-place check", "ih", NULL, fmt_option, &mode, sink};
+  fmt_args a = {sink, FMT_PRINT};
+  cli_parse p = {"fmt", "in-place check list diff", "ilh", NULL, fmt_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error(sink, "fmt", "expected exactly one specification");
-  return cli_finish(sink, format_file(sink, argv[optind], mode));
+  if (optind == argc) return cli_usage_error(sink, "fmt", "no specification given");
+  code = EXIT_HOLDS;
+  for (int i = optind; i < argc; i++) code = worse(code, format_file(sink, argv[i], a.mode));
+  return cli_finish(sink, code);
 }

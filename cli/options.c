@@ -88,7 +88,6 @@ int cli_usage_error(diag_sink *sink, const char *command, const char *msg) {
   return EXIT_BAD_INPUT;
 }
 
-
 /* ---------------------------------------------------------------- the table */
 
 /* The codes are unique across subcommands; short options use the same codes. */
@@ -118,6 +117,8 @@ static const struct option every_option[] = {
     {"no-warnings", no_argument, NULL, 'w'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
+    {"list", no_argument, NULL, 'l'},
+    {"diff", no_argument, NULL, 'u'},
     {"atomicity", required_argument, NULL, 'A'},
     {"env", required_argument, NULL, 'V'},
     {"diagnostics-format", required_argument, NULL, 'G'},

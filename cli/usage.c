@@ -44,16 +44,21 @@ static const usage usages[] = {
    "\n"
    "Exit codes: 0 no errors, 2 errors (or bad usage).\n"},
   {"fmt",
-   "usage: athread fmt [OPTIONS] SPEC.athread\n"
-   "Print the specification in canonical layout, keeping every comment.\n"
+   "usage: athread fmt [OPTIONS] SPEC.athread...\n"
+   "Print each specification in canonical layout (in turn), keeping every comment;\n"
+   "the columns of consecutive consts, shared variables and edges are aligned.\n"
+   "A file with syntax errors is reported and left alone; the others are still done.\n"
    "\n"
-   "  -i, --in-place     rewrite the file instead of printing it\n"
-   "  --check            print nothing; exit 1 if the file is not in canonical layout\n"
+   "  -i, --in-place     rewrite each file that is not canonical (atomically)\n"
+   "  --check            print only the name of each file not in canonical layout\n"
+   "  -l, --list         the same as --check (gofmt's spelling)\n"
+   "  --diff             print the unified diff that -i would apply\n"
    "  --diagnostics-format F\n"
    "                     text (default), or one json or sarif document at the end\n"
    "  -h, --help         show this help\n"
    "\n"
-   "Exit codes: 0 done (or already canonical), 1 not canonical (--check), 2 syntax errors.\n"},
+   "Exit codes: 0 done (or all canonical), 1 some file not canonical (--check, --diff),\n"
+   "2 syntax errors or usage.\n"},
   {"conform",
    "usage: athread conform SPEC.athread FILE.c... [OPTIONS]\n"
    "Check that each thread's C implementation conforms to its abstract thread:\n"

@@ -6,7 +6,7 @@
 _athread_options() {
   case $1 in
     lint) echo "--diagnostics-format --help --no-warnings --set" ;;
-    fmt) echo "--check --diagnostics-format --help --in-place" ;;
+    fmt) echo "--check --diagnostics-format --diff --help --in-place --list" ;;
     conform) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
     check) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
     compose) echo "--bound --certificate --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;

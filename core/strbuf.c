@@ -23,6 +23,11 @@ void sbuf_putn(strbuf *b, const char *s, size_t n) {
   b->text[b->len] = '\0';
 }
 
+void sbuf_truncate(strbuf *b, size_t len) {
+  if (b->text) b->text[len] = '\0';
+  b->len = len;
+}
+
 void sbuf_puts(strbuf *b, const char *s) { sbuf_putn(b, s, strlen(s)); }
 
 void sbuf_putc(strbuf *b, char c) { sbuf_putn(b, &c, 1); }
@@ -40,11 +45,6 @@ void sbuf_printf(strbuf *b, const char *fmt, ...) {
 }
 
 const char *sbuf_str(const strbuf *b) { return b->text ? b->text : ""; }
-
-void sbuf_truncate(strbuf *b, size_t len) {
-  b->len = len;
-  if (b->text) b->text[len] = '\0';
-}
 
 char *sbuf_take(strbuf *b) {
   char *s = b->text ? b->text : xstrdup("");

@@ -19,10 +19,10 @@ void sbuf_putn(strbuf *b, const char *s, size_t n);
 void sbuf_puts(strbuf *b, const char *s);
 void sbuf_putc(strbuf *b, char c);
 void sbuf_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Drops the text after the first len bytes (len <= b->len). */
+void sbuf_truncate(strbuf *b, size_t len);
 /* Returns the contents ("" if empty); valid until the next change. */
 const char *sbuf_str(const strbuf *b);
-/* Cuts b back to its first len bytes (len <= b->len). */
-void sbuf_truncate(strbuf *b, size_t len);
 /* Returns owned text, free with free(); the buffer is left empty. */
 char *sbuf_take(strbuf *b);
 void sbuf_free(strbuf *b);

@@ -148,7 +148,7 @@ if grep -q '__VERIFIER_assume(r == (int)r)' ops-c.c && grep -q '(long long)(int)
 printf 'shared   int g ;\nthread A{init state S assert (g>0);}\n' > messy.athread
 cp messy.athread messy-orig.athread
 chmod 640 messy.athread
-expect fmt-check-messy 1 "" "" -- fmt --check messy.athread
+expect fmt-check-messy 1 "messy.athread" "" -- fmt --check messy.athread
 expect fmt-in-place 0 "" "" -- fmt -i messy.athread
 expect fmt-check-clean 0 "" "" -- fmt --check messy.athread
 if [ "$(stat -c %a messy.athread)" = 640 ]; then pass; else fail "fmt -i changed the file mode to $(stat -c %a messy.athread)"; fi
@@ -157,7 +157,63 @@ printf 'thread A { init state S }\n' > broken.athread
 cp broken.athread broken-orig.athread
 expect_match fmt-in-place-syntax-error 2 "broken.athread:1:25: error: expected ';' before '}'" -- fmt -i broken.athread
 if cmp -s broken.athread broken-orig.athread; then pass; else fail "fmt -i rewrote a file with syntax errors"; fi
-expect fmt-two-files 2 "" "athread: error: expected exactly one specification (try 'athread fmt --help')" -- fmt ok.athread messy.athread
+printf 'shared int  g;\nthread A {\n  init state S assert g > 0;\n}\n' > ok.athread
+expect fmt-two-files 0 "shared int g;
+
+thread A {
+  init state S assert g > 0;
+}
+shared int g;
+
+thread A {
+  init state S assert g > 0;
+}" "" -- fmt ok.athread messy.athread
+expect fmt-no-file 2 "" "athread: error: no specification given (try 'athread fmt --help')" -- fmt
+expect fmt-modes-exclusive 2 "" "athread: error: --in-place, --check and --diff exclude each other (try 'athread fmt --help')" -- fmt -i --diff ok.athread
+cp ok.athread ok-orig.athread
+cp broken-orig.athread broken.athread
+expect fmt-check-lists 1 "ok.athread" "" -- fmt --check messy.athread ok.athread
+expect fmt-list-spelling 1 "ok.athread" "" -- fmt -l ok.athread messy.athread
+expect fmt-check-broken 2 "ok.athread" "broken.athread:1:25: error: expected ';' before '}'
+thread A { init state S }
+                        ^" -- fmt --list ok.athread broken.athread
+expect fmt-diff 1 "--- ok.athread
++++ ok.athread
+@@ -1,4 +1,5 @@
+-shared int  g;
++shared int g;
++
+ thread A {
+   init state S assert g > 0;
+ }" "" -- fmt --diff ok.athread messy.athread
+if cmp -s ok.athread ok-orig.athread; then pass; else fail "fmt --check or --diff changed a file"; fi
+if patch -s -o ok-patched.athread ok.athread < out.stdout && "$ATHREAD" fmt --check ok-patched.athread; then pass; else fail "fmt --diff's output does not patch the file into canonical layout"; fi
+cp messy-orig.athread messy.athread
+expect fmt-in-place-many-one-broken 2 "" "broken.athread:1:25: error: expected ';' before '}'
+thread A { init state S }
+                        ^" -- fmt -i messy.athread broken.athread ok.athread
+if cmp -s broken.athread broken-orig.athread; then pass; else fail "fmt -i rewrote the file with syntax errors"; fi
+expect fmt-in-place-many-done 0 "" "" -- fmt --check messy.athread ok.athread
+STDIN=messy-orig.athread expect fmt-check-stdin 1 "<stdin>" "" -- fmt --check -
+# fmt is idempotent: the layout of every example's layout is itself
+for spec in "$TESTS_DIR"/../examples/*/*.athread; do
+  "$ATHREAD" fmt "$spec" > once.athread && "$ATHREAD" fmt once.athread > twice.athread
+  if cmp -s once.athread twice.athread; then pass; else fail "fmt is not idempotent on $(basename "$spec")"; fi
+done
+# a run of edges keeps its columns across a blank line; a long item is broken
+printf 'shared int x;\nthread T {\n  init state A;\n  state Bee;\n  A -> Bee "go" when x > 0;\n\n  Bee -> A do x := x + 1;\n  A -> A when x == 1000000000 && x == 1000000001 && x == 1000000002 && x == 1000000003 && x == 1000000004;\n}\n' > runs.athread
+expect fmt-columns-and-breaks 0 "shared int x;
+
+thread T {
+  init state A;
+  state Bee;
+  A   -> Bee \"go\" when x > 0;
+
+  Bee -> A        do x := x + 1;
+  A -> A
+      when x == 1000000000 && x == 1000000001 && x == 1000000002 && x == 1000000003
+      && x == 1000000004;
+}" "" -- fmt runs.athread
 if [ -w /dev/full ]; then
   $VALGRIND "$ATHREAD" fmt ok.athread > /dev/full 2> out.stderr
   if [ $? = 4 ] && grep -q "cannot write to standard output" out.stderr; then pass; else fail "fmt to a full disk"; fi

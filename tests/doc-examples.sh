@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/doc-examples.sh -- every ```athread block of README.md and docs/*.md
 # is a complete spec: extract each, lint it (clean, no warnings), and check
-# that fmt output re-lints.
+# that fmt output re-lints and that the block is already canonical.
 set -u
 source "$(dirname "$0")/setup"
 root=$(cd "$TESTS_DIR/.." && pwd)
@@ -16,6 +16,7 @@ for spec in "$SCRATCH"/*.athread; do
   [ -f "$spec" ] || continue
   if out=$($VALGRIND "$ATHREAD" lint "$spec" 2>&1) && [ -z "$out" ]; then pass; else fail "$(basename "$spec"): $out"; fi
   if "$ATHREAD" fmt "$spec" > "$spec.fmt" && $VALGRIND "$ATHREAD" lint -w "$spec.fmt" 2>/dev/null; then pass; else fail "$(basename "$spec"): fmt output does not lint"; fi
+  if "$ATHREAD" fmt --check "$spec" > /dev/null; then pass; else fail "$(basename "$spec"): not in fmt's canonical layout"; fi
 done
 # The error shown in README.md is exactly what tests/readme/driver.test pins.
 shown=$(awk '/^--- stderr$/{on=1; next} on' "$TESTS_DIR/readme/driver.test")

@@ -15,6 +15,8 @@ check() {
 
 ex=$root/examples
 for spec in "$ex"/*/*.athread; do check "lint $(basename "$spec")" 0 -- lint "$spec"; done
+# Every example is in fmt's canonical layout (the users copy their style from them).
+check "fmt --check every example" 0 -- fmt --check "$ex"/*/*.athread
 
 # compose: 0 safe, 1 unsafe; with and without symmetry reduction
 for sym in "" --no-symmetry; do
