@@ -14,7 +14,8 @@ packages=(
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
   man-db groff-base mandoc zsh # tests/dist.sh: the man pages render without warnings, zsh completion
   nodejs                  # tests/editors.sh: VS Code's own TextMate tokenizer (npm ci of tests/editors/package-lock.json)
-  python3-jsonschema      # tests/json-contract.sh: the JSON reports against docs/report.schema.json
+  python3-jsonschema      # tests/json-contract.sh, tests/witness.sh: reports and --witness files against their schemas
+  python3-yaml            # tests/witness.sh: parses the YAML of conform --witness
   vim                     # tests/editors.sh runs editors/vim headless: needs +syntax and +eval, which vim-tiny lacks
 )
 
