@@ -132,6 +132,8 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
   if (optind > argc - 2) return cli_usage_error(a->command, "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
     return cli_usage_error(a->command, "--bound applies to --engine bmc");
+  if (a->json && a->witness && strcmp(a->witness, "-") == 0)
+    return cli_usage_error(a->command, "--witness - and --json would both write to standard output");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;

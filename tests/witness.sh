@@ -51,6 +51,11 @@ grep -q 'value: "g == 1"' figure2-bad.yml && pass || fail "figure2-bad: the envi
 head -n 1 stdout.txt | grep -qx -- '- entry_type: "violation_sequence"' && pass || fail "--witness -: $(head -n 1 stdout.txt)"
 grep -q '^verdict: does not conform' stdout.txt && pass || fail "--witness -: no verdict after the witness"
 
+# --witness - with --json would mix the two on standard output: a usage error.
+"$ATHREAD" conform examples/figure2/figure2.athread examples/figure2/figure2-bad.c --witness - --json > mix.out 2> mix.err
+rc=$?
+[ "$rc" = 2 ] && [ ! -s mix.out ] && grep -q 'both write to standard output' mix.err && pass || fail "--witness - --json: exit $rc"
+
 # A run that conforms, or whose verdict is unknown, writes nothing and says so.
 "$ATHREAD" conform examples/figure2/figure2.athread examples/figure2/figure2.c --witness good.yml > good.out 2> good.err
 rc=$?
@@ -61,6 +66,12 @@ grep -q 'note: --witness: every thread conforms; nothing written to good.yml' go
 rc=$?
 [ "$rc" = 3 ] && [ ! -e unk.yml ] && pass || fail "unknown run: exit $rc, file $(ls unk.yml 2>&1)"
 grep -q 'note: --witness: the verdict is unknown; nothing written' unk.err && pass || fail "unknown: $(cat unk.err)"
+
+# check on an unsafe abstract system checks no thread: nothing written.
+"$ATHREAD" check examples/tutorial/dispatch-racy.athread examples/tutorial/dispatch.c --witness racy.yml > racy.out 2> racy.err
+rc=$?
+[ "$rc" = 1 ] && [ ! -e racy.yml ] && grep -q 'the threads were not checked; nothing written' racy.err && pass ||
+  fail "check, unsafe system: exit $rc, $(cat racy.err)"
 
 # A witness that cannot be written is an input error: no verdict, exit 2.
 "$ATHREAD" conform examples/figure2/figure2.athread examples/figure2/figure2-bad.c --witness nodir/w.yml > nodir.out 2> nodir.err
