@@ -290,28 +290,33 @@ static void yaml_value(strbuf *out, const json_t *v, int indent, bool after_dash
   yaml_block(out, v, indent, after_dash);
 }
 
-static void yaml_block(strbuf *out, const json_t *j, int indent, bool first_inline) {
-  bool first = true;
-  if (json_is_array(j)) {
-    size_t i;
-    json_t *v;
-    json_array_foreach(j, i, v) {
-      if (!(first && first_inline)) yaml_indent(out, indent);
-      first = false;
-      sbuf_puts(out, "- ");
-      yaml_value(out, v, indent + 2, true);
-    }
-    return;
+static void yaml_array(strbuf *out, const json_t *j, int indent, bool first_inline) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(j, i, v) {
+    if (i > 0 || !first_inline) yaml_indent(out, indent);
+    sbuf_puts(out, "- ");
+    yaml_value(out, v, indent + 2, true);
   }
+}
+
+static void yaml_object(strbuf *out, const json_t *j, int indent, bool first_inline) {
+  bool first = true;
   const char *key;
   json_t *v;
   json_object_foreach((json_t *)j, key, v) {
-    if (!(first && first_inline)) yaml_indent(out, indent);
+    if (!first || !first_inline) yaml_indent(out, indent);
     first = false;
     yaml_key(out, key);
     sbuf_putc(out, ':');
     yaml_value(out, v, indent + 2, false);
   }
+}
+
+/* A nonempty container at indent; after "- " its first line is already indented. */
+static void yaml_block(strbuf *out, const json_t *j, int indent, bool first_inline) {
+  if (json_is_array(j)) yaml_array(out, j, indent, first_inline);
+  else yaml_object(out, j, indent, first_inline);
 }
 
 char *witness_yaml(const json_t *doc) {
