@@ -73,9 +73,9 @@ static json_t *task_json(const conform_job *j, const witness_task *w, json_t *ha
               "athread conformance: the C function %s is simulated by thread %s of %s while the other threads "
               "move as the spec allows (not an SV-COMP property such as unreach-call)",
               j->function, j->thread->name, w->spec_path);
-  json_t *o = json_pack("{s:o, s:O, s:o, s:s, s:s}", "input_files", files, "input_file_hashes", hashes,
-                        "specification", json_text(sbuf_str(&spec)), "data_model",
-                        sizeof(long) == 8 ? "LP64" : "ILP32", "language", "C");
+  json_t *o =
+      json_pack("{s:o, s:O, s:o, s:s, s:s}", "input_files", files, "input_file_hashes", hashes, "specification",
+                json_text(sbuf_str(&spec)), "data_model", sizeof(long) == 8 ? "LP64" : "ILP32", "language", "C");
   sbuf_free(&spec);
   return o;
 }
@@ -99,8 +99,8 @@ static json_t *metadata_json(const conform_job *j, const witness_task *w, json_t
   char uuid[37], now[32];
   uuid_v4(uuid);
   utc_now(now);
-  return json_pack("{s:s, s:s, s:s, s:o, s:o}", "format_version", "2.0", "uuid", uuid, "creation_time", now,
-                   "producer", producer_json(j, w), "task", task_json(j, w, hashes));
+  return json_pack("{s:s, s:s, s:s, s:o, s:o}", "format_version", "2.0", "uuid", uuid, "creation_time", now, "producer",
+                   producer_json(j, w), "task", task_json(j, w, hashes));
 }
 
 /* ---------------------------------------------------------------- waypoints */
@@ -211,8 +211,7 @@ json_t *witness_build(diag_sink *sink, const conform_run_result *run, const witn
     json_t *e = j->r.verdict == CONFORM_VIOLATED ? entry_json(run, j, task, hashes) : NULL;
     if (e) json_array_append_new(doc, e);
     else if (j->r.verdict == CONFORM_VIOLATED)
-      fprintf(stderr, "athread: note: --witness: thread %s's counterexample has no source location\n",
-              j->thread->name);
+      fprintf(stderr, "athread: note: --witness: thread %s's counterexample has no source location\n", j->thread->name);
   }
   json_decref(hashes);
   return doc;

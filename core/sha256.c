@@ -35,8 +35,8 @@ static void compress(uint32_t h[8], const unsigned char *block) {
   schedule(block, w);
   memcpy(v, h, sizeof v);
   for (int i = 0; i < 64; i++) {
-    uint32_t t1 = v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) +
-                  round_k[i] + w[i];
+    uint32_t t1 =
+        v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + round_k[i] + w[i];
     uint32_t t2 = (rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
     memmove(v + 1, v, 7 * sizeof *v);
     v[4] += t1;
