@@ -108,8 +108,19 @@ static json_t *metadata_json(const conform_job *j, const witness_task *w, json_t
 typedef struct witness_ctx {
   const conform_run_result *run; /* the C files (the functions their lines are in) */
   const conform_job *job;        /* the failing thread */
+  const witness_task *task;      /* the C files given */
   json_t *content;               /* the segments so far */
 } witness_ctx;
+
+/* Is o in one of the C files given? Code of athread's models
+ * (include/athread/models/, inlined) is not: a validator has no such file. */
+static bool in_task(const witness_ctx *c, prog_origin o) {
+  if (o.file < 0) return false;
+  const char *name = c->job->ins->files.items[o.file]->name;
+  for (size_t i = 0; i < c->task->file_count; i++)
+    if (strcmp(name, c->task->files[i]) == 0) return true;
+  return false;
+}
 
 /* {file_name, line, column, function} of a byte of the source file (the
  * function is the one whose body holds it: calls are inlined). */
@@ -168,9 +179,9 @@ static long branch_keyword(const diag_source *src, uint32_t cond) {
 /* A step: the values it starts from, then the branch it takes. */
 static void step_waypoints(witness_ctx *c, const trace_step *s) {
   const prog *p = c->job->ins;
-  json_t *values = s->origin.file >= 0 ? values_constraint(p, s->env) : NULL;
+  json_t *values = in_task(c, s->origin) ? values_constraint(p, s->env) : NULL;
   if (values) add_waypoint(c, "assumption", values, location_json(c, s->origin.file, s->origin.at.start));
-  if (s->branch < 0 || s->branch_at.file < 0) return;
+  if (s->branch < 0 || !in_task(c, s->branch_at)) return;
   long kw = branch_keyword(p->files.items[s->branch_at.file], s->branch_at.at.start);
   if (kw >= 0)
     add_waypoint(c, "branching", json_pack("{s:s}", "value", s->branch ? "true" : "false"),
@@ -188,15 +199,22 @@ static prog_origin target_origin(const conform_job *j, const trace *t) {
   return t->failure == CHECK_SIMULATED || t->failure == CHECK_RANGE || failing.file < 0 ? last : failing;
 }
 
+/* The target, or, when it is in a model's code, the last step in the C files given. */
+static prog_origin target_in_task(const witness_ctx *c, const trace *t) {
+  prog_origin o = target_origin(c->job, t);
+  for (size_t i = t->steps.len; !in_task(c, o) && i > 0; i--) o = t->steps.items[i - 1].origin;
+  return o;
+}
+
 /* The entry of a thread that does not conform, or NULL when its counterexample has no source location. */
 static json_t *entry_json(const conform_run_result *run, const conform_job *j, const witness_task *w, json_t *hashes) {
   trace t;
   trace_build(j->ins, &j->r, &run->env, j->thread, &t);
-  witness_ctx c = {run, j, json_array()};
+  witness_ctx c = {run, j, w, json_array()};
   vec_foreach(&t.steps, i) step_waypoints(&c, &t.steps.items[i]);
-  prog_origin target = target_origin(j, &t);
+  prog_origin target = target_in_task(&c, &t);
   trace_free(&t);
-  if (target.file < 0) return json_decref(c.content), NULL;
+  if (!in_task(&c, target)) return json_decref(c.content), NULL;
   add_waypoint(&c, "target", NULL, location_json(&c, target.file, target.at.start));
   return json_pack("{s:s, s:o, s:o}", "entry_type", "violation_sequence", "metadata", metadata_json(j, w, hashes),
                    "content", c.content);
@@ -211,7 +229,8 @@ json_t *witness_build(diag_sink *sink, const conform_run_result *run, const witn
     json_t *e = j->r.verdict == CONFORM_VIOLATED ? entry_json(run, j, task, hashes) : NULL;
     if (e) json_array_append_new(doc, e);
     else if (j->r.verdict == CONFORM_VIOLATED)
-      fprintf(stderr, "athread: note: --witness: thread %s's counterexample has no source location\n", j->thread->name);
+      fprintf(stderr, "athread: note: --witness: thread %s's counterexample has no location in the C files given\n",
+              j->thread->name);
   }
   json_decref(hashes);
   return doc;

@@ -17,8 +17,8 @@ cd "$SCRATCH"
 mkdir -p examples
 cp -r "$EX/figure2" "$EX/tutorial" examples/ # relative paths, as a user gives them
 
-# step_lines OUT: the lines of the text counterexample's steps ("  step 2  f.c:37: ...").
-step_lines() { sed -n 's/^  step [0-9]*  .*:\([0-9][0-9]*\): .*/\1/p' "$1" | tr '\n' ' '; }
+# step_lines OUT: the lines of the text counterexample's steps and checks ("  step 2  f.c:37: ...").
+step_lines() { sed -n 's/^  \(step\|check\) [0-9]*  .*:\([0-9][0-9]*\): .*/\2/p' "$1" | tr '\n' ' '; }
 
 # witness NAME CMD SPEC C WANT_RC: the witness of a failing run, checked against its text counterexample.
 witness() {
