@@ -271,3 +271,12 @@ bool cfe_has_function(const cfe_unit *u, const char *name) {
     if (u->funcs.items[i]->body && strcmp(u->funcs.items[i]->name, name) == 0) return true;
   return false;
 }
+
+const char *cfe_function_at(const cfe_unit *u, const diag_source *src, uint32_t offset) {
+  vec_foreach(&u->funcs, i) {
+    const cfe_stmt *body = u->funcs.items[i]->body;
+    if (!body || body->at.file < 0 || u->files.items[body->at.file].src != src) continue;
+    if (body->at.at.start <= offset && offset < body->at.at.end) return u->funcs.items[i]->name;
+  }
+  return NULL;
+}

@@ -51,6 +51,11 @@ void cfe_free(cfe_unit *u);
 /* True when some file defines function name (with a body). */
 bool cfe_has_function(const cfe_unit *u, const char *name);
 
+/* The function whose body holds byte offset of src (one of the unit's
+ * files), or NULL: the function a statement of a lowered program is in,
+ * since calls are inlined. Borrows both; the name is interned. */
+const char *cfe_function_at(const cfe_unit *u, const diag_source *src, uint32_t offset);
+
 /* Lowers the function (calls inlined) into a concrete program with the
  * integers ints. Returns NULL
  * after reporting errors. Returns owned, free with prog_free (the prog

@@ -11,6 +11,7 @@
 #include "../conformance/report.h"
 #include "../core/interrupt.h"
 #include "../conformance/run.h"
+#include "../conformance/witness.h"
 #include "../core/json-text.h"
 #include "../core/smt.h"
 #include "../core/suggest.h"
@@ -29,6 +30,7 @@ typedef struct conform_args {
   conform_options check; /* engine, bound, deadline, certificate */
   const char *emit_c;    /* --emit-c OUT.c */
   const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
+  const char *witness;   /* --witness FILE: the failing threads' SV-COMP violation witness */
   double timeout;        /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;                /* --int c|math */
@@ -106,6 +108,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'F': a->for_all = arg; return -1;
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
+  case 'Y': a->witness = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
@@ -120,15 +123,18 @@ static int conform_option(int c, char *arg, void *args) {
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
-  const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
-                              "for-all"
-                            : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int";
+  const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
+                              "certificate int for-all"
+                            : "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
+                              "certificate int";
   cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind > argc - 2) return cli_usage_error(a->sink, a->command, "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
     return cli_usage_error(a->sink, a->command, "--bound applies to --engine bmc");
+  if (a->json && a->witness && strcmp(a->witness, "-") == 0)
+    return cli_usage_error(a->sink, a->command, "--witness - and --json would both write to standard output");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -285,6 +291,16 @@ static conform_request request_of(const conform_args *a, const char **function, 
                         .env_max_states = ENV_MAX_STATES};
 }
 
+/* --witness: the failing threads' witness, written before any verdict is
+ * printed, so a file that cannot be written is an input error like
+ * --emit-c's. True when not asked for. */
+static bool write_witness(const conform_args *a, const conform_run_result *run) {
+  if (!a->witness) return true;
+  conform_semantics semantics = {.atomicity = a->atomicity, .ints = a->ints, .env = &run->env};
+  witness_task task = {(const char *const *)a->files, (size_t)a->file_count, a->path, ATHREAD_VERSION, &semantics};
+  return witness_write(a->sink, a->witness, run, &task);
+}
+
 /* Checks every implemented thread; returns the exit code. */
 static int conform(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
@@ -296,7 +312,7 @@ static int conform(const conform_args *a, ast_spec *spec) {
   else if (!any_binding(spec, function))
     code = cli_usage_error(
         a->sink, a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
-  else if (conform_run(a->sink, spec, &rq, &run)) {
+  else if (conform_run(a->sink, spec, &rq, &run) && write_witness(a, &run)) {
     print_results(a, spec, function, &run);
     code = cli_finish(a->sink, exit_code(&run));
   }
@@ -347,6 +363,13 @@ static void print_check(const conform_args *a, const ast_spec *spec, const char 
   printf("verdict: %s: %s\n", check_verdict_name(c->verdict), c->reason);
 }
 
+/* check --witness: the threads' witness when conform ran (the system was safe). */
+static bool check_witness(const conform_args *a, const check_result *c) {
+  if (a->witness && !c->conform_ran)
+    fprintf(stderr, "athread: note: --witness: the threads were not checked; nothing written to %s\n", a->witness);
+  return !c->conform_ran || write_witness(a, &c->conform);
+}
+
 /* Composes, then checks every thread under the system's environment; returns the exit code. */
 static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
@@ -355,7 +378,7 @@ static int check(const conform_args *a, ast_spec *spec) {
   check_result c = {0};
   int code = EXIT_BAD_INPUT;
   interrupt_install();
-  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c)) {
+  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c) && check_witness(a, &c)) {
     print_check(a, spec, function, &c);
     code = cli_finish(a->sink, check_exit_code(c.verdict));
   }

@@ -111,6 +111,7 @@ static const struct option every_option[] = {
     {"int", required_argument, NULL, 'Z'},
     {"emit-c", required_argument, NULL, 'C'},
     {"emit-smt2", required_argument, NULL, 'S'},
+    {"witness", required_argument, NULL, 'Y'},
     {"output", required_argument, NULL, 'o'},
     {"trace", required_argument, NULL, 'X'},
     {"idle", no_argument, NULL, 'd'},

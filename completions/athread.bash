@@ -7,8 +7,8 @@ _athread_options() {
   case $1 in
     lint) echo "--diagnostics-format --help --no-warnings --set" ;;
     fmt) echo "--check --diagnostics-format --diff --help --in-place --list" ;;
-    conform) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
-    check) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
+    conform) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout --witness" ;;
+    check) echo "--atomicity --bound --certificate --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout --witness" ;;
     compose) echo "--bound --certificate --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;
     viz) echo "--diagnostics-format --help --idle --output --set --thread --trace" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;

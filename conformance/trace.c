@@ -39,7 +39,7 @@ static int branch_of(const prog *ins, const prog_edge *ed, int index) {
 }
 
 static trace_step *open_step(builder *b, const prog_edge *ed, size_t i) {
-  trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = -1};
+  trace_step s = {.origin = ed->origin, .env = copy_values(b, i), .branch = -1, .branch_at = {.file = -1}};
   s.reads.items = b->loaded.items; /* the statement's loads are its reads */
   s.reads.len = b->loaded.len;
   s.reads.cap = b->loaded.cap;
@@ -80,7 +80,10 @@ static void read_code_edge(builder *b, const prog_edge *ed, size_t i, bool last)
   }
   b->loaded.len = 0; /* the loads belonged to a check that passed */
   int branch = b->open ? branch_of(b->ins, ed, b->r->trace_edges[i]) : -1;
-  if (branch >= 0) b->open->branch = branch;
+  if (branch >= 0) {
+    b->open->branch = branch;
+    b->open->branch_at = ed->origin;
+  }
   if (last) fail(b, ed, i);
 }
 

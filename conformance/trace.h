@@ -33,6 +33,7 @@ typedef struct trace_step {
   int64_t *after;     /* per variable: values after the step and the F update */
   bool simulated;     /* the F update ran (false for the failing step and for checks) */
   int branch;         /* a condition: 1 when it held (the first branch was taken), 0 when not; else -1 */
+  prog_origin branch_at; /* a condition: where it is (the step's origin may be an earlier statement) */
   VEC(trace_read) reads; /* the statement's earlier reads, in order (owned) */
   VEC(trace_move) moves; /* the environment's moves before it, in order (owned) */
 } trace_step;

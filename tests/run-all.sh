@@ -62,6 +62,11 @@ out=$(tests/diagnostics/validate.sh)
 echo "$out" | tail -n 20
 add_counts "$out"
 
+section "conform --witness: SV-COMP violation witnesses validate against the format 2.0 schema (tests/witness/)"
+out=$(tests/witness.sh)
+echo "$out"
+add_counts "$out"
+
 section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"

@@ -12,6 +12,7 @@
 #include "../../conformance/instrument.h"
 #include "../../conformance/replay.h"
 #include "../../conformance/trace.h"
+#include "../../conformance/witness.h"
 #include "../../core/smt.h"
 #include "../../spec-lang/spec.h"
 #include "unit.h"
@@ -428,9 +429,30 @@ static void split_refuses_two_writes(void **state) {
   prog_free(p);
 }
 
+/* --witness's YAML: strings double-quoted with the escapes YAML needs (C0,
+ * C1 and the line separators YAML would fold), other UTF-8 as it is, keys
+ * that are no identifiers quoted, empty containers in flow style. */
+static void witness_yaml_quotes_and_nests(void **state) {
+  (void)state;
+  json_t *doc = json_pack("[{s:s, s:i, s:[], s:{s:b, s:[s, i]}}]", "a", "q\"b\\s\x01\n\xc2\x85 \xe2\x80\xa8 \xc3\xa9",
+                          "k: x", 3, "e", "o", "n", 1, "l", "x", -2);
+  char *text = witness_yaml(doc);
+  assert_string_equal(text, "- a: \"q\\\"b\\\\s\\x01\\x0a\\x85 \\u2028 \xc3\xa9\"\n"
+                            "  \"k: x\": 3\n"
+                            "  e: []\n"
+                            "  o:\n"
+                            "    n: true\n"
+                            "    l:\n"
+                            "      - \"x\"\n"
+                            "      - -2\n");
+  free(text);
+  json_decref(doc);
+}
+
 int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(thread_a_conforms),
+      cmocka_unit_test(witness_yaml_quotes_and_nests),
       cmocka_unit_test(minus_one_does_not_conform),
       cmocka_unit_test(counterexamples_are_replayed),
       cmocka_unit_test(environment_from_the_reachable_states),

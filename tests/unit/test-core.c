@@ -5,6 +5,7 @@
 
 #include "../../core/diag.h"
 #include "../../core/json-text.h"
+#include "../../core/sha256.h"
 #include "../../core/strbuf.h"
 #include "../../core/symtab.h"
 #include "../../core/vec.h"
@@ -390,6 +391,25 @@ static void z3_errors_fail_without_crashing(void **state) {
   smt_free(s);
 }
 
+/* FIPS 180-4's examples, and lengths around the padding's edges (55, 56, 64 bytes). */
+static void sha256_matches_the_standard(void **state) {
+  (void)state;
+  char hex[65];
+  sha256_hex("", 0, hex);
+  assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  sha256_hex("abc", 3, hex);
+  assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 56 bytes */
+  sha256_hex(two, strlen(two), hex);
+  assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  char a64[65];
+  memset(a64, 'a', 64);
+  sha256_hex(a64, 55, hex);
+  assert_string_equal(hex, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  sha256_hex(a64, 64, hex);
+  assert_string_equal(hex, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -404,6 +424,7 @@ int run_core_tests(void) {
       cmocka_unit_test(excerpts_stay_inside_the_text),
       cmocka_unit_test(line_and_column_of_offsets),
       cmocka_unit_test(json_text_repairs_utf8),
+      cmocka_unit_test(sha256_matches_the_standard),
       cmocka_unit_test(arithmetic_is_exact_or_faults),
       cmocka_unit_test(c_integers_wrap_and_fault),
       cmocka_unit_test(z3_agrees_with_c_arith),
