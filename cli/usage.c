@@ -154,6 +154,8 @@ static const usage usages[] = {
    "\n"
    "  --set NAME=VALUE   override the const NAME (repeatable; wins over the trace's)\n"
    "  --no-timing        accepted as compose takes it (a replay prints no times)\n"
+   "  --diagnostics-format F\n"
+   "                     text (default), or one json or sarif document at the end\n"
    "  -h, --help         show this help\n"
    "\n"
    "Exit codes: 1 the trace is a counterexample of the spec, 2 it is not (the\n"

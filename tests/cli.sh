@@ -121,7 +121,7 @@ expect_match conform-json-not-utf8-path 0 $'"spec": "p\xef\xbf\xbd.athread"' -- 
 expect_match compose-json-not-utf8-path 1 $'"spec": "p\xef\xbf\xbd.athread"' -- compose $'p\xff.athread' --json
 printf '#include <athread.h>\nint g;\n#line 1 "/dev/zero"\nvoid thread_a(void) { g = 1; }\n' > line-device.c
 # A #line names another file: code stays located in the file clang read (no other file is opened).
-expect_match conform-line-marker-device 1 "line-device.c:4: g = 1" -- conform latin1.athread line-device.c
+expect_match conform-line-marker-device 1 "line-device.c:4:23: g = 1" -- conform latin1.athread line-device.c
 expect_match conform-emit-c 0 "conforms" -- conform p.athread p.c --emit-c ok-ca.c --emit-smt2 ok-ca.smt2
 "$ATHREAD" conform p.athread bad.c --emit-c bad-ca.c --emit-smt2 bad-ca.smt2 > /dev/null
 for f in ok-ca.c bad-ca.c; do
