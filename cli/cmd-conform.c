@@ -36,6 +36,7 @@ typedef struct conform_args {
   const char *for_all;          /* check --for-all N, or NULL */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
+  bool werror;           /* -Werror, --warnings-as-errors */
   const char *path;      /* the spec */
   char **files;          /* the C files */
   int file_count;        /* how many */
@@ -110,6 +111,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'c': a->check.certificate = true; return -1;
   case 'Z':
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->command, "--int must be c or math");
+  case 'W': return cli_take_werror(a->command, arg, &a->werror);
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -120,9 +122,10 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
-                              "for-all"
-                            : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int";
-  cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a};
+                              "warnings-as-errors for-all"
+                            : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
+                              "warnings-as-errors";
+  cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind > argc - 2) return cli_usage_error(a->command, "expected a specification and at least one C file");
@@ -372,11 +375,12 @@ static int conform_main(int argc, char **argv, const char *command) {
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
   diag_sink sink = cli_stderr_sink();
+  sink.warnings_as_errors = a.werror;
   ast_spec *spec = code < 0 ? spec_load(&sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
     smt_unknown_on_abort("verdict: unknown: ");
-    code = strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec);
+    code = cli_werror_exit(&sink, strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec));
     smt_shutdown();
   }
   spec_free(spec);

@@ -197,12 +197,22 @@ void diag_error(const diag_source *src, loc at, const char *fmt, ...) {
   va_end(ap);
 }
 
-void diag_warning(const diag_source *src, loc at, const char *fmt, ...) {
+static void report_of(const diag_source *src, loc at, const char *kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(src, at, kind, fmt, ap);
+  va_end(ap);
+}
+
+void diag_warning(const diag_source *src, loc at, const char *name, const char *fmt, ...) {
+  bool as_error = src->sink->warnings_as_errors;
+  char what[1024];
   src->sink->warnings++;
   va_list ap;
   va_start(ap, fmt);
-  report(src, at, "warning", fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  report_of(src, at, as_error ? "error" : "warning", "%s [-W%s%s]", what, as_error ? "error,-W" : "", name);
 }
 
 void diag_note(const diag_source *src, loc at, const char *fmt, ...) {
