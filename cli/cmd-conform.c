@@ -37,6 +37,7 @@ typedef struct conform_args {
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
   bool werror;           /* -Werror, --warnings-as-errors */
+  bool coverage;         /* --coverage: warn about edges no step of the code uses */
   const char *path;      /* the spec */
   char **files;          /* the C files */
   int file_count;        /* how many */
@@ -112,6 +113,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'Z':
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->command, "--int must be c or math");
   case 'W': return cli_take_werror(a->command, arg, &a->werror);
+  case 'G': a->coverage = true; return -1;
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -122,9 +124,9 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
-                              "warnings-as-errors for-all"
+                              "warnings-as-errors coverage for-all"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 json no-timing certificate int "
-                              "warnings-as-errors";
+                              "warnings-as-errors coverage";
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
@@ -285,6 +287,7 @@ static conform_request request_of(const conform_args *a, const char **function, 
                         .atomicity = a->atomicity,
                         .ints = a->ints,
                         .env = a->env,
+                        .coverage = a->coverage,
                         .env_max_states = ENV_MAX_STATES};
 }
 

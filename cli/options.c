@@ -106,6 +106,7 @@ static const struct option every_option[] = {
     {"idle", no_argument, NULL, 'd'},
     {"no-warnings", no_argument, NULL, 'w'},
     {"warnings-as-errors", no_argument, NULL, 'W'},
+    {"coverage", no_argument, NULL, 'G'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
     {"atomicity", required_argument, NULL, 'A'},

@@ -174,7 +174,7 @@ bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, con
   o.deadline = deadline;
   vec_foreach(&out->jobs, i) {
     check_job(spec, &o, &out->env, &out->jobs.items[i]);
-    warn_unused_edges(spec, &o, &out->env, out->unchecked.len == 0, &out->jobs.items[i]);
+    if (rq->coverage) warn_unused_edges(spec, &o, &out->env, out->unchecked.len == 0, &out->jobs.items[i]);
   }
   return true;
 }
