@@ -5,11 +5,11 @@
 
 _athread_options() {
   case $1 in
-    lint) echo "--help --no-warnings --set" ;;
+    lint) echo "--help --no-warnings --set --warnings-as-errors" ;;
     fmt) echo "--check --help --in-place" ;;
-    conform) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout" ;;
-    check) echo "--atomicity --bound --certificate --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout" ;;
-    compose) echo "--bound --certificate --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out" ;;
+    conform) echo "--atomicity --bound --certificate --coverage --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout --warnings-as-errors" ;;
+    check) echo "--atomicity --bound --certificate --coverage --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout --warnings-as-errors" ;;
+    compose) echo "--bound --certificate --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
     viz) echo "--help --idle --output --set --thread --trace" ;;
     promela) echo "--help --output --set" ;;
     skeleton) echo "--help --output" ;;
