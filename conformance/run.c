@@ -133,12 +133,17 @@ static void warn_unused_edges(const ast_spec *spec, const conform_options *o, co
   double budget = j->r.seconds * COVERAGE_PROOF_FACTOR;
   conform_options c = *o;
   c.certificate = c.brief = c.search_first = false;
-  c.deadline = smt_now() + (budget > COVERAGE_MIN_SECONDS ? budget : COVERAGE_MIN_SECONDS);
+  double start = smt_now();
+  c.deadline = start + (budget > COVERAGE_MIN_SECONDS ? budget : COVERAGE_MIN_SECONDS);
   if (o->deadline > 0 && o->deadline < c.deadline) c.deadline = o->deadline;
   const ast_thread *t = j->thread;
   bool *unused = xcalloc(t->edges.len + 1, sizeof *unused);
   cov_input in = {j->code, spec, t, env, checked};
-  cov_unused_edges(&in, &c, unused);
+  if (!cov_unused_edges(&in, &c, unused))
+    diag_note(spec->src, t->name_at,
+              "--coverage of thread %s is incomplete: the search for unused edges stopped (time budget of %.1f s, "
+              "--timeout, or an engine without an answer); the edges not reported may still be unused",
+              t->name, c.deadline - start);
   vec_foreach(&t->edges, k)
     if (unused[k])
       diag_warning(spec->src, t->edges.items[k]->from_at, "unused-edge",
