@@ -42,6 +42,12 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
 bool cli_parse_number(diag_sink *sink, const char *what, const char *text, double *out);
 /* Reports a usage error for a subcommand to sink; returns EXIT_BAD_INPUT. */
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg);
+/* Applies -Werror (arg "error") or --warnings-as-errors (arg NULL): sets
+ * *werror; returns -1, or EXIT_BAD_INPUT after a usage error (to sink) for another -W. */
+int cli_take_werror(diag_sink *sink, const char *command, const char *arg, bool *werror);
+/* The exit code of a run that would exit with code: EXIT_BAD_INPUT instead
+ * of EXIT_HOLDS when sink printed a warning under -Werror. */
+int cli_werror_exit(const diag_sink *sink, int code);
 /* Applies one option (code as in cli/options.c, its argument or NULL) to
  * args; returns -1 to go on, else an exit code. */
 typedef int (*cli_take_fn)(int code, char *arg, void *args);

@@ -29,6 +29,7 @@ typedef struct compose_args {
   const char **properties; /* --property ID (repeatable): the properties to check; none: all */
   size_t property_count;   /* entries in properties */
   bool show_properties;    /* --show-properties: list them, check nothing */
+  bool werror;             /* -Werror, --warnings-as-errors */
   const char *path;        /* the spec */
   diag_sink *sink;         /* the run's */
 } compose_args;
@@ -60,6 +61,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'c': a->certificate = true; return -1;
   case 'P': a->properties[a->property_count++] = arg; return -1;
   case 'Q': a->show_properties = true; return -1;
+  case 'W': return cli_take_werror(a->sink, "compose", arg, &a->werror);
   case 'b':
     if (!cli_parse_number(a->sink, "--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->bound = (unsigned)x;
@@ -71,8 +73,8 @@ static int compose_option(int c, char *arg, void *args) {
 static int compose_options(int argc, char **argv, compose_args *a) {
   cli_parse p = {"compose",
                  "engine for-all max-states timeout max-memory trace-out json no-symmetry progress no-timing "
-                 "certificate bound property show-properties",
-                 "h",
+                 "certificate bound property show-properties warnings-as-errors",
+                 "hW:",
                  &a->spec,
                  compose_option,
                  a,
@@ -219,8 +221,9 @@ int cmd_compose(diag_sink *sink, int argc, char **argv) {
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   a.properties = xcalloc((size_t)argc, sizeof *a.properties);
   int code = compose_options(argc, argv, &a);
+  sink->warnings_as_errors = a.werror;
   ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
-  if (code < 0) code = spec ? compose_spec(&a, spec) : EXIT_BAD_INPUT;
+  if (code < 0) code = spec ? cli_werror_exit(sink, compose_spec(&a, spec)) : EXIT_BAD_INPUT;
   if (code == EXIT_BAD_INPUT && a.json && !spec) code = cli_json_failure(sink, "compose");
   spec_free(spec);
   free(a.properties);

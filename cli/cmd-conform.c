@@ -38,6 +38,8 @@ typedef struct conform_args {
   const char *for_all;          /* check --for-all N, or NULL */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
+  bool werror;           /* -Werror, --warnings-as-errors */
+  bool coverage;         /* --coverage: warn about edges no step of the code uses */
   const char *path;      /* the spec */
   char **files;          /* the C files */
   int file_count;        /* how many */
@@ -114,6 +116,8 @@ static int conform_option(int c, char *arg, void *args) {
   case 'c': a->check.certificate = true; return -1;
   case 'Z':
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
+  case 'W': return cli_take_werror(a->sink, a->command, arg, &a->werror);
+  case 'G': a->coverage = true; return -1;
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -124,10 +128,10 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
-                              "certificate int for-all"
+                              "certificate int warnings-as-errors coverage for-all"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
-                              "certificate int";
-  cli_parse p = {a->command, names, "hI:D:U:", &a->spec, conform_option, a, a->sink};
+                              "certificate int warnings-as-errors coverage";
+  cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind > argc - 2) return cli_usage_error(a->sink, a->command, "expected a specification and at least one C file");
@@ -288,6 +292,7 @@ static conform_request request_of(const conform_args *a, const char **function, 
                         .atomicity = a->atomicity,
                         .ints = a->ints,
                         .env = a->env,
+                        .coverage = a->coverage,
                         .env_max_states = ENV_MAX_STATES};
 }
 
@@ -393,11 +398,12 @@ static int conform_main(diag_sink *sink, int argc, char **argv, const char *comm
   a.sink = sink;
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
+  sink->warnings_as_errors = a.werror;
   ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
     smt_unknown_on_abort("verdict: unknown: ");
-    code = strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec);
+    code = cli_werror_exit(sink, strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec));
     smt_shutdown();
   }
   if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, command); /* nothing was printed */

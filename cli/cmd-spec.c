@@ -8,38 +8,48 @@
 
 #include "../core/linediff.h"
 #include "../core/outfile.h"
+#include "../core/smt.h"
 #include "../spec-lang/fmt.h"
+#include "../spec-lang/vacuity.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- lint */
 
-/* Applies --no-warnings (a cli_take_fn: the only option of its own). */
+typedef struct lint_args {
+  diag_sink *sink;   /* the run's; -Werror sets its warnings_as_errors */
+  spec_options opts; /* --set, --no-warnings */
+} lint_args;
+
+/* Applies --no-warnings or -Werror (a cli_take_fn). */
 static int lint_option(int c, char *arg, void *args) {
-  (void)arg;
-  ((spec_options *)args)->warnings = false;
+  lint_args *a = args;
+  if (c == 'W') return cli_take_werror(a->sink, "lint", arg, &a->sink->warnings_as_errors);
+  a->opts.warnings = false;
   return c == 'w' ? -1 : EXIT_INTERNAL;
 }
 
-/* Parses lint's options into opts; returns -1 to go on, else an exit code. */
-static int lint_options(diag_sink *sink, int argc, char **argv, spec_options *opts) {
-  cli_parse p = {"lint", "no-warnings", "wh", opts, lint_option, opts, sink};
+/* Parses lint's options into a; returns -1 to go on, else an exit code. */
+static int lint_options(int argc, char **argv, lint_args *a) {
+  cli_parse p = {"lint", "no-warnings warnings-as-errors", "whW:", &a->opts, lint_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  return optind < argc ? -1 : cli_usage_error(sink, "lint", "no specification given");
+  return optind < argc ? -1 : cli_usage_error(a->sink, "lint", "no specification given");
 }
 
 int cmd_lint(diag_sink *sink, int argc, char **argv) {
   spec_override *overrides = xcalloc((size_t)argc, sizeof *overrides);
-  spec_options opts = {.overrides = overrides, .warnings = true};
-  int code = lint_options(sink, argc, argv, &opts);
+  lint_args a = {.sink = sink, .opts = {.overrides = overrides, .warnings = true}};
+  int code = lint_options(argc, argv, &a);
   for (int i = optind; code < 0 && i < argc; i++) {
-    for (size_t k = 0; k < opts.override_count; k++) overrides[k].used = false;
-    ast_spec *spec = spec_load(sink, argv[i], &opts);
+    for (size_t k = 0; k < a.opts.override_count; k++) overrides[k].used = false;
+    ast_spec *spec = spec_load(sink, argv[i], &a.opts);
+    if (spec && a.opts.warnings) vacuity_warn(spec);
     spec_free(spec);
   }
   free(overrides);
   if (code >= 0) return code;
-  return sink->errors ? EXIT_BAD_INPUT : EXIT_HOLDS;
+  smt_shutdown();
+  return cli_werror_exit(sink, sink->errors ? EXIT_BAD_INPUT : EXIT_HOLDS);
 }
 
 /* ---------------------------------------------------------------- fmt */

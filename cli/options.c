@@ -83,6 +83,20 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o) {
   return true;
 }
 
+int cli_take_werror(diag_sink *sink, const char *command, const char *arg, bool *werror) {
+  if (arg && strcmp(arg, "error") != 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "unknown option '-W%.100s'; -Werror is the one -W option", arg);
+    return cli_usage_error(sink, command, msg);
+  }
+  *werror = true;
+  return -1;
+}
+
+int cli_werror_exit(const diag_sink *sink, int code) {
+  return code == EXIT_HOLDS && sink->warnings_as_errors && sink->warnings ? EXIT_BAD_INPUT : code;
+}
+
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg) {
   diag_error_at(sink, "athread", "%s (try 'athread %s --help')", msg, command);
   return EXIT_BAD_INPUT;
@@ -116,6 +130,8 @@ static const struct option every_option[] = {
     {"trace", required_argument, NULL, 'X'},
     {"idle", no_argument, NULL, 'd'},
     {"no-warnings", no_argument, NULL, 'w'},
+    {"warnings-as-errors", no_argument, NULL, 'W'},
+    {"coverage", no_argument, NULL, 'G'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
     {"list", no_argument, NULL, 'l'},

@@ -39,17 +39,25 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
 
 /* ---------------------------------------------------------------- coverage */
 
-/* Which edges of which threads the explicit search took (per thread index,
- * per edge index). */
+/* Which edges of which threads the explicit search took, and which states
+ * some instance was in (per thread index, per edge or state index). */
 typedef struct coverage {
   const mdl *m;
   bool **taken;
+  bool **reached;
 } coverage;
 
 static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   coverage *c = ctx;
-  (void)src, (void)dst;
-  if (step) c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
+  (void)dst;
+  if (step) {
+    c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
+    return;
+  }
+  for (size_t k = 0; k < mdl_width(c->m); k++) {
+    const mdl_slot *slot = mdl_slot_at(c->m, k);
+    if (slot->kind == SLOT_INSTANCE) c->reached[slot->thread][src[k]] = true;
+  }
 }
 
 static bool in_system(const ast_spec *spec, size_t thread) {
@@ -58,33 +66,48 @@ static bool in_system(const ast_spec *spec, size_t thread) {
   return false;
 }
 
-/* A safe verdict says nothing about an edge that no reachable state takes
- * (a guard that never holds there, a source state never reached): each is
- * a warning, so that a vacuous "safe" says so. (A thread the system does not
- * list has lint's warning.) */
-static void warn_never_taken(const ast_spec *spec, bool **taken) {
+/* A safe verdict says nothing about a state that no instance is in in any
+ * reachable state (its assertion is never checked), nor about an edge that
+ * no reachable state takes (a guard that never holds there): each is a
+ * warning, so that a vacuous "safe" says so. An edge out of a state never
+ * reached has the state's warning only (the edge's would repeat it). (A
+ * thread the system does not list has lint's warning.) */
+static void warn_never_taken(const ast_spec *spec, const coverage *c) {
   vec_foreach(&spec->threads, i) {
     const ast_thread *t = spec->threads.items[i];
     if (!in_system(spec, i)) continue;
-    vec_foreach(&t->edges, d)
-      if (!taken[i][d])
-        diag_warning(spec->src, t->edges.items[d]->from_at,
+    vec_foreach(&t->states, q)
+      if (!c->reached[i][q])
+        diag_warning(spec->src, t->states.items[q]->at, "never-reached",
+                     "state %s of %s is never reached: no reachable state of the system has an instance in it, so "
+                     "the verdict depends neither on its assertion nor on its edges",
+                     t->states.items[q]->name, t->name);
+    vec_foreach(&t->edges, d) {
+      const ast_edge *e = t->edges.items[d];
+      if (!c->taken[i][d] && c->reached[i][e->from_index])
+        diag_warning(spec->src, e->from_at, "never-taken",
                      "edge %s -> %s of %s is never taken: no reachable state of the system enables it, so the "
                      "verdict does not depend on it",
-                     t->edges.items[d]->from, t->edges.items[d]->to, t->name);
+                     e->from, e->to, t->name);
+    }
   }
 }
 
 static void run_explicit(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
-  coverage c = {out->m, xcalloc(spec->threads.len + 1, sizeof *c.taken)};
-  vec_foreach(&spec->threads, i) c.taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **c.taken);
+  size_t n = spec->threads.len;
+  coverage c = {out->m, xcalloc(n + 1, sizeof *c.taken), xcalloc(n + 1, sizeof *c.reached)};
+  vec_foreach(&spec->threads, i) {
+    c.taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **c.taken);
+    c.reached[i] = xcalloc(spec->threads.items[i]->states.len + 1, sizeof **c.reached);
+  }
   explicit_options limits = rq->limits;
   limits.observe = take_step;
   limits.observe_ctx = &c;
   explicit_run(out->m, &limits, &out->r);
-  if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, c.taken);
-  vec_foreach(&spec->threads, i) free(c.taken[i]);
+  if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, &c);
+  vec_foreach(&spec->threads, i) free(c.taken[i]), free(c.reached[i]);
   free(c.taken);
+  free(c.reached);
 }
 
 static void run_engine(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {

@@ -77,6 +77,7 @@ static const char *check_comment(prog_check k) {
   case CHECK_INDEX: return "the code's index lies within its array";
   case CHECK_NULL: return "the pointer the code dereferences names an object";
   case CHECK_ARITH: return "the code's operation on C integers is defined (no overflow, division by zero, bad shift)";
+  case CHECK_EDGE_UNUSED: return "a coverage probe: this edge of T# simulates no step";
   }
   return "";
 }

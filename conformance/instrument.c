@@ -36,6 +36,7 @@ typedef struct ins {
   bool *depends;             /* check --for-all: per const, computed from N */
   const ir_expr **range;     /* check --for-all: per shared variable whose range depends on N, lo <= g <= hi */
   const ir_expr *ranges;     /* check --for-all: all of those ranges hold (ranges_hold, built once), or NULL */
+  const bool *probe;         /* per edge of T#: assert after every step that it simulates none, or NULL */
 } ins;
 
 /* ---------------------------------------------------------------- expressions */
@@ -244,6 +245,18 @@ static const ir_expr *ranges_hold(ins *x) {
   return all;
 }
 
+/* The coverage probes: for each probed edge q -> q', assert !(F_q && R(u, g)),
+ * that it does not simulate the step just taken. */
+static void add_probes(ins *x, int *at) {
+  if (!x->probe) return;
+  vec_foreach(&x->thread->edges, k) {
+    const ast_edge *ed = x->thread->edges.items[k];
+    if (!x->probe[k]) continue;
+    const ir_expr *fires = binary(x, OP_AND, var(x, x->cand_base + ed->from_index), lifted(x, sem_edge(ed)));
+    check(x, at, negation(x, fires), ROLE_UPDATE, CHECK_EDGE_UNUSED, (int)k);
+  }
+}
+
 /* The F update after a step that ends at concrete boundary target. */
 static int post_block(ins *x, int target) {
   if (x->post[target] >= 0) return x->post[target];
@@ -253,6 +266,7 @@ static int post_block(ins *x, int target) {
     const ir_expr *in = range_of(x, i);
     if (in) check(x, &at, in, ROLE_UPDATE, CHECK_RANGE, i);
   }
+  add_probes(x, &at);
   const ir_expr *idle = lifted(x, sem_idle(x->spec));
   vec_foreach(&x->thread->states, q)
     append(x, &at, ACT_ASSIGN, x->next_base + (int)q, candidate_update(x, (int)q, idle), ROLE_UPDATE);
@@ -636,7 +650,13 @@ static void initialise(ins *x) {
 
 prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
                 bool initial_checked) {
+  return ins_build_probed(code, spec, thread, env, initial_checked, NULL);
+}
+
+prog *ins_build_probed(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
+                       bool initial_checked, const bool *probe) {
   ins x = {.p = prog_new(code->function),
+           .probe = probe,
            .code = code,
            .spec = spec,
            .thread = thread,

@@ -24,4 +24,11 @@
 prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
                 bool initial_checked);
 
+/* C(T, T#) with coverage probes: after every step, for each edge k of T#
+ * with probe[k], an assertion (CHECK_EDGE_UNUSED, detail k) that the edge
+ * does not simulate the step (!(F_from && its relation over (u, g))). On a
+ * thread that conforms, these are the only assertions that can fail. */
+prog *ins_build_probed(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
+                       bool initial_checked, const bool *probe);
+
 #endif

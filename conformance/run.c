@@ -8,6 +8,7 @@
 #include "../core/interrupt.h"
 #include "../core/outfile.h"
 #include "../core/smt.h"
+#include "coverage.h"
 #include "emit-c.h"
 #include "instrument.h"
 
@@ -123,6 +124,35 @@ static void check_job(const ast_spec *spec, const conform_options *o, const conf
   conform_check(j->ins, &checked, &j->r);
 }
 
+/* After a thread conforms: warns [-Wunused-edge] about each edge of T#
+ * that no step of the code uses (coverage.h), within COVERAGE_MIN_SECONDS
+ * or COVERAGE_PROOF_FACTOR times the proof's time, and the run's deadline. */
+static void warn_unused_edges(const ast_spec *spec, const conform_options *o, const conform_env *env, bool checked,
+                              const conform_job *j) {
+  if (j->r.verdict != CONFORM_HOLDS) return;
+  double budget = j->r.seconds * COVERAGE_PROOF_FACTOR;
+  conform_options c = *o;
+  c.certificate = c.brief = c.search_first = false;
+  double start = smt_now();
+  c.deadline = start + (budget > COVERAGE_MIN_SECONDS ? budget : COVERAGE_MIN_SECONDS);
+  if (o->deadline > 0 && o->deadline < c.deadline) c.deadline = o->deadline;
+  const ast_thread *t = j->thread;
+  bool *unused = xcalloc(t->edges.len + 1, sizeof *unused);
+  cov_input in = {j->code, spec, t, env, checked};
+  if (!cov_unused_edges(&in, &c, unused))
+    diag_note(spec->src, t->name_at,
+              "--coverage of thread %s is incomplete: the search for unused edges stopped (time budget of %.1f s, "
+              "--timeout, or an engine without an answer); the edges not reported may still be unused",
+              t->name, c.deadline - start);
+  vec_foreach(&t->edges, k)
+    if (unused[k])
+      diag_warning(spec->src, t->edges.items[k]->from_at, "unused-edge",
+                   "edge %s -> %s of %s is never used by %s: no step of the code is simulated by it (conform proved "
+                   "it never applies from a candidate state), so the code does not need it",
+                   t->edges.items[k]->from, t->edges.items[k]->to, t->name, j->function);
+  free(unused);
+}
+
 /* The environment: under ENV_SYSTEM the abstract system is explored within
  * the request's state limit and half its time, unless the request gives the
  * invariants for every N. */
@@ -147,7 +177,10 @@ bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, con
   if (!emit_all(sink, spec, rq, out)) return false;
   conform_options o = rq->check;
   o.deadline = deadline;
-  vec_foreach(&out->jobs, i) check_job(spec, &o, &out->env, &out->jobs.items[i]);
+  vec_foreach(&out->jobs, i) {
+    check_job(spec, &o, &out->env, &out->jobs.items[i]);
+    if (rq->coverage) warn_unused_edges(spec, &o, &out->env, out->unchecked.len == 0, &out->jobs.items[i]);
+  }
   return true;
 }
 

@@ -37,6 +37,7 @@ typedef struct conform_request {
   double timeout;              /* seconds for all the proofs together; 0 = none */
   conform_atomicity atomicity; /* what runs as one atomic step */
   env_kind env;                /* what the other threads may do between two steps */
+  bool coverage;               /* after a thread conforms, warn about the edges no step uses (coverage.h) */
   uint64_t env_max_states;     /* ENV_SYSTEM: explore at most this many states of the system (0: no limit) */
   const forall_invariants *invariants; /* ENV_SYSTEM from these invariants for every N (ENV_FROM_COUNTERS), or NULL */
 } conform_request;

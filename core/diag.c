@@ -293,12 +293,24 @@ void diag_error(const diag_source *src, loc at, const char *fmt, ...) {
   va_end(ap);
 }
 
-void diag_warning(const diag_source *src, loc at, const char *fmt, ...) {
+static void report_of(const diag_source *src, loc at, diag_level level, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report_of(const diag_source *src, loc at, diag_level level, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(src, at, level, fmt, ap);
+  va_end(ap);
+}
+
+void diag_warning(const diag_source *src, loc at, const char *name, const char *fmt, ...) {
+  bool as_error = src->sink->warnings_as_errors;
+  char what[1024];
   src->sink->warnings++;
   va_list ap;
   va_start(ap, fmt);
-  report(src, at, DIAG_WARNING, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  report_of(src, at, as_error ? DIAG_ERROR : DIAG_WARNING, "%s [-W%s%s]", what, as_error ? "error,-W" : "", name);
 }
 
 void diag_note(const diag_source *src, loc at, const char *fmt, ...) {

@@ -52,6 +52,7 @@ typedef struct diag_sink {
   int errors;            /* errors reported so far */
   int warnings;          /* warnings reported so far */
   int max_errors;        /* errors printed before "too many errors"; 0 = no limit */
+  bool warnings_as_errors; /* -Werror: warnings print as "error: ... [-Werror,-Wname]" (still counted as warnings) */
   char first_error[200]; /* the first error's message, without its location */
   diag_format format;    /* DIAG_TEXT unless set */
   bool keep;             /* keep messages in text format too (for diag_json) */
@@ -92,7 +93,10 @@ void diag_source_free(diag_source *src);
 void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t *col);
 
 void diag_error(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void diag_warning(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A warning called name ("never-reached": printed as [-Wnever-reached], the
+ * name -Werror and the docs use). */
+void diag_warning(const diag_source *src, loc at, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void diag_note(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A message about a file or the command line as a whole: "where: error: what".
  * where is a file name or "athread" (the command line: no file in json and

@@ -312,7 +312,7 @@ static void check_edge(sema *s, ast_thread *t, const symtab *names, ast_edge *e)
   vec_foreach(&e->assigns, k) check_assign(s, t, e, k);
   const ir_expr *cond = e->kind == EDGE_RELATION ? e->relation : e->guard;
   if (s->opts && s->opts->warnings && constantly_false(s, cond))
-    diag_warning(s->src, cond->at, "this edge can never be taken: its %s is always false",
+    diag_warning(s->src, cond->at, "false-guard", "this edge can never be taken: its %s is always false",
                  e->kind == EDGE_RELATION ? "relation" : "guard");
 }
 
@@ -353,7 +353,7 @@ static void warn_unreachable(sema *s, ast_thread *t) {
   }
   vec_foreach(&t->states, i)
     if (!seen[i])
-      diag_warning(s->src, t->states.items[i]->at, "state '%s' cannot be reached from an init state of thread '%s'",
+      diag_warning(s->src, t->states.items[i]->at, "unreachable-state", "state '%s' cannot be reached from an init state of thread '%s'",
                    t->states.items[i]->name, t->name);
   free(seen);
   free(work);
@@ -453,7 +453,7 @@ static void warn_unused_threads(sema *s, ast_system *sys) {
   vec_foreach(&s->spec->threads, i) {
     ast_thread *t = s->spec->threads.items[i];
     if (symtab_get(&s->instances, t->name) < 0)
-      diag_warning(s->src, t->name_at, "thread '%s' is not part of system '%s'", t->name, sys->name);
+      diag_warning(s->src, t->name_at, "unused-thread", "thread '%s' is not part of system '%s'", t->name, sys->name);
   }
 }
 

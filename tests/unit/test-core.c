@@ -92,7 +92,7 @@ static char *captured(const char *text, void (*report)(diag_source *)) {
 }
 
 static void report_span(diag_source *src) { diag_error(src, (loc){17, 20}, "unknown state '%s'", "X3"); }
-static void report_point(diag_source *src) { diag_warning(src, (loc){5, 5}, "here"); }
+static void report_point(diag_source *src) { diag_warning(src, (loc){5, 5}, "test", "here"); }
 static void report_tab(diag_source *src) { diag_note(src, (loc){2, 4}, "tab"); }
 
 static void diagnostics_have_location_line_and_caret(void **state) {
@@ -101,7 +101,7 @@ static void diagnostics_have_location_line_and_caret(void **state) {
   assert_string_equal(out, "t.athread:2:7: error: unknown state 'X3'\n  X1 -> X3 : true;\n      ^~~\n");
   free(out);
   out = captured("state", report_point);
-  assert_string_equal(out, "t.athread:1:6: warning: here\nstate\n     ^\n");
+  assert_string_equal(out, "t.athread:1:6: warning: here [-Wtest]\nstate\n     ^\n");
   free(out);
   out = captured("\t\tab c", report_tab);
   assert_string_equal(out, "t.athread:1:3: note: tab\n\t\tab c\n\t\t^~\n");
@@ -160,7 +160,7 @@ static void json_format_keeps_messages(void **state) {
   diag_source *src = diag_source_from_string(&sink, "t", "ab\ncd\n", 6);
   diag_error(src, (loc){3, 5}, "first");
   diag_note(src, (loc){0, 0}, "see");
-  diag_warning(src, (loc){5, 5}, "point at the line end");
+  diag_warning(src, (loc){5, 5}, "test", "point at the line end");
   report_many(src);
   diag_source_free(src);
   fflush(mem);
