@@ -102,7 +102,8 @@ dir=$1 out=$2
 shift 2
 : > $out
 zpty athread_z zsh -f -i || exit 2
-zpty -w athread_z "fpath=(${(q)dir} \$fpath); autoload -Uz compinit && compinit -u -D"
+# (LISTMAX: a long list of matches is shown without asking, which would eat the next key)
+zpty -w athread_z "LISTMAX=100000; fpath=(${(q)dir} \$fpath); autoload -Uz compinit && compinit -u -D"
 # compadd records the words that match before it adds them (not when it only filters: -O, -A, -D)
 zpty -w athread_z "_athread_capture() { compadd() { (( \${@[(I)-[OAD]]} )) && { builtin compadd \"\$@\"; return }; local -a got; builtin compadd -O got \"\$@\"; (( \$#got )) && print -rl -- \$got >> ${(q)out}; builtin compadd \"\$@\" }; _main_complete; unfunction compadd; print -r -- --end-- >> ${(q)out} }"
 zpty -w athread_z "zle -C athread-capture complete-word _athread_capture; bindkey '^I' athread-capture"
