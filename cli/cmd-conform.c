@@ -201,21 +201,18 @@ static int exit_code(const conform_run_result *run) {
   return v == CONFORM_HOLDS ? EXIT_HOLDS : v == CONFORM_VIOLATED ? EXIT_VIOLATION : EXIT_UNKNOWN;
 }
 
-static const char *const run_verdict_names[] = {
-    [CONFORM_HOLDS] = "conforms", [CONFORM_VIOLATED] = "does not conform", [CONFORM_UNKNOWN] = "unknown"};
-
 /* conform's last line: "verdict: conforms: threads A, B conform". */
 static void print_verdict(const conform_run_result *run) {
   strbuf why = {0};
   conform_verdict v = conform_run_verdict(run, &why);
-  printf("verdict: %s: %s\n", run_verdict_names[v], sbuf_str(&why));
+  printf("verdict: %s: %s\n", report_verdict_text(v), sbuf_str(&why));
   sbuf_free(&why);
 }
 
 static json_t *verdict_json(const conform_run_result *run) {
   strbuf why = {0};
   conform_verdict v = conform_run_verdict(run, &why);
-  json_t *j = json_pack("{s:s, s:s}", "verdict", run_verdict_names[v], "reason", sbuf_str(&why));
+  json_t *j = json_pack("{s:s, s:s}", "verdict", report_verdict_text(v), "reason", sbuf_str(&why));
   sbuf_free(&why);
   return j;
 }

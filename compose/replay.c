@@ -30,13 +30,12 @@ typedef struct replayer {
 /* Reports "name: error: [step K: ]what"; returns false. */
 static bool fail(replayer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(replayer *p, const char *fmt, ...) {
-  char msg[768];
+  char context[32] = "";
+  if (p->step) snprintf(context, sizeof context, "step %zu: ", p->step);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_error_atv(p->sink, p->name, context, fmt, ap);
   va_end(ap);
-  if (p->step) diag_error_at(p->sink, p->name, "step %zu: %s", p->step, msg);
-  else diag_error_at(p->sink, p->name, "%s", msg);
   return false;
 }
 

@@ -34,6 +34,10 @@ typedef struct conform_report {
   bool timing;              /* print the time (it varies from run to run) */
 } conform_report;
 
+/* A verdict's name in the reports: "conforms", "does not conform", "unknown"
+ * (a static string). */
+const char *report_verdict_text(conform_verdict v);
+
 void report_conform_text(FILE *out, const conform_report *c);
 json_t *report_conform_json(const conform_report *c);
 

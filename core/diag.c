@@ -339,3 +339,9 @@ void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) {
   }
   va_end(ap);
 }
+
+void diag_error_atv(diag_sink *sink, const char *where, const char *context, const char *fmt, va_list ap) {
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_error_at(sink, where, "%s%s", context, msg);
+}

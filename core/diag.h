@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -102,6 +103,11 @@ void diag_note(const diag_source *src, loc at, const char *fmt, ...) __attribute
  * where is a file name or "athread" (the command line: no file in json and
  * sarif). */
 void diag_error_at(diag_sink *sink, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* diag_error_at with a va_list and a context put before the message, for
+ * readers that say where in their input they were ("step 3: "); context may
+ * be "". */
+void diag_error_atv(diag_sink *sink, const char *where, const char *context, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* Frees what sink kept (not the sink itself, nor out); the sink stays usable. */
 void diag_sink_free(diag_sink *sink);

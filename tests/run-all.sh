@@ -22,6 +22,17 @@ add_counts() {
   total_fail=$((total_fail + f))
 }
 
+# suite "TITLE" LINES COMMAND...: runs a sub-suite under its heading, prints
+# its output (the last LINES lines, or "all") and adds its counts.
+suite() {
+  local title=$1 lines=$2 out
+  shift 2
+  section "$title"
+  out=$("$@")
+  if [ "$lines" = all ]; then echo "$out"; else echo "$out" | tail -n "$lines"; fi
+  add_counts "$out"
+}
+
 section "unit tests (cmocka)"
 unit_out=$($VALGRIND "$UNIT_BIN" 2>&1)
 unit_rc=$?
@@ -31,131 +42,56 @@ unit_failed=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' <<< "$unit_ou
 [ $unit_rc = 0 ] || [ "$unit_failed" -gt 0 ] || unit_failed=1
 add_counts "unit: $((unit_run - unit_failed)) passed, $unit_failed failed"
 
-section "golden CLI cases"
 mkdir -p "$SCRATCH/specs"
-out=$(tests/golden.sh --keep-specs "$SCRATCH/specs" tests/*/*.test)
-echo "$out"
-add_counts "$out"
+suite "golden CLI cases" all tests/golden.sh --keep-specs "$SCRATCH/specs" tests/*/*.test
 
-section "command-line edge cases"
-out=$(tests/cli.sh)
-echo "$out"
-add_counts "$out"
+suite "command-line edge cases" all tests/cli.sh
 
-section "athread replay: compose's counterexamples replay; edited ones are refused with the step and why"
-out=$(tests/replay.sh)
-echo "$out"
-add_counts "$out"
+suite "athread replay: compose's counterexamples replay; edited ones are refused with the step and why" all tests/replay.sh
 
-section "distribution: man pages, zsh completion, make install/uninstall, athread.pc"
-out=$(tests/dist.sh)
-echo "$out"
-add_counts "$out"
+suite "distribution: man pages, zsh completion, make install/uninstall, athread.pc" all tests/dist.sh
 
-section "the JSON contract: reports validate against docs/report.schema.json, one verdict: line, viz --trace takes the trace's consts"
-out=$(tests/json-contract.sh)
-echo "$out"
-add_counts "$out"
+suite "the JSON contract: reports validate against docs/report.schema.json, one verdict: line, viz --trace takes the trace's consts" all tests/json-contract.sh
 
-section "diagnostics as json and sarif, validated against docs/diagnostics.schema.json and the SARIF 2.1.0 schema"
-out=$(tests/diagnostics/validate.sh)
-echo "$out" | tail -n 20
-add_counts "$out"
+suite "diagnostics as json and sarif, validated against docs/diagnostics.schema.json and the SARIF 2.1.0 schema" 20 tests/diagnostics/validate.sh
 
-section "conform --witness: SV-COMP violation witnesses validate against the format 2.0 schema (tests/witness/)"
-out=$(tests/witness.sh)
-echo "$out"
-add_counts "$out"
+suite "conform --witness: SV-COMP violation witnesses validate against the format 2.0 schema (tests/witness/)" all tests/witness.sh
 
-section "examples and their promised verdicts"
-out=$(tests/examples.sh)
-echo "$out"
-add_counts "$out"
+suite "examples and their promised verdicts" all tests/examples.sh
 
-section "specs in the documentation"
-out=$(tests/doc-examples.sh)
-echo "$out"
-add_counts "$out"
+suite "specs in the documentation" all tests/doc-examples.sh
 
-section "editor support: the Vim syntax file and the TextMate grammar, token by token on every spec; the VS Code problem matcher"
-out=$(tests/editors.sh)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "editor support: the Vim syntax file and the TextMate grammar, token by token on every spec; the VS Code problem matcher" 30 tests/editors.sh
 
-section "mutated specs (robustness smoke)"
-out=$(MUTATIONS=${MUTATIONS:-300} tests/mutate.sh)
-echo "$out" | tail -n 20
-add_counts "$out"
+suite "mutated specs (robustness smoke)" 20 env MUTATIONS=${MUTATIONS:-300} tests/mutate.sh
 
-section "fuzz regressions: inputs that once crashed a front end (tests/fuzz-regress)"
-out=$(tests/fuzz-regress/run.sh)
-echo "$out" | tail -n 20
-add_counts "$out"
+suite "fuzz regressions: inputs that once crashed a front end (tests/fuzz-regress)" 20 tests/fuzz-regress/run.sh
 
-section "composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search"
-out=$(tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search" 30 tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1
 
-section "conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search"
-out=$(tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search" 30 tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1
 
-section "conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses"
-out=$(ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses" 30 env ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1
 
-section "conformance oracle under --int c: C-typed variables (wrap-around, conversions, bitwise operators; overflow, division by zero and bad shifts as violations) and pointers"
-out=$(INT=c UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_CASES:-100}" 200)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "conformance oracle under --int c: C-typed variables (wrap-around, conversions, bitwise operators; overflow, division by zero and bad shifts as violations) and pointers" 30 env INT=c UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_CASES:-100}" 200
 
-section "conformance oracle under --int c and --atomicity access"
-out=$(INT=c ATOMICITY=access UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_ACCESS_CASES:-50}" 200)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "conformance oracle under --int c and --atomicity access" 30 env INT=c ATOMICITY=access UNKNOWN_PERCENT=6 tests/oracle/conform-diff.sh "${CONFORM_C_ACCESS_CASES:-50}" 200
 
-section "the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe"
-out=$(UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CASES:-200}" 1)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe" 30 env UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CASES:-200}" 1
 
-section "the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access"
-out=$(ATOMICITY=access UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access" 30 env ATOMICITY=access UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301
 
-section "the theorem for whole C programs at C's atomicity with the system's environment (athread check): random programs and lock/CAS shapes with near misses; athread's safe must never meet a violation of the exhaustive interleaving at access granularity"
-out=$(CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=8 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "the theorem for whole C programs at C's atomicity with the system's environment (athread check): random programs and lock/CAS shapes with near misses; athread's safe must never meet a violation of the exhaustive interleaving at access granularity" 30 env CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=8 tests/oracle/theorem.sh "${THEOREM_CHECK_CASES:-300}" 1001
 
-section "the theorem for every N (athread check --for-all N): random programs and lock/CAS shapes with a thread counted by N; athread's 'safe for every N' must never meet a violation of the exhaustive interleaving at N = 1, 2, 3"
-out=$(FORALL=1 CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=12 tests/oracle/theorem.sh "${THEOREM_FORALL_CASES:-100}" 2001)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "the theorem for every N (athread check --for-all N): random programs and lock/CAS shapes with a thread counted by N; athread's 'safe for every N' must never meet a violation of the exhaustive interleaving at N = 1, 2, 3" 30 env FORALL=1 CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=12 tests/oracle/theorem.sh "${THEOREM_FORALL_CASES:-100}" 2001
 
-section "compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)"
-out=$(tests/forall/run.sh "${FORALL_CASES:-30}" 1)
-echo "$out" | tail -n 30
-add_counts "$out"
+suite "compose --for-all: counter abstraction vs the explicit engine at N = 1..6 (examples and random systems)" 30 tests/forall/run.sh "${FORALL_CASES:-30}" 1
 
-section "headline: concrete Promela models (SPIN) vs athread compose, and bench/headline"
-out=$(tests/headline/run.sh)
-echo "$out"
-add_counts "$out"
+suite "headline: concrete Promela models (SPIN) vs athread compose, and bench/headline" all tests/headline/run.sh
 
-section "stress: limits, SIGINT, huge inputs, output files"
-out=$(tests/stress/run.sh)
-echo "$out"
-add_counts "$out"
+suite "stress: limits, SIGINT, huge inputs, output files" all tests/stress/run.sh
 
-section "viz: diagrams, traces, errors (Graphviz)"
-out=$(tests/viz/run.sh)
-echo "$out"
-add_counts "$out"
+suite "viz: diagrams, traces, errors (Graphviz)" all tests/viz/run.sh
 
 # SV-COMP's programs may not be committed (the public-code store's terms) and
 # CI has no network: make test reads them from tests/svcomp/cache/ only (fill
@@ -164,25 +100,13 @@ add_counts "$out"
 export ATHREAD_SVCOMP_DOWNLOAD=${ATHREAD_SVCOMP_DOWNLOAD:-0}
 export ATHREAD_SVCOMP_OPTIONAL=${ATHREAD_SVCOMP_OPTIONAL:-1}
 
-section "skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical"
-out=$(tests/skeleton/lint-all.sh)
-echo "$out"
-add_counts "$out"
+suite "skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical" all tests/skeleton/lint-all.sh
 
-section "SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)"
-out=$(tests/svcomp/selftest.sh)
-echo "$out"
-add_counts "$out"
+suite "SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)" all tests/svcomp/selftest.sh
 
-section "SV-COMP tasks: athread check (C's integers, access atomicity, the system's environment); never a wrong \"true\""
-out=$(tests/svcomp/conform.sh)
-echo "$out"
-add_counts "$out"
+suite "SV-COMP tasks: athread check (C's integers, access atomicity, the system's environment); never a wrong \"true\"" all tests/svcomp/conform.sh
 
-section "fmt round trip"
-out=$($VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread)
-echo "$out"
-add_counts "$out"
+suite "fmt round trip" all $VALGRIND "$ROUNDTRIP_BIN" examples/*/*.athread "$SCRATCH"/specs/*.athread
 
 echo
 echo "$total_pass passed, $total_fail failed"

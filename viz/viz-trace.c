@@ -35,15 +35,14 @@ typedef struct reader {
 /* Reports "path: error: [step N: ]what"; returns false. */
 static bool fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(reader *r, const char *fmt, ...) {
-  char msg[512];
+  char context[160] = "";
+  if (r->thread && r->step) snprintf(context, sizeof context, "thread %s, step %zu: ", r->thread, r->step);
+  else if (r->thread) snprintf(context, sizeof context, "thread %s: ", r->thread);
+  else if (r->step) snprintf(context, sizeof context, "step %zu: ", r->step);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_error_atv(r->sink, r->path, context, fmt, ap);
   va_end(ap);
-  if (r->thread && r->step) diag_error_at(r->sink, r->path, "thread %s, step %zu: %s", r->thread, r->step, msg);
-  else if (r->thread) diag_error_at(r->sink, r->path, "thread %s: %s", r->thread, msg);
-  else if (r->step) diag_error_at(r->sink, r->path, "step %zu: %s", r->step, msg);
-  else diag_error_at(r->sink, r->path, "%s", msg);
   return false;
 }
 
