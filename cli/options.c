@@ -3,6 +3,7 @@
  * getopt_long loop the subcommands share. A subcommand names the options it
  * takes; --help and --set are handled here, and so are the helpers every
  * subcommand uses to read option values and report usage errors. */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -131,7 +132,7 @@ static const struct option every_option[] = {
     {"idle", no_argument, NULL, 'd'},
     {"no-warnings", no_argument, NULL, 'w'},
     {"warnings-as-errors", no_argument, NULL, 'W'},
-    {"coverage", no_argument, NULL, 'G'},
+    {"coverage", no_argument, NULL, 'g'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
     {"list", no_argument, NULL, 'l'},
@@ -144,6 +145,15 @@ static const struct option every_option[] = {
 
 #define OPTION_COUNT (sizeof every_option / sizeof every_option[0])
 
+/* True when no two options share a code (a shared one made --coverage parse
+ * as --diagnostics-format once). */
+static bool codes_unique(void) {
+  for (size_t i = 0; i < OPTION_COUNT; i++)
+    for (size_t j = i + 1; j < OPTION_COUNT; j++)
+      if (every_option[i].val == every_option[j].val) return false;
+  return true;
+}
+
 /* Appends the long option called name (length len) to table. */
 static void add_option(struct option *table, size_t *n, const char *name, size_t len) {
   for (size_t i = 0; i < OPTION_COUNT; i++)
@@ -154,6 +164,7 @@ static void add_option(struct option *table, size_t *n, const char *name, size_t
 /* The table of names (space-separated) plus help, diagnostics-format and,
  * with p->spec, set. */
 static struct option *table_of(const cli_parse *p) {
+  assert(codes_unique());
   struct option *table = xcalloc(OPTION_COUNT + 1, sizeof *table);
   size_t n = 0;
   add_option(table, &n, "help", 4);

@@ -87,7 +87,7 @@ printf 'shared int g;\nthread A {\n  init state S;\n  state U;\n}\n' > "$SCRATCH
 (cd "$SCRATCH" && $VALGRIND "$ATHREAD" lint unclosed.athread unreached.athread) > /dev/null 2> "$SCRATCH/diagnostics.txt"
 want_diagnostics="unclosed.athread|4|11|e|unexpected end of file
 unclosed.athread|2|10|n|this '{' is never closed
-unreached.athread|4|9|w|state 'U' cannot be reached from an init state of thread 'A'"
+unreached.athread|4|9|w|state 'U' cannot be reached from an init state of thread 'A' [-Wunreachable-state]"
 
 # ---------------------------------------------------------------- Vim
 # run_vim RUNTIME-DIR RESULT [EXPECT]: checks every spec (or the tokens
