@@ -1,10 +1,12 @@
 /* cli/cmd-viz.c -- athread viz: the threads and the system of a spec, and a
  * counterexample over them, drawn with Graphviz (viz/viz.h). DOT goes to
  * stdout unless -o names a .dot, .svg, .png or .pdf file, which is written
- * atomically. */
+ * atomically; -T FORMAT picks the format as Graphviz's dot -T does (for
+ * stdout, or over the extension). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/outfile.h"
 #include "../core/suggest.h"
@@ -14,7 +16,8 @@
 typedef struct viz_args {
   spec_options opts;  /* --set overrides */
   const char *output; /* -o path, or NULL for DOT on stdout */
-  viz_format format;  /* from the output's extension */
+  viz_format format;  /* -T's, else from the output's extension */
+  const char *named;  /* -T FORMAT, or NULL */
   const char *thread; /* --thread T, or NULL */
   const char *trace;  /* --trace FILE, or NULL */
   bool idle;          /* --idle */
@@ -27,6 +30,8 @@ static int viz_option(int c, char *arg, void *args) {
   viz_args *a = args;
   switch (c) {
   case 'o': a->output = arg; return -1;
+  case 'T':
+  case 'f': a->named = arg; return -1;
   case 'r': a->thread = arg; return -1;
   case 'X': a->trace = arg; return -1;
   case 'd': a->idle = true; return -1;
@@ -34,19 +39,30 @@ static int viz_option(int c, char *arg, void *args) {
   }
 }
 
+/* The format: -T's, else the output's extension's, else DOT; -1 when
+ * known, else the exit code after a report. */
+static int choose_format(viz_args *a) {
+  char msg[256];
+  if (a->named && !viz_format_of_name(a->named, &a->format)) {
+    snprintf(msg, sizeof msg, "-T '%.60s': the format must be dot, gv, svg, png or pdf", a->named);
+    return cli_usage_error(a->sink, "viz", msg);
+  }
+  bool stdout_only = !a->output || strcmp(a->output, "-") == 0;
+  if (a->named || stdout_only) return -1;
+  if (viz_format_of_path(a->output, &a->format)) return -1;
+  snprintf(msg, sizeof msg,
+           "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT)",
+           a->output);
+  return cli_usage_error(a->sink, "viz", msg);
+}
+
 static int viz_options_parse(int argc, char **argv, viz_args *a) {
-  cli_parse p = {"viz", "output thread trace idle", "o:h", &a->opts, viz_option, a, a->sink};
+  cli_parse p = {"viz", "output thread trace idle format", "o:T:h", &a->opts, viz_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error(a->sink, "viz", "expected exactly one specification");
-  if (a->output && !viz_format_of_path(a->output, &a->format)) {
-    char msg[200];
-    snprintf(msg, sizeof msg,
-             "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf", a->output);
-    return cli_usage_error(a->sink, "viz", msg);
-  }
   a->spec = argv[optind];
-  return -1;
+  return choose_format(a);
 }
 
 static const char *base_name(const char *path) {
@@ -68,6 +84,12 @@ static const ast_thread *chosen_thread(const ast_spec *spec, const viz_args *a) 
 }
 
 static int write_output(const viz_args *a, const char *bytes, size_t len) {
+  bool to_stdout = !a->output || strcmp(a->output, "-") == 0;
+  if (to_stdout && a->format != VIZ_DOT && isatty(STDOUT_FILENO)) {
+    diag_error_at(a->sink, "athread", "not writing %s to a terminal (redirect standard output, or give -o FILE)",
+                  a->named);
+    return EXIT_BAD_INPUT;
+  }
   if (a->output) return outfile_write(a->sink, a->output, bytes, len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
   fwrite(bytes, 1, len, stdout);
   return cli_finish(a->sink, EXIT_HOLDS);
@@ -82,7 +104,7 @@ static int draw(const viz_args *a, const ast_spec *spec, const diag_source *trac
   o.trace = trace;
   char *bytes = NULL;
   size_t len = 0;
-  viz_result r = viz_render(a->sink, spec, &o, a->output ? a->format : VIZ_DOT, &bytes, &len);
+  viz_result r = viz_render(a->sink, spec, &o, a->format, &bytes, &len);
   int code = r == VIZ_DONE ? write_output(a, bytes, len) : r == VIZ_TOO_LARGE ? EXIT_BAD_INPUT : EXIT_INTERNAL;
   free(bytes);
   viz_trace_free(trace);

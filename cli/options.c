@@ -130,6 +130,7 @@ static const struct option every_option[] = {
     {"output", required_argument, NULL, 'o'},
     {"trace", required_argument, NULL, 'X'},
     {"idle", no_argument, NULL, 'd'},
+    {"format", required_argument, NULL, 'f'},
     {"no-warnings", no_argument, NULL, 'w'},
     {"warnings-as-errors", no_argument, NULL, 'W'},
     {"coverage", no_argument, NULL, 'g'},

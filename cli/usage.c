@@ -188,6 +188,8 @@ static const usage usages[] = {
    "  --set NAME=VALUE    override the const NAME (repeatable)\n"
    "  -o, --output FILE   write FILE instead of DOT on stdout; the extension picks\n"
    "                      the format: .svg, .png, .pdf, or .dot/.gv (DOT, before layout)\n"
+   "  -T, --format F      the format as dot -T takes it: svg, png, pdf, dot or gv (for\n"
+   "                      stdout, or over the extension; binary formats not to a terminal)\n"
    "  --thread T          draw only thread T\n"
    "  --trace FILE        overlay the counterexample of 'athread compose --trace-out FILE'\n"
    "                      (visited states filled, taken edges red and numbered by step,\n"

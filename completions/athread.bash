@@ -10,7 +10,7 @@ _athread_options() {
     conform) echo "--atomicity --bound --certificate --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --set --thread --timeout --warnings-as-errors --witness" ;;
     check) echo "--atomicity --bound --certificate --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --set --thread --timeout --warnings-as-errors --witness" ;;
     compose) echo "--bound --certificate --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
-    viz) echo "--diagnostics-format --help --idle --output --set --thread --trace" ;;
+    viz) echo "--diagnostics-format --format --help --idle --output --set --thread --trace" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;
     promela) echo "--diagnostics-format --help --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
@@ -24,6 +24,7 @@ _athread_values() {
     --atomicity) echo "access statement" ;;
     --env) echo "system havoc" ;;
     --int) echo "c math" ;;
+    -T | --format) echo "svg png pdf dot gv" ;;
     --diagnostics-format) echo "text json sarif" ;;
   esac
 }

@@ -24,6 +24,16 @@ static const format_name extensions[] = {
 /* gvRenderData's name of each format (DOT is written by agwrite instead). */
 static const char *const renderers[] = {[VIZ_DOT] = "dot", [VIZ_SVG] = "svg", [VIZ_PNG] = "png", [VIZ_PDF] = "pdf"};
 
+bool viz_format_of_name(const char *name, viz_format *out) {
+  for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++) {
+    if (strcasecmp(name, extensions[i].ext + 1) == 0) {
+      *out = extensions[i].format;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool viz_format_of_path(const char *file, viz_format *out) {
   const char *slash = strrchr(file, '/');
   const char *dot = strrchr(slash ? slash + 1 : file, '.');

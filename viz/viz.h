@@ -30,6 +30,9 @@ typedef struct viz_options {
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,
  * .png, .pdf). Returns false for any other name. */
+/* The format named as -T names it ("svg", "dot", "gv", "png", "pdf", any
+ * case); false when name is none of them. */
+bool viz_format_of_name(const char *name, viz_format *out);
 bool viz_format_of_path(const char *path, viz_format *out);
 
 /* Reads the counterexample in path and checks that it fits spec. The file's

@@ -113,6 +113,18 @@ json.dump({"command": "compose", "verdict": "unsafe", "trace": {
   "violation": {"kind": "system invariant", "expression": "count(Mutex@Critical) <= 1", "message": "made up"}}},
   open("long.json", "w"))'
 golden mutex-long-trace "$ex/mutex/mutex.athread" --trace long.json
+# -T FORMAT (as dot -T): to stdout, over -o's extension, and DOT by name.
+check "-T svg to stdout" sh -c '"$0" viz -T svg "$1" > t.svg' "$ATHREAD" "$bt"
+if is_svg t.svg 2> /dev/null; then pass; else fail "viz -T svg did not print SVG"; fi
+check "--format PNG to stdout" sh -c '"$0" viz --format PNG "$1" > t.png' "$ATHREAD" "$bt"
+if is_png t.png; then pass; else fail "viz --format PNG did not print PNG"; fi
+check "-T pdf over the extension" $VALGRIND "$ATHREAD" viz -T pdf -o t.out "$bt"
+if is_pdf t.out; then pass; else fail "viz -T pdf -o t.out did not write PDF"; fi
+check "-T dot" sh -c '"$0" viz -T dot "$1" > t.dot' "$ATHREAD" "$bt"
+if cmp -s t.dot "$viz/golden/bluetooth.dot"; then pass; else fail "viz -T dot differs from the default DOT"; fi
+if script -qec "$ATHREAD viz -T png $bt" /dev/null 2>&1 | grep -q "not writing png to a terminal"; then pass; else
+  fail "viz -T png wrote to a terminal"
+fi
 for spec in "$bb" "$ex/peterson/peterson-broken.athread"; do
   name=$(basename "$spec" .athread)
   "$ATHREAD" compose "$spec" --trace-out "$name.json" > /dev/null
@@ -120,8 +132,10 @@ for spec in "$bb" "$ex/peterson/peterson-broken.athread"; do
 done
 
 # ---------------------------------------------------------------- usage and output errors
-expect bad-extension 2 "athread: error: cannot tell the format of 'out.jpg': the output must end in .dot, .gv, .svg, .png or .pdf (try 'athread viz --help')" -- "$bt" -o out.jpg
-expect no-extension 2 "athread: error: cannot tell the format of 'out': the output must end in .dot, .gv, .svg, .png or .pdf (try 'athread viz --help')" -- "$bt" -o out
+expect bad-extension 2 "athread: error: cannot tell the format of 'out.jpg': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT) (try 'athread viz --help')" -- "$bt" -o out.jpg
+expect no-extension 2 "athread: error: cannot tell the format of 'out': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT) (try 'athread viz --help')" -- "$bt" -o out
+expect bad-format 2 "athread: error: -T 'jpg': the format must be dot, gv, svg, png or pdf (try 'athread viz --help')" -- "$bt" -T jpg
+expect bad-format-long 2 "athread: error: -T '': the format must be dot, gv, svg, png or pdf (try 'athread viz --help')" -- "$bt" --format=
 if [ ! -e out.jpg ] && [ ! -e out ]; then pass; else fail "a bad extension still wrote a file"; fi
 expect unwritable 2 "/nonexistent/dir/x.svg: error: cannot create output file: No such file or directory" -- "$bt" -o /nonexistent/dir/x.svg
 expect unknown-thread 2 "athread: error: --thread Wroker: bluetooth.athread declares no thread 'Wroker'; did you mean 'Worker'?" -- "$bt" --thread Wroker
