@@ -48,7 +48,7 @@ typedef struct search {
   uint32_t bad_depth;        /* its depth */
   bool stop;                 /* a limit or a violation ends the search */
   uint64_t expanded;         /* states whose successors were generated */
-  double start, last_report; /* clock readings */
+  double start;              /* clock reading */
   uint64_t memory_cap;       /* bytes */
   mdl_fault fault;           /* the first evaluation fault the model met */
 } search;
@@ -145,10 +145,8 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
 
 static void report_progress(search *s, double t) {
   double rate = (double)s->st.count / (t - s->start > 1e-9 ? t - s->start : 1e-9);
-  fprintf(s->o->progress, "compose: %zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB\n",
-          s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
-  fflush(s->o->progress);
-  s->last_report = t;
+  progress_phase(s->o->progress, "%zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB",
+                 s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
 }
 
 static void check_clock(search *s) {
@@ -157,7 +155,7 @@ static void check_clock(search *s) {
   if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
   if (memory_in_use(s) >= s->memory_cap)
     give_up(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
-  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t);
+  if (progress_due(s->o->progress)) report_progress(s, t);
 }
 
 static void check_limits(search *s) {
@@ -261,7 +259,7 @@ void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
   s.canon = xcalloc(w + 1, sizeof *s.canon);
   s.packed = xcalloc(s.st.layout.bytes + STORE_SLACK, 1);
   s.memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
-  s.start = s.last_report = now();
+  s.start = now();
   explore(&s);
   if (s.bad) {
     r->verdict = VERDICT_UNSAFE;
