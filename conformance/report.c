@@ -7,7 +7,7 @@
 #include "trace.h"
 #include "../core/json-text.h"
 
-static const char *verdict_text(conform_verdict v) {
+const char *report_conform_verdict(conform_verdict v) {
   return v == CONFORM_HOLDS ? "conforms" : v == CONFORM_VIOLATED ? "does not conform" : "unknown";
 }
 
@@ -308,7 +308,7 @@ static void print_counterexample(FILE *out, const conform_report *c) {
 
 void report_conform_text(FILE *out, const conform_report *c) {
   const conform_result *r = c->r;
-  fprintf(out, "thread %s implements %s: %s (%s", c->thread->name, c->ins->function, verdict_text(r->verdict),
+  fprintf(out, "thread %s implements %s: %s (%s", c->thread->name, c->ins->function, report_conform_verdict(r->verdict),
           r->engine);
   if (c->timing) fprintf(out, ", %.2f s", r->seconds);
   fprintf(out, ")\n");
@@ -496,7 +496,7 @@ json_t *report_conform_json(const conform_report *c) {
   json_t *o = json_object();
   json_object_set_new(o, "thread", json_string(c->thread->name));
   json_object_set_new(o, "function", json_string(c->ins->function));
-  json_object_set_new(o, "verdict", json_string(verdict_text(r->verdict)));
+  json_object_set_new(o, "verdict", json_string(report_conform_verdict(r->verdict)));
   json_object_set_new(o, "engine", json_string(r->engine));
   json_object_set_new(o, "engine_reason", json_string(r->why));
   if (c->timing) json_object_set_new(o, "seconds", json_real(r->seconds));

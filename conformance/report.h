@@ -34,6 +34,8 @@ typedef struct conform_report {
   bool timing;              /* print the time (it varies from run to run) */
 } conform_report;
 
+/* "conforms", "does not conform" or "unknown". */
+const char *report_conform_verdict(conform_verdict v);
 void report_conform_text(FILE *out, const conform_report *c);
 json_t *report_conform_json(const conform_report *c);
 
