@@ -181,6 +181,7 @@ static int run(const compose_args *a, ast_spec *spec) {
     cli_system_report rep;
     cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
+    rep.c.engine_hint = true;
     code = cli_finish(a->sink, a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));
   } else if (a->json) {
     code = cli_json_failure(a->sink, "compose");

@@ -66,6 +66,14 @@ static void give_up(search *s, const char *fmt, const char *detail) {
   snprintf(s->r->unknown_reason, sizeof s->r->unknown_reason, fmt, detail);
 }
 
+/* A limit on what the store holds: with unbounded data, the symbolic engine
+ * may still answer (report.h's hint). */
+static void run_out(search *s, const char *fmt, const char *detail) {
+  if (s->stop) return; /* the first reason stands */
+  give_up(s, fmt, detail);
+  s->r->out_of_room = true;
+}
+
 /* 80% of MemAvailable, so that the search stops before the machine swaps. */
 static uint64_t default_memory_cap(void) {
   FILE *f = fopen("/proc/meminfo", "r");
@@ -97,7 +105,7 @@ static void enqueue(search *s, const int64_t *state) {
   memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
   mdl_canonicalize(s->m, s->canon);
   if (!store_pack(&s->st.layout, s->canon, s->packed)) {
-    give_up(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
+    run_out(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
             mdl_slot_at(s->m, (size_t)s->st.layout.overflow_slot)->name);
     return;
   }
@@ -154,14 +162,14 @@ static void check_clock(search *s) {
   double t = now();
   if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
   if (memory_in_use(s) >= s->memory_cap)
-    give_up(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
+    run_out(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
   if (progress_due(s->o->progress)) report_progress(s, t);
 }
 
 static void check_limits(search *s) {
   if (s->fault == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
   if (s->o->max_states && s->st.count >= s->o->max_states)
-    give_up(s, "%s", "the state limit (--max-states) was reached");
+    run_out(s, "%s", "the state limit (--max-states) was reached");
   if (s->expanded % CHECK_EVERY == 0) check_clock(s);
 }
 
