@@ -43,8 +43,9 @@ static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, Z3_ast **frame
   prover *e = ctx;
   Z3_ast n = fa_param_of(e->c, frames[0]);
   if (!smt_model_value(e->s, m, n, &e->result->n)) return SMT_BMC_FAILED;
-  progress_phase(smt_progress(e->s), "bounded model checking, depth %u: a counterexample with %s = %" PRId64
-                 "; looking for a smaller %s", k, e->param, e->result->n, e->param);
+  progress_phase(smt_progress(e->s),
+                 "bounded model checking, depth %u: a counterexample with %s = %" PRId64 "; looking for a smaller %s",
+                 k, e->param, e->result->n, e->param);
   Z3_solver_assert(smt_z3(e->s), s, smt_le(e->s, n, smt_int(e->s, e->result->n - 1)));
   return SMT_BMC_AGAIN;
 }

@@ -138,8 +138,10 @@ static spec_options with_param(const spec_options *given, const char *param, int
  * with the reason. */
 static void rerun_concrete(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   forall_result *fr = &out->fr;
-  progress_say(rq->limits.progress, "the counter system has a counterexample with %s = %" PRId64
-               "; checking the concrete system with %s = %" PRId64, rq->for_all, fr->n, rq->for_all, fr->n);
+  progress_say(rq->limits.progress,
+               "the counter system has a counterexample with %s = %" PRId64
+               "; checking the concrete system with %s = %" PRId64,
+               rq->for_all, fr->n, rq->for_all, fr->n);
   spec_options o = with_param(rq->spec_options, rq->for_all, fr->n);
   out->concrete = spec_reload(spec, &o);
   free(o.overrides);

@@ -162,7 +162,8 @@ static void build_environment(ast_spec *spec, const conform_request *rq, double 
   explicit_options limits = {.max_states = rq->env_max_states, .progress = rq->check.progress};
   if (deadline > 0) limits.timeout = (deadline - smt_now()) / 2 > 0.01 ? (deadline - smt_now()) / 2 : 0.01;
   progress_context(limits.progress, "the environment");
-  if (rq->env == ENV_SYSTEM) progress_say(limits.progress, "exploring the abstract system for the other threads' moves");
+  if (rq->env == ENV_SYSTEM)
+    progress_say(limits.progress, "exploring the abstract system for the other threads' moves");
   env_build(spec, rq->env, &limits, &out->env);
   out->env.invariants = rq->invariants; /* --for-all under --env havoc: for N in C(T, T#) */
 }
