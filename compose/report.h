@@ -31,7 +31,8 @@ typedef struct report_context {
 
 /* With c->engine_hint, an unknown verdict of the explicit engine that ran
  * out of room on a model with an unbounded int adds "note: try --engine
- * symbolic (...)" (JSON: "hint"). With c->replay: a line saying so first, and instead of the engine's
+ * symbolic (...)" (JSON: "hint"). With c->replay: a line saying so first,
+ * and instead of the engine's
  * statistics (which only a search knows) the engine that wrote the trace. */
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
 /* "assumptions: ...": what the verdict rests on (the JSON reports carry it

@@ -168,6 +168,19 @@ static void build_environment(ast_spec *spec, const conform_request *rq, double 
   out->env.invariants = rq->invariants; /* --for-all under --env havoc: for N in C(T, T#) */
 }
 
+/* Checks job i (its progress: a line when it starts and one when it ends). */
+static void check_thread(const ast_spec *spec, const conform_request *rq, const conform_options *o,
+                         conform_run_result *out, size_t i) {
+  conform_job *j = &out->jobs.items[i];
+  double start = smt_now();
+  progress_context(o->progress, "thread %s (%zu/%zu)", j->thread->name, i + 1, out->jobs.len);
+  progress_say(o->progress, "checking %s", j->function);
+  check_job(spec, o, &out->env, j);
+  if (rq->coverage) warn_unused_edges(spec, o, &out->env, out->unchecked.len == 0, j);
+  progress_say(o->progress, "%s, engine %s, %.2f s", report_conform_verdict(j->r.verdict), j->r.engine,
+               smt_now() - start);
+}
+
 bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out) {
   memset(out, 0, sizeof *out);
   double deadline = rq->timeout > 0 ? smt_now() + rq->timeout : 0;
@@ -181,16 +194,7 @@ bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, con
   if (!emit_all(sink, spec, rq, out)) return false;
   conform_options o = rq->check;
   o.deadline = deadline;
-  vec_foreach(&out->jobs, i) {
-    conform_job *j = &out->jobs.items[i];
-    double start = smt_now();
-    progress_context(o.progress, "thread %s (%zu/%zu)", j->thread->name, i + 1, out->jobs.len);
-    progress_say(o.progress, "checking %s", j->function);
-    check_job(spec, &o, &out->env, j);
-    if (rq->coverage) warn_unused_edges(spec, &o, &out->env, out->unchecked.len == 0, j);
-    progress_say(o.progress, "%s, engine %s, %.2f s", report_conform_verdict(j->r.verdict), j->r.engine,
-                 smt_now() - start);
-  }
+  vec_foreach(&out->jobs, i) check_thread(spec, rq, &o, out, i);
   progress_context(o.progress, NULL);
   return true;
 }
