@@ -94,6 +94,10 @@ json_t *cli_json_report(const char *command, const char *path, const ast_spec *s
  * names. Takes ownership of spec: returns it when nothing changes, else a
  * reload (spec freed). NULL after an error. Free with spec_free. */
 ast_spec *cli_spec_with_trace_consts(ast_spec *spec, const diag_source *trace, const spec_options *cmdline);
+/* Where a run's progress lines go (core/progress.h): stderr when asked
+ * (--progress) or when stderr is a terminal; NULL (off) in json and sarif
+ * diagnostics, whose stderr holds one document. */
+FILE *cli_progress_out(const diag_sink *sink, bool asked);
 /* Flushes and checks stdout; turns a write failure (reported to sink) into
  * EXIT_INTERNAL. */
 int cli_finish(diag_sink *sink, int code);

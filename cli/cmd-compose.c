@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../compose/report.h"
 #include "../compose/run.h"
@@ -171,9 +170,9 @@ static int run(const compose_args *a, ast_spec *spec) {
                         .bound = a->bound,
                         .for_all = a->for_all,
                         .spec_options = &a->spec};
-  /* (not on its own in json or sarif: stderr holds one document) */
-  bool terminal = isatty(STDERR_FILENO) && a->sink->format == DIAG_TEXT;
-  rq.limits.progress = a->progress || terminal ? stderr : NULL;
+  progress lines;
+  progress_init(&lines, cli_progress_out(a->sink, a->progress), "compose");
+  rq.limits.progress = &lines;
   smt_unknown_on_abort("verdict: unknown: ");
   compose_run_result run;
   compose_run(spec, &rq, &run);
@@ -182,12 +181,14 @@ static int run(const compose_args *a, ast_spec *spec) {
     cli_system_report rep;
     cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
+    rep.c.engine_hint = true;
     code = cli_finish(a->sink, a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));
   } else if (a->json) {
     code = cli_json_failure(a->sink, "compose");
   }
   if (a->for_all || run.symbolic) smt_shutdown();
   compose_run_free(&run);
+  progress_free(&lines);
   return code;
 }
 

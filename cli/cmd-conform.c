@@ -40,6 +40,7 @@ typedef struct conform_args {
   bool timing;           /* off with --no-timing */
   bool werror;           /* -Werror, --warnings-as-errors */
   bool coverage;         /* --coverage: warn about edges no step of the code uses */
+  bool progress;         /* --progress (always on a terminal) */
   const char *path;      /* the spec */
   char **files;          /* the C files */
   int file_count;        /* how many */
@@ -118,6 +119,7 @@ static int conform_option(int c, char *arg, void *args) {
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
   case 'W': return cli_take_werror(a->sink, a->command, arg, &a->werror);
   case 'g': a->coverage = true; return -1;
+  case 'p': a->progress = true; return -1;
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;
@@ -128,9 +130,9 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
-                              "certificate int warnings-as-errors coverage for-all"
+                              "certificate int warnings-as-errors coverage progress for-all"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
-                              "certificate int warnings-as-errors coverage";
+                              "certificate int warnings-as-errors coverage progress";
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
@@ -399,9 +401,13 @@ static int conform_main(diag_sink *sink, int argc, char **argv, const char *comm
   ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
   if (code < 0 && !spec) code = EXIT_BAD_INPUT;
   if (code < 0) {
+    progress lines;
+    progress_init(&lines, cli_progress_out(sink, a.progress), command);
+    a.check.progress = &lines;
     smt_unknown_on_abort("verdict: unknown: ");
     code = cli_werror_exit(sink, strcmp(command, "check") == 0 ? check(&a, spec) : conform(&a, spec));
     smt_shutdown();
+    progress_free(&lines);
   }
   if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, command); /* nothing was printed */
   spec_free(spec);

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/suggest.h"
 #include "cli.h"
@@ -32,6 +33,11 @@ diag_sink cli_run_sink(int argc, char **argv) {
       parse_format(argv[i] + sizeof option, &sink.format);
   }
   return sink;
+}
+
+FILE *cli_progress_out(const diag_sink *sink, bool asked) {
+  if (sink->format != DIAG_TEXT) return NULL; /* stderr holds one document */
+  return asked || isatty(STDERR_FILENO) ? stderr : NULL;
 }
 
 int cli_finish(diag_sink *sink, int code) {

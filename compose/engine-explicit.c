@@ -48,7 +48,7 @@ typedef struct search {
   uint32_t bad_depth;        /* its depth */
   bool stop;                 /* a limit or a violation ends the search */
   uint64_t expanded;         /* states whose successors were generated */
-  double start, last_report; /* clock readings */
+  double start;              /* clock reading */
   uint64_t memory_cap;       /* bytes */
   mdl_fault fault;           /* the first evaluation fault the model met */
 } search;
@@ -64,6 +64,14 @@ static void give_up(search *s, const char *fmt, const char *detail) {
   s->stop = true;
   s->r->verdict = VERDICT_UNKNOWN;
   snprintf(s->r->unknown_reason, sizeof s->r->unknown_reason, fmt, detail);
+}
+
+/* A limit on what the store holds: with unbounded data, the symbolic engine
+ * may still answer (report.h's hint). */
+static void run_out(search *s, const char *fmt, const char *detail) {
+  if (s->stop) return; /* the first reason stands */
+  give_up(s, fmt, detail);
+  s->r->out_of_room = true;
 }
 
 /* 80% of MemAvailable, so that the search stops before the machine swaps. */
@@ -97,7 +105,7 @@ static void enqueue(search *s, const int64_t *state) {
   memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
   mdl_canonicalize(s->m, s->canon);
   if (!store_pack(&s->st.layout, s->canon, s->packed)) {
-    give_up(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
+    run_out(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
             mdl_slot_at(s->m, (size_t)s->st.layout.overflow_slot)->name);
     return;
   }
@@ -145,10 +153,8 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
 
 static void report_progress(search *s, double t) {
   double rate = (double)s->st.count / (t - s->start > 1e-9 ? t - s->start : 1e-9);
-  fprintf(s->o->progress, "compose: %zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB\n",
-          s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
-  fflush(s->o->progress);
-  s->last_report = t;
+  progress_phase(s->o->progress, "%zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB",
+                 s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
 }
 
 static void check_clock(search *s) {
@@ -156,14 +162,14 @@ static void check_clock(search *s) {
   double t = now();
   if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
   if (memory_in_use(s) >= s->memory_cap)
-    give_up(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
-  if (s->o->progress && t - s->last_report >= 2.0) report_progress(s, t);
+    run_out(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
+  if (progress_due(s->o->progress)) report_progress(s, t);
 }
 
 static void check_limits(search *s) {
   if (s->fault == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
   if (s->o->max_states && s->st.count >= s->o->max_states)
-    give_up(s, "%s", "the state limit (--max-states) was reached");
+    run_out(s, "%s", "the state limit (--max-states) was reached");
   if (s->expanded % CHECK_EVERY == 0) check_clock(s);
 }
 
@@ -261,7 +267,7 @@ void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
   s.canon = xcalloc(w + 1, sizeof *s.canon);
   s.packed = xcalloc(s.st.layout.bytes + STORE_SLACK, 1);
   s.memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
-  s.start = s.last_report = now();
+  s.start = now();
   explore(&s);
   if (s.bad) {
     r->verdict = VERDICT_UNSAFE;

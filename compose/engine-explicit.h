@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "../core/progress.h"
 #include "model.h"
 #include "result.h"
 
@@ -24,7 +24,7 @@ typedef struct explicit_options {
   uint64_t max_states; /* stop after storing this many states; 0 = no limit */
   double timeout;      /* seconds; 0 = no limit */
   uint64_t max_memory; /* bytes for the state store; 0 = 80% of available memory */
-  FILE *progress;      /* where to report every 2 s, or NULL */
+  progress *progress;  /* the run's progress lines (borrowed), or NULL */
   explicit_observe_fn observe; /* called on every state expanded and step taken, or NULL */
   void *observe_ctx;           /* its first argument */
 } explicit_options;

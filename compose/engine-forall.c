@@ -9,6 +9,7 @@
  * the Horn clauses for the z3 command line (debugging). */
 #include "engine-forall.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ typedef struct prover {
   smt *s;                /* Z3 */
   size_t width;          /* constants in a state */
   double deadline;       /* CLOCK_MONOTONIC seconds, 0 = none */
+  const char *param;     /* N's name */
   forall_result *result; /* receives the verdict, N, the depth and the certificate */
 } prover;
 
@@ -38,10 +40,12 @@ typedef struct prover {
  * least (a sym_reached). */
 static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, Z3_ast **frames, Z3_ast *sel, unsigned k) {
   (void)sel;
-  (void)k;
   prover *e = ctx;
   Z3_ast n = fa_param_of(e->c, frames[0]);
   if (!smt_model_value(e->s, m, n, &e->result->n)) return SMT_BMC_FAILED;
+  progress_phase(smt_progress(e->s),
+                 "bounded model checking, depth %u: a counterexample with %s = %" PRId64 "; looking for a smaller %s",
+                 k, e->param, e->result->n, e->param);
   Z3_solver_assert(smt_z3(e->s), s, smt_le(e->s, n, smt_int(e->s, e->result->n - 1)));
   return SMT_BMC_AGAIN;
 }
@@ -278,13 +282,15 @@ static void search(prover *e, const forall_options *o, int proof, const char *re
 void forall_run(const ast_spec *spec, const forall_options *o, forall_result *r) {
   memset(r, 0, sizeof *r);
   double start = smt_now();
-  prover e = {.s = smt_new(), .deadline = o->timeout > 0 ? start + o->timeout : 0, .result = r};
+  prover e = {.s = smt_new(), .deadline = o->timeout > 0 ? start + o->timeout : 0, .param = o->param, .result = r};
+  smt_set_progress(e.s, o->progress);
   e.c = fa_counters_new(spec, o->param, e.s);
   e.y = fa_system(e.c);
   e.width = e.y->width;
   fa_describe(e.c, &r->counted, &r->explicit_instances);
   smt_watch *w = smt_watch_start(e.s, e.deadline);
   char reason[160] = "";
+  progress_phase(o->progress, "guessing affine invariants of the counter system from sampled states");
   fa_guess_hints(e.c, e.deadline);
   fa_use_hints(e.c, true);
   int proof = spacer(&e, r, reason, sizeof reason);

@@ -11,6 +11,7 @@
 #ifndef ATHREAD_ENGINE_FORALL_H
 #define ATHREAD_ENGINE_FORALL_H
 
+#include "../core/progress.h"
 #include "../spec-lang/spec.h"
 #include "result.h"
 
@@ -18,6 +19,7 @@ typedef struct forall_options {
   const char *param;  /* the const that counts the symmetric instances */
   double timeout;     /* seconds for the whole run; 0 = none */
   unsigned bmc_bound; /* deepest counterexample searched for; 0 = 100 */
+  progress *progress; /* the run's progress lines (borrowed), or NULL */
 } forall_options;
 
 /* One integer feature of a state of the counter system: the affine

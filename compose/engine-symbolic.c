@@ -142,6 +142,7 @@ void symbolic_run(const mdl *m, const symbolic_options *o, compose_result *r, ch
   *certificate = NULL;
   double start = smt_now();
   smt *s = smt_new();
+  smt_set_progress(s, o->progress);
   mdl_symbolic *face = mdl_symbolic_new(m, s);
   engine e = {face, &face->sys, s, mdl_width(m), o->timeout > 0 ? start + o->timeout : 0, r};
   smt_watch *w = smt_watch_start(s, e.deadline);

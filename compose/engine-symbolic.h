@@ -11,12 +11,14 @@
 #ifndef ATHREAD_ENGINE_SYMBOLIC_H
 #define ATHREAD_ENGINE_SYMBOLIC_H
 
+#include "../core/progress.h"
 #include "result.h"
 #include "model.h"
 
 typedef struct symbolic_options {
   double timeout;     /* seconds for the whole run; 0 = none */
   unsigned bmc_bound; /* deepest counterexample searched for; 0 = 100 */
+  progress *progress; /* the run's progress lines (borrowed), or NULL */
 } symbolic_options;
 
 /* Fills r like the explicit engine does (trace in the model's slot layout).

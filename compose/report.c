@@ -115,6 +115,21 @@ static void describe_symmetry(strbuf *b, const mdl *m, bool on) {
   if (n) sbuf_puts(b, " interchangeable");
 }
 
+/* The explicit engine ran out of room on a model with an unbounded int, and
+ * the symbolic engine needs no bound on the data: the hint, in b (false
+ * when none applies). */
+static bool symbolic_hint(const report_context *c, const mdl *m, const compose_result *r, strbuf *b) {
+  if (!c->engine_hint || strcmp(c->engine, "explicit") != 0 || r->verdict != VERDICT_UNKNOWN || !r->out_of_room)
+    return false;
+  for (size_t i = 0; i < mdl_width(m); i++) {
+    const mdl_slot *s = mdl_slot_at(m, i);
+    if (s->bounded) continue;
+    sbuf_printf(b, "try --engine symbolic (the data is unbounded: '%s' is an int without bounds)", s->name);
+    return true;
+  }
+  return false;
+}
+
 /* How the symbolic engine reached its verdict. */
 static void symbolic_summary(FILE *out, const report_context *c, const compose_result *r) {
   if (r->verdict == VERDICT_SAFE)
@@ -166,6 +181,9 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   }
   if (r->states == 0 && strcmp(c->engine, "explicit") == 0)
     fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
+  strbuf hint = {0};
+  if (symbolic_hint(c, m, r, &hint)) fprintf(out, "note: %s\n", sbuf_str(&hint));
+  sbuf_free(&hint);
   sbuf_free(&why);
 }
 
@@ -298,6 +316,9 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
                 "verdict", verdict_names[r->verdict], "statistics", stats);
   json_object_set_new(j, "assumptions", assumptions_json());
   if (r->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(r->unknown_reason));
+  strbuf hint = {0};
+  if (symbolic_hint(c, m, r, &hint)) json_object_set_new(j, "hint", json_string(sbuf_str(&hint)));
+  sbuf_free(&hint);
   if (c->certificate) json_object_set_new(j, "certificate", json_string(c->certificate));
   if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(c, m, r));
   return j;

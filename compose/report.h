@@ -25,9 +25,14 @@ typedef struct report_context {
   bool timing;             /* include times and rates (they vary from run to run) */
   const char *certificate; /* symbolic, safe, --certificate: the inductive invariant, or NULL */
   const char *replay;      /* athread replay: the trace file replayed (engine: the one that wrote it), or NULL */
+  bool engine_hint;        /* the command takes --engine symbolic: suggest it when the explicit engine
+                            * ran out of room (compose_result.out_of_room) on unbounded data */
 } report_context;
 
-/* With c->replay: a line saying so first, and instead of the engine's
+/* With c->engine_hint, an unknown verdict of the explicit engine that ran
+ * out of room on a model with an unbounded int adds "note: try --engine
+ * symbolic (...)" (JSON: "hint"). With c->replay: a line saying so first,
+ * and instead of the engine's
  * statistics (which only a search knows) the engine that wrote the trace. */
 void report_text(FILE *out, const report_context *c, const mdl *m, const compose_result *r);
 /* "assumptions: ...": what the verdict rests on (the JSON reports carry it

@@ -7,6 +7,7 @@
 #ifndef ATHREAD_COMPOSE_RESULT_H
 #define ATHREAD_COMPOSE_RESULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ typedef enum verdict { VERDICT_SAFE, VERDICT_UNSAFE, VERDICT_UNKNOWN } verdict;
 typedef struct compose_result {
   verdict verdict;          /* safe, unsafe, or unknown */
   char unknown_reason[160]; /* why the verdict is unknown */
+  bool out_of_room;         /* unknown: the explicit engine ran out of states or memory, or of its int window */
   uint64_t states;          /* states stored (symmetry-reduced when groups are declared) */
   uint64_t transitions;     /* successors generated */
   unsigned depth;           /* distance of the farthest level reached from an initial state */

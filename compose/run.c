@@ -112,7 +112,7 @@ static void run_explicit(const ast_spec *spec, const compose_request *rq, compos
 
 static void run_engine(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   if (out->symbolic) {
-    symbolic_options so = {.timeout = rq->limits.timeout, .bmc_bound = rq->bound};
+    symbolic_options so = {.timeout = rq->limits.timeout, .bmc_bound = rq->bound, .progress = rq->limits.progress};
     symbolic_run(out->m, &so, &out->r, &out->certificate);
   } else {
     run_explicit(spec, rq, out);
@@ -138,6 +138,10 @@ static spec_options with_param(const spec_options *given, const char *param, int
  * with the reason. */
 static void rerun_concrete(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   forall_result *fr = &out->fr;
+  progress_say(rq->limits.progress,
+               "the counter system has a counterexample with %s = %" PRId64
+               "; checking the concrete system with %s = %" PRId64,
+               rq->for_all, fr->n, rq->for_all, fr->n);
   spec_options o = with_param(rq->spec_options, rq->for_all, fr->n);
   out->concrete = spec_reload(spec, &o);
   free(o.overrides);
@@ -165,7 +169,8 @@ static void run_for_all(ast_spec *spec, const compose_request *rq, compose_run_r
     out->failure = COMPOSE_BAD_INPUT;
     return;
   }
-  forall_options o = {.param = rq->for_all, .timeout = rq->limits.timeout, .bmc_bound = rq->bound};
+  forall_options o = {
+      .param = rq->for_all, .timeout = rq->limits.timeout, .bmc_bound = rq->bound, .progress = rq->limits.progress};
   forall_run(spec, &o, &out->fr);
   out->for_all_ran = true;
   if (out->fr.verdict == VERDICT_UNSAFE) rerun_concrete(spec, rq, out);

@@ -10,7 +10,13 @@
 static void compose_system(ast_spec *spec, const check_request *rq, check_result *out) {
   compose_request c = {.engine = "auto", .symmetry = true, .for_all = rq->for_all, .spec_options = rq->spec_options};
   c.limits.timeout = rq->conform.timeout > 0 ? rq->conform.timeout / 2 : 0;
+  c.limits.progress = rq->conform.check.progress;
+  progress_context(c.limits.progress, "the abstract system");
+  progress_say(c.limits.progress, "composing");
+  double start = smt_now();
   compose_run(spec, &c, &out->compose);
+  progress_say(c.limits.progress, "done, %.2f s", smt_now() - start);
+  progress_context(c.limits.progress, NULL);
 }
 
 /* The system's verdict: for every N under --for-all, else at the spec's. */

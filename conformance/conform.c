@@ -165,6 +165,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   memset(r, 0, sizeof *r);
   double start = smt_now();
   smt *s = smt_new();
+  smt_set_progress(s, o->progress);
   smt_watch *w = smt_watch_start(s, o->deadline);
   enc *e = enc_new(s, ins, true);
   r->cut_count = e->cuts.len;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/progress.h"
 #include "prog.h"
 #include "result.h"
 
@@ -26,6 +27,7 @@ typedef struct conform_options {
   bool certificate;      /* keep Spacer's invariant as text */
   bool brief;            /* engine auto: one resource-limited attempt (an answer only when it comes at once) */
   bool search_first;     /* engine auto on loops: the quick bounded search before Spacer (a violation is likely) */
+  progress *progress;    /* the run's progress lines (borrowed), or NULL */
 } conform_options;
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);

@@ -11,6 +11,7 @@
 #include "coverage.h"
 #include "emit-c.h"
 #include "instrument.h"
+#include "report.h"
 
 /* Lowers every implemented thread into out; false after an input error. */
 static bool lower_all(diag_sink *sink, const ast_spec *spec, cfe_unit *u, const conform_request *rq,
@@ -158,10 +159,26 @@ static void warn_unused_edges(const ast_spec *spec, const conform_options *o, co
  * invariants for every N. */
 static void build_environment(ast_spec *spec, const conform_request *rq, double deadline, conform_run_result *out) {
   if (rq->env == ENV_SYSTEM && rq->invariants) return env_build_for_all(spec, rq->invariants, &out->env);
-  explicit_options limits = {.max_states = rq->env_max_states};
+  explicit_options limits = {.max_states = rq->env_max_states, .progress = rq->check.progress};
   if (deadline > 0) limits.timeout = (deadline - smt_now()) / 2 > 0.01 ? (deadline - smt_now()) / 2 : 0.01;
+  progress_context(limits.progress, "the environment");
+  if (rq->env == ENV_SYSTEM)
+    progress_say(limits.progress, "exploring the abstract system for the other threads' moves");
   env_build(spec, rq->env, &limits, &out->env);
   out->env.invariants = rq->invariants; /* --for-all under --env havoc: for N in C(T, T#) */
+}
+
+/* Checks job i (its progress: a line when it starts and one when it ends). */
+static void check_thread(const ast_spec *spec, const conform_request *rq, const conform_options *o,
+                         conform_run_result *out, size_t i) {
+  conform_job *j = &out->jobs.items[i];
+  double start = smt_now();
+  progress_context(o->progress, "thread %s (%zu/%zu)", j->thread->name, i + 1, out->jobs.len);
+  progress_say(o->progress, "checking %s", j->function);
+  check_job(spec, o, &out->env, j);
+  if (rq->coverage) warn_unused_edges(spec, o, &out->env, out->unchecked.len == 0, j);
+  progress_say(o->progress, "%s, engine %s, %.2f s", report_verdict_text(j->r.verdict), j->r.engine,
+               smt_now() - start);
 }
 
 bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out) {
@@ -177,10 +194,8 @@ bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, con
   if (!emit_all(sink, spec, rq, out)) return false;
   conform_options o = rq->check;
   o.deadline = deadline;
-  vec_foreach(&out->jobs, i) {
-    check_job(spec, &o, &out->env, &out->jobs.items[i]);
-    if (rq->coverage) warn_unused_edges(spec, &o, &out->env, out->unchecked.len == 0, &out->jobs.items[i]);
-  }
+  vec_foreach(&out->jobs, i) check_thread(spec, rq, &o, out, i);
+  progress_context(o.progress, NULL);
   return true;
 }
 

@@ -61,6 +61,7 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
       found = stopped(s, "timeout", reason, reason_size);
       break;
     }
+    progress_phase(smt_progress(s), "bounded model checking, depth %u", k);
     if (!steps->extend(steps->ctx, sv, k)) break;
     *depth = k;
     found = check_depth(s, sv, deadline, steps, k);
@@ -73,6 +74,7 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
 int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,
                size_t reason_size) {
   Z3_context c = smt_z3(s);
+  progress_phase(smt_progress(s), "Spacer (IC3/PDR) is looking for an inductive invariant");
   Z3_lbool res = smt_check(s, horn, deadline);
   if (smt_failed(s)) {
     snprintf(reason, reason_size, "Z3 reported an error: %s", smt_error(s));
@@ -88,6 +90,7 @@ int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void 
   }
   Z3_model m = Z3_solver_get_model(c, horn);
   Z3_model_inc_ref(c, m);
+  progress_phase(smt_progress(s), "re-checking Spacer's invariant");
   bool accepted = accept(ctx, m);
   Z3_model_dec_ref(c, m);
   if (accepted) return 1;

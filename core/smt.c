@@ -12,6 +12,7 @@
 
 #include "arena.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "vec.h"
 
 struct smt {
@@ -21,6 +22,7 @@ struct smt {
   char error[256];  /* its first message */
   unsigned seed;    /* Spacer's random seed in the Horn solvers made from now on */
   unsigned rlimit;  /* Z3's resource limit per check in the solvers made from now on, 0 for none */
+  progress *progress; /* the run's progress lines (borrowed), or NULL */
 };
 
 /* Z3 keeps no user pointer per context: the handler finds its smt here. */
@@ -56,6 +58,8 @@ void smt_free(smt *s) {
 void smt_shutdown(void) { Z3_finalize_memory(); }
 
 Z3_context smt_z3(const smt *s) { return s->z3; }
+void smt_set_progress(smt *s, progress *p) { s->progress = p; }
+progress *smt_progress(const smt *s) { return s->progress; }
 bool smt_failed(const smt *s) { return s->failed; }
 const char *smt_error(const smt *s) { return s->error; }
 
@@ -444,6 +448,7 @@ struct smt_watch {
   pthread_t thread;     /* the watchdog */
   pthread_mutex_t lock; /* guards stop and fired */
   pthread_cond_t wake;  /* signalled by smt_watch_stop */
+  progress *progress;   /* beaten at every wake (the main thread is inside Z3), or NULL */
   bool stop;            /* the owner is done */
   bool fired;           /* Z3 was interrupted */
 };
@@ -465,6 +470,7 @@ static void *watch(void *arg) {
       w->fired = true;
       Z3_interrupt(w->z3);
     }
+    progress_beat(w->progress);
     next = now;
     next.tv_nsec += WATCH_POLL_NS;
     if (next.tv_nsec >= 1000000000L) next.tv_sec++, next.tv_nsec -= 1000000000L;
@@ -478,6 +484,7 @@ static void *watch(void *arg) {
 smt_watch *smt_watch_start(smt *s, double deadline) {
   smt_watch *w = xcalloc(1, sizeof *w);
   w->z3 = s->z3;
+  w->progress = s->progress;
   w->has_deadline = deadline > 0;
   w->due.tv_sec = (time_t)deadline;
   w->due.tv_nsec = (long)((deadline - (double)w->due.tv_sec) * 1e9);

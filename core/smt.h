@@ -14,6 +14,7 @@
 #include <z3.h>
 
 #include "ir.h"
+#include "progress.h"
 
 typedef struct smt smt;
 
@@ -36,6 +37,11 @@ void smt_free(smt *s);
 /* Releases Z3's global tables (call once, at exit, after every smt_free). */
 void smt_shutdown(void);
 Z3_context smt_z3(const smt *s);
+/* The run's progress lines (borrowed; NULL: none): the drivers of
+ * smt-drive.h set their phase there, and the watchdog repeats it while one
+ * long check runs. Set it before smt_watch_start. */
+void smt_set_progress(smt *s, progress *p);
+progress *smt_progress(const smt *s);
 /* Keeps t alive until smt_free and returns it; NULL (a Z3 error) becomes true
  * and marks s failed. */
 Z3_ast smt_keep(smt *s, Z3_ast t);

@@ -263,6 +263,60 @@ if [ $? = 2 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); as
 $VALGRIND "$ATHREAD" compose race.athread --json --trace-out /nonexistent/dir/t.json > out.stdout 2> /dev/null
 if [ $? = 2 ] && python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["verdict"] == "unsafe"' out.stdout 2>/dev/null; then pass; else fail "compose --json with an unwritable --trace-out: not the one verdict object"; fi
 
+# ---------------------------------------------------------------- --progress (core/progress.h)
+# expect_progress NAME EXIT PATTERN -- COMMAND...: with every phase printed
+# (ATHREAD_PROGRESS_INTERVAL=0), the exit code, a line of stderr matches the
+# extended regex, and stdout has no progress line.
+expect_progress() {
+  local name=$1 want_exit=$2 pattern=$3
+  shift 4
+  ATHREAD_PROGRESS_INTERVAL=0 $VALGRIND "$ATHREAD" "$@" > out.stdout 2> out.stderr < /dev/null
+  local got=$?
+  if [ "$got" = "$want_exit" ] && grep -qE -- "$pattern" out.stderr && ! grep -qE '^(compose|conform|check): ' out.stdout; then
+    pass
+  else
+    fail "$name: exit $got (expected $want_exit), stderr:"
+    head -n 5 out.stderr
+  fi
+}
+# expect_no_progress NAME -- COMMAND...: stderr has no progress line (interval 0 as above).
+expect_no_progress() {
+  local name=$1
+  shift 2
+  ATHREAD_PROGRESS_INTERVAL=0 $VALGRIND "$ATHREAD" "$@" > out.stdout 2> out.stderr < /dev/null
+  if grep -qE '^(compose|conform|check): ' out.stderr out.stdout; then fail "$name: a progress line"; head -n 3 out.stderr; else pass; fi
+}
+printf 'shared int n = 0;\nthread Counter { init state Run; Run -> Run do n := n + 1; }\n' > counter.athread
+expect_progress progress-explicit 3 '^compose: [0-9]+ states, [0-9]+ expanded, depth [0-9]+, [0-9]+ states/s, [0-9.]+ MiB \([0-9.]+ s\)$' -- compose counter.athread --max-states 3000 --progress
+expect_progress progress-symbolic-spacer 1 "^compose: Spacer \(IC3/PDR\) is looking for an inductive invariant \([0-9.]+ s\)$" -- compose race.athread --engine symbolic --progress
+expect_progress progress-symbolic-bmc 1 '^compose: bounded model checking, depth 2 \([0-9.]+ s\)$' -- compose race.athread --engine symbolic --progress
+expect_progress progress-for-all-hints 1 '^compose: guessing affine invariants of the counter system from sampled states \(' -- compose race-n.athread --for-all N --progress
+expect_progress progress-for-all-n 1 '^compose: bounded model checking, depth 2: a counterexample with N = 2; looking for a smaller N \(' -- compose race-n.athread --for-all N --progress
+expect_progress progress-for-all-rerun 1 '^compose: the counter system has a counterexample with N = 2; checking the concrete system with N = 2$' -- compose race-n.athread --for-all N --progress
+expect_progress progress-conform-start 0 '^conform: thread A \(1/1\): checking thread_a$' -- conform p.athread p.c --progress
+expect_progress progress-conform-end 0 '^conform: thread A \(1/1\): conforms, engine chc, [0-9.]+ s$' -- conform p.athread p.c --progress
+expect_progress progress-conform-engine 0 '^conform: thread A \(1/1\): Spacer \(IC3/PDR\) is looking for an inductive invariant \(' -- conform p.athread p.c --progress
+expect_progress progress-conform-threads 1 '^conform: thread B \(2/2\): does not conform, engine (bmc|chc), [0-9.]+ s$' -- conform p.athread p.c --thread B=thread_a --progress
+TUTORIAL=$TESTS_DIR/../examples/tutorial
+expect_progress progress-check-system 0 '^check: the abstract system: done, [0-9.]+ s$' -- check "$TUTORIAL/dispatch.athread" "$TUTORIAL/dispatch.c" --progress
+expect_progress progress-check-environment 0 "^check: the environment: exploring the abstract system for the other threads' moves$" -- check "$TUTORIAL/dispatch.athread" "$TUTORIAL/dispatch.c" --progress
+expect_progress progress-check-thread 0 '^check: thread Dispatcher \(1/1\): conforms, engine (bmc|chc), [0-9.]+ s$' -- check "$TUTORIAL/dispatch.athread" "$TUTORIAL/dispatch.c" --progress
+# Off unless asked (stderr is not a terminal here), and never in json or sarif diagnostics: stderr holds one document.
+expect_no_progress progress-off -- compose counter.athread --max-states 3000
+expect_no_progress progress-off-conform -- conform p.athread p.c
+expect_no_progress progress-json-compose -- compose counter.athread --max-states 3000 --progress --diagnostics-format json
+expect_no_progress progress-sarif-symbolic -- compose race.athread --engine symbolic --progress --diagnostics-format sarif
+expect_no_progress progress-json-conform -- conform p.athread p.c --progress --diagnostics-format json
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' out.stderr 2>/dev/null; then pass; else fail "conform --progress --diagnostics-format json: stderr is not one JSON document"; fi
+expect_match progress-not-for-lint 2 "unknown option '--progress'" -- lint ok.athread --progress
+# On a terminal progress is on without --progress, in text diagnostics only (script(1) gives the run a terminal).
+if command -v script > /dev/null; then
+  ATHREAD_PROGRESS_INTERVAL=0 script -qec "'$ATHREAD' compose counter.athread --max-states 3000" /dev/null > tty.out 2>&1
+  if grep -qE '^compose: [0-9]+ states' tty.out; then pass; else fail "compose on a terminal: no progress line"; head -n 3 tty.out; fi
+  ATHREAD_PROGRESS_INTERVAL=0 script -qec "'$ATHREAD' compose counter.athread --max-states 3000 --diagnostics-format json" /dev/null > tty.out 2>&1
+  if ! grep -qE '^compose: [0-9]+ states' tty.out; then pass; else fail "compose on a terminal with json diagnostics: a progress line"; fi
+fi
+
 # ---------------------------------------------------------------- promela outputs
 $VALGRIND "$ATHREAD" promela race.athread > race-stdout.pml 2> /dev/null
 expect promela-output-file 0 "" "" -- promela race.athread -o race.pml

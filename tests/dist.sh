@@ -114,6 +114,8 @@ for line in "$@"; do
   tries=0
   while (( $(grep -c -- '^--end--$' $out) < n )); do
     (( ++tries > 100 )) && { print -u2 "no completion for '$line'"; zpty -d athread_z; exit 3 }
+    # read what zsh echoes: a full pseudo-terminal buffer would block it
+    while zpty -rt athread_z echoed; do :; done
     sleep 0.1
   done
   zpty -w -n athread_z $'\C-u'

@@ -32,12 +32,16 @@ report conform-battery conform "$EX/battery/battery.athread" "$EX/battery/batter
 report check-figure2 check "$EX/figure2/figure2.athread" "$EX/figure2/figure2.c"
 report check-dispatch-racy check "$EX/tutorial/dispatch-racy.athread" "$EX/tutorial/dispatch.c"
 report compose-forall compose "$EX/bluetooth/bluetooth.athread" --for-all N
+# the explicit engine out of states on an unbounded int: the report's hint
+printf 'shared int n = 0;\nthread Counter { init state Run; Run -> Run do n := n + 1; }\n' > counter.athread
+report compose-hint compose counter.athread --max-states 10
 
 if out=$($PY "$ROOT/tests/json/validate.py" "$SCHEMA" ./*.json 2>&1); then pass; else fail "reports do not validate: $out"; fi
 
 # The reports cover each verdict and a trace (so the schema's branches were exercised).
 for want in '"verdict": "unsafe"' '"verdict": "safe"' '"verdict": "does not conform"' '"verdict": "conforms"' \
-  '"property": "system.invariant.1"' '"location"' '"not proved"'; do
+  '"property": "system.invariant.1"' '"location"' '"not proved"' \
+  '"hint": "try --engine symbolic (the data is unbounded: '"'n'"' is an int without bounds)"'; do
   if grep -q -- "$want" ./*.json; then pass; else fail "no report has $want"; fi
 done
 

@@ -5,6 +5,7 @@
 
 #include "../../core/diag.h"
 #include "../../core/json-text.h"
+#include "../../core/progress.h"
 #include "../../core/sha256.h"
 #include "../../core/strbuf.h"
 #include "../../core/symtab.h"
@@ -410,6 +411,42 @@ static void sha256_matches_the_standard(void **state) {
   assert_string_equal(hex, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
+/* Events print at once under the head; phases only once an interval passed,
+ * and a timer's beat does not repeat a line within its floor; off is silent. */
+static void progress_lines_are_rate_limited(void **state) {
+  (void)state;
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  progress p;
+  progress_init(&p, out, "conform");
+  p.interval = 3600;
+  progress_phase(&p, "bounded model checking, depth %u", 3u); /* not due */
+  progress_context(&p, "thread %s (%d/%d)", "A", 1, 2);
+  progress_say(&p, "checking %s", "a");
+  progress_beat(&p); /* the context cleared the phase */
+  p.interval = 0;
+  progress_phase(&p, "Spacer");
+  progress_beat(&p); /* within the floor of a beat */
+  progress_context(&p, NULL);
+  progress_say(&p, "done");
+  fclose(out);
+  assert_non_null(strstr(text, "conform: thread A (1/2): checking a\nconform: thread A (1/2): Spacer ("));
+  assert_null(strstr(text, "depth 3"));
+  assert_null(strstr(strstr(text, "Spacer") + 1, "Spacer")); /* one Spacer line */
+  assert_non_null(strstr(text, " s)\nconform: done\n"));
+  free(text);
+  progress_free(&p);
+  progress off;
+  progress_init(&off, NULL, "compose");
+  off.interval = 0;
+  progress_phase(&off, "x");
+  progress_say(&off, "y");
+  progress_beat(NULL);
+  assert_false(progress_on(&off) || progress_on(NULL) || progress_due(&off));
+  progress_free(&off);
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -425,6 +462,7 @@ int run_core_tests(void) {
       cmocka_unit_test(line_and_column_of_offsets),
       cmocka_unit_test(json_text_repairs_utf8),
       cmocka_unit_test(sha256_matches_the_standard),
+      cmocka_unit_test(progress_lines_are_rate_limited),
       cmocka_unit_test(arithmetic_is_exact_or_faults),
       cmocka_unit_test(c_integers_wrap_and_fault),
       cmocka_unit_test(z3_agrees_with_c_arith),
