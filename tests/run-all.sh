@@ -67,6 +67,11 @@ out=$(tests/witness.sh)
 echo "$out"
 add_counts "$out"
 
+section "--sarif: counterexamples as SARIF codeFlows, validated against the SARIF 2.1.0 schema and compared with --json"
+out=$(tests/sarif-flows.sh)
+echo "$out"
+add_counts "$out"
+
 section "examples and their promised verdicts"
 out=$(tests/examples.sh)
 echo "$out"
