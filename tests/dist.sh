@@ -114,6 +114,8 @@ for line in "$@"; do
   tries=0
   while (( $(grep -c -- '^--end--$' $out) < n )); do
     (( ++tries > 100 )) && { print -u2 "no completion for '$line'"; zpty -d athread_z; exit 3 }
+    # (drained: the listings would fill the terminal's buffer, and zsh would wait on it)
+    while zpty -r -t athread_z drained 2> /dev/null; do :; done
     sleep 0.1
   done
   zpty -w -n athread_z $'\C-u'
