@@ -319,7 +319,7 @@ static bool write_sarif(const conform_args *a, const ast_spec *spec, const char 
                         const conform_run_result *run) {
   if (!a->sarif) return true;
   json_t *report = results_json(a, spec, function, run);
-  sarif_input in = {.spec = spec, .conform = report, .threads = run};
+  sarif_input in = {.spec = spec, .conform = report, .threads = run, .code = true};
   bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, exit_code(run)));
   json_decref(report);
   return ok;
@@ -401,7 +401,8 @@ static bool check_sarif(const conform_args *a, const ast_spec *spec, const char 
   cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
   json_t *system = system_json(&rep, c);
   json_t *threads = c->conform_ran ? results_json(a, spec, function, &c->conform) : NULL;
-  sarif_input in = {.spec = spec, .compose = system, .conform = threads, .threads = c->conform_ran ? &c->conform : NULL};
+  sarif_input in = {
+      .spec = spec, .compose = system, .conform = threads, .threads = c->conform_ran ? &c->conform : NULL, .code = true};
   bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, check_exit_code(c->verdict)));
   json_decref(system);
   json_decref(threads);

@@ -336,10 +336,8 @@ json_t *sarif_flows_log(const diag_sink *sink, const sarif_input *in, int exit_c
     table_rules(&x, compose_rules, sizeof compose_rules / sizeof *compose_rules);
     system_results(&x, in->compose);
   }
-  if (in->conform) {
-    table_rules(&x, conform_rules, sizeof conform_rules / sizeof *conform_rules);
-    thread_results(&x, in->conform);
-  }
+  if (in->code) table_rules(&x, conform_rules, sizeof conform_rules / sizeof *conform_rules);
+  if (in->conform) thread_results(&x, in->conform);
   return log;
 }
 

@@ -24,6 +24,8 @@ typedef struct sarif_input {
   const json_t *compose;             /* compose's --json report (check's "system"), or NULL */
   const json_t *conform;             /* conform's --json report (check's "conform"), or NULL */
   const conform_run_result *threads; /* with conform: the run whose C files the steps are in, or NULL */
+  bool code;                         /* conform or check: conform's rules are listed (even when check
+                                        stopped at an unsafe system) */
 } sarif_input;
 
 /* The log of a run that ends with exit_code. Returns a new reference. */
