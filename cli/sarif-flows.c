@@ -65,8 +65,8 @@ static size_t rule_index(sarif_ctx *x, const char *id, const char *text) {
   size_t n = json_array_size(x->rules);
   for (size_t i = 0; i < n; i++)
     if (strcmp(member(json_array_get(x->rules, i), "id"), id) == 0) return i;
-  json_array_append_new(x->rules, json_pack("{s:o,s:{s:o}}", "id", json_text(id), "shortDescription", "text",
-                                            json_text(text)));
+  json_array_append_new(x->rules,
+                        json_pack("{s:o,s:{s:o}}", "id", json_text(id), "shortDescription", "text", json_text(text)));
   return n;
 }
 
@@ -139,7 +139,8 @@ static json_t *location_of(json_t *where, json_t *text) {
 /* A value of a report as a multiformatMessageString. */
 static json_t *value_text(const json_t *v) {
   if (json_is_string(v)) return json_pack("{s:O}", "text", v);
-  if (json_is_integer(v)) return json_pack("{s:o}", "text", json_sprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v)));
+  if (json_is_integer(v))
+    return json_pack("{s:o}", "text", json_sprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v)));
   return json_pack("{s:s}", "text", json_is_true(v) ? "true" : "false");
 }
 
@@ -311,16 +312,20 @@ static void thread_violation(sarif_ctx *x, const json_t *thread) {
   free(rule);
 }
 
+static void thread_unknown(sarif_ctx *x, const json_t *thread) {
+  strbuf what = {0};
+  sbuf_printf(&what, "thread %s (C function %s): ", member(thread, "thread"), member(thread, "function"));
+  unknown(x, "conform.unknown", sbuf_str(&what), member(thread, "reason"));
+  sbuf_free(&what);
+}
+
 static void thread_results(sarif_ctx *x, const json_t *report) {
   json_t *thread;
   size_t i;
   json_array_foreach(json_object_get(report, "threads"), i, thread) {
     const char *v = member(thread, "verdict");
-    strbuf what = {0};
-    sbuf_printf(&what, "thread %s (C function %s): ", member(thread, "thread"), member(thread, "function"));
     if (strcmp(v, "does not conform") == 0) thread_violation(x, thread);
-    else if (strcmp(v, "unknown") == 0) unknown(x, "conform.unknown", sbuf_str(&what), member(thread, "reason"));
-    sbuf_free(&what);
+    else if (strcmp(v, "unknown") == 0) thread_unknown(x, thread);
   }
 }
 
