@@ -17,7 +17,7 @@ VALIDATE="$PY $ROOT/tests/diagnostics/validate.py $ROOT/tests/sarif/sarif-schema
 CHECK="$PY $TESTS_DIR/sarif/check-flows.py"
 cd "$SCRATCH"
 mkdir -p examples
-cp -r "$ROOT/examples/peterson" "$ROOT/examples/bakery" "$ROOT/examples/bluetooth" examples/ # relative paths, as a user gives them
+cp -r "$ROOT/examples/peterson" "$ROOT/examples/bakery" "$ROOT/examples/bluetooth" "$ROOT/examples/figure2" examples/ # relative paths, as a user gives them
 
 # sarif NAME WANT_RC ARGS...: athread ARGS --sarif NAME.sarif, and ARGS --json
 # into NAME.json; the exit code, the unchanged stdout, and the schema.
@@ -64,6 +64,8 @@ sarif bluetooth-conforms 0 conform examples/bluetooth/bluetooth.athread examples
 flows bluetooth-conforms conform 0
 sarif bakery-unknown 3 compose examples/bakery/bakery.athread --max-states 10
 flows bakery-unknown compose open
+sarif figure2-unknown 3 conform examples/figure2/figure2.athread examples/figure2/figure2.c --engine bmc --bound 1
+flows figure2-unknown conform open
 
 # ---------------------------------------------------------------- columns in code points
 # A comment with an e-acute before the first edge: the spec's column 3 bytes
