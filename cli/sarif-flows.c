@@ -4,9 +4,10 @@
  * locations are every thread's steps in the order they run, each message
  * naming its thread ("T1: Idle -> Flagged"), and each location's
  * executionOrder its place in the run. SARIF would also allow one threadFlow
- * per thread, ordered against each other only by executionOrder; but the
- * viewers (VS Code's SARIF viewer, GitHub's "show paths") list each
- * threadFlow on its own, which hides the interleaving that makes the race.
+ * per thread, ordered against each other only by executionOrder; but
+ * viewers show a threadFlow as one list of steps (VS Code's SARIF viewer,
+ * GitHub's "show paths"), and per-thread lists would hide the interleaving
+ * that makes the race.
  *
  * An unknown verdict is a result of kind "open" (SARIF 2.1.0, 3.27.9: the
  * tool could not tell whether the condition holds), so of level "none"
