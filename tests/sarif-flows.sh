@@ -83,6 +83,10 @@ $PY -c 'import json,sys; d,_ = json.JSONDecoder().raw_decode(open(sys.argv[1]).r
 "$ATHREAD" compose examples/peterson/peterson-broken.athread --sarif - --json > mix.out 2> mix.err
 rc=$?
 [ "$rc" = 2 ] && grep -q 'both write to standard output' mix.err && pass || fail "compose --sarif - --json: exit $rc"
+"$ATHREAD" conform examples/bluetooth/bluetooth.athread examples/bluetooth/bluetooth-buggy.c --sarif - --json > mix.out 2> mix.err
+rc=$?
+[ "$rc" = 2 ] && grep -q '"verdict": "error"' mix.out && grep -q -- '--sarif - and --json' mix.err && pass ||
+  fail "conform --sarif - --json: exit $rc"
 "$ATHREAD" conform examples/bluetooth/bluetooth.athread examples/bluetooth/bluetooth-buggy.c --sarif - --witness - > mix.out 2> mix.err
 rc=$?
 [ "$rc" = 2 ] && [ ! -s mix.out ] && grep -q 'both write to standard output' mix.err && pass || fail "conform --sarif - --witness -: exit $rc"
