@@ -40,7 +40,7 @@ COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/s
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
-CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)

@@ -24,6 +24,9 @@ typedef enum cli_exit {
  * member changes meaning or goes away, not when one is added. */
 #define ATHREAD_JSON_SCHEMA_VERSION 1
 
+/* athread as the SARIF logs name it (--diagnostics-format sarif, --sarif). */
+extern const diag_tool cli_tool;
+
 int cmd_lint(diag_sink *sink, int argc, char **argv);
 int cmd_fmt(diag_sink *sink, int argc, char **argv);
 int cmd_promela(diag_sink *sink, int argc, char **argv);

@@ -12,11 +12,13 @@
 #include "../core/outfile.h"
 #include "../spec-lang/properties.h"
 #include "cli.h"
+#include "sarif-flows.h"
 
 typedef struct compose_args {
   spec_options spec;       /* --set overrides */
   const char *engine;      /* auto, explicit or symbolic */
   const char *trace_out;   /* --trace-out FILE */
+  const char *sarif;       /* --sarif FILE: the verdict as a SARIF log */
   bool json;               /* --json */
   bool symmetry;           /* off with --no-symmetry */
   bool progress;           /* --progress (always on a terminal) */
@@ -53,6 +55,7 @@ static int compose_option(int c, char *arg, void *args) {
     a->limits.max_memory = (uint64_t)(x * 1048576.0);
     return -1;
   case 'O': a->trace_out = arg; return -1;
+  case 'R': a->sarif = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'n': a->symmetry = false; return -1;
   case 'p': a->progress = true; return -1;
@@ -71,7 +74,7 @@ static int compose_option(int c, char *arg, void *args) {
 
 static int compose_options(int argc, char **argv, compose_args *a) {
   cli_parse p = {"compose",
-                 "engine for-all max-states timeout max-memory trace-out json no-symmetry progress no-timing "
+                 "engine for-all max-states timeout max-memory trace-out sarif json no-symmetry progress no-timing "
                  "certificate bound property show-properties warnings-as-errors",
                  "hW:",
                  &a->spec,
@@ -83,6 +86,8 @@ static int compose_options(int argc, char **argv, compose_args *a) {
   if (optind != argc - 1) return cli_usage_error(a->sink, "compose", "expected exactly one specification");
   if (strcmp(a->engine, "auto") && strcmp(a->engine, "explicit") && strcmp(a->engine, "symbolic"))
     return cli_usage_error(a->sink, "compose", "--engine must be auto, explicit or symbolic");
+  if (a->json && a->sarif && strcmp(a->sarif, "-") == 0)
+    return cli_usage_error(a->sink, "compose", "--sarif - and --json would both write to standard output");
   a->path = argv[optind];
   return -1;
 }
@@ -94,11 +99,20 @@ static int write_trace(diag_sink *sink, const char *path, json_t *j) {
   return ok ? -1 : EXIT_BAD_INPUT;
 }
 
-/* Writes the report j (taken) to --trace-out when unsafe and, with --json, to
- * stdout; returns the exit code of the verdict. */
-static int emit(const compose_args *a, json_t *j, verdict v) {
+/* --sarif: the report j of spec as a SARIF log of a run that exits with
+ * code; false after reporting a failure. True when not asked for. */
+static bool write_sarif(const compose_args *a, const ast_spec *spec, const json_t *j, int code) {
+  if (!a->sarif) return true;
+  sarif_input in = {.spec = spec, .compose = j};
+  return sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, code));
+}
+
+/* Writes the report j (taken) of spec to --trace-out when unsafe, to --sarif
+ * and, with --json, to stdout; returns the exit code of the verdict. */
+static int emit(const compose_args *a, const ast_spec *spec, json_t *j, verdict v) {
   int code = v == VERDICT_SAFE ? EXIT_HOLDS : v == VERDICT_UNSAFE ? EXIT_VIOLATION : EXIT_UNKNOWN;
   if (a->trace_out && v == VERDICT_UNSAFE && write_trace(a->sink, a->trace_out, j) >= 0) code = EXIT_BAD_INPUT;
+  if (code != EXIT_BAD_INPUT && !write_sarif(a, spec, j, code)) code = EXIT_BAD_INPUT;
   if (a->json) {
     json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
@@ -137,7 +151,7 @@ static int report_run(const compose_args *a, const ast_spec *spec, const compose
                       cli_system_report *rep) {
   rep->c.certificate = a->certificate ? run->certificate : NULL;
   json_t *j = cli_json_report("compose", a->path, spec, report_json(&rep->c, run->m, &run->r));
-  int code = emit(a, j, run->r.verdict);
+  int code = emit(a, spec, j, run->r.verdict);
   if (a->json) return code;
   report_text(stdout, &rep->c, run->m, &run->r);
   report_assumptions(stdout);
@@ -153,7 +167,7 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
   rep->c.certificate = a->certificate ? fr->certificate : NULL;
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
   json_t *j = cli_json_report("compose", a->path, spec, report_forall_json(&rep->c, &rep->f, m, &run->r));
-  int code = emit(a, j, fr->verdict);
+  int code = emit(a, spec, j, fr->verdict);
   if (!a->json) {
     report_forall_text(stdout, &rep->c, &rep->f, m, &run->r);
     report_assumptions(stdout);

@@ -16,6 +16,7 @@
 #include "../core/smt.h"
 #include "../core/suggest.h"
 #include "cli.h"
+#include "sarif-flows.h"
 
 typedef struct binding {
   const char *thread;   /* the thread's name as given */
@@ -31,6 +32,7 @@ typedef struct conform_args {
   const char *emit_c;    /* --emit-c OUT.c */
   const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
   const char *witness;   /* --witness FILE: the failing threads' SV-COMP violation witness */
+  const char *sarif;     /* --sarif FILE: the verdicts as a SARIF log */
   double timeout;        /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;                /* --int c|math */
@@ -112,6 +114,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'C': a->emit_c = arg; return -1;
   case 'S': a->emit_smt2 = arg; return -1;
   case 'Y': a->witness = arg; return -1;
+  case 'R': a->sarif = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
@@ -129,9 +132,9 @@ static int conform_option(int c, char *arg, void *args) {
 
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
-  const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
+  const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
                               "certificate int warnings-as-errors coverage progress for-all"
-                            : "thread engine bound timeout atomicity env emit-c emit-smt2 witness json no-timing "
+                            : "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
                               "certificate int warnings-as-errors coverage progress";
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
@@ -141,6 +144,10 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
     return cli_usage_error(a->sink, a->command, "--bound applies to --engine bmc");
   if (a->json && a->witness && strcmp(a->witness, "-") == 0)
     return cli_usage_error(a->sink, a->command, "--witness - and --json would both write to standard output");
+  if (a->sarif && strcmp(a->sarif, "-") == 0 && (a->json || (a->witness && strcmp(a->witness, "-") == 0)))
+    return cli_usage_error(a->sink, a->command,
+                           a->json ? "--sarif - and --json would both write to standard output"
+                                   : "--sarif - and --witness - would both write to standard output");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -305,6 +312,18 @@ static bool write_witness(const conform_args *a, const conform_run_result *run) 
   return witness_write(a->sink, a->witness, run, &task);
 }
 
+/* --sarif: the verdicts as a SARIF log (sarif-flows.h), written before any
+ * verdict is printed, like --witness. True when not asked for. */
+static bool write_sarif(const conform_args *a, const ast_spec *spec, const char **function,
+                        const conform_run_result *run) {
+  if (!a->sarif) return true;
+  json_t *report = results_json(a, spec, function, run);
+  sarif_input in = {.spec = spec, .conform = report, .threads = run, .code = true};
+  bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, exit_code(run)));
+  json_decref(report);
+  return ok;
+}
+
 /* Checks every implemented thread; returns the exit code. */
 static int conform(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
@@ -316,7 +335,7 @@ static int conform(const conform_args *a, ast_spec *spec) {
   else if (!any_binding(spec, function))
     code = cli_usage_error(
         a->sink, a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
-  else if (conform_run(a->sink, spec, &rq, &run) && write_witness(a, &run)) {
+  else if (conform_run(a->sink, spec, &rq, &run) && write_witness(a, &run) && write_sarif(a, spec, function, &run)) {
     print_results(a, spec, function, &run);
     code = cli_finish(a->sink, exit_code(&run));
   }
@@ -374,6 +393,21 @@ static bool check_witness(const conform_args *a, const check_result *c) {
   return !c->conform_ran || write_witness(a, &c->conform);
 }
 
+/* check --sarif: the system's verdict and, when conform ran, the threads'. */
+static bool check_sarif(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
+  if (!a->sarif) return true;
+  cli_system_report rep;
+  cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
+  json_t *system = system_json(&rep, c);
+  json_t *threads = c->conform_ran ? results_json(a, spec, function, &c->conform) : NULL;
+  sarif_input in = {
+      .spec = spec, .compose = system, .conform = threads, .threads = c->conform_ran ? &c->conform : NULL, .code = true};
+  bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, check_exit_code(c->verdict)));
+  json_decref(system);
+  json_decref(threads);
+  return ok;
+}
+
 /* Composes, then checks every thread under the system's environment; returns the exit code. */
 static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
@@ -382,7 +416,8 @@ static int check(const conform_args *a, ast_spec *spec) {
   check_result c = {0};
   int code = EXIT_BAD_INPUT;
   interrupt_install();
-  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c) && check_witness(a, &c)) {
+  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c) && check_witness(a, &c) &&
+      check_sarif(a, spec, function, &c)) {
     print_check(a, spec, function, &c);
     code = cli_finish(a->sink, check_exit_code(c.verdict));
   }

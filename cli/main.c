@@ -65,6 +65,8 @@ static int dispatch(diag_sink *sink, int argc, char **argv) {
   return c->run(sink, argc - 1, argv + 1);
 }
 
+const diag_tool cli_tool = {"athread", ATHREAD_VERSION, NULL}; /* no home page to name yet */
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     cli_usage(stderr, NULL);
@@ -72,7 +74,7 @@ int main(int argc, char **argv) {
   }
   diag_sink sink = cli_run_sink(argc, argv);
   int code = dispatch(&sink, argc, argv);
-  diag_render(&sink, &(diag_tool){"athread", ATHREAD_VERSION, NULL}, code); /* no home page to name yet */
+  diag_render(&sink, &cli_tool, code);
   diag_sink_free(&sink);
   return code;
 }

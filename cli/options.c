@@ -133,6 +133,7 @@ static const struct option every_option[] = {
     {"emit-c", required_argument, NULL, 'C'},
     {"emit-smt2", required_argument, NULL, 'S'},
     {"witness", required_argument, NULL, 'Y'},
+    {"sarif", required_argument, NULL, 'R'},
     {"output", required_argument, NULL, 'o'},
     {"trace", required_argument, NULL, 'X'},
     {"idle", no_argument, NULL, 'd'},

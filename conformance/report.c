@@ -359,7 +359,19 @@ static json_t *reads_json(const prog *p, const trace_step *s) {
   return a;
 }
 
-/* The environment's moves before a step: [{"move": "Worker[2] takes A -> B", "after": {...}}]. */
+/* {"file", "line", "column"} of the edge a move takes, in the spec (where
+ * compose's steps point too: the edge's source state). */
+static json_t *move_location_json(const conform_env *e, size_t m) {
+  const env_move *mv = &e->moves[m];
+  const diag_source *src = e->spec->src;
+  size_t line, col;
+  diag_line_col(src, mv->thread->edges.items[mv->edge]->from_at.start, &line, &col);
+  return json_pack("{s:o, s:I, s:I}", "file", json_text(src->name), "line", (json_int_t)line, "column",
+                   (json_int_t)col);
+}
+
+/* The environment's moves before a step: [{"move": "Worker[2] takes A -> B",
+ * "location": {...}, "after": {...}}]. */
 static json_t *moves_json(const conform_report *c, const trace_step *s) {
   json_t *a = json_array();
   vec_foreach(&s->moves, k) {
@@ -367,6 +379,7 @@ static json_t *moves_json(const conform_report *c, const trace_step *s) {
     env_describe_move(c->env, (size_t)s->moves.items[k].move, &b);
     json_t *o = json_object();
     json_object_set_new(o, "move", json_text(sbuf_str(&b)));
+    json_object_set_new(o, "location", move_location_json(c->env, (size_t)s->moves.items[k].move));
     json_object_set_new(o, "after", values_json(c->ins, VAR_SHARED, NULL, s->moves.items[k].after));
     json_array_append_new(a, o);
     sbuf_free(&b);

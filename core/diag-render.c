@@ -76,17 +76,25 @@ static size_t artifact_index(json_t *artifacts, const char *file) {
   return i;
 }
 
-/* Where r is: its file and, when it has one, its region. */
-static json_t *physical_location(const diag_record *r, json_t *artifacts) {
-  size_t index = artifact_index(artifacts, r->file);
+json_t *diag_sarif_location(json_t *artifacts, const char *file, uint32_t line, uint32_t column_cp) {
+  size_t index = artifact_index(artifacts, file);
   json_t *artifact = json_object_get(json_array_get(artifacts, index), "location");
   json_t *where = json_pack("{s:{s:O,s:I}}", "artifactLocation", "uri", json_object_get(artifact, "uri"), "index",
                             (json_int_t)index);
-  if (r->line)
+  if (line)
     json_object_set_new(where, "region",
-                        json_pack("{s:I,s:I,s:I,s:I}", "startLine", (json_int_t)r->line, "startColumn",
-                                  (json_int_t)r->column_cp, "endLine", (json_int_t)r->end_line, "endColumn",
-                                  (json_int_t)r->end_column_cp));
+                        json_pack("{s:I,s:I}", "startLine", (json_int_t)line, "startColumn", (json_int_t)column_cp));
+  return where;
+}
+
+/* Where r is: its file and, when it has one, its region (the span). */
+static json_t *physical_location(const diag_record *r, json_t *artifacts) {
+  json_t *where = diag_sarif_location(artifacts, r->file, r->line, r->column_cp);
+  json_t *region = json_object_get(where, "region");
+  if (region) {
+    json_object_set_new(region, "endLine", json_integer(r->end_line));
+    json_object_set_new(region, "endColumn", json_integer(r->end_column_cp));
+  }
   return where;
 }
 

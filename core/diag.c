@@ -198,9 +198,9 @@ static diag_record *keep_record(diag_sink *sink, diag_level level, const char *f
   return r;
 }
 
-/* The 1-based column of offset in code points: a valid UTF-8 sequence counts
- * once, any other byte once (SARIF counts characters, the text form bytes). */
-static uint32_t code_point_column(const diag_source *src, uint32_t offset) {
+/* A valid UTF-8 sequence counts once, any other byte once (SARIF counts
+ * characters, the text form bytes). */
+uint32_t diag_code_point_column(const diag_source *src, uint32_t offset) {
   size_t line, col;
   diag_line_col(src, offset, &line, &col);
   uint32_t i = src->line_starts[line - 1], column = 1;
@@ -222,11 +222,11 @@ static void keep_located(const diag_source *src, loc at, diag_level level, const
   diag_line_col(src, at.start, &line, &col);
   r->line = r->end_line = (uint32_t)line;
   r->column = (uint32_t)col, r->end_column = (uint32_t)col + 1;
-  r->column_cp = code_point_column(src, at.start), r->end_column_cp = r->column_cp + 1;
+  r->column_cp = diag_code_point_column(src, at.start), r->end_column_cp = r->column_cp + 1;
   if (at.end > at.start) {
     diag_line_col(src, at.end, &line, &col);
     r->end_line = (uint32_t)line, r->end_column = (uint32_t)col;
-    r->end_column_cp = code_point_column(src, at.end);
+    r->end_column_cp = diag_code_point_column(src, at.end);
   }
   for (size_t i = sink->record_count - 1; level == DIAG_NOTE && i-- > 0;)
     if (sink->records[i].level != DIAG_NOTE) {

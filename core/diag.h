@@ -93,6 +93,9 @@ void diag_source_free(diag_source *src);
 /* 1-based line and column (in bytes) of an offset. */
 void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t *col);
 
+/* The 1-based column of offset in Unicode code points (SARIF's columns). */
+uint32_t diag_code_point_column(const diag_source *src, uint32_t offset);
+
 void diag_error(const diag_source *src, loc at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A warning called name ("never-reached": printed as [-Wnever-reached], the
  * name -Werror and the docs use). */
@@ -118,6 +121,11 @@ json_t *diag_json(const diag_sink *sink);
 /* The kept messages as a SARIF 2.1.0 log of one run that ended with
  * exit_code. Borrows both. Returns a new reference. */
 json_t *diag_sarif(const diag_sink *sink, const diag_tool *tool, int exit_code);
+/* A SARIF physicalLocation in file: the file as a whole when line is 0, else
+ * the point at line and column (in code points); file is added to the run's
+ * artifacts (a JSON array) when new, the two named by index. Borrows both.
+ * Returns a new reference. */
+json_t *diag_sarif_location(json_t *artifacts, const char *file, uint32_t line, uint32_t column_cp);
 /* In json or sarif format, prints the kept messages to out as one document
  * (diag_json's array in an object, or diag_sarif's log); in text format,
  * nothing (each message was printed when it came). Borrows both. */

@@ -14,7 +14,8 @@ packages=(
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
   man-db groff-base mandoc zsh # tests/dist.sh: the man pages render without warnings, zsh completion
   nodejs                  # tests/editors.sh: VS Code's own TextMate tokenizer (npm ci of tests/editors/package-lock.json)
-  python3-jsonschema      # tests/json-contract.sh, tests/diagnostics/validate.sh, tests/witness.sh: reports,
+  python3-jsonschema      # tests/json-contract.sh, tests/diagnostics/validate.sh, tests/witness.sh,
+                          # tests/sarif-flows.sh: reports, --sarif logs,
                           # diagnostics and --witness files against their schemas (run with /usr/bin/python3,
                           # which sees Debian's Python packages)
   python3-yaml            # tests/witness.sh: parses the YAML of conform --witness

@@ -57,6 +57,8 @@ suite "diagnostics as json and sarif, validated against docs/diagnostics.schema.
 
 suite "conform --witness: SV-COMP violation witnesses validate against the format 2.0 schema (tests/witness/)" all tests/witness.sh
 
+suite "--sarif: counterexamples as SARIF codeFlows, validated against the SARIF 2.1.0 schema and compared with --json" all tests/sarif-flows.sh
+
 suite "examples and their promised verdicts" all tests/examples.sh
 
 suite "specs in the documentation" all tests/doc-examples.sh
