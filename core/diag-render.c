@@ -20,6 +20,7 @@ static json_t *record_json(const diag_record *r) {
   json_object_set_new(o, "level", json_string(level_names[r->level]));
   json_object_set_new(o, "message", json_text(r->message));
   if (r->file) json_object_set_new(o, "file", json_text(r->file));
+  if (r->warning) json_object_set_new(o, "warning", json_string(r->warning));
   if (!r->line) return o;
   json_object_set_new(o, "line", json_integer(r->line));
   json_object_set_new(o, "column", json_integer(r->column));
@@ -109,6 +110,7 @@ static json_t *related_location(const diag_record *r, json_t *artifacts, size_t 
 static json_t *result_of(const diag_sink *sink, size_t i, json_t *artifacts) {
   const diag_record *r = &sink->records[i];
   json_t *o = json_pack("{s:s,s:{s:o}}", "level", level_names[r->level], "message", "text", json_text(r->message));
+  if (r->warning) json_object_set_new(o, "ruleId", json_sprintf("-W%s", r->warning)); /* as GCC's SARIF names them */
   if (r->file)
     json_object_set_new(o, "locations", json_pack("[{s:o}]", "physicalLocation", physical_location(r, artifacts)));
   json_t *related = json_array();

@@ -119,6 +119,7 @@ void diag_sink_free(diag_sink *sink) {
   for (size_t i = 0; i < sink->record_count; i++) {
     free(sink->records[i].message);
     free(sink->records[i].file);
+    free(sink->records[i].warning);
   }
   free(sink->records);
   sink->records = NULL;
@@ -310,7 +311,9 @@ void diag_warning(const diag_source *src, loc at, const char *name, const char *
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  size_t kept = src->sink->record_count;
   report_of(src, at, as_error ? DIAG_ERROR : DIAG_WARNING, "%s [-W%s%s]", what, as_error ? "error,-W" : "", name);
+  if (src->sink->record_count > kept) src->sink->records[kept].warning = xstrdup(name);
 }
 
 void diag_note(const diag_source *src, loc at, const char *fmt, ...) {

@@ -46,6 +46,7 @@ typedef struct diag_record {
   uint32_t end_line, end_column;     /* the end of the span, likewise */
   uint32_t column_cp, end_column_cp; /* the columns in Unicode code points (SARIF) */
   long parent;                       /* a note: the index of the message it belongs to; else -1 */
+  char *warning;                     /* owned: a warning's name ("unreachable-state", for -W), else NULL */
 } diag_record;
 
 typedef struct diag_sink {
