@@ -277,6 +277,40 @@ expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declare
 expect promela-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
 expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
 
+# ---------------------------------------------------------------- --certificate in the spec's syntax
+# round_trip NAME SPEC [OPTIONS]: the printed invariant, one `invariant` line
+# per conjunct pasted into the spec's system, must parse and hold (exit 0),
+# and it must be what the SMT-LIB form says: as many conjuncts.
+round_trip() {
+  local name=$1 spec=$2
+  shift 2
+  "$ATHREAD" compose "$spec" --engine symbolic --certificate --json "$@" > cert.json
+  python3 - "$spec" > "$name.athread" << 'PY' || { fail "$name: no certificate_spec"; return; }
+import json, sys
+report = json.load(open("cert.json"))
+text = open(sys.argv[1]).read()
+end = text.rindex("}")
+lines = "".join("  invariant %s;\n" % c for c in report["certificate_spec"])
+sys.stdout.write(text[:end] + lines + text[end:])
+PY
+  if "$ATHREAD" compose "$name.athread" --no-timing "$@" > out.all 2>&1; then pass; else fail "$name: the pasted invariant"; head -n 5 out.all; fi
+  if python3 -c '
+import json, sys
+r = json.load(open("cert.json"))
+smt, spec = r["certificate"], r["certificate_spec"]
+n = smt.count("\n") + 1 if smt.startswith("(and ") else 1
+sys.exit(0 if n == len(spec) else 1)'; then pass; else fail "$name: conjuncts dropped or added"; fi
+}
+round_trip peterson-certificate "$TESTS_DIR/../examples/peterson/peterson.athread"
+round_trip lock-certificate lock-n.athread --set N=3
+printf 'shared int[0..3] g = 0;\nthread A { init state X; state Y, Z; X -> Y when g < 3 do g := g + 1; Y -> Z do g := g + 1; Z -> X do g := g - 2; }\nsystem S { A[2]; invariant g <= 3; }\n' > count-up.athread
+round_trip count-up-certificate count-up.athread
+expect_match certificate-spec 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate
+expect_match certificate-format-smt 0 "^inductive invariant: (and (or (not (<= turn@x 1))" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format smt
+expect_match certificate-format-implies 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format spec
+expect certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread compose --help')" -- compose ok.athread --certificate-format xml
+expect conform-certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread conform --help')" -- conform ok.athread x.c --certificate-format c
+
 # ---------------------------------------------------------------- bash completion (completions/athread.bash)
 completion="$TESTS_DIR/../completions/athread.bash"
 # complete WORDS...: what completing the last word offers (an empty last word: a new word)
