@@ -307,7 +307,7 @@ printf 'shared int[0..3] g = 0;\nthread A { init state X; state Y, Z; X -> Y whe
 round_trip count-up-certificate count-up.athread
 expect_match certificate-spec 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate
 expect_match certificate-format-smt 0 "^inductive invariant: (and (or (not (<= turn@x 1))" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format smt
-expect_match certificate-format-implies 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format spec
+expect_match certificate-format-spec 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format spec
 expect certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread compose --help')" -- compose ok.athread --certificate-format xml
 expect conform-certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread conform --help')" -- conform ok.athread x.c --certificate-format c
 
