@@ -74,7 +74,8 @@ typedef struct spacer_proof {
 static char *instance_name(const mdl *m, size_t slot) {
   const mdl_slot *sl = mdl_slot_at(m, slot);
   size_t i = 1;
-  while (i <= slot && mdl_slot_at(m, slot - i)->kind == SLOT_INSTANCE && mdl_slot_at(m, slot - i)->thread == sl->thread) i++;
+  while (i <= slot && mdl_slot_at(m, slot - i)->kind == SLOT_INSTANCE && mdl_slot_at(m, slot - i)->thread == sl->thread)
+    i++;
   strbuf b = {0};
   sbuf_printf(&b, "%.*s[%zu]", (int)strcspn(sl->name, "["), sl->name, i);
   return sbuf_take(&b);

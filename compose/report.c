@@ -121,7 +121,8 @@ static void describe_symmetry(strbuf *b, const mdl *m, bool on) {
 static void certificate_text(FILE *out, const report_context *c) {
   const smt_texts *t = c->certificate_spec;
   if (c->certificate_smt || !t) fprintf(out, "inductive invariant: %s\n", c->certificate);
-  else if (t->len == 0) fprintf(out, "inductive invariant (SMT-LIB: part of it has no spec syntax): %s\n", c->certificate);
+  else if (t->len == 0)
+    fprintf(out, "inductive invariant (SMT-LIB: part of it has no spec syntax): %s\n", c->certificate);
   else if (t->len == 1) fprintf(out, "inductive invariant: %s\n", t->items[0]);
   else {
     fprintf(out, "inductive invariant (one conjunct a line):\n");

@@ -9,6 +9,7 @@
  * thread's states). */
 #include "smt-print.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,44 @@ static unsigned arity(const printer *p, Z3_ast t) { return Z3_get_app_num_args(p
 
 static Z3_ast arg(const printer *p, Z3_ast t, unsigned i) { return Z3_get_app_arg(p->c, Z3_to_app(p->c, t), i); }
 
-static bool is_int_numeral(const printer *p, Z3_ast t) {
+static bool is_numeral(const printer *p, Z3_ast t) {
   return Z3_get_ast_kind(p->c, t) == Z3_NUMERAL_AST && Z3_get_sort_kind(p->c, Z3_get_sort(p->c, t)) == Z3_INT_SORT;
+}
+
+/* Appends the text of an integer literal, "-n" or "n" (Z3's own "(- n)"
+ * too); false when t is none. */
+static bool literal(const printer *p, Z3_ast t, strbuf *text) {
+  if (is_numeral(p, t)) {
+    sbuf_puts(text, Z3_get_numeral_string(p->c, t));
+    return true;
+  }
+  if (Z3_get_ast_kind(p->c, t) != Z3_APP_AST ||
+      Z3_get_decl_kind(p->c, Z3_get_app_decl(p->c, Z3_to_app(p->c, t))) != Z3_OP_UMINUS)
+    return false;
+  Z3_ast n = Z3_get_app_arg(p->c, Z3_to_app(p->c, t), 0);
+  if (!is_numeral(p, n)) return false;
+  const char *v = Z3_get_numeral_string(p->c, n);
+  sbuf_puts(text, v[0] == '-' ? v + 1 : "-");
+  if (v[0] != '-') sbuf_puts(text, v);
+  return true;
+}
+
+/* The literal's text (owned, free()), or NULL. */
+static char *literal_text(const printer *p, Z3_ast t) {
+  strbuf b = {0};
+  if (literal(p, t, &b)) return sbuf_take(&b);
+  sbuf_free(&b);
+  return NULL;
+}
+
+/* The literal's value, when it fits in 64 bits. */
+static bool literal_value(const printer *p, Z3_ast t, int64_t *out) {
+  char *text = literal_text(p, t), *end = NULL;
+  errno = 0;
+  if (text) *out = strtoll(text, &end, 10);
+  bool ok = text && errno == 0 && *end == '\0';
+  free(text);
+  return ok;
 }
 
 static const smt_leaf *leaf_of(const printer *p, Z3_ast t) {
@@ -125,7 +162,7 @@ static int leaf(printer *p, Z3_ast t, strbuf *out) {
 /* ---------------------------------------------------------------- arithmetic */
 
 static int numeral(printer *p, Z3_ast t, strbuf *out) {
-  if (!is_int_numeral(p, t)) return unsupported(p);
+  if (!is_numeral(p, t)) return unsupported(p);
   const char *text = Z3_get_numeral_string(p->c, t);
   sbuf_puts(out, text);
   return text[0] == '-' ? P_UNARY : P_PRIMARY;
@@ -133,16 +170,17 @@ static int numeral(printer *p, Z3_ast t, strbuf *out) {
 
 /* True when t is -n or (* -n x): writes n, or x, or "n * x" into mag. */
 static bool negative_term(printer *p, Z3_ast t, strbuf *mag) {
-  if (is_int_numeral(p, t) && Z3_get_numeral_string(p->c, t)[0] == '-') {
-    sbuf_puts(mag, Z3_get_numeral_string(p->c, t) + 1);
-    return true;
-  }
-  if (kind_of(p, t) != Z3_OP_MUL || arity(p, t) != 2 || !is_int_numeral(p, arg(p, t, 0))) return false;
-  const char *k = Z3_get_numeral_string(p->c, arg(p, t, 0));
-  if (k[0] != '-') return false;
-  if (strcmp(k, "-1") != 0) sbuf_printf(mag, "%s * ", k + 1);
-  operand(p, arg(p, t, 1), P_MUL + 1, mag);
-  return true;
+  char *n = literal_text(p, t);
+  bool neg = n && n[0] == '-';
+  if (neg) sbuf_puts(mag, n + 1);
+  free(n);
+  if (n || kind_of(p, t) != Z3_OP_MUL || arity(p, t) != 2) return neg;
+  char *k = literal_text(p, arg(p, t, 0));
+  neg = k && k[0] == '-';
+  if (neg && strcmp(k, "-1") != 0) sbuf_printf(mag, "%s * ", k + 1);
+  if (neg) operand(p, arg(p, t, 1), P_MUL + 1, mag);
+  free(k);
+  return neg;
 }
 
 /* The terms of a sum, each negative one subtracted ("x - y - 2 * z + 1"). */
@@ -177,7 +215,8 @@ static int difference(printer *p, Z3_ast t, strbuf *out) {
 }
 
 static int product(printer *p, Z3_ast t, strbuf *out) {
-  if (arity(p, t) == 2 && is_int_numeral(p, arg(p, t, 0)) && strcmp(Z3_get_numeral_string(p->c, arg(p, t, 0)), "-1") == 0) {
+  int64_t k = 0;
+  if (arity(p, t) == 2 && literal_value(p, arg(p, t, 0), &k) && k == -1) {
     sbuf_putc(out, '-');
     operand(p, arg(p, t, 1), P_UNARY, out);
     return P_UNARY;
@@ -235,7 +274,8 @@ static int comparison_prec(Z3_decl_kind op) { return op == Z3_OP_EQ || op == Z3_
 /* A sum compared with a number and with terms of both signs: the negative
  * ones move to the right ("x - y <= 0" as "x <= y"). False when it is not. */
 static bool balanced(printer *p, Z3_ast lhs, Z3_decl_kind op, Z3_ast rhs, strbuf *out) {
-  if (kind_of(p, lhs) != Z3_OP_ADD || !is_int_numeral(p, rhs)) return false;
+  char *c = literal_text(p, rhs);
+  if (kind_of(p, lhs) != Z3_OP_ADD || !c) return free(c), false;
   unsigned n = arity(p, lhs);
   Z3_ast *pos = xcalloc(n + 1, sizeof *pos), *neg = xcalloc(n + 2, sizeof *neg);
   size_t np = 0, nn = 0;
@@ -255,9 +295,9 @@ static bool balanced(printer *p, Z3_ast lhs, Z3_decl_kind op, Z3_ast rhs, strbuf
       sbuf_printf(out, "%s%s", i ? " + " : "", sbuf_str(&mag));
       sbuf_free(&mag);
     }
-    const char *c = Z3_get_numeral_string(p->c, rhs);
     if (strcmp(c, "0") != 0) sbuf_printf(out, c[0] == '-' ? " - %s" : " + %s", c[0] == '-' ? c + 1 : c);
   }
+  free(c);
   free(pos);
   free(neg);
   return ok;
@@ -266,9 +306,8 @@ static bool balanced(printer *p, Z3_ast lhs, Z3_decl_kind op, Z3_ast rhs, strbuf
 static int compared(printer *p, Z3_ast lhs, Z3_decl_kind op, Z3_ast rhs, strbuf *out) {
   int64_t c;
   const smt_leaf *l = leaf_of(p, lhs), *r = leaf_of(p, rhs);
-  if (l && l->states && is_int_numeral(p, rhs) && Z3_get_numeral_int64(p->c, rhs, &c)) return state_set(l, op, c, out);
-  if (r && r->states && is_int_numeral(p, lhs) && Z3_get_numeral_int64(p->c, lhs, &c))
-    return state_set(r, mirrored(op), c, out);
+  if (l && l->states && literal_value(p, rhs, &c)) return state_set(l, op, c, out);
+  if (r && r->states && literal_value(p, lhs, &c)) return state_set(r, mirrored(op), c, out);
   if (balanced(p, lhs, op, rhs, out)) return comparison_prec(op);
   operand(p, lhs, P_ADD, out);
   sbuf_printf(out, " %s ", op_text(op));
