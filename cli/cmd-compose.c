@@ -156,6 +156,7 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
                           cli_system_report *rep) {
   const forall_result *fr = &run->fr;
   rep->c.certificate = a->certificate ? fr->certificate : NULL;
+  rep->c.certificate_spec = &fr->certificate_spec;
   rep->c.certificate_smt = a->certificate_smt;
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
   json_t *j = cli_json_report("compose", a->path, spec, report_forall_json(&rep->c, &rep->f, m, &run->r));

@@ -349,7 +349,7 @@ void report_forall_text(FILE *out, const report_context *c, const report_forall 
     forall_lines(out, f);
     fprintf(out, "the inductive invariant over the counters passed three independent Z3 checks (%zu atoms)\n",
             fr->certificate_atoms);
-    if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
+    if (c->certificate) certificate_text(out, c);
     return;
   }
   if (fr->verdict == VERDICT_UNKNOWN) {
@@ -393,6 +393,8 @@ json_t *report_forall_json(const report_context *c, const report_forall *f, cons
   json_object_set_new(j, "assumptions", assumptions_json());
   if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));
   if (c->certificate && fr->verdict == VERDICT_SAFE) json_object_set_new(j, "certificate", json_string(c->certificate));
+  if (c->certificate && fr->verdict == VERDICT_SAFE && c->certificate_spec && c->certificate_spec->len)
+    json_object_set_new(j, "certificate_spec", texts_json(c->certificate_spec));
   if (fr->verdict != VERDICT_UNSAFE) return j;
   json_object_set_new(j, "trace", trace_json(c, m, r));
   json_t *concrete = report_json(&(report_context){.spec = c->spec,
