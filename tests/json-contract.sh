@@ -33,6 +33,7 @@ report check-figure2 check "$EX/figure2/figure2.athread" "$EX/figure2/figure2.c"
 report check-dispatch-racy check "$EX/tutorial/dispatch-racy.athread" "$EX/tutorial/dispatch.c"
 report compose-forall compose "$EX/bluetooth/bluetooth.athread" --for-all N
 report compose-certificate compose "$EX/peterson/peterson.athread" --engine symbolic --certificate
+report compose-forall-certificate compose "$EX/mutex/mutex.athread" --for-all n --certificate
 report conform-certificate conform "$EX/figure2/figure2.athread" "$EX/figure2/figure2.c" --engine chc --certificate
 
 if out=$($PY "$ROOT/tests/json/validate.py" "$SCHEMA" ./*.json 2>&1); then pass; else fail "reports do not validate: $out"; fi
