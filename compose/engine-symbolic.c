@@ -96,9 +96,11 @@ static const char **state_names(const mdl *m, size_t slot, size_t *count) {
 
 static void leaf_of_slot(const engine *e, size_t slot, Z3_ast x, smt_leaf *l) {
   const mdl_slot *sl = mdl_slot_at(e->m, slot);
-  *l = (smt_leaf){.term = x, .text = xstrdup(sl->name)};
-  if (sl->kind != SLOT_INSTANCE) return;
-  free((char *)l->text);
+  *l = (smt_leaf){.term = x};
+  if (sl->kind != SLOT_INSTANCE) {
+    l->text = xstrdup(sl->name);
+    return;
+  }
   l->text = instance_name(e->m, slot);
   l->states = state_names(e->m, slot, &l->state_count);
 }

@@ -176,7 +176,7 @@ static void readable_cut(chc *h, Z3_ast inv, const smt_leaf *leaves, const char 
   smt_texts_free(&t);
 }
 
-/* The invariant per cut point, as SMT-LIB (*smt) and in C's syntax (*c). */
+/* The invariant per cut point, as SMT-LIB (*smt_text) and in C's syntax (*c_text). */
 static void certificate_text(chc *h, char **smt_text, char **c_text) {
   strbuf out = {0}, readable = {0}, where = {0};
   Z3_ast *x = xcalloc(h->e->var_count + 1, sizeof *x), *args = xcalloc(h->e->var_count + 1, sizeof *args);
