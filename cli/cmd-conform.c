@@ -119,7 +119,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'Z':
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
   case 'W': return cli_take_werror(a->sink, a->command, arg, &a->werror);
-  case 'G': a->coverage = true; return -1;
+  case 'g': a->coverage = true; return -1;
   case 'I':
   case 'D':
   case 'U': cpp_flag(a, (char)c, arg); return -1;

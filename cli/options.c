@@ -141,7 +141,7 @@ static const struct option every_option[] = {
     {"idle", no_argument, NULL, 'd'},
     {"no-warnings", no_argument, NULL, 'w'},
     {"warnings-as-errors", no_argument, NULL, 'W'},
-    {"coverage", no_argument, NULL, 'G'},
+    {"coverage", no_argument, NULL, 'g'},
     {"in-place", no_argument, NULL, 'i'},
     {"check", no_argument, NULL, 'k'},
     {"list", no_argument, NULL, 'l'},
