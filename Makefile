@@ -34,7 +34,7 @@ endif
 # Generated scanners and parsers trip warnings in code we do not own.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno-unused-parameter
 
-CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/diag-render.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/smt-drive.c core/interrupt.c core/progress.c core/json-text.c core/utf8.c core/linediff.c core/sha256.c
+CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/diag-render.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/smt-drive.c core/smt-print.c core/interrupt.c core/progress.c core/json-text.c core/utf8.c core/linediff.c core/sha256.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/semantics.c spec-lang/plans.c spec-lang/fmt.c spec-lang/fmt-wrap.c spec-lang/properties.c spec-lang/vacuity.c
 COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/promela-plan.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c

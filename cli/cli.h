@@ -48,6 +48,10 @@ int cli_usage_error(diag_sink *sink, const char *command, const char *msg);
 /* Applies -Werror (arg "error") or --warnings-as-errors (arg NULL): sets
  * *werror; returns -1, or EXIT_BAD_INPUT after a usage error (to sink) for another -W. */
 int cli_take_werror(diag_sink *sink, const char *command, const char *arg, bool *werror);
+/* Applies --certificate-format spec|smt: sets *certificate (the format
+ * asks for the certificate) and *as_smt; returns -1, or EXIT_BAD_INPUT after
+ * a usage error (to sink) for another value. */
+int cli_take_certificate_format(diag_sink *sink, const char *command, const char *arg, bool *certificate, bool *as_smt);
 /* The exit code of a run that would exit with code: EXIT_BAD_INPUT instead
  * of EXIT_HOLDS when sink printed a warning under -Werror. */
 int cli_werror_exit(const diag_sink *sink, int code);

@@ -25,6 +25,7 @@ typedef struct compose_args {
   bool timing;             /* off with --no-timing: output depends on nothing but the input */
   const char *for_all;     /* --for-all N: the const, or NULL */
   bool certificate;        /* --certificate: print the inductive invariant */
+  bool certificate_smt;    /* --certificate-format smt: as SMT-LIB (else in the spec's syntax) */
   unsigned bound;          /* --bound K: deepest symbolic counterexample */
   explicit_options limits; /* --max-states, --timeout, --max-memory */
   const char **properties; /* --property ID (repeatable): the properties to check; none: all */
@@ -61,6 +62,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'p': a->progress = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->certificate = true; return -1;
+  case 'K': return cli_take_certificate_format(a->sink, "compose", arg, &a->certificate, &a->certificate_smt);
   case 'P': a->properties[a->property_count++] = arg; return -1;
   case 'Q': a->show_properties = true; return -1;
   case 'W': return cli_take_werror(a->sink, "compose", arg, &a->werror);
@@ -75,7 +77,7 @@ static int compose_option(int c, char *arg, void *args) {
 static int compose_options(int argc, char **argv, compose_args *a) {
   cli_parse p = {"compose",
                  "engine for-all max-states timeout max-memory trace-out sarif json no-symmetry progress no-timing "
-                 "certificate bound property show-properties warnings-as-errors",
+                 "certificate certificate-format bound property show-properties warnings-as-errors",
                  "hW:",
                  &a->spec,
                  compose_option,
@@ -149,7 +151,9 @@ void cli_system_report_of(const char *path, const ast_spec *spec, const char *fo
 /* Prints the verdict of a model run; returns the exit code. */
 static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
                       cli_system_report *rep) {
-  rep->c.certificate = a->certificate ? run->certificate : NULL;
+  rep->c.certificate = a->certificate ? run->certificate.smt : NULL;
+  rep->c.certificate_spec = &run->certificate.readable;
+  rep->c.certificate_smt = a->certificate_smt;
   json_t *j = cli_json_report("compose", a->path, spec, report_json(&rep->c, run->m, &run->r));
   int code = emit(a, spec, j, run->r.verdict);
   if (a->json) return code;
@@ -165,6 +169,8 @@ static int report_for_all(const compose_args *a, const ast_spec *spec, const com
                           cli_system_report *rep) {
   const forall_result *fr = &run->fr;
   rep->c.certificate = a->certificate ? fr->certificate : NULL;
+  rep->c.certificate_spec = &fr->certificate_spec;
+  rep->c.certificate_smt = a->certificate_smt;
   const mdl *m = fr->verdict == VERDICT_UNSAFE ? run->m : NULL;
   json_t *j = cli_json_report("compose", a->path, spec, report_forall_json(&rep->c, &rep->f, m, &run->r));
   int code = emit(a, spec, j, fr->verdict);

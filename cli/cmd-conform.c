@@ -40,6 +40,7 @@ typedef struct conform_args {
   const char *for_all;          /* check --for-all N, or NULL */
   bool json;             /* --json */
   bool timing;           /* off with --no-timing */
+  bool certificate_smt;  /* --certificate-format smt: the invariant as SMT-LIB (else in C's syntax) */
   bool werror;           /* -Werror, --warnings-as-errors */
   bool coverage;         /* --coverage: warn about edges no step of the code uses */
   bool progress;         /* --progress (always on a terminal) */
@@ -118,6 +119,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
+  case 'K': return cli_take_certificate_format(a->sink, a->command, arg, &a->check.certificate, &a->certificate_smt);
   case 'Z':
     return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
   case 'W': return cli_take_werror(a->sink, a->command, arg, &a->werror);
@@ -133,9 +135,9 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
-                              "certificate int warnings-as-errors coverage progress for-all"
+                              "certificate certificate-format int warnings-as-errors coverage progress for-all"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
-                              "certificate int warnings-as-errors coverage progress";
+                              "certificate certificate-format int warnings-as-errors coverage progress";
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
@@ -232,7 +234,8 @@ static json_t *results_json(const conform_args *a, const ast_spec *spec, const c
   json_t *threads = json_array(), *unchecked = json_array(), *notes = json_array();
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing};
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing,
+                        .certificate_smt = a->certificate_smt};
     json_array_append_new(threads, report_conform_json(&c));
   }
   vec_foreach(&spec->threads, i)
@@ -252,7 +255,8 @@ static void print_text(const conform_args *a, const ast_spec *spec, const char *
                        const conform_run_result *run) {
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing};
+    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing,
+                        .certificate_smt = a->certificate_smt};
     report_conform_text(stdout, &c);
   }
   vec_foreach(&spec->threads, i)

@@ -104,6 +104,15 @@ int cli_werror_exit(const diag_sink *sink, int code) {
   return code == EXIT_HOLDS && sink->warnings_as_errors && sink->warnings ? EXIT_BAD_INPUT : code;
 }
 
+int cli_take_certificate_format(diag_sink *sink, const char *command, const char *arg, bool *certificate,
+                                bool *as_smt) {
+  if (strcmp(arg, "spec") != 0 && strcmp(arg, "smt") != 0)
+    return cli_usage_error(sink, command, "--certificate-format must be spec or smt");
+  *certificate = true;
+  *as_smt = strcmp(arg, "smt") == 0;
+  return -1;
+}
+
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg) {
   diag_error_at(sink, "athread", "%s (try 'athread %s --help')", msg, command);
   return EXIT_BAD_INPUT;
@@ -125,6 +134,7 @@ static const struct option every_option[] = {
     {"progress", no_argument, NULL, 'p'},
     {"no-timing", no_argument, NULL, 'T'},
     {"certificate", no_argument, NULL, 'c'},
+    {"certificate-format", required_argument, NULL, 'K'},
     {"bound", required_argument, NULL, 'b'},
     {"property", required_argument, NULL, 'P'},
     {"show-properties", no_argument, NULL, 'Q'},

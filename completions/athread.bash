@@ -7,9 +7,9 @@ _athread_options() {
   case $1 in
     lint) echo "--diagnostics-format --help --no-warnings --set --warnings-as-errors" ;;
     fmt) echo "--check --diagnostics-format --diff --help --in-place --list" ;;
-    conform) echo "--atomicity --bound --certificate --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
-    check) echo "--atomicity --bound --certificate --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
-    compose) echo "--bound --certificate --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --sarif --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
+    conform) echo "--atomicity --bound --certificate --certificate-format --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
+    check) echo "--atomicity --bound --certificate --certificate-format --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
+    compose) echo "--bound --certificate --certificate-format --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --sarif --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
     viz) echo "--diagnostics-format --format --help --idle --output --set --thread --trace" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;
     promela) echo "--diagnostics-format --help --output --set" ;;
@@ -26,6 +26,7 @@ _athread_values() {
     --int) echo "c math" ;;
     -T | --format) echo "svg png pdf dot gv" ;;
     --diagnostics-format) echo "text json sarif" ;;
+    --certificate-format) echo "spec smt" ;;
   esac
 }
 

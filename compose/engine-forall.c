@@ -188,6 +188,11 @@ static void certify(prover *e, Z3_ast inv_x, Z3_ast *x, forall_result *r) {
   Z3_ast pretty = smt_keep(e->s, Z3_simplify(c, smt_keep(e->s, Z3_substitute(c, inv_x, (unsigned)e->width, x, named))));
   r->certificate = xstrdup(Z3_ast_to_string(c, pretty));
   r->certificate_atoms = smt_atom_count(e->s, pretty);
+  size_t count;
+  smt_leaf *leaves = fa_leaves(e->c, named, &count);
+  smt_texts_free(&r->certificate_spec);
+  smt_print_conjuncts(e->s, pretty, leaves, count, &r->certificate_spec);
+  fa_leaves_free(leaves, count);
   free(named);
 }
 
@@ -317,6 +322,7 @@ void forall_invariants_free(forall_invariants *inv) {
 void forall_result_free(forall_result *r) {
   forall_invariants_free(&r->invariants);
   free(r->certificate);
+  smt_texts_free(&r->certificate_spec);
   free(r->counted);
   free(r->explicit_instances);
   r->certificate = r->counted = r->explicit_instances = NULL;

@@ -12,6 +12,7 @@
 #define ATHREAD_ENGINE_FORALL_H
 
 #include "../core/progress.h"
+#include "../core/smt-print.h"
 #include "../spec-lang/spec.h"
 #include "result.h"
 
@@ -59,6 +60,7 @@ typedef struct forall_result {
   double seconds;               /* wall time */
   char *certificate;            /* safe: the inductive invariant over the counters (owned) */
   size_t certificate_atoms;     /* safe: its atomic formulas */
+  smt_texts certificate_spec;   /* safe: its conjuncts in the spec's syntax (empty: some part has none) */
   char *counted;                /* "Worker[N]": the counted instances (owned) */
   char *explicit_instances;     /* "Stopper": the others, or "" (owned) */
   forall_invariants invariants; /* safe: the affine invariants the proof started from */

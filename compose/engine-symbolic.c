@@ -14,9 +14,11 @@
 #include "../core/arena.h"
 #include "../core/interrupt.h"
 #include "../core/smt-drive.h"
+#include "../core/smt-print.h"
 #include "../core/smt.h"
 
 typedef struct engine {
+  const mdl *m;             /* the model: its slots' names */
   const mdl_symbolic *face; /* the model's formulas */
   const sym_system *y;      /* face->sys */
   smt *s;                   /* Z3 */
@@ -62,8 +64,61 @@ typedef struct spacer_proof {
   const engine *e;
   Z3_func_decl inv;
   Z3_ast *x, *y;
-  char **certificate;
+  smt_cert *certificate;
 } spacer_proof;
+
+/* ---------------------------------------------------------------- the certificate */
+
+/* The spec's name of an instance slot: "T[i]" with i its place among its
+ * thread's instances (the system lists a thread's instances together). */
+static char *instance_name(const mdl *m, size_t slot) {
+  const mdl_slot *sl = mdl_slot_at(m, slot);
+  size_t i = 1;
+  while (i <= slot && mdl_slot_at(m, slot - i)->kind == SLOT_INSTANCE && mdl_slot_at(m, slot - i)->thread == sl->thread)
+    i++;
+  strbuf b = {0};
+  sbuf_printf(&b, "%.*s[%zu]", (int)strcspn(sl->name, "["), sl->name, i);
+  return sbuf_take(&b);
+}
+
+/* The names of a slot's values, for an instance: its thread's states. */
+static const char **state_names(const mdl *m, size_t slot, size_t *count) {
+  const mdl_slot *sl = mdl_slot_at(m, slot);
+  *count = (size_t)(sl->hi - sl->lo + 1);
+  const char **names = xcalloc(*count + 1, sizeof *names);
+  for (size_t k = 0; k < *count; k++) {
+    strbuf b = {0};
+    mdl_describe_value(m, slot, sl->lo + (int64_t)k, &b);
+    names[k] = sbuf_take(&b);
+  }
+  return names;
+}
+
+static void leaf_of_slot(const engine *e, size_t slot, Z3_ast x, smt_leaf *l) {
+  const mdl_slot *sl = mdl_slot_at(e->m, slot);
+  *l = (smt_leaf){.term = x};
+  if (sl->kind != SLOT_INSTANCE) {
+    l->text = xstrdup(sl->name);
+    return;
+  }
+  l->text = instance_name(e->m, slot);
+  l->states = state_names(e->m, slot, &l->state_count);
+}
+
+static void free_leaf(smt_leaf *l) {
+  for (size_t k = 0; k < l->state_count; k++) free((char *)l->states[k]);
+  free((void *)l->states);
+  free((char *)l->text);
+}
+
+/* inv over x in the spec's syntax: "T2[1]@Critical || flag2". */
+static void readable(const engine *e, Z3_ast inv, Z3_ast *x, smt_cert *out) {
+  smt_leaf *leaves = xcalloc(e->width + 1, sizeof *leaves);
+  for (size_t i = 0; i < e->width; i++) leaf_of_slot(e, i, x[i], &leaves[i]);
+  smt_print_conjuncts(e->s, inv, leaves, e->width, &out->readable);
+  for (size_t i = 0; i < e->width; i++) free_leaf(&leaves[i]);
+  free(leaves);
+}
 
 static bool accept(void *ctx, Z3_model model) {
   spacer_proof *p = ctx;
@@ -72,12 +127,14 @@ static bool accept(void *ctx, Z3_model model) {
   Z3_ast iy = smt_predicate_in(e->s, model, p->inv, e->width, p->y, true);
   if (!ix || !iy || !sym_recheck(e->y, e->deadline, ix, iy, p->x, p->y)) return false;
   Z3_context c = smt_z3(e->s);
-  *p->certificate = xstrdup(Z3_ast_to_string(c, smt_keep(e->s, Z3_simplify(c, ix))));
+  Z3_ast inv = smt_keep(e->s, Z3_simplify(c, ix));
+  p->certificate->smt = xstrdup(Z3_ast_to_string(c, inv));
+  readable(e, inv, p->x, p->certificate);
   return true;
 }
 
 /* 1 safe (certificate set), 0 unsafe, -1 unknown (reason set). */
-static int spacer(const engine *e, double deadline, char **certificate, char *reason, size_t reason_size) {
+static int spacer(const engine *e, double deadline, smt_cert *certificate, char *reason, size_t reason_size) {
   Z3_context c = smt_z3(e->s);
   const sym_system *y = e->y;
   Z3_sort *sorts = xcalloc(e->width + 1, sizeof *sorts);
@@ -137,14 +194,14 @@ static void search(engine *e, const mdl *m, const symbolic_options *o, int proof
                                                      : "Z3 gave up during bounded model checking");
 }
 
-void symbolic_run(const mdl *m, const symbolic_options *o, compose_result *r, char **certificate) {
+void symbolic_run(const mdl *m, const symbolic_options *o, compose_result *r, smt_cert *certificate) {
   memset(r, 0, sizeof *r);
-  *certificate = NULL;
+  *certificate = (smt_cert){0};
   double start = smt_now();
   smt *s = smt_new();
   smt_set_progress(s, o->progress);
   mdl_symbolic *face = mdl_symbolic_new(m, s);
-  engine e = {face, &face->sys, s, mdl_width(m), o->timeout > 0 ? start + o->timeout : 0, r};
+  engine e = {m, face, &face->sys, s, mdl_width(m), o->timeout > 0 ? start + o->timeout : 0, r};
   smt_watch *w = smt_watch_start(s, e.deadline);
   char reason[160] = "";
   /* Under a time limit Spacer gets half of it, so that a search Spacer cannot

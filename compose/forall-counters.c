@@ -495,6 +495,37 @@ const sym_system *fa_system(const encoder *e) { return &e->sys; }
 
 void fa_use_hints(encoder *e, bool on) { e->hints_on = on; }
 
+static void instance_leaf(const encoder *e, const fa_slot *sl, smt_leaf *l) {
+  const ast_thread *t = e->spec->threads.items[sl->thread];
+  strbuf b = {0};
+  sbuf_puts(&b, sl->name);
+  if (!strchr(sl->name, '[')) sbuf_puts(&b, "[1]"); /* the one instance of its line: "Stopper" */
+  l->text = sbuf_take(&b);
+  const char **states = xcalloc(t->states.len + 1, sizeof *states);
+  vec_foreach(&t->states, k) states[k] = t->states.items[k]->name;
+  l->states = states;
+  l->state_count = t->states.len;
+}
+
+smt_leaf *fa_leaves(const encoder *e, const Z3_ast *named, size_t *count) {
+  smt_leaf *leaves = xcalloc(e->width + 1, sizeof *leaves);
+  for (size_t i = 0; i < e->width; i++) {
+    leaves[i].term = named[i];
+    if (e->slots[i].kind == FA_INSTANCE) instance_leaf(e, &e->slots[i], &leaves[i]);
+    else leaves[i].text = xstrdup(e->slots[i].name);
+  }
+  *count = e->width;
+  return leaves;
+}
+
+void fa_leaves_free(smt_leaf *leaves, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    free((char *)leaves[i].text);
+    free((void *)leaves[i].states);
+  }
+  free(leaves);
+}
+
 Z3_ast *fa_named_state(const encoder *e) {
   Z3_ast *named = xcalloc(e->width + 1, sizeof *named);
   for (size_t i = 0; i < e->width; i++) named[i] = smt_var(e->s, e->slots[i].name, e->slots[i].is_bool);

@@ -18,6 +18,7 @@
 #ifndef ATHREAD_FORALL_COUNTERS_H
 #define ATHREAD_FORALL_COUNTERS_H
 
+#include "../core/smt-print.h"
 #include "../spec-lang/spec.h"
 #include "engine-forall.h"
 #include "symbolic.h"
@@ -32,6 +33,11 @@ void fa_counters_free(fa_counters *c);
 const sym_system *fa_system(const fa_counters *c);
 /* N in state v. */
 Z3_ast fa_param_of(const fa_counters *c, Z3_ast *v);
+/* How each constant of fa_named_state's state prints in the spec's syntax
+ * (smt_print_conjuncts): its name, an explicit instance as "Stopper[1]"
+ * with its thread's states. Returns owned; free with fa_leaves_free. */
+smt_leaf *fa_leaves(const fa_counters *c, const Z3_ast *named, size_t *count);
+void fa_leaves_free(smt_leaf *leaves, size_t count);
 /* A state of constants named by the slots alone ("pendingIO", "Stopper",
  * "count(Worker@Work)", "N"), for a readable certificate (owned array). */
 Z3_ast *fa_named_state(const fa_counters *c);

@@ -130,6 +130,27 @@ static bool symbolic_hint(const report_context *c, const mdl *m, const compose_r
   return false;
 }
 
+/* The invariant one conjunct a line, each a spec expression (the lines can
+ * be pasted as `invariant` lines of the system); as SMT-LIB when asked, and
+ * when some part of it has no spec syntax. */
+static void certificate_text(FILE *out, const report_context *c) {
+  const smt_texts *t = c->certificate_spec;
+  if (c->certificate_smt || !t) fprintf(out, "inductive invariant: %s\n", c->certificate);
+  else if (t->len == 0)
+    fprintf(out, "inductive invariant (SMT-LIB: part of it has no spec syntax): %s\n", c->certificate);
+  else if (t->len == 1) fprintf(out, "inductive invariant: %s\n", t->items[0]);
+  else {
+    fprintf(out, "inductive invariant (one conjunct a line):\n");
+    vec_foreach(t, i) fprintf(out, "  %s\n", t->items[i]);
+  }
+}
+
+static json_t *texts_json(const smt_texts *t) {
+  json_t *a = json_array();
+  vec_foreach(t, i) json_array_append_new(a, json_string(t->items[i]));
+  return a;
+}
+
 /* How the symbolic engine reached its verdict. */
 static void symbolic_summary(FILE *out, const report_context *c, const compose_result *r) {
   if (r->verdict == VERDICT_SAFE)
@@ -139,7 +160,7 @@ static void symbolic_summary(FILE *out, const report_context *c, const compose_r
   else fprintf(out, "bounded model checking reached depth %u", r->depth);
   if (c->timing) fprintf(out, ", %.3f s", r->seconds);
   fputc('\n', out);
-  if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
+  if (c->certificate) certificate_text(out, c);
 }
 
 /* athread replay: the engine that wrote the trace, and what was checked. */
@@ -320,6 +341,8 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
   if (symbolic_hint(c, m, r, &hint)) json_object_set_new(j, "hint", json_string(sbuf_str(&hint)));
   sbuf_free(&hint);
   if (c->certificate) json_object_set_new(j, "certificate", json_string(c->certificate));
+  if (c->certificate && c->certificate_spec && c->certificate_spec->len)
+    json_object_set_new(j, "certificate_spec", texts_json(c->certificate_spec));
   if (r->verdict == VERDICT_UNSAFE) json_object_set_new(j, "trace", trace_json(c, m, r));
   return j;
 }
@@ -347,7 +370,7 @@ void report_forall_text(FILE *out, const report_context *c, const report_forall 
     forall_lines(out, f);
     fprintf(out, "the inductive invariant over the counters passed three independent Z3 checks (%zu atoms)\n",
             fr->certificate_atoms);
-    if (c->certificate) fprintf(out, "inductive invariant: %s\n", c->certificate);
+    if (c->certificate) certificate_text(out, c);
     return;
   }
   if (fr->verdict == VERDICT_UNKNOWN) {
@@ -391,6 +414,8 @@ json_t *report_forall_json(const report_context *c, const report_forall *f, cons
   json_object_set_new(j, "assumptions", assumptions_json());
   if (fr->verdict == VERDICT_UNKNOWN) json_object_set_new(j, "reason", json_string(fr->unknown_reason));
   if (c->certificate && fr->verdict == VERDICT_SAFE) json_object_set_new(j, "certificate", json_string(c->certificate));
+  if (c->certificate && fr->verdict == VERDICT_SAFE && c->certificate_spec && c->certificate_spec->len)
+    json_object_set_new(j, "certificate_spec", texts_json(c->certificate_spec));
   if (fr->verdict != VERDICT_UNSAFE) return j;
   json_object_set_new(j, "trace", trace_json(c, m, r));
   json_t *concrete = report_json(&(report_context){.spec = c->spec,

@@ -13,6 +13,7 @@
 #include "result.h"
 #include "engine-forall.h"
 #include "model.h"
+#include "../core/smt-print.h"
 #include "../spec-lang/ast.h"
 
 typedef struct report_context {
@@ -23,7 +24,9 @@ typedef struct report_context {
   const char *engine_why;  /* why that engine ran */
   bool symmetry;           /* reduction was on */
   bool timing;             /* include times and rates (they vary from run to run) */
-  const char *certificate; /* symbolic, safe, --certificate: the inductive invariant, or NULL */
+  const char *certificate; /* safe, --certificate: the inductive invariant as SMT-LIB, or NULL */
+  const smt_texts *certificate_spec; /* symbolic: its conjuncts in the spec's syntax (empty: some part has none) */
+  bool certificate_smt;              /* --certificate-format smt: print the SMT-LIB text */
   const char *replay;      /* athread replay: the trace file replayed (engine: the one that wrote it), or NULL */
   bool engine_hint;        /* the command takes --engine symbolic: suggest it when the explicit engine
                             * ran out of room (compose_result.out_of_room) on unbounded data */

@@ -204,7 +204,7 @@ void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *
 
 void compose_run_free(compose_run_result *out) {
   compose_result_free(&out->r);
-  free(out->certificate);
+  smt_cert_free(&out->certificate);
   mdl_free(out->m);
   spec_free(out->concrete);
   if (out->for_all_ran) forall_result_free(&out->fr);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "../core/smt-print.h"
 #include "../spec-lang/spec.h"
 #include "engine-explicit.h"
 #include "engine-forall.h"
@@ -38,7 +39,7 @@ typedef struct compose_run_result {
   char why[240];           /* why that engine */
   mdl *m;                  /* the model that ran, or NULL */
   compose_result r;        /* its verdict (for --for-all: the concrete re-run's) */
-  char *certificate;       /* symbolic safe: the inductive invariant, or NULL */
+  smt_cert certificate;    /* symbolic safe: the inductive invariant (smt NULL otherwise) */
   bool for_all_ran;        /* fr holds the --for-all verdict */
   forall_result fr;        /* --for-all: the verdict for every N */
   ast_spec *concrete;      /* --for-all unsafe: the spec loaded with that N */

@@ -117,7 +117,8 @@ static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, con
   enc *blocks = enc_new(s, e->p, false);
   r->cut_count = blocks->cuts.len;
   r->segment_count = blocks->clauses.len;
-  int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, r->reason, sizeof r->reason);
+  int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c, r->reason,
+                          sizeof r->reason);
   enc_free(blocks);
   if (outcome == -1 && fallback && !out_of_time(o)) {
     search_after_spacer(s, e, o, r);
@@ -201,9 +202,10 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
 
 void conform_result_free(conform_result *r) {
   free(r->certificate);
+  free(r->certificate_c);
   free(r->trace_edges);
   free(r->trace_values);
-  r->certificate = NULL;
+  r->certificate = r->certificate_c = NULL;
   r->trace_edges = NULL;
   r->trace_values = NULL;
 }

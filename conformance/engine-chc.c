@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/smt-drive.h"
+#include "../core/smt-print.h"
 
 typedef struct chc {
   enc *e;
@@ -146,22 +147,63 @@ static void describe_cut(const chc *h, int k, strbuf *out) {
   sbuf_puts(out, l == p->exit ? "at exit" : "at the start");
 }
 
-static char *certificate_text(chc *h) {
-  strbuf out = {0};
+/* A variable's name in C's syntax: its source name (a local's own name
+ * when another variable shows the same), "old(g)" for g before the step,
+ * "F[S]" for "state S is a candidate". */
+static char *shown(const prog *p, size_t v) {
+  const prog_var *pv = &p->vars.items[v];
+  strbuf b = {0};
+  bool unique = true;
+  vec_foreach(&p->vars, u) unique &= u == v || p->vars.items[u].display != pv->display;
+  if (pv->kind == VAR_OLD) sbuf_printf(&b, "old(%s)", pv->display);
+  else if (pv->kind == VAR_CAND) sbuf_printf(&b, "F[%s]", pv->display + 2);
+  else sbuf_puts(&b, unique ? pv->display : pv->name);
+  return sbuf_take(&b);
+}
+
+/* One cut point's invariant: in C's syntax, one conjunct a line after
+ * "where:" (on its line when there is one), or as SMT-LIB when some part
+ * has no C syntax. */
+static void readable_cut(chc *h, Z3_ast inv, const smt_leaf *leaves, const char *where, strbuf *out) {
+  smt_texts t = {0};
+  if (!smt_print_conjuncts(h->e->s, inv, leaves, h->e->var_count, &t))
+    sbuf_printf(out, "%s (SMT-LIB: part of it has no C syntax): %s\n", where, Z3_ast_to_string(h->c, inv));
+  else if (t.len == 1) sbuf_printf(out, "%s: %s\n", where, t.items[0]);
+  else {
+    sbuf_printf(out, "%s:\n", where);
+    vec_foreach(&t, i) sbuf_printf(out, "  %s\n", t.items[i]);
+  }
+  smt_texts_free(&t);
+}
+
+/* The invariant per cut point, as SMT-LIB (*smt_text) and in C's syntax (*c_text). */
+static void certificate_text(chc *h, char **smt_text, char **c_text) {
+  strbuf out = {0}, readable = {0}, where = {0};
   Z3_ast *x = xcalloc(h->e->var_count + 1, sizeof *x), *args = xcalloc(h->e->var_count + 1, sizeof *args);
-  for (size_t v = 0; v < h->e->var_count; v++)
+  smt_leaf *leaves = xcalloc(h->e->var_count + 1, sizeof *leaves);
+  for (size_t v = 0; v < h->e->var_count; v++) {
     x[v] = smt_var(h->e->s, h->e->p->vars.items[v].name, h->e->p->vars.items[v].type == TY_BOOL);
+    leaves[v] = (smt_leaf){.term = x[v], .text = shown(h->e->p, v)};
+  }
   vec_foreach(&h->e->cuts, k) {
     unsigned n = live_args(h, (int)k, x, args);
     Z3_ast inv =
         smt_keep(h->e->s, Z3_simplify(h->c, smt_keep(h->e->s, Z3_substitute_vars(h->c, h->interp[k], n, args))));
     if (Z3_is_eq_ast(h->c, inv, smt_bool(h->e->s, true))) continue;
-    describe_cut(h, (int)k, &out);
-    sbuf_printf(&out, ": %s\n", Z3_ast_to_string(h->c, inv));
+    sbuf_truncate(&where, 0);
+    describe_cut(h, (int)k, &where);
+    sbuf_printf(&out, "%s: %s\n", sbuf_str(&where), Z3_ast_to_string(h->c, inv));
+    readable_cut(h, inv, leaves, sbuf_str(&where), &readable);
   }
+  for (size_t v = 0; v < h->e->var_count; v++) free((char *)leaves[v].text);
+  free(leaves);
   free(x);
   free(args);
-  return out.len ? sbuf_take(&out) : xstrdup("true (every cut point)\n");
+  sbuf_free(&where);
+  *smt_text = out.len ? sbuf_take(&out) : xstrdup("true (every cut point)\n");
+  *c_text = readable.len ? sbuf_take(&readable) : xstrdup("true (every cut point)\n");
+  sbuf_free(&out);
+  sbuf_free(&readable);
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -177,21 +219,22 @@ typedef struct chc_proof {
   chc *h;
   double deadline;
   char **certificate; /* NULL: not wanted */
+  char **readable;    /* with certificate: the same in C's syntax */
 } chc_proof;
 
 static bool accept(void *ctx, Z3_model m) {
   chc_proof *p = ctx;
   if (!read_interpretations(p->h, m) || !rechecked(p->h, p->deadline)) return false;
-  if (p->certificate) *p->certificate = certificate_text(p->h);
+  if (p->certificate) certificate_text(p->h, p->certificate, p->readable);
   return true;
 }
 
-int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size) {
+int chc_prove(enc *e, double deadline, char **certificate, char **readable, char *reason, size_t reason_size) {
   chc h = {.e = e, .c = smt_z3(e->s)};
   declare_predicates(&h);
   Z3_solver s = smt_solver(e->s, deadline, true);
   assert_clauses(&h, s);
-  chc_proof p = {&h, deadline, certificate};
+  chc_proof p = {&h, deadline, certificate, readable};
   int outcome = smt_spacer(e->s, s, deadline, accept, &p, reason, reason_size);
   Z3_solver_dec_ref(h.c, s);
   release(&h);

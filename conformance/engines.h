@@ -10,8 +10,9 @@
 #include "result.h"
 
 /* Spacer on the Horn clauses; with certificate, *certificate gets the
- * invariant text (owned). */
-int chc_prove(enc *e, double deadline, char **certificate, char *reason, size_t reason_size);
+ * invariant per cut point as SMT-LIB and *readable the same in C's syntax
+ * (both owned, free()). */
+int chc_prove(enc *e, double deadline, char **certificate, char **readable, char *reason, size_t reason_size);
 /* The Horn clauses as SMT-LIB 2 text (owned). */
 char *chc_smt2(enc *e);
 

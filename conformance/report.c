@@ -316,7 +316,7 @@ void report_conform_text(FILE *out, const conform_report *c) {
   if (r->verdict == CONFORM_VIOLATED) print_counterexample(out, c);
   if (r->certificate) {
     fprintf(out, "  invariant (re-checked):\n");
-    for (const char *line = r->certificate; *line;) {
+    for (const char *line = c->certificate_smt ? r->certificate : r->certificate_c; *line;) {
       const char *end = strchr(line, '\n');
       size_t len = end ? (size_t)(end - line) : strlen(line);
       fprintf(out, "    %.*s\n", (int)len, line);
@@ -518,6 +518,7 @@ json_t *report_conform_json(const conform_report *c) {
   if (r->verdict == CONFORM_UNKNOWN) json_object_set_new(o, "reason", json_string(r->reason));
   if (r->verdict == CONFORM_VIOLATED) json_object_set_new(o, "counterexample", counterexample_json(c));
   if (r->certificate) json_object_set_new(o, "invariant", json_string(r->certificate));
+  if (r->certificate) json_object_set_new(o, "invariant_c", json_string(r->certificate_c));
   return o;
 }
 

@@ -32,6 +32,7 @@ typedef struct conform_report {
   const conform_result *r;  /* the verdict */
   const conform_env *env;   /* the environment it was checked under (names its moves) */
   bool timing;              /* print the time (it varies from run to run) */
+  bool certificate_smt;     /* --certificate-format smt: print the invariant as SMT-LIB, not in C's syntax */
 } conform_report;
 
 /* A verdict's name in the reports: "conforms", "does not conform", "unknown"

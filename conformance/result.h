@@ -17,7 +17,8 @@ typedef struct conform_result {
   const char *engine;      /* "chc" or "bmc": what decided */
   char why[160];           /* why that engine ran */
   char reason[256];        /* unknown: the limit or failure */
-  char *certificate;       /* chc, holds, asked for: the invariant per cut point (owned) */
+  char *certificate;       /* chc, holds, asked for: the invariant per cut point as SMT-LIB (owned) */
+  char *certificate_c;     /* with certificate: the same in C's syntax, one conjunct a line (owned) */
   size_t trace_len;        /* violated: edges of C(T, T#) along the counterexample */
   int *trace_edges;        /* their indices (owned) */
   int64_t *trace_values;   /* (trace_len + 1) x vars: values at the start, then after each edge (owned) */

@@ -245,7 +245,8 @@ sed 's/invariant count(P@Crit) <= 1/invariant count(P@Crit) <= 1 \&\& !P[1]@Crit
 sed 's/Idle -> Crit when !lock/Idle -> Crit when !lock \&\& tid > 0/' lock-n.athread > uses-tid.athread
 expect_match for-all-safe 0 "system S: safe for every N >= 1 (for-all, counter abstraction, Spacer)" -- compose lock-n.athread --for-all N --no-timing
 expect_match for-all-ignored 0 "note: N = 5 from --set is not used: the proof covers every N >= 1" -- compose lock-n.athread --for-all N --set N=5
-expect_match for-all-certificate 0 "inductive invariant: (and (<= 0 |count(P@Idle)|)" -- compose lock-n.athread --for-all N --certificate
+expect_match for-all-certificate 0 "^  count(P@Idle) + count(P@Crit) == N$" -- compose lock-n.athread --for-all N --certificate
+expect_match for-all-certificate-smt 0 "inductive invariant: (and (<= 0 |count(P@Idle)|)" -- compose lock-n.athread --for-all N --certificate-format smt
 expect_match for-all-unsafe 1 "system S: unsafe for N = 2: system invariant count(P@Crit) <= 1 is false" -- compose race-n.athread --for-all N
 expect_match for-all-unsafe-trace 1 "trace by engine explicit with N = 2" -- compose race-n.athread --for-all N
 expect_match for-all-json 0 '"engine": "for-all"' -- compose lock-n.athread --for-all N --json
@@ -330,6 +331,54 @@ if cmp -s race.pml keep.pml && [ -z "$(ls -A | grep 'race.pml.')" ]; then pass; 
 expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declares no const 'M'" -- promela race.athread --set M=3
 expect promela-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
 expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
+
+# ---------------------------------------------------------------- --certificate in the spec's syntax
+# round_trip NAME SPEC OPTIONS: the printed invariant, one `invariant` line
+# per conjunct pasted into the spec's system, must parse and hold (exit 0,
+# with the same options: --for-all proves it for every N), and it must be
+# what the SMT-LIB form says: as many conjuncts.
+round_trip() {
+  local name=$1 spec=$2
+  shift 2
+  "$ATHREAD" compose "$spec" --certificate --json "$@" > cert.json
+  python3 - "$spec" > "$name.athread" << 'PY' || { fail "$name: no certificate_spec"; return; }
+import json, sys
+report = json.load(open("cert.json"))
+text = open(sys.argv[1]).read()
+end = text.rindex("}")
+lines = "".join("  invariant %s;\n" % c for c in report["certificate_spec"])
+sys.stdout.write(text[:end] + lines + text[end:])
+PY
+  if "$ATHREAD" compose "$name.athread" --no-timing "$@" > out.all 2>&1; then pass; else fail "$name: the pasted invariant"; head -n 5 out.all; fi
+  if python3 -c '
+import json, re, sys
+r = json.load(open("cert.json"))
+tokens = re.findall(r"\|[^|]*\||[()]|[^\s()|]+", r["certificate"])
+def parse(i):
+    if tokens[i] != "(":
+        return tokens[i], i + 1
+    items, i = [], i + 1
+    while tokens[i] != ")":
+        item, i = parse(i)
+        items.append(item)
+    return items, i + 1
+def conjuncts(t):
+    if isinstance(t, list) and t and t[0] == "and":
+        return sum(conjuncts(a) for a in t[1:])
+    return 1
+sys.exit(0 if conjuncts(parse(0)[0]) == len(r["certificate_spec"]) else 1)'; then pass; else fail "$name: conjuncts dropped or added"; fi
+}
+round_trip peterson-certificate "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic
+round_trip lock-certificate lock-n.athread --set N=3 --engine symbolic
+round_trip for-all-certificate lock-n.athread --for-all N
+round_trip bluetooth-for-all-certificate "$TESTS_DIR/../examples/bluetooth/bluetooth.athread" --for-all N
+printf 'shared int[0..3] g = 0;\nthread A { init state X; state Y, Z; X -> Y when g < 3 do g := g + 1; Y -> Z do g := g + 1; Z -> X do g := g - 2; }\nsystem S { A[2]; invariant g <= 3; }\n' > count-up.athread
+round_trip count-up-certificate count-up.athread --engine symbolic
+expect_match certificate-spec 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate
+expect_match certificate-format-smt 0 "^inductive invariant: (and (or (not (<= turn@x 1))" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format smt
+expect_match certificate-format-spec 0 "^  flag1 || T1\[1\]@Idle$" -- compose "$TESTS_DIR/../examples/peterson/peterson.athread" --engine symbolic --certificate-format spec
+expect certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread compose --help')" -- compose ok.athread --certificate-format xml
+expect conform-certificate-format-bad 2 "" "athread: error: --certificate-format must be spec or smt (try 'athread conform --help')" -- conform ok.athread x.c --certificate-format c
 
 # ---------------------------------------------------------------- bash completion (completions/athread.bash)
 completion="$TESTS_DIR/../completions/athread.bash"

@@ -113,6 +113,7 @@ for line in "$@"; do
   zpty -w -n athread_z "$line"$'\t'
   tries=0
   while (( $(grep -c -- '^--end--$' $out) < n )); do
+    while zpty -rt athread_z junk; do :; done  # drain the terminal: once the pty is full, zsh blocks
     (( ++tries > 100 )) && { print -u2 "no completion for '$line'"; zpty -d athread_z; exit 3 }
     # read what zsh echoes: a full pseudo-terminal buffer would block it
     while zpty -rt athread_z echoed; do :; done

@@ -35,13 +35,16 @@ report compose-forall compose "$EX/bluetooth/bluetooth.athread" --for-all N
 # the explicit engine out of states on an unbounded int: the report's hint
 printf 'shared int n = 0;\nthread Counter { init state Run; Run -> Run do n := n + 1; }\n' > counter.athread
 report compose-hint compose counter.athread --max-states 10
+report compose-certificate compose "$EX/peterson/peterson.athread" --engine symbolic --certificate
+report compose-forall-certificate compose "$EX/mutex/mutex.athread" --for-all n --certificate
+report conform-certificate conform "$EX/figure2/figure2.athread" "$EX/figure2/figure2.c" --engine chc --certificate
 
 if out=$($PY "$ROOT/tests/json/validate.py" "$SCHEMA" ./*.json 2>&1); then pass; else fail "reports do not validate: $out"; fi
 
 # The reports cover each verdict and a trace (so the schema's branches were exercised).
 for want in '"verdict": "unsafe"' '"verdict": "safe"' '"verdict": "does not conform"' '"verdict": "conforms"' \
   '"property": "system.invariant.1"' '"location"' '"not proved"' \
-  '"hint": "try --engine symbolic (the data is unbounded: '"'n'"' is an int without bounds)"'; do
+  '"hint": "try --engine symbolic (the data is unbounded: '"'n'"' is an int without bounds)"' '"certificate_spec"' '"invariant_c"'; do
   if grep -q -- "$want" ./*.json; then pass; else fail "no report has $want"; fi
 done
 
@@ -60,6 +63,9 @@ broken compose-peterson-broken "del d['consts']"
 broken conform-figure2-bad "d['verdict'] = 'conform'"
 broken conform-figure2-bad "del d['threads'][0]['counterexample']"
 broken check-figure2 "d['system']['verdict'] = 'maybe'"
+broken compose-certificate "d['certificate_spec'] = 'turn > 1'"
+broken compose-certificate "del d['certificate']"
+broken conform-certificate "del d['threads'][0]['invariant_c']"
 
 # consts: the values the run used, --set included.
 "$ATHREAD" compose "$EX/bakery/bakery-broken.athread" --set N=2 --json --no-timing > set.json 2> /dev/null

@@ -11,6 +11,7 @@
 #include "../../core/symtab.h"
 #include "../../core/vec.h"
 #include "../../core/ir.h"
+#include "../../core/smt-print.h"
 #include "../../core/smt.h"
 #include "unit.h"
 
@@ -445,6 +446,68 @@ static void progress_lines_are_rate_limited(void **state) {
   progress_beat(NULL);
   assert_false(progress_on(&off) || progress_on(NULL) || progress_due(&off));
   progress_free(&off);
+/* ---------------------------------------------------------------- smt-print */
+
+/* The conjuncts smt_print_conjuncts gives an SMT-LIB formula over x, y (Int),
+ * b (Bool) and T (Int: a control state, A to D), joined by " ; "; "(none)"
+ * when it gives none. */
+static char *printed(const char *formula) {
+  smt *s = smt_new();
+  Z3_context c = smt_z3(s);
+  Z3_ast terms[4] = {smt_var(s, "x", false), smt_var(s, "y", false), smt_var(s, "b", true), smt_var(s, "T", false)};
+  Z3_symbol names[4];
+  Z3_func_decl decls[4];
+  for (int i = 0; i < 4; i++) {
+    decls[i] = Z3_get_app_decl(c, Z3_to_app(c, terms[i]));
+    names[i] = Z3_get_decl_name(c, decls[i]);
+  }
+  char text[512];
+  snprintf(text, sizeof text, "(assert %s)", formula);
+  Z3_ast_vector v = Z3_parse_smtlib2_string(c, text, 0, NULL, NULL, 4, names, decls);
+  Z3_ast_vector_inc_ref(c, v);
+  Z3_ast f = smt_keep(s, Z3_ast_vector_get(c, v, 0));
+  Z3_ast_vector_dec_ref(c, v);
+  static const char *const states[] = {"A", "B", "C", "D"};
+  smt_leaf leaves[] = {{terms[0], "x", NULL, 0}, {terms[1], "old(y)", NULL, 0}, {terms[2], "F[Work]", NULL, 0},
+                       {terms[3], "T[1]", states, 4}};
+  smt_texts out = {0};
+  strbuf b = {0};
+  if (!smt_print_conjuncts(s, f, leaves, 4, &out)) sbuf_puts(&b, "(none)");
+  vec_foreach(&out, i) sbuf_printf(&b, "%s%s", i ? " ; " : "", out.items[i]);
+  smt_texts_free(&out);
+  smt_free(s);
+  return sbuf_take(&b);
+}
+
+static void expect_printed(const char *formula, const char *want) {
+  char *got = printed(formula);
+  if (strcmp(got, want) != 0) fail_msg("%s printed as '%s', expected '%s'", formula, got, want);
+  free(got);
+}
+
+/* Every rewrite keeps the meaning: negations flip comparisons, negative
+ * terms move across, control states become the states a comparison allows
+ * (as a number inside arithmetic), and what has no spec syntax gives none. */
+static void smt_prints_in_the_spec_syntax(void **state) {
+  (void)state;
+  expect_printed("(and (not (<= x 1)) (and b (not b)))", "x > 1 ; F[Work] ; !F[Work]");
+  expect_printed("(<= (+ x (* (- 1) y)) 0)", "x <= old(y)");
+  expect_printed("(>= (+ x (* (- 2) y) 3) 0)", "x + 3 >= 2 * old(y)");
+  expect_printed("(not (<= (+ x (* (- 1) y)) (- 2)))", "x > old(y) - 2");
+  expect_printed("(<= x (- 3))", "x <= -3");
+  expect_printed("(or (>= T 2) (= T 0))", "T[1]@C || T[1]@D || T[1]@A");
+  expect_printed("(not (>= T 3))", "!T[1]@D");
+  expect_printed("(and (>= T 0) (> T 5) (<= 1 T))", "true ; false ; !T[1]@A");
+  expect_printed("(distinct T 1)", "!T[1]@B");
+  expect_printed("(= (+ T x) 2)", "(T[1]@A ? 0 : T[1]@B ? 1 : T[1]@C ? 2 : 3) + x == 2");
+  expect_printed("(=> b (= x (ite b x (- y))))", "!F[Work] || x == (F[Work] ? x : -old(y))");
+  expect_printed("(= b (<= x 0))", "F[Work] == (x <= 0)");
+  expect_printed("(< (* 3 (- x y)) 7)", "3 * (x - old(y)) < 7");
+  expect_printed("(not (and b (or b (< x y))))", "!(F[Work] && (F[Work] || x < old(y)))");
+  expect_printed("true", "true");
+  expect_printed("(> (div x 2) 0)", "(none)");
+  expect_printed("(and b (= (mod x 2) 0))", "(none)");
+  expect_printed("(exists ((z Int)) (> z x))", "(none)");
 }
 
 int run_core_tests(void) {
@@ -467,6 +530,7 @@ int run_core_tests(void) {
       cmocka_unit_test(c_integers_wrap_and_fault),
       cmocka_unit_test(z3_agrees_with_c_arith),
       cmocka_unit_test(z3_errors_fail_without_crashing),
+      cmocka_unit_test(smt_prints_in_the_spec_syntax),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
