@@ -17,6 +17,7 @@ typedef struct bmc {
   enc *e;
   Z3_context c;
   conform_result *r;    /* receives the trace */
+  double deadline;      /* the search's (smt_now seconds, 0 for none) */
   VEC(Z3_ast *) frames; /* X_k */
   enc_terms pcs;        /* pc_k */
   enc_terms sels;       /* sel_k; the last is the failing segment */
@@ -144,15 +145,37 @@ static bool extend(void *ctx, Z3_solver s, unsigned k) {
 /* A failing segment from depth k. */
 static Z3_ast fails_at(void *ctx, unsigned k) { return some_segment(ctx, k, true); }
 
+/* The path in m with small values (smt_small_model): the values at depth
+ * 0 and the havocs of the segments taken are its inputs; the segments stay. */
+static Z3_model small_model(bmc *b, Z3_solver s, Z3_model m, unsigned depth) {
+  enc *e = b->e;
+  enc_terms inputs = {0};
+  for (size_t v = 0; v < e->var_count; v++) vec_push(NULL, &inputs, b->frames.items[0][v]);
+  Z3_ast *y = xcalloc(e->var_count + 1, sizeof *y);
+  for (unsigned k = 0; k <= depth; k++) {
+    char tag[24];
+    snprintf(tag, sizeof tag, "%u", k);
+    int64_t sel = 0;
+    smt_model_value(e->s, m, b->sels.items[k], &sel);
+    enc_segment_formula(e, (size_t)sel, b->frames.items[k], y, tag, &inputs, NULL); /* same names, same terms */
+  }
+  smt_small want = {inputs.items, inputs.len, b->sels.items, depth + 1};
+  Z3_model small = smt_small_model(e->s, s, m, b->deadline, &want);
+  free(y);
+  vec_free(&inputs);
+  return small;
+}
+
 static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
   bmc *b = ctx;
-  (void)s;
-  read_trace(b, m, k, b->r);
+  Z3_model small = small_model(b, s, m, k);
+  read_trace(b, small, k, b->r);
+  Z3_model_dec_ref(b->c, small);
   return SMT_BMC_DONE;
 }
 
 int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
-  bmc b = {.e = e, .c = smt_z3(e->s), .r = r};
+  bmc b = {.e = e, .c = smt_z3(e->s), .r = r, .deadline = deadline};
   b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
   b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
   smt_bmc_steps steps = {extend, fails_at, reached, &b};

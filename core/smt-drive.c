@@ -1,9 +1,12 @@
 /* core/smt-drive.c -- BMC, Spacer and the invariant re-check, once. */
 #include "smt-drive.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "interrupt.h"
 
 /* Gives the solver the time left until deadline: one solver serves every
@@ -68,6 +71,158 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
   }
   Z3_solver_dec_ref(smt_z3(s), sv);
   return found;
+}
+
+/* ---------------------------------------------------------------- small models */
+
+/* The search for a small model: the budget, and the best model so far. */
+typedef struct shrink {
+  smt *s;
+  Z3_solver sv;
+  const smt_small *want;
+  Z3_model best;      /* a reference */
+  bool changed;       /* best is not the caller's model */
+  uint64_t units_end; /* where the resource budget ends (smt_resources_used) */
+  double stop;        /* where the time budget ends */
+  double deadline;    /* the caller's */
+  bool over;          /* the budget ran out, or Z3 gave no answer: no more checks */
+} shrink;
+
+static bool is_int(smt *s, Z3_ast t) { return Z3_get_sort_kind(smt_z3(s), Z3_get_sort(smt_z3(s), t)) == Z3_INT_SORT; }
+
+/* |t| in the best model; UINT64_MAX when it is no 64-bit numeral. */
+static uint64_t magnitude(const shrink *sh, Z3_ast t) {
+  int64_t v = 0;
+  if (!smt_model_value(sh->s, sh->best, t, &v)) return UINT64_MAX;
+  return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* -b <= t <= b (b at most INT64_MAX). */
+static Z3_ast within(smt *s, Z3_ast t, uint64_t b) {
+  Z3_ast both[2] = {smt_le(s, smt_int(s, -(int64_t)b), t), smt_le(s, t, smt_int(s, (int64_t)b))};
+  return smt_and(s, 2, both);
+}
+
+/* Every integer input within b. */
+static Z3_ast all_within(const shrink *sh, uint64_t b) {
+  Z3_ast *each = xcalloc(sh->want->input_count + 1, sizeof *each);
+  unsigned n = 0;
+  for (size_t i = 0; i < sh->want->input_count; i++)
+    if (is_int(sh->s, sh->want->inputs[i])) each[n++] = within(sh->s, sh->want->inputs[i], b);
+  Z3_ast all = smt_and(sh->s, n, each);
+  free(each);
+  return all;
+}
+
+static void set_limits(smt *s, Z3_solver sv, unsigned timeout_ms, unsigned rlimit) {
+  Z3_context c = smt_z3(s);
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), rlimit);
+  Z3_solver_set_params(c, sv, p);
+  Z3_params_dec_ref(c, p);
+}
+
+/* Limits the next check to what is left of the budget; false when nothing is. */
+static bool limit_check(shrink *sh) {
+  uint64_t used = smt_resources_used(sh->s, sh->sv);
+  if (used >= sh->units_end || smt_deadline_passed(sh->stop) || interrupt_requested()) sh->over = true;
+  if (sh->over) return false;
+  uint64_t left = sh->units_end - used;
+  set_limits(sh->s, sh->sv, smt_timeout_ms(sh->stop), left < UINT_MAX ? (unsigned)left : UINT_MAX);
+  return true;
+}
+
+/* Whether sv has a model with f too; if so, it becomes the best. */
+static bool feasible(shrink *sh, Z3_ast f) {
+  if (!limit_check(sh)) return false;
+  Z3_context c = smt_z3(sh->s);
+  Z3_solver_push(c, sh->sv);
+  Z3_solver_assert(c, sh->sv, f);
+  Z3_lbool r = smt_check(sh->s, sh->sv, sh->stop);
+  if (r == Z3_L_TRUE) {
+    Z3_model_dec_ref(c, sh->best);
+    sh->best = Z3_solver_get_model(c, sh->sv);
+    Z3_model_inc_ref(c, sh->best);
+    sh->changed = true;
+  }
+  Z3_solver_pop(c, sh->sv, 1);
+  sh->over |= r == Z3_L_UNDEF;
+  return r == Z3_L_TRUE;
+}
+
+/* The least bound 0, 1, 2, 4, ... on every |input| at once, asserted. */
+static void bound_all(shrink *sh) {
+  uint64_t most = 0;
+  for (size_t i = 0; i < sh->want->input_count; i++)
+    if (is_int(sh->s, sh->want->inputs[i]) && magnitude(sh, sh->want->inputs[i]) > most)
+      most = magnitude(sh, sh->want->inputs[i]);
+  uint64_t b = 0;
+  while (b < most && b <= INT64_MAX / 2 && !feasible(sh, all_within(sh, b)) && !sh->over) b = b ? 2 * b : 1;
+  if (b > most || b > INT64_MAX / 2 || sh->over) b = most; /* the best model's own bound */
+  if (b <= INT64_MAX) Z3_solver_assert(smt_z3(sh->s), sh->sv, all_within(sh, b));
+}
+
+/* The least |t| (0 tried first, then halving the interval), asserted. */
+static void bound_one(shrink *sh, Z3_ast t) {
+  uint64_t lo = 0, hi = magnitude(sh, t);
+  while (lo < hi && hi <= INT64_MAX && !sh->over) {
+    uint64_t mid = lo == 0 ? 0 : lo + (hi - lo) / 2;
+    if (feasible(sh, within(sh->s, t, mid))) hi = magnitude(sh, t);
+    else lo = mid + 1;
+  }
+  if (hi <= INT64_MAX) Z3_solver_assert(smt_z3(sh->s), sh->sv, within(sh->s, t, hi));
+}
+
+/* Does the best model satisfy every assertion of sv? (Z3 4.8 can answer sat
+ * with a meaningless model to a check that a limit cancelled.) */
+static bool satisfies_all(const shrink *sh) {
+  Z3_context c = smt_z3(sh->s);
+  Z3_ast_vector all = Z3_solver_get_assertions(c, sh->sv);
+  Z3_ast_vector_inc_ref(c, all);
+  bool ok = true;
+  for (unsigned i = 0; i < Z3_ast_vector_size(c, all) && ok; i++) {
+    Z3_ast v = NULL;
+    ok = Z3_model_eval(c, sh->best, Z3_ast_vector_get(c, all, i), true, &v) && v &&
+         Z3_get_bool_value(c, v) == Z3_L_TRUE;
+  }
+  Z3_ast_vector_dec_ref(c, all);
+  return ok;
+}
+
+/* The keep terms at their values in m. */
+static void pin(shrink *sh, Z3_model m) {
+  Z3_context c = smt_z3(sh->s);
+  for (size_t i = 0; i < sh->want->keep_count; i++) {
+    Z3_ast v = NULL;
+    if (Z3_model_eval(c, m, sh->want->keep[i], true, &v) && v)
+      Z3_solver_assert(c, sh->sv, smt_eq(sh->s, sh->want->keep[i], smt_keep(sh->s, v)));
+  }
+}
+
+Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want) {
+  Z3_context c = smt_z3(s);
+  double now = smt_now(), share = deadline > 0 ? (deadline - now) / 5 : SMT_SMALL_SECONDS;
+  shrink sh = {s, sv, want, m, false, smt_resources_used(s, sv) + SMT_SMALL_UNITS,
+               now + (share < SMT_SMALL_SECONDS ? share : SMT_SMALL_SECONDS), deadline, false};
+  Z3_model_inc_ref(c, m);
+  unsigned rlimit = smt_rlimit(s);
+  smt_set_rlimit(s, (unsigned)SMT_SMALL_UNITS); /* Z3 aborting in a cancelled check ends the run as a limit would */
+  Z3_solver_push(c, sv);
+  pin(&sh, m);
+  bound_all(&sh);
+  for (size_t i = 0; i < want->input_count && !sh.over; i++)
+    if (is_int(s, want->inputs[i])) bound_one(&sh, want->inputs[i]);
+  if (sh.changed && !satisfies_all(&sh)) {
+    Z3_model_dec_ref(c, sh.best);
+    sh.best = m;
+    Z3_model_inc_ref(c, m);
+  }
+  Z3_solver_pop(c, sv, 1);
+  smt_set_rlimit(s, rlimit);
+  set_limits(s, sv, deadline > 0 ? smt_timeout_ms(deadline) : UINT_MAX, rlimit);
+  return sh.best;
 }
 
 int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,
