@@ -80,6 +80,8 @@ typedef struct shrink {
   smt *s;
   Z3_solver sv;
   const smt_small *want;
+  Z3_ast *dist;       /* per integer input: its distance from its near term */
+  size_t count;       /* entries in dist */
   Z3_model best;      /* a reference */
   bool changed;       /* best is not the caller's model */
   uint64_t units_end; /* where the resource budget ends (smt_resources_used) */
@@ -103,15 +105,25 @@ static Z3_ast within(smt *s, Z3_ast t, uint64_t b) {
   return smt_and(s, 2, both);
 }
 
-/* Every integer input within b. */
+/* Every distance within b. */
 static Z3_ast all_within(const shrink *sh, uint64_t b) {
-  Z3_ast *each = xcalloc(sh->want->input_count + 1, sizeof *each);
-  unsigned n = 0;
-  for (size_t i = 0; i < sh->want->input_count; i++)
-    if (is_int(sh->s, sh->want->inputs[i])) each[n++] = within(sh->s, sh->want->inputs[i], b);
-  Z3_ast all = smt_and(sh->s, n, each);
+  Z3_ast *each = xcalloc(sh->count + 1, sizeof *each);
+  for (size_t i = 0; i < sh->count; i++) each[i] = within(sh->s, sh->dist[i], b);
+  Z3_ast all = smt_and(sh->s, (unsigned)sh->count, each);
   free(each);
   return all;
+}
+
+/* The distances of the integer inputs, in order. */
+static void distances(shrink *sh) {
+  const smt_small *w = sh->want;
+  Z3_context c = smt_z3(sh->s);
+  sh->dist = xcalloc(w->input_count + 1, sizeof *sh->dist);
+  for (size_t i = 0; i < w->input_count; i++) {
+    if (!is_int(sh->s, w->inputs[i])) continue;
+    Z3_ast near = w->near ? w->near[i] : NULL, both[2] = {w->inputs[i], near};
+    sh->dist[sh->count++] = near && is_int(sh->s, near) ? smt_keep(sh->s, Z3_mk_sub(c, 2, both)) : w->inputs[i];
+  }
 }
 
 static void set_limits(smt *s, Z3_solver sv, unsigned timeout_ms, unsigned rlimit) {
@@ -152,12 +164,11 @@ static bool feasible(shrink *sh, Z3_ast f) {
   return r == Z3_L_TRUE;
 }
 
-/* The least bound 0, 1, 2, 4, ... on every |input| at once, asserted. */
+/* The least bound 0, 1, 2, 4, ... on every distance at once, asserted. */
 static void bound_all(shrink *sh) {
   uint64_t most = 0;
-  for (size_t i = 0; i < sh->want->input_count; i++)
-    if (is_int(sh->s, sh->want->inputs[i]) && magnitude(sh, sh->want->inputs[i]) > most)
-      most = magnitude(sh, sh->want->inputs[i]);
+  for (size_t i = 0; i < sh->count; i++)
+    if (magnitude(sh, sh->dist[i]) > most) most = magnitude(sh, sh->dist[i]);
   uint64_t b = 0;
   while (b < most && b <= INT64_MAX / 2 && !feasible(sh, all_within(sh, b)) && !sh->over) b = b ? 2 * b : 1;
   if (b > most || b > INT64_MAX / 2 || sh->over) b = most; /* the best model's own bound */
@@ -204,16 +215,16 @@ static void pin(shrink *sh, Z3_model m) {
 Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want) {
   Z3_context c = smt_z3(s);
   double now = smt_now(), share = deadline > 0 ? (deadline - now) / 5 : SMT_SMALL_SECONDS;
-  shrink sh = {s, sv, want, m, false, smt_resources_used(s, sv) + SMT_SMALL_UNITS,
+  shrink sh = {s, sv, want, NULL, 0, m, false, smt_resources_used(s, sv) + SMT_SMALL_UNITS,
                now + (share < SMT_SMALL_SECONDS ? share : SMT_SMALL_SECONDS), deadline, false};
   Z3_model_inc_ref(c, m);
   unsigned rlimit = smt_rlimit(s);
   smt_set_rlimit(s, (unsigned)SMT_SMALL_UNITS); /* Z3 aborting in a cancelled check ends the run as a limit would */
   Z3_solver_push(c, sv);
   pin(&sh, m);
+  distances(&sh);
   bound_all(&sh);
-  for (size_t i = 0; i < want->input_count && !sh.over; i++)
-    if (is_int(s, want->inputs[i])) bound_one(&sh, want->inputs[i]);
+  for (size_t i = 0; i < sh.count && !sh.over; i++) bound_one(&sh, sh.dist[i]);
   if (sh.changed && !satisfies_all(&sh)) {
     Z3_model_dec_ref(c, sh.best);
     sh.best = m;
@@ -222,6 +233,7 @@ Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, cons
   Z3_solver_pop(c, sv, 1);
   smt_set_rlimit(s, rlimit);
   set_limits(s, sv, deadline > 0 ? smt_timeout_ms(deadline) : UINT_MAX, rlimit);
+  free(sh.dist);
   return sh.best;
 }
 

@@ -44,26 +44,29 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
 
 /* What smt_small_model makes small: the integer terms inputs (the free
  * values of a path: its start and every havoc; terms of other sorts are
- * skipped), while the terms keep (which path: its selectors) keep their
- * values in the model. */
+ * skipped), each as its distance from near (for a havoc, the value it
+ * overwrites: the environment changes as little as it can), while the terms
+ * keep (which path: its selectors) keep their values in the model. */
 typedef struct smt_small {
   const Z3_ast *inputs; /* input_count terms, the earlier ones made small first */
+  const Z3_ast *near;   /* per input: the term it stays near, or NULL for 0; or NULL for all 0 */
   size_t input_count;
   const Z3_ast *keep; /* keep_count terms */
   size_t keep_count;
 } smt_small;
 
 /* A model of what solver sv holds (m, say, of a path to a bad state) whose
- * inputs are small: first the least bound 0, 1, 2, 4, ... on every |input|
- * at once, then the least |input| one at a time, in order. Only constraints
- * are added (in a scope of sv's own, popped before it returns), so the
- * model is one of the same formula; it is also evaluated against every
- * assertion of sv before it is taken. Within SMT_SMALL_UNITS of Z3's
- * resource units (the same result on every machine) and a fifth of the time
- * left until deadline (0 for none), at most SMT_SMALL_SECONDS; sv's time
- * and resource limits are restored. Returns a new reference (release with
- * Z3_model_dec_ref): the smallest model found, or m itself when none was. */
-#define SMT_SMALL_UNITS UINT64_C(3000000)
+ * inputs are small: first the least bound 0, 1, 2, 4, ... on every
+ * distance at once, then the least distance of each input in order. Only
+ * constraints are added (in a scope of sv's own, popped before it returns),
+ * so the model is one of the same formula; it is also evaluated against
+ * every assertion of sv before it is taken. Within SMT_SMALL_UNITS of Z3's
+ * resource units (about a second; the same result on every machine) and a
+ * fifth of the time left until deadline (0 for none), at most
+ * SMT_SMALL_SECONDS; sv's time and resource limits are restored. Returns a
+ * new reference (release with Z3_model_dec_ref): the smallest model found,
+ * or m itself when none was. */
+#define SMT_SMALL_UNITS UINT64_C(2000000)
 #define SMT_SMALL_SECONDS 2.0
 Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want);
 
