@@ -105,15 +105,6 @@ static Z3_ast within(smt *s, Z3_ast t, uint64_t b) {
   return smt_and(s, 2, both);
 }
 
-/* Every distance within b. */
-static Z3_ast all_within(const shrink *sh, uint64_t b) {
-  Z3_ast *each = xcalloc(sh->count + 1, sizeof *each);
-  for (size_t i = 0; i < sh->count; i++) each[i] = within(sh->s, sh->dist[i], b);
-  Z3_ast all = smt_and(sh->s, (unsigned)sh->count, each);
-  free(each);
-  return all;
-}
-
 /* The distances of the integer inputs, in order. */
 static void distances(shrink *sh) {
   const smt_small *w = sh->want;
@@ -164,23 +155,15 @@ static bool feasible(shrink *sh, Z3_ast f) {
   return r == Z3_L_TRUE;
 }
 
-/* The least bound 0, 1, 2, 4, ... on every distance at once, asserted. */
-static void bound_all(shrink *sh) {
-  uint64_t most = 0;
-  for (size_t i = 0; i < sh->count; i++)
-    if (magnitude(sh, sh->dist[i]) > most) most = magnitude(sh, sh->dist[i]);
-  uint64_t b = 0;
-  while (b < most && b <= INT64_MAX / 2 && !feasible(sh, all_within(sh, b)) && !sh->over) b = b ? 2 * b : 1;
-  if (b > most || b > INT64_MAX / 2 || sh->over) b = most; /* the best model's own bound */
-  if (b <= INT64_MAX) Z3_solver_assert(smt_z3(sh->s), sh->sv, all_within(sh, b));
-}
-
-/* The least |t| (0 tried first, then halving the interval), asserted. */
+/* The least |t|, asserted: bounds 0, 1, 3, 7, ... until one holds, then
+ * halving the interval (most inputs can be 0; a few must be large). */
 static void bound_one(shrink *sh, Z3_ast t) {
   uint64_t lo = 0, hi = magnitude(sh, t);
+  bool gallop = true;
   while (lo < hi && hi <= INT64_MAX && !sh->over) {
-    uint64_t mid = lo == 0 ? 0 : lo + (hi - lo) / 2;
-    if (feasible(sh, within(sh->s, t, mid))) hi = magnitude(sh, t);
+    uint64_t mid = gallop ? (lo ? 2 * lo - 1 : 0) : lo + (hi - lo) / 2;
+    if (gallop && mid >= hi) gallop = false;
+    else if (feasible(sh, within(sh->s, t, mid))) hi = magnitude(sh, t), gallop = false;
     else lo = mid + 1;
   }
   if (hi <= INT64_MAX) Z3_solver_assert(smt_z3(sh->s), sh->sv, within(sh->s, t, hi));
@@ -223,7 +206,6 @@ Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, cons
   Z3_solver_push(c, sv);
   pin(&sh, m);
   distances(&sh);
-  bound_all(&sh);
   for (size_t i = 0; i < sh.count && !sh.over; i++) bound_one(&sh, sh.dist[i]);
   if (sh.changed && !satisfies_all(&sh)) {
     Z3_model_dec_ref(c, sh.best);

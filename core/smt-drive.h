@@ -56,8 +56,9 @@ typedef struct smt_small {
 } smt_small;
 
 /* A model of what solver sv holds (m, say, of a path to a bad state) whose
- * inputs are small: first the least bound 0, 1, 2, 4, ... on every
- * distance at once, then the least distance of each input in order. Only
+ * inputs are small: the least distance of each input in order, the earlier
+ * ones fixed (one bound for all would spread a change that one havoc can
+ * make over several; this way most havocs change nothing). Only
  * constraints are added (in a scope of sv's own, popped before it returns),
  * so the model is one of the same formula; it is also evaluated against
  * every assertion of sv before it is taken. Within SMT_SMALL_UNITS of Z3's
