@@ -18,6 +18,7 @@ typedef struct bmc {
   Z3_context c;
   conform_result *r;    /* receives the trace */
   double deadline;      /* the search's (smt_now seconds, 0 for none) */
+  bool small;           /* make the trace's values small */
   VEC(Z3_ast *) frames; /* X_k */
   enc_terms pcs;        /* pc_k */
   enc_terms sels;       /* sel_k; the last is the failing segment */
@@ -190,14 +191,18 @@ static Z3_model small_model(bmc *b, Z3_solver s, Z3_model m, unsigned depth) {
 
 static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
   bmc *b = ctx;
+  if (!b->small) {
+    read_trace(b, m, k, b->r);
+    return SMT_BMC_DONE;
+  }
   Z3_model small = small_model(b, s, m, k);
   read_trace(b, small, k, b->r);
   Z3_model_dec_ref(b->c, small);
   return SMT_BMC_DONE;
 }
 
-int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
-  bmc b = {.e = e, .c = smt_z3(e->s), .r = r, .deadline = deadline};
+int bmc_search(enc *e, unsigned bound, double deadline, bool small, conform_result *r) {
+  bmc b = {.e = e, .c = smt_z3(e->s), .r = r, .deadline = deadline, .small = small};
   b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
   b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
   smt_bmc_steps steps = {extend, fails_at, reached, &b};
