@@ -86,7 +86,6 @@ typedef struct shrink {
   bool changed;       /* best is not the caller's model */
   uint64_t units_end; /* where the resource budget ends (smt_resources_used) */
   double stop;        /* where the time budget ends */
-  double deadline;    /* the caller's */
   bool over;          /* the budget ran out, or Z3 gave no answer: no more checks */
 } shrink;
 
@@ -178,8 +177,8 @@ static bool satisfies_all(const shrink *sh) {
   bool ok = true;
   for (unsigned i = 0; i < Z3_ast_vector_size(c, all) && ok; i++) {
     Z3_ast v = NULL;
-    ok = Z3_model_eval(c, sh->best, Z3_ast_vector_get(c, all, i), true, &v) && v &&
-         Z3_get_bool_value(c, v) == Z3_L_TRUE;
+    ok = Z3_model_eval(c, sh->best, Z3_ast_vector_get(c, all, i), true, &v);
+    ok = ok && v && Z3_get_bool_value(c, v) == Z3_L_TRUE;
   }
   Z3_ast_vector_dec_ref(c, all);
   return ok;
@@ -198,8 +197,9 @@ static void pin(shrink *sh, Z3_model m) {
 Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want) {
   Z3_context c = smt_z3(s);
   double now = smt_now(), share = deadline > 0 ? (deadline - now) / 5 : SMT_SMALL_SECONDS;
-  shrink sh = {s, sv, want, NULL, 0, m, false, smt_resources_used(s, sv) + SMT_SMALL_UNITS,
-               now + (share < SMT_SMALL_SECONDS ? share : SMT_SMALL_SECONDS), deadline, false};
+  shrink sh = {.s = s, .sv = sv, .want = want, .best = m};
+  sh.units_end = smt_resources_used(s, sv) + SMT_SMALL_UNITS;
+  sh.stop = now + (share < SMT_SMALL_SECONDS ? share : SMT_SMALL_SECONDS);
   Z3_model_inc_ref(c, m);
   unsigned rlimit = smt_rlimit(s);
   smt_set_rlimit(s, (unsigned)SMT_SMALL_UNITS); /* Z3 aborting in a cancelled check ends the run as a limit would */
