@@ -29,10 +29,27 @@ typedef struct engine {
 
 /* ---------------------------------------------------------------- BMC */
 
-/* Reads the k-step trace of a model into e->r (a sym_reached). */
-static smt_bmc_answer read_trace(void *ctx, Z3_solver s, Z3_model model, Z3_ast **frames, Z3_ast *sel, unsigned k) {
-  (void)s;
+/* The path in model with small values (smt_small_model): the initial
+ * state near 0, every later one near the state before it; the steps stay. */
+static Z3_model small_model(engine *e, Z3_solver s, Z3_model model, Z3_ast **frames, Z3_ast *sel, unsigned k) {
+  size_t n = (k + 1) * e->width;
+  Z3_ast *inputs = xcalloc(n + 1, sizeof *inputs), *near = xcalloc(n + 1, sizeof *near);
+  for (unsigned j = 0; j <= k; j++)
+    for (size_t i = 0; i < e->width; i++) {
+      inputs[j * e->width + i] = frames[j][i];
+      near[j * e->width + i] = j ? frames[j - 1][i] : NULL;
+    }
+  smt_small want = {inputs, near, n, sel, k};
+  Z3_model small = smt_small_model(e->s, s, model, e->deadline, &want);
+  free(inputs);
+  free(near);
+  return small;
+}
+
+/* Reads the k-step trace of a model, made small, into e->r (a sym_reached). */
+static smt_bmc_answer read_trace(void *ctx, Z3_solver s, Z3_model found, Z3_ast **frames, Z3_ast *sel, unsigned k) {
   engine *e = ctx;
+  Z3_model model = small_model(e, s, found, frames, sel, k);
   compose_result *r = e->r;
   r->trace_steps = k;
   r->trace_states = xcalloc((k + 1) * e->width, sizeof *r->trace_states);
@@ -45,6 +62,7 @@ static smt_bmc_answer read_trace(void *ctx, Z3_solver s, Z3_model model, Z3_ast 
     smt_model_value(e->s, model, sel[j], &n);
     r->trace[j] = e->face->steps[n];
   }
+  Z3_model_dec_ref(smt_z3(e->s), model);
   return SMT_BMC_DONE;
 }
 

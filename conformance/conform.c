@@ -61,7 +61,7 @@ static void set_verdict(conform_result *r, int outcome) {
 static void run_bmc(enc *e, const conform_options *o, long longest, conform_result *r) {
   r->engine = "bmc";
   unsigned bound = o->bound ? o->bound : longest >= 0 ? (unsigned)longest : 50;
-  int found = bmc_search(e, bound, o->deadline, r);
+  int found = bmc_search(e, bound, o->deadline, !o->unseen, r);
   bool complete = longest >= 0 && bound >= (unsigned)longest;
   if (found == 1) set_verdict(r, 0);
   else if (found == 0 && complete) set_verdict(r, 1);
@@ -82,7 +82,7 @@ static void search_after_spacer(smt *s, enc *e, const conform_options *o, confor
   char gave_up[sizeof r->reason];
   snprintf(gave_up, sizeof gave_up, "%s", r->reason);
   if (smt_failed(s)) return set_verdict(r, -1);
-  int found = bmc_search(e, FALLBACK_DEPTH, o->deadline, r);
+  int found = bmc_search(e, FALLBACK_DEPTH, o->deadline, !o->unseen, r);
   set_verdict(r, found == 1 ? 0 : -1);
   if (found == 1) {
     r->engine = "bmc";
@@ -102,7 +102,7 @@ static bool out_of_time(const conform_options *o) { return interrupt_requested()
 /* The bounded search between Spacer's runs; true when it found a violation. */
 static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned depth, const char *why, conform_result *r) {
   smt_set_rlimit(s, QUICK_RLIMIT);
-  int found = bmc_search(e, depth, o->deadline, r);
+  int found = bmc_search(e, depth, o->deadline, !o->unseen, r);
   smt_set_rlimit(s, 0);
   if (found != 1) return false;
   r->engine = "bmc";
@@ -129,7 +129,7 @@ static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, con
     return;
   }
   /* Spacer says a failing assertion is reachable: find the path. */
-  int found = bmc_search(e, TRACE_SEARCH_DEPTH, o->deadline, r);
+  int found = bmc_search(e, TRACE_SEARCH_DEPTH, o->deadline, !o->unseen, r);
   set_verdict(r, found == 1 ? 0 : -1);
   if (found != 1) snprintf(r->reason, sizeof r->reason, "Spacer found a violation but no trace was found in time");
 }

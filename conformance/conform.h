@@ -28,6 +28,7 @@ typedef struct conform_options {
   bool brief;            /* engine auto: one resource-limited attempt (an answer only when it comes at once) */
   bool search_first;     /* engine auto on loops: the quick bounded search before Spacer (a violation is likely) */
   progress *progress;    /* the run's progress lines (borrowed), or NULL */
+  bool unseen;           /* nobody reads the counterexample's values (a first attempt, a probe): not made small */
 } conform_options;
 
 void conform_check(const prog *ins, const conform_options *o, conform_result *r);

@@ -17,6 +17,8 @@ typedef struct bmc {
   enc *e;
   Z3_context c;
   conform_result *r;    /* receives the trace */
+  double deadline;      /* the search's (smt_now seconds, 0 for none) */
+  bool small;           /* make the trace's values small */
   VEC(Z3_ast *) frames; /* X_k */
   enc_terms pcs;        /* pc_k */
   enc_terms sels;       /* sel_k; the last is the failing segment */
@@ -144,15 +146,63 @@ static bool extend(void *ctx, Z3_solver s, unsigned k) {
 /* A failing segment from depth k. */
 static Z3_ast fails_at(void *ctx, unsigned k) { return some_segment(ctx, k, true); }
 
+/* The havocs of segment j from depth k (same names as in the formula, so
+ * the same terms), each with the value it overwrites. */
+static void havocs(bmc *b, size_t j, unsigned k, enc_terms *inputs, enc_terms *near) {
+  enc *e = b->e;
+  size_t V = e->var_count, f = 0;
+  char tag[24];
+  snprintf(tag, sizeof tag, "%u", k);
+  Z3_ast *y = xcalloc(V + 1, sizeof *y);
+  enc_terms fresh = {0}, after = {0};
+  enc_segment_formula(e, j, b->frames.items[k], y, tag, &fresh, &after);
+  const enc_segment *sg = &e->segments.items[j];
+  vec_foreach(&sg->edges, i) {
+    const prog_edge *ed = &e->p->edges.items[sg->edges.items[i]];
+    if (f == fresh.len || ed->action != ACT_HAVOC || after.items[i * V + (size_t)ed->var] != fresh.items[f]) continue;
+    vec_push(NULL, inputs, fresh.items[f++]);
+    vec_push(NULL, near, i ? after.items[(i - 1) * V + (size_t)ed->var] : b->frames.items[k][ed->var]);
+  }
+  vec_free(&fresh);
+  vec_free(&after);
+  free(y);
+}
+
+/* The path in m with small values (smt_small_model): the values at depth
+ * 0, and every havoc of the segments taken as its change; the segments stay. */
+static Z3_model small_model(bmc *b, Z3_solver s, Z3_model m, unsigned depth) {
+  enc *e = b->e;
+  enc_terms inputs = {0}, near = {0};
+  for (size_t v = 0; v < e->var_count; v++) {
+    vec_push(NULL, &inputs, b->frames.items[0][v]);
+    vec_push(NULL, &near, NULL);
+  }
+  for (unsigned k = 0; k <= depth; k++) {
+    int64_t sel = 0;
+    smt_model_value(e->s, m, b->sels.items[k], &sel);
+    havocs(b, (size_t)sel, k, &inputs, &near);
+  }
+  smt_small want = {inputs.items, near.items, inputs.len, b->sels.items, depth + 1};
+  Z3_model small = smt_small_model(e->s, s, m, b->deadline, &want);
+  vec_free(&inputs);
+  vec_free(&near);
+  return small;
+}
+
 static smt_bmc_answer reached(void *ctx, Z3_solver s, Z3_model m, unsigned k) {
   bmc *b = ctx;
-  (void)s;
-  read_trace(b, m, k, b->r);
+  if (!b->small) {
+    read_trace(b, m, k, b->r);
+    return SMT_BMC_DONE;
+  }
+  Z3_model small = small_model(b, s, m, k);
+  read_trace(b, small, k, b->r);
+  Z3_model_dec_ref(b->c, small);
   return SMT_BMC_DONE;
 }
 
-int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r) {
-  bmc b = {.e = e, .c = smt_z3(e->s), .r = r};
+int bmc_search(enc *e, unsigned bound, double deadline, bool small, conform_result *r) {
+  bmc b = {.e = e, .c = smt_z3(e->s), .r = r, .deadline = deadline, .small = small};
   b.reach = xcalloc(e->cuts.len + 1, sizeof *b.reach);
   b.next = xcalloc(e->cuts.len + 1, sizeof *b.next);
   smt_bmc_steps steps = {extend, fails_at, reached, &b};

@@ -18,7 +18,8 @@ char *chc_smt2(enc *e);
 
 /* Bounded model checking over segments, depths 0..bound: 0 when no failing
  * assertion is reachable within the bound, 0 never means "holds" unless the
- * bound covers every path. On 1 (found), r's trace is set. */
-int bmc_search(enc *e, unsigned bound, double deadline, conform_result *r);
+ * bound covers every path. On 1 (found), r's trace is set, with small values
+ * (smt_small_model) when small. */
+int bmc_search(enc *e, unsigned bound, double deadline, bool small, conform_result *r);
 
 #endif

@@ -111,6 +111,7 @@ static void check_job(const ast_spec *spec, const conform_options *o, const conf
     prog *wide = ins_build(j->code, spec, j->thread, &havoc, false);
     conform_options brief = *o;
     brief.brief = o->engine == CONFORM_AUTO;
+    brief.unseen = true; /* only its verdict is used */
     conform_check(wide, &brief, &j->r);
     prog_free(wide);
     if (j->r.verdict == CONFORM_HOLDS) {
@@ -134,6 +135,7 @@ static void warn_unused_edges(const ast_spec *spec, const conform_options *o, co
   double budget = j->r.seconds * COVERAGE_PROOF_FACTOR;
   conform_options c = *o;
   c.certificate = c.brief = c.search_first = false;
+  c.unseen = true; /* the probes' traces only clear probes */
   double start = smt_now();
   c.deadline = start + (budget > COVERAGE_MIN_SECONDS ? budget : COVERAGE_MIN_SECONDS);
   if (o->deadline > 0 && o->deadline < c.deadline) c.deadline = o->deadline;

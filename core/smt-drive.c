@@ -1,9 +1,12 @@
 /* core/smt-drive.c -- BMC, Spacer and the invariant re-check, once. */
 #include "smt-drive.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "interrupt.h"
 
 /* Gives the solver the time left until deadline: one solver serves every
@@ -69,6 +72,152 @@ int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps,
   }
   Z3_solver_dec_ref(smt_z3(s), sv);
   return found;
+}
+
+/* ---------------------------------------------------------------- small models */
+
+/* The search for a small model: the budget, and the best model so far. */
+typedef struct shrink {
+  smt *s;
+  Z3_solver sv;
+  const smt_small *want;
+  Z3_ast *dist;       /* per integer input: its distance from its near term */
+  size_t count;       /* entries in dist */
+  Z3_model best;      /* a reference */
+  bool changed;       /* best is not the caller's model */
+  uint64_t units_end; /* where the resource budget ends (smt_resources_used) */
+  double stop;        /* where the time budget ends */
+  bool over;          /* the budget ran out, or Z3 gave no answer: no more checks */
+} shrink;
+
+static bool is_int(smt *s, Z3_ast t) { return Z3_get_sort_kind(smt_z3(s), Z3_get_sort(smt_z3(s), t)) == Z3_INT_SORT; }
+
+/* |t| in the best model; UINT64_MAX when it is no 64-bit numeral. */
+static uint64_t magnitude(const shrink *sh, Z3_ast t) {
+  int64_t v = 0;
+  if (!smt_model_value(sh->s, sh->best, t, &v)) return UINT64_MAX;
+  return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* -b <= t <= b (b at most INT64_MAX). */
+static Z3_ast within(smt *s, Z3_ast t, uint64_t b) {
+  Z3_ast both[2] = {smt_le(s, smt_int(s, -(int64_t)b), t), smt_le(s, t, smt_int(s, (int64_t)b))};
+  return smt_and(s, 2, both);
+}
+
+/* The distances of the integer inputs, in order. */
+static void distances(shrink *sh) {
+  const smt_small *w = sh->want;
+  Z3_context c = smt_z3(sh->s);
+  sh->dist = xcalloc(w->input_count + 1, sizeof *sh->dist);
+  for (size_t i = 0; i < w->input_count; i++) {
+    if (!is_int(sh->s, w->inputs[i])) continue;
+    Z3_ast near = w->near ? w->near[i] : NULL, both[2] = {w->inputs[i], near};
+    sh->dist[sh->count++] = near && is_int(sh->s, near) ? smt_keep(sh->s, Z3_mk_sub(c, 2, both)) : w->inputs[i];
+  }
+}
+
+static void set_limits(smt *s, Z3_solver sv, unsigned timeout_ms, unsigned rlimit) {
+  Z3_context c = smt_z3(s);
+  Z3_params p = Z3_mk_params(c);
+  Z3_params_inc_ref(c, p);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms);
+  Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), rlimit);
+  Z3_solver_set_params(c, sv, p);
+  Z3_params_dec_ref(c, p);
+}
+
+/* Limits the next check to what is left of the budget; false when nothing is. */
+static bool limit_check(shrink *sh) {
+  uint64_t used = smt_resources_used(sh->s, sh->sv);
+  if (used >= sh->units_end || smt_deadline_passed(sh->stop) || interrupt_requested()) sh->over = true;
+  if (sh->over) return false;
+  uint64_t left = sh->units_end - used;
+  set_limits(sh->s, sh->sv, smt_timeout_ms(sh->stop), left < UINT_MAX ? (unsigned)left : UINT_MAX);
+  return true;
+}
+
+/* Whether sv has a model with f too; if so, it becomes the best. */
+static bool feasible(shrink *sh, Z3_ast f) {
+  if (!limit_check(sh)) return false;
+  Z3_context c = smt_z3(sh->s);
+  Z3_solver_push(c, sh->sv);
+  Z3_solver_assert(c, sh->sv, f);
+  Z3_lbool r = smt_check(sh->s, sh->sv, sh->stop);
+  if (r == Z3_L_TRUE) {
+    Z3_model_dec_ref(c, sh->best);
+    sh->best = Z3_solver_get_model(c, sh->sv);
+    Z3_model_inc_ref(c, sh->best);
+    sh->changed = true;
+  }
+  Z3_solver_pop(c, sh->sv, 1);
+  sh->over |= r == Z3_L_UNDEF;
+  return r == Z3_L_TRUE;
+}
+
+/* The least |t|, asserted: bounds 0, 1, 3, 7, ... until one holds, then
+ * halving the interval (most inputs can be 0; a few must be large). */
+static void bound_one(shrink *sh, Z3_ast t) {
+  uint64_t lo = 0, hi = magnitude(sh, t);
+  bool gallop = true;
+  while (lo < hi && hi <= INT64_MAX && !sh->over) {
+    uint64_t mid = gallop ? (lo ? 2 * lo - 1 : 0) : lo + (hi - lo) / 2;
+    if (gallop && mid >= hi) gallop = false;
+    else if (feasible(sh, within(sh->s, t, mid))) hi = magnitude(sh, t), gallop = false;
+    else lo = mid + 1;
+  }
+  if (hi <= INT64_MAX) Z3_solver_assert(smt_z3(sh->s), sh->sv, within(sh->s, t, hi));
+}
+
+/* Does the best model satisfy every assertion of sv? (Z3 4.8 can answer sat
+ * with a meaningless model to a check that a limit cancelled.) */
+static bool satisfies_all(const shrink *sh) {
+  Z3_context c = smt_z3(sh->s);
+  Z3_ast_vector all = Z3_solver_get_assertions(c, sh->sv);
+  Z3_ast_vector_inc_ref(c, all);
+  bool ok = true;
+  for (unsigned i = 0; i < Z3_ast_vector_size(c, all) && ok; i++) {
+    Z3_ast v = NULL;
+    ok = Z3_model_eval(c, sh->best, Z3_ast_vector_get(c, all, i), true, &v);
+    ok = ok && v && Z3_get_bool_value(c, v) == Z3_L_TRUE;
+  }
+  Z3_ast_vector_dec_ref(c, all);
+  return ok;
+}
+
+/* The keep terms at their values in m. */
+static void pin(shrink *sh, Z3_model m) {
+  Z3_context c = smt_z3(sh->s);
+  for (size_t i = 0; i < sh->want->keep_count; i++) {
+    Z3_ast v = NULL;
+    if (Z3_model_eval(c, m, sh->want->keep[i], true, &v) && v)
+      Z3_solver_assert(c, sh->sv, smt_eq(sh->s, sh->want->keep[i], smt_keep(sh->s, v)));
+  }
+}
+
+Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want) {
+  Z3_context c = smt_z3(s);
+  double now = smt_now(), share = deadline > 0 ? (deadline - now) / 5 : SMT_SMALL_SECONDS;
+  shrink sh = {.s = s, .sv = sv, .want = want, .best = m};
+  sh.units_end = smt_resources_used(s, sv) + SMT_SMALL_UNITS;
+  sh.stop = now + (share < SMT_SMALL_SECONDS ? share : SMT_SMALL_SECONDS);
+  Z3_model_inc_ref(c, m);
+  unsigned rlimit = smt_rlimit(s);
+  smt_set_rlimit(s, (unsigned)SMT_SMALL_UNITS); /* Z3 aborting in a cancelled check ends the run as a limit would */
+  Z3_solver_push(c, sv);
+  pin(&sh, m);
+  distances(&sh);
+  for (size_t i = 0; i < sh.count && !sh.over; i++) bound_one(&sh, sh.dist[i]);
+  if (sh.changed && !satisfies_all(&sh)) {
+    Z3_model_dec_ref(c, sh.best);
+    sh.best = m;
+    Z3_model_inc_ref(c, m);
+  }
+  Z3_solver_pop(c, sv, 1);
+  smt_set_rlimit(s, rlimit);
+  set_limits(s, sv, deadline > 0 ? smt_timeout_ms(deadline) : UINT_MAX, rlimit);
+  free(sh.dist);
+  return sh.best;
 }
 
 int smt_spacer(smt *s, Z3_solver horn, double deadline, smt_accept accept, void *ctx, char *reason,

@@ -1,6 +1,7 @@
 /* core/smt-drive.h -- the solver driving every Z3 engine shares: bounded
- * model checking one depth at a time, a Spacer run with its outcome and
- * reason, and the independent re-check of an inductive invariant.
+ * model checking one depth at a time, a counterexample's model made small,
+ * a Spacer run with its outcome and reason, and the independent re-check of
+ * an inductive invariant.
  *
  * The engines keep their encodings (the composition's states, the counter
  * abstraction, the segments of C(T, T#)) and hand them to these drivers
@@ -11,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "smt.h"
 
@@ -39,6 +41,35 @@ typedef struct smt_bmc_steps {
  * between steps, since building a step of a big system can take long. */
 int smt_bmc(smt *s, unsigned bound, double deadline, const smt_bmc_steps *steps, unsigned *depth, char *reason,
             size_t reason_size);
+
+/* What smt_small_model makes small: the integer terms inputs (the free
+ * values of a path: its start and every havoc; terms of other sorts are
+ * skipped), each as its distance from near (for a havoc, the value it
+ * overwrites: the environment changes as little as it can), while the terms
+ * keep (which path: its selectors) keep their values in the model. */
+typedef struct smt_small {
+  const Z3_ast *inputs; /* input_count terms, the earlier ones made small first */
+  const Z3_ast *near;   /* per input: the term it stays near, or NULL for 0; or NULL for all 0 */
+  size_t input_count;
+  const Z3_ast *keep; /* keep_count terms */
+  size_t keep_count;
+} smt_small;
+
+/* A model of what solver sv holds (m, say, of a path to a bad state) whose
+ * inputs are small: the least distance of each input in order, the earlier
+ * ones fixed (one bound for all would spread a change that one havoc can
+ * make over several; this way most havocs change nothing). Only
+ * constraints are added (in a scope of sv's own, popped before it returns),
+ * so the model is one of the same formula; it is also evaluated against
+ * every assertion of sv before it is taken. Within SMT_SMALL_UNITS of Z3's
+ * resource units (about a second; the same result on every machine) and a
+ * fifth of the time left until deadline (0 for none), at most
+ * SMT_SMALL_SECONDS; sv's time and resource limits are restored. Returns a
+ * new reference (release with Z3_model_dec_ref): the smallest model found,
+ * or m itself when none was. */
+#define SMT_SMALL_UNITS UINT64_C(2000000)
+#define SMT_SMALL_SECONDS 2.0
+Z3_model smt_small_model(smt *s, Z3_solver sv, Z3_model m, double deadline, const smt_small *want);
 
 /* Reads and re-checks the invariant in Spacer's model: true when it passed. */
 typedef bool (*smt_accept)(void *ctx, Z3_model m);

@@ -353,6 +353,8 @@ void smt_set_horn_seed(smt *s, unsigned seed) { s->seed = seed; }
 
 void smt_set_rlimit(smt *s, unsigned rlimit) { s->rlimit = rlimit; }
 
+unsigned smt_rlimit(const smt *s) { return s->rlimit; }
+
 Z3_solver smt_solver(smt *s, double deadline, bool horn) {
   Z3_context c = s->z3;
   Z3_solver sv = horn ? Z3_mk_solver_for_logic(c, Z3_mk_string_symbol(c, "HORN")) : Z3_mk_solver(c);

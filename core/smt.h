@@ -71,6 +71,8 @@ void smt_set_horn_seed(smt *s, unsigned seed);
  * Unlike a time limit it ends a check at the same point on every machine
  * and under any load, so what a limited attempt finds is reproducible. */
 void smt_set_rlimit(smt *s, unsigned rlimit);
+/* The resource limit smt_set_rlimit set last (0: none). */
+unsigned smt_rlimit(const smt *s);
 
 /* Z3_solver_check, except that the answer is Z3_L_UNDEF when Z3 reported an
  * error, or when the check ended within SMT_CHECK_SLACK seconds of deadline

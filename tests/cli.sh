@@ -107,6 +107,20 @@ expect_match conform-no-implementation 2 "no thread has an implementation" -- co
 expect_match conform-bad-engine 2 "engine must be auto, chc or bmc" -- conform p.athread p.c --engine fast
 expect_match conform-bmc-bound 3 "unknown (bmc" -- conform p.athread p.c --engine bmc --bound 3
 expect_match conform-bmc-finds 1 "does not conform (bmc" -- conform p.athread bad.c --engine bmc --bound 20
+# Counterexamples carry small values (smt_small_model): under --env havoc Z3's
+# first models started with pendingIO = 17, NumQueuedWorkers = 11 and sent =
+# 5; every value of the start, the environment and the steps is now within
+# [-1, 1] (a trace bmc found, and one bmc found after Spacer's violation).
+for ex in bluetooth/bluetooth.athread:bluetooth/bluetooth-buggy.c:bmc battery/battery.athread:battery/battery-buggy.c:chc \
+          tutorial/dispatch.athread:tutorial/dispatch-v1.c:bmc; do
+  IFS=: read -r spec code engine <<< "$ex"
+  "$ATHREAD" conform "$TESTS_DIR/../examples/$spec" "$TESTS_DIR/../examples/$code" --env havoc --no-timing > small.out
+  got=$?
+  values=$(grep -E '^ +(start|environment|after|read|at the failure):' small.out | grep -oE '= -?[0-9]+' | tr -d '= ')
+  if [ $got = 1 ] && grep -q "does not conform ($engine)" small.out && [ -n "$values" ] &&
+     ! grep -qvxE -- '-?[01]' <<< "$values"; then pass
+  else fail "conform $code --env havoc: a value beyond [-1, 1], or no counterexample by $engine"; cat small.out; fi
+done
 $VALGRIND "$ATHREAD" conform p.athread p.c --timeout 0.001 > out.stdout 2>&1
 got=$?
 if [ $got = 3 ] && grep -q "unknown" out.stdout || [ $got = 0 ]; then pass; else fail "conform --timeout 0.001: exit $got"; cat out.stdout; fi

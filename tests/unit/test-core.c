@@ -12,6 +12,7 @@
 #include "../../core/vec.h"
 #include "../../core/ir.h"
 #include "../../core/smt-print.h"
+#include "../../core/smt-drive.h"
 #include "../../core/smt.h"
 #include "unit.h"
 
@@ -393,6 +394,53 @@ static void z3_errors_fail_without_crashing(void **state) {
   smt_free(s);
 }
 
+static int64_t value_in(smt *s, Z3_model m, Z3_ast t) {
+  int64_t v = 0;
+  assert_true(smt_model_value(s, m, t, &v));
+  return v;
+}
+
+/* smt_small_model: each input as close to 0 (or to its near term) as the
+ * formula allows, in order, with the kept term (the path) as in the model
+ * given; sv as it was after; and the model given when no time is left. */
+static void small_models_keep_the_formula(void **state) {
+  (void)state;
+  smt *s = smt_new();
+  Z3_context c = smt_z3(s);
+  Z3_solver sv = smt_solver(s, 0, false);
+  Z3_ast x = smt_var(s, "x", false), y = smt_var(s, "y", false), z = smt_var(s, "z", false);
+  Z3_ast w = smt_var(s, "w", false), sel = smt_var(s, "sel", false), sum[2] = {x, y};
+  Z3_solver_assert(c, sv, smt_eq(s, smt_add(s, 2, sum), smt_int(s, 1000)));
+  Z3_solver_assert(c, sv, smt_implies(s, smt_eq(s, sel, smt_int(s, 0)), smt_le(s, smt_int(s, 3), x)));
+  Z3_solver_assert(c, sv, smt_implies(s, smt_eq(s, sel, smt_int(s, 1)), smt_le(s, x, smt_int(s, -3))));
+  Z3_solver_assert(c, sv, smt_le(s, smt_int(s, 8), z));
+  Z3_solver_assert(c, sv, smt_eq(s, w, smt_int(s, 20)));
+  Z3_solver_push(c, sv); /* a model with large values, on path 1 */
+  Z3_solver_assert(c, sv, smt_eq(s, sel, smt_int(s, 1)));
+  Z3_solver_assert(c, sv, smt_eq(s, x, smt_int(s, -700)));
+  Z3_solver_assert(c, sv, smt_eq(s, z, smt_int(s, 99)));
+  assert_int_equal(Z3_solver_check(c, sv), Z3_L_TRUE);
+  Z3_model m = Z3_solver_get_model(c, sv);
+  Z3_model_inc_ref(c, m);
+  Z3_solver_pop(c, sv, 1);
+  Z3_ast inputs[3] = {x, y, z}, near[3] = {NULL, NULL, w};
+  smt_small want = {inputs, near, 3, &sel, 1};
+  Z3_model small = smt_small_model(s, sv, m, 0, &want);
+  assert_int_equal(value_in(s, small, sel), 1);
+  assert_int_equal(value_in(s, small, x), -3);
+  assert_int_equal(value_in(s, small, y), 1003);
+  assert_int_equal(value_in(s, small, z), 20);
+  assert_int_equal(Z3_solver_get_num_scopes(c, sv), 0);
+  Z3_model late = smt_small_model(s, sv, m, smt_now() - 1, &want);
+  assert_ptr_equal(late, m);
+  assert_false(smt_failed(s));
+  Z3_model_dec_ref(c, late);
+  Z3_model_dec_ref(c, small);
+  Z3_model_dec_ref(c, m);
+  Z3_solver_dec_ref(c, sv);
+  smt_free(s);
+}
+
 /* FIPS 180-4's examples, and lengths around the padding's edges (55, 56, 64 bytes). */
 static void sha256_matches_the_standard(void **state) {
   (void)state;
@@ -446,6 +494,8 @@ static void progress_lines_are_rate_limited(void **state) {
   progress_beat(NULL);
   assert_false(progress_on(&off) || progress_on(NULL) || progress_due(&off));
   progress_free(&off);
+}
+
 /* ---------------------------------------------------------------- smt-print */
 
 /* The conjuncts smt_print_conjuncts gives an SMT-LIB formula over x, y (Int),
@@ -531,6 +581,7 @@ int run_core_tests(void) {
       cmocka_unit_test(z3_agrees_with_c_arith),
       cmocka_unit_test(z3_errors_fail_without_crashing),
       cmocka_unit_test(smt_prints_in_the_spec_syntax),
+      cmocka_unit_test(small_models_keep_the_formula),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
