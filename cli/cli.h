@@ -19,7 +19,7 @@ typedef enum cli_exit {
   EXIT_INTERNAL = 4   /* internal error, or a subcommand not built yet */
 } cli_exit;
 
-#define ATHREAD_VERSION "0.1.0"
+#define ATHREAD_VERSION "0.2.0"
 /* The version of the JSON reports' layout (docs/json.md): raised when a
  * member changes meaning or goes away, not when one is added. */
 #define ATHREAD_JSON_SCHEMA_VERSION 1

@@ -83,7 +83,7 @@ if grep -q '^usage: athread lint' out.stdout && python3 -c 'import json,sys; d=j
 expect diagnostics-after-double-dash 2 "" "--diagnostics-format=json: error: cannot open file: No such file or directory" -- lint -- --diagnostics-format=json
 
 # ---------------------------------------------------------------- help and version
-expect version 0 "athread 0.1.0" "" -- --version
+expect version 0 "athread 0.2.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
 for c in lint fmt conform check compose replay viz promela skeleton; do
   expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
