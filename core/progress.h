@@ -20,7 +20,7 @@ typedef struct progress {
   double interval;      /* seconds between two lines */
   double start;         /* the clock when the run started (smt_now's) */
   double last;          /* the clock at the last line */
-  char head[96];        /* "compose", "conform: thread Worker (2/3)" */
+  char head[128];       /* "compose", "conform: thread Worker (2/3)": command, ": ", a context of 80 */
   char command[24];     /* "compose": the head without a context */
   char phase[200];      /* what is going on now, or "" */
   pthread_mutex_t lock; /* the watchdog beats from its own thread */
