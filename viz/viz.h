@@ -26,6 +26,8 @@ typedef struct viz_options {
   bool idle;              /* draw the implicit idle self-loops (dashed) */
   const viz_trace *trace; /* counterexample to overlay, or NULL */
   const char *spec_name;  /* the spec's file name, for the legend */
+  bool ids;               /* SVG: give each state the id s_T_I and each edge e_T_I (I its index in
+                           * thread T), which pages that highlight them look up (review/) */
 } viz_options;
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,
