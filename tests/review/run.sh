@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# tests/review.sh -- athread review: the structure of the page for every
+# tests/review/run.sh -- athread review: the structure of the page for every
 # example (each section, one SVG and one section per thread, a
 # counterexample exactly when compose says unsafe, the data parses, nothing
-# loaded from elsewhere: no http(s) reference, no src=, no <link>), and the
-# error paths (exit 2, the message, no file written, an old file untouched).
-# Usage: tests/review.sh
+# loaded from elsewhere: no http(s) reference, no src=, no <link>), the
+# error paths (exit 2, the message, no file written, an old file untouched),
+# and the pages in headless Chromium (browser.py: no console error, the
+# stepper marks what the JSON trace says).
+# Usage: tests/review/run.sh
 set -u
-source "$(dirname "$0")/setup"
+source "$(dirname "$0")/../setup"
 root=$(cd "$TESTS_DIR/.." && pwd)
 cd "$SCRATCH"
 
@@ -85,6 +87,21 @@ expect c-files 2 'C files are not reviewed yet' -- "$root/examples/mutex/mutex.a
 expect option 2 "unknown option '--nope'" -- --nope "$root/examples/mutex/mutex.athread" -o old.html
 expect set 2 'mutex.athread.*(no const|not a const|declares no)' -- "$root/examples/mutex/mutex.athread" --set zz=1 -o old.html
 expect output 2 'no-such-dir' -- "$root/examples/mutex/mutex.athread" -o no-such-dir/page.html
+
+# The pages in a real browser (tests/review/browser.py), when Chromium and
+# Selenium are installed (scripts/deps.sh installs them).
+pages=()
+for spec in "$root"/examples/*/*.athread; do pages+=("$PWD/$(basename "$spec" .athread).html"); done
+if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
+  out=$(/usr/bin/python3 "$TESTS_DIR/review/browser.py" "${pages[@]}" 2>&1)
+  echo "$out" | grep '^FAIL' | head -n 20
+  p=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<< "$out")
+  f=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<< "$out")
+  if [ -z "$p" ]; then fail "browser.py printed no summary: $(tail -n 3 <<< "$out")"; else
+    passed=$((passed + p)); failed=$((failed + f)); fi
+else
+  echo "SKIP: the browser checks (no /usr/bin/chromedriver or python3-selenium; make deps installs them)"
+fi
 
 summary "review"
 [ $failed = 0 ]
