@@ -14,10 +14,10 @@
 #include "review.h"
 
 typedef struct review_page {
-  const ast_spec *spec;       /* the spec reviewed */
-  const review_request *rq;   /* what was asked */
-  const json_t *compose;      /* compose's JSON report (compose/report.h) */
-  char *const *thread_svgs;   /* per thread of spec: its diagram as SVG (NUL-terminated) */
+  const ast_spec *spec;     /* the spec reviewed */
+  const review_request *rq; /* what was asked */
+  const json_t *compose;    /* compose's JSON report (compose/report.h) */
+  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated) */
 } review_page;
 
 /* Appends the whole page for p to out. */

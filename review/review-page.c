@@ -60,7 +60,7 @@ static void put_declarations(strbuf *b, const ast_spec *spec) {
     put_source(b, spec, spec->variables.items[i]->at);
     sbuf_puts(b, "</code></td><td>");
     sbuf_puts(b, spec->variables.items[i]->init || spec->variables.items[i]->init_list.len ? "as declared"
-                                                                                          : "any value of its type");
+                                                                                           : "any value of its type");
     sbuf_puts(b, "</td></tr>\n");
   }
   vec_foreach(&spec->consts, i) {
@@ -90,14 +90,15 @@ static void put_overview(strbuf *b, const review_page *p) {
 
 static void put_thread(strbuf *b, const review_page *p, size_t i) {
   const ast_thread *t = p->spec->threads.items[i];
-  sbuf_printf(b, "<section id=\"thread-%s\" class=\"thread\" data-thread=\"%s\"><h2>Thread %s</h2>\n", t->name,
-              t->name, t->name);
+  sbuf_printf(b, "<section id=\"thread-%s\" class=\"thread\" data-thread=\"%s\"><h2>Thread %s</h2>\n", t->name, t->name,
+              t->name);
   if (t->impl) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
   sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
-  sbuf_printf(b, "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
-                 "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
-                 "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
-                 "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
+  sbuf_printf(b,
+              "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
+              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
               t->name);
   sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", t->name);
   sbuf_puts(b, p->thread_svgs[i]);
@@ -115,11 +116,12 @@ static void put_statistic(strbuf *b, const json_t *stats, const char *name, cons
 static void put_composition(strbuf *b, const review_page *p) {
   const json_t *j = p->compose;
   const char *verdict = member(j, "verdict", "unknown");
-  sbuf_printf(b, "<section id=\"composition\"><h2>Composition</h2>\n<p class=\"verdict verdict-%s\">Verdict: "
-                 "<strong>%s</strong>",
+  sbuf_printf(b,
+              "<section id=\"composition\"><h2>Composition</h2>\n<p class=\"verdict verdict-%s\">Verdict: "
+              "<strong>%s</strong>",
               verdict, verdict);
-  const char *why = member(json_object_get(json_object_get(j, "trace"), "violation"), "message",
-                           member(j, "reason", NULL));
+  const char *why =
+      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
   if (why) {
     sbuf_puts(b, ": ");
     put_text(b, why);
@@ -165,17 +167,18 @@ static void put_step(strbuf *b, const json_t *step) {
  * (page.js marks the current one; printed, the list is the trace). */
 static void put_counterexample(strbuf *b, const json_t *trace) {
   const json_t *steps = json_object_get(trace, "steps");
-  sbuf_printf(b, "<section id=\"counterexample\"><h2>Counterexample</h2>\n"
-                 "<div class=\"stepper\" role=\"group\" aria-label=\"step through the counterexample\">"
-                 "<button type=\"button\" data-go=\"first\">first</button>"
-                 "<button type=\"button\" data-go=\"back\">back</button>"
-                 "<input type=\"range\" id=\"step\" min=\"0\" max=\"%zu\" value=\"0\" "
-                 "aria-label=\"step (arrow keys move)\">"
-                 "<button type=\"button\" data-go=\"forward\">forward</button>"
-                 "<button type=\"button\" data-go=\"last\">last</button>"
-                 " <output id=\"step-label\" aria-live=\"polite\">initial state</output></div>\n"
-                 "<table id=\"state\"><caption>State at this step (changed values marked *)</caption></table>\n"
-                 "<ol class=\"steps\">\n",
+  sbuf_printf(b,
+              "<section id=\"counterexample\"><h2>Counterexample</h2>\n"
+              "<div class=\"stepper\" role=\"group\" aria-label=\"step through the counterexample\">"
+              "<button type=\"button\" data-go=\"first\">first</button>"
+              "<button type=\"button\" data-go=\"back\">back</button>"
+              "<input type=\"range\" id=\"step\" min=\"0\" max=\"%zu\" value=\"0\" "
+              "aria-label=\"step (arrow keys move)\">"
+              "<button type=\"button\" data-go=\"forward\">forward</button>"
+              "<button type=\"button\" data-go=\"last\">last</button>"
+              " <output id=\"step-label\" aria-live=\"polite\">initial state</output></div>\n"
+              "<table id=\"state\"><caption>State at this step (changed values marked *)</caption></table>\n"
+              "<ol class=\"steps\">\n",
               json_array_size(steps));
   size_t i;
   const json_t *step;

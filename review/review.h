@@ -14,11 +14,11 @@
 #include "../spec-lang/spec.h"
 
 typedef struct review_request {
-  const char *spec_path;          /* the specification */
-  const spec_options *spec;       /* --set overrides it was asked with */
-  const char *output;             /* the page's path; "-" for standard output */
-  const char *command_line;       /* the command as typed, shown on the page */
-  const char *version;            /* athread's version, shown on the page */
+  const char *spec_path;    /* the specification */
+  const spec_options *spec; /* --set overrides it was asked with */
+  const char *output;       /* the page's path; "-" for standard output */
+  const char *command_line; /* the command as typed, shown on the page */
+  const char *version;      /* athread's version, shown on the page */
 } review_request;
 
 typedef enum review_outcome {
