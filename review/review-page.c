@@ -163,26 +163,31 @@ static void put_step(strbuf *b, const json_t *step) {
   sbuf_puts(b, "</li>\n");
 }
 
-/* The step control, the state at the current step and every step listed
- * (page.js marks the current one; printed, the list is the trace). */
-static void put_counterexample(strbuf *b, const json_t *trace) {
-  const json_t *steps = json_object_get(trace, "steps");
+/* The step control, above every section and kept in view, so that the
+ * diagrams it highlights can be looked at while stepping. */
+static void put_stepper(strbuf *b, const json_t *trace) {
   sbuf_printf(b,
-              "<section id=\"counterexample\"><h2>Counterexample</h2>\n"
               "<div class=\"stepper\" role=\"group\" aria-label=\"step through the counterexample\">"
+              "<a href=\"#counterexample\">Counterexample</a>: "
               "<button type=\"button\" data-go=\"first\">first</button>"
               "<button type=\"button\" data-go=\"back\">back</button>"
               "<input type=\"range\" id=\"step\" min=\"0\" max=\"%zu\" value=\"0\" "
               "aria-label=\"step (arrow keys move)\">"
               "<button type=\"button\" data-go=\"forward\">forward</button>"
               "<button type=\"button\" data-go=\"last\">last</button>"
-              " <output id=\"step-label\" aria-live=\"polite\">initial state</output></div>\n"
-              "<table id=\"state\"><caption>State at this step (changed values marked *)</caption></table>\n"
-              "<ol class=\"steps\">\n",
-              json_array_size(steps));
+              " <output id=\"step-label\" aria-live=\"polite\">initial state</output></div>\n",
+              json_array_size(json_object_get(trace, "steps")));
+}
+
+/* The state at the current step (page.js fills it in) and every step listed
+ * (page.js marks the current one; printed, the list is the trace). */
+static void put_counterexample(strbuf *b, const json_t *trace) {
+  sbuf_puts(b, "<section id=\"counterexample\"><h2>Counterexample</h2>\n"
+               "<table id=\"state\"><caption>State at this step (changed values marked *)</caption></table>\n"
+               "<ol class=\"steps\">\n");
   size_t i;
   const json_t *step;
-  json_array_foreach(steps, i, step) put_step(b, step);
+  json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
   sbuf_puts(b, "</ol>\n</section>\n");
 }
 
@@ -258,6 +263,7 @@ void review_page_build(strbuf *out, const review_page *p) {
   const json_t *trace = json_object_get(p->compose, "trace");
   put_head(out, p);
   put_nav(out, p->spec, trace);
+  if (trace) put_stepper(out, trace);
   put_overview(out, p);
   vec_foreach(&p->spec->threads, i) put_thread(out, p, i);
   put_composition(out, p);
