@@ -56,16 +56,23 @@ static void svg_element(char *svg) {
   cut(svg, " xmlns:xlink=\"http://www.w3.org/1999/xlink\"");
 }
 
-/* Draws each thread of spec into svgs (per thread, owned: free with free()). */
+/* Draws each thread of spec into svgs (per thread, owned: free with free()),
+ * in one Graphviz session (viz_session_new says why). */
 static review_outcome draw_threads(diag_sink *sink, const review_request *rq, const ast_spec *spec, char **svgs) {
+  viz_session *s = viz_session_new();
+  review_outcome result = REVIEW_WRITTEN;
   vec_foreach(&spec->threads, i) {
     viz_options o = {.only = spec->threads.items[i], .spec_name = rq->spec_path, .ids = true};
     size_t len;
-    viz_result r = viz_render(sink, spec, &o, VIZ_SVG, &svgs[i], &len);
-    if (r != VIZ_DONE) return r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
+    viz_result r = viz_render_in(s, sink, spec, &o, VIZ_SVG, &svgs[i], &len);
+    if (r != VIZ_DONE) {
+      result = r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
+      break;
+    }
     svg_element(svgs[i]);
   }
-  return REVIEW_WRITTEN;
+  viz_session_free(s);
+  return result;
 }
 
 /* ---------------------------------------------------------------- the page */
