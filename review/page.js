@@ -21,6 +21,7 @@
     document.querySelectorAll(".node.at, .edge.taken").forEach(function (e) {
       e.classList.remove("at", "taken");
     });
+    document.querySelectorAll("text.here").forEach(function (e) { e.remove(); });
   }
 
   // Marks each instance's state; the node's tooltip names the instances there.
@@ -35,7 +36,19 @@
       if (!node) return;
       node.classList.add("at");
       node.setAttribute("data-instances", at[id].join(", "));
+      label(node, at[id].join(", "));
     });
+  }
+
+  // Writes the names of the instances in a state beside its node.
+  function label(node, names) {
+    const box = node.getBBox();
+    const text = document.createElementNS(node.namespaceURI, "text");
+    text.setAttribute("class", "here");
+    text.setAttribute("x", String(box.x + box.width + 4));
+    text.setAttribute("y", String(box.y + 11));
+    text.textContent = names;
+    node.appendChild(text);
   }
 
   function markEdge(step) {

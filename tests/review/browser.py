@@ -57,22 +57,37 @@ def expected_marks(data, k):
     return nodes, edges
 
 
+def here_labels(data, k):
+    """"NODE-ID:NAMES" for each marked node: the instances there, in system order."""
+    trace = data["compose"]["trace"]
+    state = trace["initial"] if k == 0 else trace["steps"][k - 1]["state"]
+    at = {}
+    for i in data["instances"]:
+        s = state["instances"][i["name"]]
+        at.setdefault("s_%s_%d" % (i["thread"], data["states"][i["thread"]].index(s)), []).append(i["name"])
+    return {"%s:%s" % (node, ", ".join(names)) for node, names in at.items()}
+
+
 def marks(d):
     nodes = d.execute_script("return [...document.querySelectorAll('.node.at')].map(e => e.id)")
     edges = d.execute_script("return [...document.querySelectorAll('.edge.taken')].map(e => e.id)")
     changed = d.execute_script("return [...document.querySelectorAll('#state td.changed')]"
                                ".map(td => td.previousElementSibling.textContent)")
-    return set(nodes), set(edges), set(changed)
+    here = d.execute_script("return [...document.querySelectorAll('text.here')]"
+                            ".map(t => t.parentNode.id + ':' + t.textContent)")
+    return set(nodes), set(edges), set(changed), set(here)
 
 
 def at_step(d, data, k, name, how):
     nodes, edges = expected_marks(data, k)
-    got_nodes, got_edges, got_changed = marks(d)
+    got_nodes, got_edges, got_changed, got_here = marks(d)
     trace = data["compose"]["trace"]
     changed = set(trace["steps"][k - 1]["changed"]) if k else set()
     check(got_nodes == nodes, "%s, step %d (%s): states marked %s, want %s" % (name, k, how, got_nodes, nodes))
     check(got_edges == edges, "%s, step %d (%s): edge marked %s, want %s" % (name, k, how, got_edges, edges))
     check(got_changed == changed, "%s, step %d (%s): changed %s, want %s" % (name, k, how, got_changed, changed))
+    check(got_here == here_labels(data, k), "%s, step %d (%s): names beside the states %s, want %s"
+          % (name, k, how, got_here, here_labels(data, k)))
     label = d.find_element(By.ID, "step-label").text
     check(label == ("initial state" if k == 0 else "step %d of %d" % (k, len(trace["steps"]))),
           "%s, step %d: the label says %r" % (name, k, label))
