@@ -10,17 +10,28 @@
 #include "cli.h"
 
 typedef struct review_args {
-  spec_options opts;  /* --set overrides */
-  const char *output; /* -o path; "-" (stdout) by default */
-  diag_sink *sink;    /* the run's */
+  spec_options opts;       /* --set overrides */
+  const char *output;      /* -o path; "-" (stdout) by default */
+  explicit_options limits; /* --max-states, --timeout */
+  diag_sink *sink;         /* the run's */
 } review_args;
 
 /* Applies one option (a cli_take_fn). */
 static int review_option(int c, char *arg, void *args) {
   review_args *a = args;
-  if (c != 'o') return EXIT_INTERNAL; /* not in its names */
-  a->output = arg;
-  return -1;
+  double x;
+  switch (c) {
+  case 'o': a->output = arg; return -1;
+  case 'm':
+    if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
+    a->limits.max_states = (uint64_t)x;
+    return -1;
+  case 't':
+    if (!cli_parse_number(a->sink, "--timeout", arg, &x)) return EXIT_BAD_INPUT;
+    a->limits.timeout = x;
+    return -1;
+  default: return EXIT_INTERNAL; /* not in its names */
+  }
 }
 
 /* "athread review ARGS...", as typed, for the page. */
@@ -32,8 +43,12 @@ static char *command_line(int argc, char **argv) {
 }
 
 static int review(review_args *a, const char *spec, char *typed) {
-  review_request rq = {
-      .spec_path = spec, .spec = &a->opts, .output = a->output, .command_line = typed, .version = ATHREAD_VERSION};
+  review_request rq = {.spec_path = spec,
+                       .spec = &a->opts,
+                       .output = a->output,
+                       .command_line = typed,
+                       .version = ATHREAD_VERSION,
+                       .limits = a->limits};
   review_outcome r = review_write(a->sink, &rq);
   return r == REVIEW_WRITTEN ? cli_finish(a->sink, EXIT_HOLDS) : r == REVIEW_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_INTERNAL;
 }
@@ -41,7 +56,7 @@ static int review(review_args *a, const char *spec, char *typed) {
 int cmd_review(diag_sink *sink, int argc, char **argv) {
   review_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}, .output = "-", .sink = sink};
   char *typed = command_line(argc, argv);
-  cli_parse p = {"review", "output", "o:h", &a.opts, review_option, &a, sink};
+  cli_parse p = {"review", "output max-states timeout", "o:h", &a.opts, review_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code < 0 && optind != argc - 1)
     code = cli_usage_error(sink, "review", "expected exactly one specification (C files are not reviewed yet)");

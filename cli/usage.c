@@ -234,6 +234,8 @@ static const usage usages[] = {
    "\n"
    "  --set NAME=VALUE    override the const NAME (repeatable)\n"
    "  -o, --output FILE   write the page to FILE (atomically) instead of stdout\n"
+   "  --max-states N      the composition check stores at most N states (then unknown)\n"
+   "  --timeout SECONDS   the composition check stops after SECONDS (then unknown)\n"
    "  --diagnostics-format F\n"
    "                      text (default), or one json or sarif document at the end\n"
    "  -h, --help          show this help\n"

@@ -115,11 +115,11 @@ static void put_statistic(strbuf *b, const json_t *stats, const char *name, cons
 
 static void put_composition(strbuf *b, const review_page *p) {
   const json_t *j = p->compose;
-  const char *verdict = member(j, "verdict", "unknown");
+  const char *said = member(j, "verdict", "unknown");
   sbuf_printf(b,
               "<section id=\"composition\"><h2>Composition</h2>\n<p class=\"verdict verdict-%s\">Verdict: "
               "<strong>%s</strong>",
-              verdict, verdict);
+              said, said);
   const char *why =
       member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
   if (why) {

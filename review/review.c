@@ -29,7 +29,7 @@ static json_t *compose_json(const review_request *rq, const ast_spec *spec, cons
 /* Checks spec's composition as `athread compose` does by default; NULL
  * after a report when the model cannot be built. Returns a new reference. */
 static json_t *check_composition(const review_request *rq, ast_spec *spec) {
-  compose_request crq = {.engine = "auto", .symmetry = true, .spec_options = rq->spec};
+  compose_request crq = {.engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec};
   compose_run_result run;
   compose_run(spec, &crq, &run);
   json_t *j = run.failure == COMPOSE_BAD_INPUT ? NULL : compose_json(rq, spec, &run);

@@ -10,6 +10,7 @@
 #ifndef ATHREAD_REVIEW_H
 #define ATHREAD_REVIEW_H
 
+#include "../compose/engine-explicit.h"
 #include "../core/diag.h"
 #include "../spec-lang/spec.h"
 
@@ -19,6 +20,7 @@ typedef struct review_request {
   const char *output;       /* the page's path; "-" for standard output */
   const char *command_line; /* the command as typed, shown on the page */
   const char *version;      /* athread's version, shown on the page */
+  explicit_options limits;  /* --max-states, --timeout of the composition check (0: none) */
 } review_request;
 
 typedef enum review_outcome {

@@ -70,6 +70,12 @@ for spec in "$root"/examples/*/*.athread; do structure "$spec"; done
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" --set n=4 -o set.html 2> /dev/null
 grep -q '<td>4 (from --set)</td>' set.html; check "--set" "the overridden const is shown"
 
+# --max-states limits the composition check: the page says unknown and why.
+"$ATHREAD" review "$root/examples/peterson/peterson-broken.athread" --max-states 3 -o limit.html 2> /dev/null
+[ $? = 0 ] && grep -q '<p class="verdict verdict-unknown">Verdict: <strong>unknown</strong>: the state limit (--max-states) was reached' limit.html
+check "--max-states" "the page says unknown: the state limit"
+! grep -q 'id="counterexample"' limit.html; check "--max-states" "no counterexample on an unknown verdict"
+
 # Without -o the page goes to stdout.
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" > stdout.html 2> /dev/null
 grep -q '^<!DOCTYPE html>' stdout.html; check "stdout" "the page on stdout without -o"
@@ -83,7 +89,7 @@ expect() {
   $VALGRIND "$ATHREAD" review "$@" > out.stdout 2> out.stderr < /dev/null
   local got=$?
   [ $got = "$want_exit" ]; check "$name" "exit $want_exit (got $got)"
-  grep -qE "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
+  grep -qE -e "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
   [ ! -s out.stdout ] && [ "$(cat old.html)" = old ]; check "$name" "nothing written"
   ! ls | grep -q '^\.\?old\.html\..\|tmp'; check "$name" "no temporary file left behind"
 }
@@ -95,6 +101,7 @@ expect no-spec 2 'expected exactly one specification' -- -o old.html
 expect c-files 2 'C files are not reviewed yet' -- "$root/examples/mutex/mutex.athread" x.c -o old.html
 expect option 2 "unknown option '--nope'" -- --nope "$root/examples/mutex/mutex.athread" -o old.html
 expect set 2 'mutex.athread.*(no const|not a const|declares no)' -- "$root/examples/mutex/mutex.athread" --set zz=1 -o old.html
+expect timeout 2 "--timeout expects a non-negative number, got 'x'" -- "$root/examples/mutex/mutex.athread" --timeout x -o old.html
 expect output 2 'no-such-dir' -- "$root/examples/mutex/mutex.athread" -o no-such-dir/page.html
 
 # Under valgrind (when installed): no leak or memory error outside Graphviz.
