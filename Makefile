@@ -40,10 +40,11 @@ COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/s
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
-CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c
+REVIEW_SRC = review/review.c review/review-page.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
-LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(REVIEW_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libathread.a
 ATHREAD  = $(BIN)/athread
@@ -87,6 +88,15 @@ $(BUILD)/cfront/%.o: ALL_CFLAGS += -I$(LLVM_INCDIR) -DCFRONT_CLANG_INCLUDE='"$(C
 # The builtins header when athread runs from neither bin/ nor an install tree.
 $(BUILD)/cli/cmd-conform.o: ALL_CFLAGS += -DATHREAD_INCLUDE_DIR='"$(PREFIX)/share/athread/include"'
 
+# The review page's styles and script, as C arrays (review_page_css,
+# review_page_js and their _len) that review-page.c inlines.
+$(BUILD)/gen/review-assets.h: review/page.css review/page.js
+	@mkdir -p $(dir $@)
+	(xxd -i review/page.css && xxd -i review/page.js) > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/review/review-page.o: $(BUILD)/gen/review-assets.h
+$(BUILD)/review/review-page.o: ALL_CFLAGS += -I$(BUILD)/gen
+
 # ---------------------------------------------------------------- tests
 
 $(UNIT_BIN): $(UNIT_SRC) $(LIB)
@@ -121,7 +131,7 @@ valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
 	  ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
-FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] cfront/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
+FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] review/*.[ch] cfront/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
 
 format:
 	clang-format -i $(FORMAT_SRC)

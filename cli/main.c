@@ -8,14 +8,14 @@
 #include "cli.h"
 
 typedef struct command {
-  const char *name;         /* as typed */
+  const char *name;                      /* as typed */
   int (*run)(diag_sink *, int, char **); /* its function */
 } command;
 
 static const command commands[] = {
-    {"lint", cmd_lint}, {"fmt", cmd_fmt},         {"conform", cmd_conform},   {"compose", cmd_compose},
-    {"viz", cmd_viz},   {"promela", cmd_promela}, {"skeleton", cmd_skeleton},
-    {"check", cmd_check}, {"replay", cmd_replay},
+    {"lint", cmd_lint},     {"fmt", cmd_fmt},         {"conform", cmd_conform},   {"compose", cmd_compose},
+    {"viz", cmd_viz},       {"promela", cmd_promela}, {"skeleton", cmd_skeleton}, {"check", cmd_check},
+    {"replay", cmd_replay}, {"review", cmd_review},
 };
 
 static const command *find_command(const char *name) {

@@ -24,6 +24,7 @@ static const usage usages[] = {
    "  compose  model-check the composition of the abstract threads\n"
    "  replay   re-check a counterexample of compose against the spec\n"
    "  viz      draw threads, systems and counterexamples\n"
+   "  review   one self-contained HTML page: threads, verdicts, counterexamples\n"
    "  promela  export the system for SPIN\n"
    "  skeleton draft a specification from multithreaded C code\n"
    "\n"
@@ -222,6 +223,25 @@ static const usage usages[] = {
    "\n"
    "Exit codes: 0 written, 2 bad input or usage (a trace that does not fit the spec,\n"
    "an unknown format or thread, an unwritable output), 4 Graphviz failed.\n"},
+  {"review",
+   "usage: athread review SPEC.athread [OPTIONS]\n"
+   "Write one self-contained HTML page about the specification: the system (threads,\n"
+   "instances, shared variables, consts, the assumptions of every verdict), a\n"
+   "diagram per thread, the verdict of its composition (as athread compose gives\n"
+   "it) and, when unsafe, its counterexample to step through (buttons, slider or\n"
+   "arrow keys highlight each instance's state and the edge just taken). The page\n"
+   "loads nothing from elsewhere.\n"
+   "\n"
+   "  --set NAME=VALUE    override the const NAME (repeatable)\n"
+   "  -o, --output FILE   write the page to FILE (atomically) instead of stdout\n"
+   "  --max-states N      the composition check stores at most N states (then unknown)\n"
+   "  --timeout SECONDS   the composition check stops after SECONDS (then unknown)\n"
+   "  --diagnostics-format F\n"
+   "                      text (default), or one json or sarif document at the end\n"
+   "  -h, --help          show this help\n"
+   "\n"
+   "Exit codes: 0 written (whatever the verdicts on the page), 2 bad input or usage\n"
+   "(nothing is written), 4 Graphviz or the model checker failed.\n"},
   {"promela",
    "usage: athread promela [OPTIONS] SPEC.athread\n"
    "Export the system as a Promela model for SPIN, with athread's semantics:\n"

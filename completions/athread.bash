@@ -11,6 +11,7 @@ _athread_options() {
     check) echo "--atomicity --bound --certificate --certificate-format --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
     compose) echo "--bound --certificate --certificate-format --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --sarif --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
     viz) echo "--diagnostics-format --format --help --idle --output --set --thread --trace" ;;
+    review) echo "--diagnostics-format --help --max-states --output --set --timeout" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;
     promela) echo "--diagnostics-format --help --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
@@ -34,7 +35,7 @@ _athread() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} command=${COMP_WORDS[1]:-}
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz promela skeleton help --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz review promela skeleton help --help --version" -- "$cur")
     return
   fi
   local values

@@ -7,6 +7,8 @@ packages=(
   bison flex pkg-config   # the spec front end
   libz3-dev z3            # conformance and symbolic composition
   libgraphviz-dev graphviz # viz
+  xxd                     # review/page.css and page.js become C arrays (Makefile)
+  chromium chromium-driver python3-selenium # tests/review/browser.py: the review page in headless Chromium
   libcmocka-dev           # unit tests
   libjansson-dev          # JSON output and traces
   spin                    # reference model checker for differential tests

@@ -95,6 +95,8 @@ suite "stress: limits, SIGINT, huge inputs, output files" all tests/stress/run.s
 
 suite "viz: diagrams, traces, errors (Graphviz)" all tests/viz/run.sh
 
+suite "review: the HTML page's structure, errors, and the page in headless Chromium" all tests/review/run.sh
+
 # SV-COMP's programs may not be committed (the public-code store's terms) and
 # CI has no network: make test reads them from tests/svcomp/cache/ only (fill
 # it with tests/svcomp/fetch.sh where there is network), and a task that is

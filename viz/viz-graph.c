@@ -7,6 +7,7 @@
  * id discipline, so Graphviz sees the same graph on every run.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,15 @@ static void overlay_free(overlay *ov, const ast_spec *spec) {
 
 /* ---------------------------------------------------------------- states */
 
+/* With o->ids, names obj "PREFIX_THREAD_INDEX" in the SVG (viz_options.ids;
+ * not "-", which Graphviz writes as &#45;). */
+static void set_id(const builder *b, void *obj, const char *prefix, const ast_thread *t, int index) {
+  if (!b->o->ids) return;
+  char id[160];
+  snprintf(id, sizeof id, "%s_%s_%d", prefix, t->name, index);
+  viz_set(obj, "id", id);
+}
+
 /* Node names are unique over the whole graph: '.' and '/' cannot occur in
  * the spec's names. */
 static Agnode_t *named_node(Agraph_t *c, const char *thread, const char *sep, const char *name) {
@@ -243,6 +253,7 @@ static Agnode_t *add_state(builder *b, Agraph_t *c, const ast_thread *t, const a
   Agnode_t *n = named_node(c, t->name, ".", s->name);
   state_label(b, t, s, n);
   state_tooltip(t, s, n);
+  set_id(b, n, "s", t, s->index);
   if (error_state(b->spec, t, s)) {
     viz_set(n, "shape", "octagon");
     viz_set(n, "style", "filled");
@@ -336,6 +347,7 @@ static void add_edge(builder *b, Agraph_t *c, const ast_thread *t, const ast_edg
   Agedge_t *ge = agedge(c, nodes[e->from_index], nodes[e->to_index], NULL, 1);
   const strbuf *steps = b->ov ? &b->ov[t->index].edge_steps[e->index] : NULL;
   edge_text(ge, e, steps);
+  set_id(b, ge, "e", t, e->index);
   if (!steps || !steps->len) return;
   viz_set(ge, "color", TRACE_COLOR);
   viz_set(ge, "fontcolor", TRACE_COLOR);

@@ -162,9 +162,8 @@ static void report_graphviz(diag_sink *sink) {
 /* Pixels per inch of PNG output: crisper than Graphviz's 96 when pasted into slides. */
 #define PNG_DPI "120"
 
-static bool lay_out_and_render(diag_sink *sink, Agraph_t *g, viz_format f, char **out, size_t *len) {
+static bool lay_out_and_render(diag_sink *sink, GVC_t *gvc, Agraph_t *g, viz_format f, char **out, size_t *len) {
   if (f == VIZ_PNG) viz_set(g, "dpi", PNG_DPI); /* read by the layout, so set before it */
-  GVC_t *gvc = gvContext();
   agreseterrors();
   bool laid_out = gvLayout(gvc, g, "dot") == 0;
   char *data = NULL;
@@ -178,7 +177,6 @@ static bool lay_out_and_render(diag_sink *sink, Agraph_t *g, viz_format f, char 
   }
   if (data) gvFreeRenderData(data);
   if (laid_out) gvFreeLayout(gvc, g);
-  gvFreeContext(gvc);
   if (!ok) report_graphviz(sink);
   return ok;
 }
@@ -193,8 +191,32 @@ static bool chosen_thread_drawable(diag_sink *sink, const viz_options *o) {
   return false;
 }
 
+struct viz_session {
+  GVC_t *gvc; /* Graphviz's context, for every drawing of the session */
+};
+
+viz_session *viz_session_new(void) {
+  viz_session *s = xmalloc(sizeof *s);
+  s->gvc = gvContext();
+  return s;
+}
+
+void viz_session_free(viz_session *s) {
+  if (!s) return;
+  gvFreeContext(s->gvc);
+  free(s);
+}
+
 viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out,
                       size_t *len) {
+  viz_session *s = viz_session_new();
+  viz_result r = viz_render_in(s, sink, spec, o, f, out, len);
+  viz_session_free(s);
+  return r;
+}
+
+viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f,
+                         char **out, size_t *len) {
   if (!chosen_thread_drawable(sink, o)) return VIZ_REFUSED;
   Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
   agseterr(AGMAX);
@@ -209,7 +231,7 @@ viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *
                   "write DOT (-o OUT.dot)",
                   nodes, MAX_LAYOUT_NODES);
     r = VIZ_REFUSED;
-  } else if (!lay_out_and_render(sink, g, f, out, len)) {
+  } else if (!lay_out_and_render(sink, s->gvc, g, f, out, len)) {
     r = VIZ_FAILED;
   }
   agclose(g);

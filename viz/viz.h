@@ -3,8 +3,8 @@
  * its gvc library, to DOT, SVG, PNG or PDF.
  *
  * Borrows the checked spec (spec_load) and the options. Owns: a viz_trace
- * (viz_trace_load; free with viz_trace_free) and the bytes viz_render returns
- * (free with free()). Reports through the caller's diag_sink. The same
+ * (viz_trace_load; free with viz_trace_free), a viz_session (free with
+ * viz_session_free) and the bytes viz_render returns (free with free()). Reports through the caller's diag_sink. The same
  * inputs always give the same DOT and SVG bytes.
  */
 #ifndef ATHREAD_VIZ_H
@@ -26,6 +26,8 @@ typedef struct viz_options {
   bool idle;              /* draw the implicit idle self-loops (dashed) */
   const viz_trace *trace; /* counterexample to overlay, or NULL */
   const char *spec_name;  /* the spec's file name, for the legend */
+  bool ids;               /* SVG: give each state the id s_T_I and each edge e_T_I (I its index in
+                           * thread T), which pages that highlight them look up (review/) */
 } viz_options;
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,
@@ -66,5 +68,17 @@ typedef enum viz_result {
  * laid out by dot. Reports any other result to sink. */
 viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out,
                       size_t *len);
+
+/* Several drawings in one run share one Graphviz context: Graphviz's text
+ * plugin remembers the last font of a context after the context is freed,
+ * so a second context's layout reads freed memory (valgrind shows it).
+ * Returns owned, free with viz_session_free (NULL is fine), after the last
+ * drawing. */
+typedef struct viz_session viz_session;
+viz_session *viz_session_new(void);
+void viz_session_free(viz_session *s);
+/* viz_render in session s (borrowed). */
+viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f,
+                         char **out, size_t *len);
 
 #endif

@@ -1,0 +1,276 @@
+/* review/review-page.c -- the HTML of athread review's page: the sections
+ * (overview, one per thread, composition, counterexample), each written
+ * from the spec and compose's JSON report, then the report itself as data
+ * for page.js. The styles and the script are review/page.css and
+ * review/page.js, embedded at build time (review-assets.h, made by xxd). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "review-assets.h"
+#include "review-impl.h"
+
+/* ---------------------------------------------------------------- text */
+
+/* Appends text with the characters HTML gives a meaning escaped. */
+static void put_text(strbuf *b, const char *text) {
+  for (const char *s = text; *s; s++) {
+    switch (*s) {
+    case '<': sbuf_puts(b, "&lt;"); break;
+    case '>': sbuf_puts(b, "&gt;"); break;
+    case '&': sbuf_puts(b, "&amp;"); break;
+    case '"': sbuf_puts(b, "&quot;"); break;
+    default: sbuf_putc(b, *s);
+    }
+  }
+}
+
+/* Appends the text of the spec between the offsets of at, escaped. */
+static void put_source(strbuf *b, const ast_spec *spec, loc at) {
+  char *text = strndup(spec->src->text + at.start, at.end - at.start);
+  put_text(b, text);
+  free(text);
+}
+
+/* A string member of o, or fallback. */
+static const char *member(const json_t *o, const char *name, const char *fallback) {
+  const char *s = json_string_value(json_object_get(o, name));
+  return s ? s : fallback;
+}
+
+/* ---------------------------------------------------------------- overview */
+
+static void put_instances(strbuf *b, const ast_spec *spec) {
+  sbuf_puts(b, "<table><caption>Threads</caption><tr><th scope=\"col\">thread</th><th scope=\"col\">instances</th>"
+               "<th scope=\"col\">states</th><th scope=\"col\">edges</th></tr>\n");
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    sbuf_printf(b, "<tr><td><a href=\"#thread-%s\">%s</a></td><td>%" PRId64 "</td><td>%zu</td><td>%zu</td></tr>\n",
+                t->name, t->name, in->count_value, t->states.len, t->edges.len);
+  }
+  sbuf_puts(b, "</table>\n");
+}
+
+/* The shared variables and the consts, each as its declaration reads. */
+static void put_declarations(strbuf *b, const ast_spec *spec) {
+  sbuf_puts(b, "<table class=\"decls\"><caption>Shared variables and constants</caption>"
+               "<tr><th scope=\"col\">declaration</th><th scope=\"col\">value</th></tr>\n");
+  vec_foreach(&spec->variables, i) {
+    sbuf_puts(b, "<tr><td><code>");
+    put_source(b, spec, spec->variables.items[i]->at);
+    sbuf_puts(b, "</code></td><td>");
+    sbuf_puts(b, spec->variables.items[i]->init || spec->variables.items[i]->init_list.len ? "as declared"
+                                                                                           : "any value of its type");
+    sbuf_puts(b, "</td></tr>\n");
+  }
+  vec_foreach(&spec->consts, i) {
+    const ast_const *k = spec->consts.items[i];
+    sbuf_puts(b, "<tr><td><code>");
+    put_source(b, spec, k->at);
+    sbuf_printf(b, "</code></td><td>%" PRId64 "%s</td></tr>\n", k->value, k->overridden ? " (from --set)" : "");
+  }
+  sbuf_puts(b, "</table>\n");
+}
+
+static void put_overview(strbuf *b, const review_page *p) {
+  const char *system = member(p->compose, "system", "");
+  sbuf_puts(b, "<section id=\"overview\"><h2>Overview</h2>\n<p>System <strong>");
+  put_text(b, system);
+  sbuf_puts(b, "</strong> of <code>");
+  put_text(b, p->rq->spec_path);
+  sbuf_puts(b, "</code>.</p>\n");
+  put_instances(b, p->spec);
+  put_declarations(b, p->spec);
+  sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of every verdict:</strong> ");
+  put_text(b, member(json_object_get(p->compose, "assumptions"), "text", ""));
+  sbuf_puts(b, ".</p>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static void put_thread(strbuf *b, const review_page *p, size_t i) {
+  const ast_thread *t = p->spec->threads.items[i];
+  sbuf_printf(b, "<section id=\"thread-%s\" class=\"thread\" data-thread=\"%s\"><h2>Thread %s</h2>\n", t->name, t->name,
+              t->name);
+  if (t->impl) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
+  sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
+  sbuf_printf(b,
+              "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
+              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
+              t->name);
+  sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", t->name);
+  sbuf_puts(b, p->thread_svgs[i]);
+  sbuf_puts(b, "</div>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- composition */
+
+static void put_statistic(strbuf *b, const json_t *stats, const char *name, const char *label) {
+  json_t *v = json_object_get(stats, name);
+  if (json_is_integer(v)) sbuf_printf(b, "<li>%s: %" JSON_INTEGER_FORMAT "</li>\n", label, json_integer_value(v));
+  if (json_is_real(v)) sbuf_printf(b, "<li>%s: %.3f</li>\n", label, json_real_value(v));
+}
+
+static void put_composition(strbuf *b, const review_page *p) {
+  const json_t *j = p->compose;
+  const char *said = member(j, "verdict", "unknown");
+  sbuf_printf(b,
+              "<section id=\"composition\"><h2>Composition</h2>\n<p class=\"verdict verdict-%s\">Verdict: "
+              "<strong>%s</strong>",
+              said, said);
+  const char *why =
+      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
+  if (why) {
+    sbuf_puts(b, ": ");
+    put_text(b, why);
+  }
+  sbuf_puts(b, "</p>\n<ul>\n<li>engine: ");
+  put_text(b, member(j, "engine", ""));
+  sbuf_puts(b, " (");
+  put_text(b, member(j, "engine_reason", ""));
+  sbuf_puts(b, ")</li>\n");
+  const json_t *stats = json_object_get(j, "statistics");
+  put_statistic(b, stats, "states", "states");
+  put_statistic(b, stats, "transitions", "transitions");
+  put_statistic(b, stats, "depth", "depth");
+  put_statistic(b, stats, "seconds", "seconds");
+  sbuf_puts(b, "</ul>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- counterexample */
+
+/* "flag1, turn": the names in the array changed, or "nothing". */
+static void put_changed(strbuf *b, const json_t *changed) {
+  size_t i;
+  const json_t *name;
+  if (!json_array_size(changed)) sbuf_puts(b, "no shared variable");
+  json_array_foreach(changed, i, name) {
+    sbuf_puts(b, i ? ", " : "");
+    put_text(b, json_string_value(name));
+  }
+}
+
+static void put_step(strbuf *b, const json_t *step) {
+  sbuf_printf(b, "<li data-step=\"%" JSON_INTEGER_FORMAT "\"><span class=\"who\">",
+              json_integer_value(json_object_get(step, "step")));
+  put_text(b, member(step, "instance", ""));
+  sbuf_puts(b, "</span> takes <code>");
+  put_text(b, member(step, "edge_text", ""));
+  sbuf_puts(b, "</code>; changes ");
+  put_changed(b, json_object_get(step, "changed"));
+  sbuf_puts(b, "</li>\n");
+}
+
+/* The step control, above every section and kept in view, so that the
+ * diagrams it highlights can be looked at while stepping. */
+static void put_stepper(strbuf *b, const json_t *trace) {
+  sbuf_printf(b,
+              "<div class=\"stepper\" role=\"group\" aria-label=\"step through the counterexample\">"
+              "<a href=\"#counterexample\">Counterexample</a>: "
+              "<button type=\"button\" data-go=\"first\">first</button>"
+              "<button type=\"button\" data-go=\"back\">back</button>"
+              "<input type=\"range\" id=\"step\" min=\"0\" max=\"%zu\" value=\"0\" "
+              "aria-label=\"step (arrow keys move)\">"
+              "<button type=\"button\" data-go=\"forward\">forward</button>"
+              "<button type=\"button\" data-go=\"last\">last</button>"
+              " <output id=\"step-label\" aria-live=\"polite\">initial state</output></div>\n",
+              json_array_size(json_object_get(trace, "steps")));
+}
+
+/* The state at the current step (page.js fills it in) and every step listed
+ * (page.js marks the current one; printed, the list is the trace). */
+static void put_counterexample(strbuf *b, const json_t *trace) {
+  sbuf_puts(b, "<section id=\"counterexample\"><h2>Counterexample</h2>\n"
+               "<table id=\"state\"><caption>State at this step (changed values marked *)</caption></table>\n"
+               "<ol class=\"steps\">\n");
+  size_t i;
+  const json_t *step;
+  json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
+  sbuf_puts(b, "</ol>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- data */
+
+/* The instances in system order, each with its thread and its states'
+ * names, which page.js needs to find the diagrams' nodes. Returns new. */
+static json_t *instances_json(const ast_spec *spec) {
+  json_t *list = json_array();
+  vec_foreach(&spec->instances, i) {
+    const ast_instance *in = spec->instances.items[i];
+    const ast_thread *t = spec->threads.items[in->thread_index];
+    for (int64_t k = 0; k < in->count_value; k++) {
+      json_t *name = in->count_value == 1 ? json_string(t->name) : json_sprintf("%s[%" PRId64 "]", t->name, k + 1);
+      json_array_append_new(list, json_pack("{s:o,s:s}", "name", name, "thread", t->name));
+    }
+  }
+  return list;
+}
+
+static json_t *states_json(const ast_spec *spec) {
+  json_t *threads = json_object();
+  vec_foreach(&spec->threads, i) {
+    const ast_thread *t = spec->threads.items[i];
+    json_t *names = json_array();
+    vec_foreach(&t->states, s) json_array_append_new(names, json_string(t->states.items[s]->name));
+    json_object_set_new(threads, t->name, names);
+  }
+  return threads;
+}
+
+/* The data as a JSON script element; "</" is written "<\/" so that no
+ * string in it ends the element. */
+static void put_data(strbuf *b, const review_page *p) {
+  json_t *data = json_pack("{s:o,s:o,s:O}", "instances", instances_json(p->spec), "states", states_json(p->spec),
+                           "compose", p->compose);
+  char *text = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  sbuf_puts(b, "<script type=\"application/json\" id=\"review-data\">");
+  for (const char *s = text; *s; s++) {
+    if (s[0] == '<' && s[1] == '/') sbuf_putc(b, '<'), sbuf_putc(b, '\\');
+    else sbuf_putc(b, *s);
+  }
+  sbuf_puts(b, "</script>\n");
+  free(text);
+  json_decref(data);
+}
+
+/* ---------------------------------------------------------------- the page */
+
+static void put_head(strbuf *b, const review_page *p) {
+  sbuf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>athread review: ");
+  put_text(b, p->rq->spec_path);
+  sbuf_puts(b, "</title>\n<style>\n");
+  sbuf_putn(b, (const char *)review_page_css, review_page_css_len);
+  sbuf_puts(b, "</style>\n</head>\n<body>\n<header><h1>athread review: <code>");
+  put_text(b, p->rq->spec_path);
+  sbuf_printf(b, "</code></h1>\n<p class=\"made\">Made by athread %s with <code>", p->rq->version);
+  put_text(b, p->rq->command_line);
+  sbuf_puts(b, "</code></p>\n</header>\n");
+}
+
+static void put_nav(strbuf *b, const ast_spec *spec, bool trace) {
+  sbuf_puts(b, "<nav aria-label=\"sections\"><ul><li><a href=\"#overview\">Overview</a></li>");
+  vec_foreach(&spec->threads, i)
+    sbuf_printf(b, "<li><a href=\"#thread-%s\">Thread %s</a></li>", spec->threads.items[i]->name,
+                spec->threads.items[i]->name);
+  sbuf_puts(b, "<li><a href=\"#composition\">Composition</a></li>");
+  if (trace) sbuf_puts(b, "<li><a href=\"#counterexample\">Counterexample</a></li>");
+  sbuf_puts(b, "</ul></nav>\n<main>\n");
+}
+
+void review_page_build(strbuf *out, const review_page *p) {
+  const json_t *trace = json_object_get(p->compose, "trace");
+  put_head(out, p);
+  put_nav(out, p->spec, trace);
+  if (trace) put_stepper(out, trace);
+  put_overview(out, p);
+  vec_foreach(&p->spec->threads, i) put_thread(out, p, i);
+  put_composition(out, p);
+  if (trace) put_counterexample(out, trace);
+  sbuf_puts(out, "</main>\n");
+  put_data(out, p);
+  sbuf_puts(out, "<script>\n");
+  sbuf_putn(out, (const char *)review_page_js, review_page_js_len);
+  sbuf_puts(out, "</script>\n</body>\n</html>\n");
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# tests/review/run.sh -- athread review: the structure of the page for every
+# example (each section, one SVG and one section per thread, a
+# counterexample exactly when compose says unsafe, the data parses, nothing
+# loaded from elsewhere: no http(s) reference, no src=, no <link>), the
+# error paths (exit 2, the message, no file written, an old file untouched),
+# and the pages in headless Chromium (browser.py: no console error, the
+# stepper marks what the JSON trace says).
+# Usage: tests/review/run.sh
+set -u
+source "$(dirname "$0")/../setup"
+# Graphviz never frees some of its caches: memory checkers get its suppressions.
+[ -n "$VALGRIND" ] && VALGRIND="$VALGRIND --suppressions=$TESTS_DIR/viz/graphviz.supp"
+root=$(cd "$TESTS_DIR/.." && pwd)
+cd "$SCRATCH"
+
+# check NAME CONDITION-TEXT [FILE]: pass or fail on the last command's status
+# (so no $(...) in the arguments: it would reset $?); on failure, the head
+# of FILE too.
+check() {
+  if [ $? = 0 ]; then pass; else
+    fail "$1: $2"
+    [ -n "${3:-}" ] && head -n 5 "$3"
+  fi
+}
+
+# The number of threads a spec declares.
+threads_of() { grep -c '^[[:space:]]*thread [A-Za-z_]' "$1"; }
+
+# structure SPEC: the page of SPEC has every part the issue asks for.
+structure() {
+  local spec=$1 name page
+  name=$(basename "$spec" .athread)
+  page=$name.html
+  $VALGRIND "$ATHREAD" review "$spec" -o "$page" > out.stdout 2> out.stderr
+  [ $? = 0 ] && [ -s "$page" ] && [ ! -s out.stdout ]; check "$name" "exit 0, the page written, nothing on stdout"
+  for id in overview composition; do
+    grep -q "<section id=\"$id\"" "$page"; check "$name" "has the $id section"
+  done
+  [ "$(grep -c '<svg' "$page")" = "$(threads_of "$spec")" ]; check "$name" "one SVG per thread"
+  [ "$(grep -c '<section id="thread-' "$page")" = "$(threads_of "$spec")" ]; check "$name" "one section per thread"
+  ! grep -qiE 'https?://' "$page"; check "$name" "no http:// or https:// in the page"
+  ! grep -qiE '<link|<script[^>]* src=|<img|<iframe|url\(' "$page"; check "$name" "loads no other file"
+  [ "$(grep -c '<script' "$page")" = 2 ]; check "$name" "the data and the script, nothing else"
+  grep -q 'Made by athread [0-9.]* with <code>athread review ' "$page"; check "$name" "the version and the command"
+  grep -q 'Assumptions of every verdict:</strong> each edge' "$page"; check "$name" "the assumptions"
+  local verdict
+  verdict=$("$ATHREAD" compose --json "$spec" 2> /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["verdict"])')
+  grep -q "<p class=\"verdict verdict-$verdict\">" "$page"; check "$name" "the verdict of compose ($verdict)"
+  if [ "$verdict" = unsafe ]; then grep -q '<section id="counterexample"' "$page"; else ! grep -q 'id="counterexample"' "$page"; fi
+  check "$name" "a counterexample section exactly when unsafe"
+  python3 - "$page" << 'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script type="application/json" id="review-data">(.*?)</script>', page, re.S).group(1))
+trace = data["compose"].get("trace")
+steps = trace["steps"] if trace else []
+assert page.count("<li data-step=") == len(steps), "every step listed"
+for s in steps:  # each step's edge and target state have ids the script finds
+    assert 'id="e_%s_%d"' % (s["thread"], s["edge"]) in page, s
+    states = data["states"][s["thread"]]
+    assert 'id="s_%s_%d"' % (s["thread"], states.index(s["to"])) in page, s
+PY
+  check "$name" "the data parses, every step is listed and its edge and state have ids"
+}
+
+for spec in "$root"/examples/*/*.athread; do structure "$spec"; done
+
+# --set reaches the spec: the const's value and "(from --set)" on the page.
+"$ATHREAD" review "$root/examples/mutex/mutex.athread" --set n=4 -o set.html 2> /dev/null
+grep -q '<td>4 (from --set)</td>' set.html; check "--set" "the overridden const is shown"
+
+# --max-states limits the composition check: the page says unknown and why.
+"$ATHREAD" review "$root/examples/peterson/peterson-broken.athread" --max-states 3 -o limit.html 2> /dev/null
+[ $? = 0 ] && grep -q '<p class="verdict verdict-unknown">Verdict: <strong>unknown</strong>: the state limit (--max-states) was reached' limit.html
+check "--max-states" "the page says unknown: the state limit"
+! grep -q 'id="counterexample"' limit.html; check "--max-states" "no counterexample on an unknown verdict"
+
+# Without -o the page goes to stdout.
+"$ATHREAD" review "$root/examples/mutex/mutex.athread" > stdout.html 2> /dev/null
+grep -q '^<!DOCTYPE html>' stdout.html; check "stdout" "the page on stdout without -o"
+
+# expect NAME EXIT STDERR-PATTERN -- ARGS...: exit code, stderr matching, and
+# no page written (an old one is left as it was).
+expect() {
+  local name=$1 want_exit=$2 want_err=$3
+  shift 4
+  echo old > old.html
+  $VALGRIND "$ATHREAD" review "$@" > out.stdout 2> out.stderr < /dev/null
+  local got=$?
+  [ $got = "$want_exit" ]; check "$name" "exit $want_exit (got $got)"
+  grep -qE -e "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
+  [ ! -s out.stdout ] && [ "$(cat old.html)" = old ]; check "$name" "nothing written"
+  ! ls | grep -q '^\.\?old\.html\..\|tmp'; check "$name" "no temporary file left behind"
+}
+
+printf 'thread T {\n  init state A\n}\n' > bad.athread
+expect missing 2 'cannot (open|read)' -- nope.athread -o old.html
+expect syntax 2 "bad.athread:[0-9]+:[0-9]+: error" -- bad.athread -o old.html
+expect no-spec 2 'expected exactly one specification' -- -o old.html
+expect c-files 2 'C files are not reviewed yet' -- "$root/examples/mutex/mutex.athread" x.c -o old.html
+expect option 2 "unknown option '--nope'" -- --nope "$root/examples/mutex/mutex.athread" -o old.html
+expect set 2 'mutex.athread.*(no const|not a const|declares no)' -- "$root/examples/mutex/mutex.athread" --set zz=1 -o old.html
+expect timeout 2 "--timeout expects a non-negative number, got 'x'" -- "$root/examples/mutex/mutex.athread" --timeout x -o old.html
+expect output 2 'no-such-dir' -- "$root/examples/mutex/mutex.athread" -o no-such-dir/page.html
+
+# Under valgrind (when installed): no leak or memory error outside Graphviz.
+# Several diagrams in one run once read freed memory in Graphviz's text plugin
+# (a context per drawing); viz_session shares one.
+supp=$TESTS_DIR/viz/graphviz.supp
+if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> /dev/null | grep -q libasan; then
+  for spec in peterson/peterson-broken bluetooth/bluetooth-buggy; do
+    # from the root, with the spec named as a user types it
+    (cd "$root" && valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+      --suppressions="$supp" "$ATHREAD" review "examples/$spec.athread" -o "$SCRATCH/vg.html") 2> vg.err
+    check "valgrind, review $spec" "a leak or memory error outside Graphviz" vg.err
+  done
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+    --suppressions="$supp" "$ATHREAD" review bad.athread -o vg.html 2> vg.err
+  [ $? = 2 ]; check "valgrind, review of a bad spec" "a leak or memory error" vg.err
+fi
+
+# The pages in a real browser (tests/review/browser.py), when Chromium and
+# Selenium are installed (scripts/deps.sh installs them).
+pages=()
+for spec in "$root"/examples/*/*.athread; do pages+=("$PWD/$(basename "$spec" .athread).html"); done
+if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
+  out=$(/usr/bin/python3 "$TESTS_DIR/review/browser.py" "${pages[@]}" 2>&1)
+  echo "$out" | grep '^FAIL' | head -n 20
+  p=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<< "$out")
+  f=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<< "$out")
+  if [ -z "$p" ]; then fail "browser.py printed no summary: $(tail -n 3 <<< "$out")"; else
+    passed=$((passed + p)); failed=$((failed + f)); fi
+else
+  echo "SKIP: the browser checks (no /usr/bin/chromedriver or python3-selenium; make deps installs them)"
+fi
+
+summary "review"
+[ $failed = 0 ]
