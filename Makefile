@@ -41,7 +41,7 @@ CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 REVIEW_SRC = review/review.c review/review-page.c
-CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/code-args.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(REVIEW_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
@@ -86,7 +86,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/cfront/%.o: ALL_CFLAGS += -I$(LLVM_INCDIR) -DCFRONT_CLANG_INCLUDE='"$(CLANG_RESOURCE_INCLUDE)"'
 
 # The builtins header when athread runs from neither bin/ nor an install tree.
-$(BUILD)/cli/cmd-conform.o: ALL_CFLAGS += -DATHREAD_INCLUDE_DIR='"$(PREFIX)/share/athread/include"'
+$(BUILD)/cli/code-args.o: ALL_CFLAGS += -DATHREAD_INCLUDE_DIR='"$(PREFIX)/share/athread/include"'
 
 # The review page's styles and script, as C arrays (review_page_css,
 # review_page_js and their _len) that review-page.c inlines.

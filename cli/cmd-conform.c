@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../compose/report.h"
 #include "../conformance/check.h"
@@ -14,52 +13,37 @@
 #include "../conformance/witness.h"
 #include "../core/json-text.h"
 #include "../core/smt.h"
-#include "../core/suggest.h"
 #include "cli.h"
+#include "code-args.h"
 #include "sarif-flows.h"
 
-typedef struct binding {
-  const char *thread;   /* the thread's name as given */
-  const char *function; /* its C function */
-} binding;
-
 typedef struct conform_args {
-  const char *command;   /* "conform" or "check" */
-  spec_options spec;     /* --set overrides */
-  VEC(binding) bindings; /* --thread T=func */
-  VEC(const char *) cpp; /* -I, -D, -U flags for cpp */
-  conform_options check; /* engine, bound, deadline, certificate */
-  const char *emit_c;    /* --emit-c OUT.c */
-  const char *emit_smt2; /* --emit-smt2 OUT.smt2 */
-  const char *witness;   /* --witness FILE: the failing threads' SV-COMP violation witness */
-  const char *sarif;     /* --sarif FILE: the verdicts as a SARIF log */
-  double timeout;        /* --timeout SEC, 0 for none */
+  const char *command;         /* "conform" or "check" */
+  spec_options spec;           /* --set overrides */
+  cli_code_args code;          /* --thread T=func; -I, -D, -U flags for cpp */
+  conform_options check;       /* engine, bound, deadline, certificate */
+  const char *emit_c;          /* --emit-c OUT.c */
+  const char *emit_smt2;       /* --emit-smt2 OUT.smt2 */
+  const char *witness;         /* --witness FILE: the failing threads' SV-COMP violation witness */
+  const char *sarif;           /* --sarif FILE: the verdicts as a SARIF log */
+  double timeout;              /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
-  cfe_ints ints;                /* --int c|math */
-  env_kind env;                 /* --env system|havoc */
-  const char *for_all;          /* check --for-all N, or NULL */
-  bool json;             /* --json */
-  bool timing;           /* off with --no-timing */
-  bool certificate_smt;  /* --certificate-format smt: the invariant as SMT-LIB (else in C's syntax) */
-  bool werror;           /* -Werror, --warnings-as-errors */
-  bool coverage;         /* --coverage: warn about edges no step of the code uses */
-  bool progress;         /* --progress (always on a terminal) */
-  const char *path;      /* the spec */
-  char **files;          /* the C files */
-  int file_count;        /* how many */
-  diag_sink *sink;       /* the run's */
+  cfe_ints ints;               /* --int c|math */
+  env_kind env;                /* --env system|havoc */
+  const char *for_all;         /* check --for-all N, or NULL */
+  bool json;                   /* --json */
+  bool timing;                 /* off with --no-timing */
+  bool certificate_smt;        /* --certificate-format smt: the invariant as SMT-LIB (else in C's syntax) */
+  bool werror;                 /* -Werror, --warnings-as-errors */
+  bool coverage;               /* --coverage: warn about edges no step of the code uses */
+  bool progress;               /* --progress (always on a terminal) */
+  const char *path;            /* the spec */
+  char **files;                /* the C files */
+  int file_count;              /* how many */
+  diag_sink *sink;             /* the run's */
 } conform_args;
 
 /* ---------------------------------------------------------------- options */
-
-static bool parse_binding(char *arg, conform_args *a) {
-  char *eq = strchr(arg, '=');
-  if (!eq || eq == arg || !eq[1]) return false;
-  *eq = '\0';
-  binding b = {arg, eq + 1};
-  vec_push(NULL, &a->bindings, b);
-  return true;
-}
 
 static bool parse_engine(const char *name, conform_engine *out) {
   static const char *const names[] = {"auto", "chc", "bmc"};
@@ -72,14 +56,6 @@ static bool parse_ints(const char *name, cfe_ints *out) {
   for (cfe_ints i = CFE_INTS_C; i <= CFE_INTS_MATH; i++)
     if (strcmp(name, cfe_ints_name(i)) == 0) return *out = i, true;
   return false;
-}
-
-static void cpp_flag(conform_args *a, char c, const char *value) {
-  char *flag = xmalloc(strlen(value) + 3);
-  flag[0] = '-';
-  flag[1] = c;
-  strcpy(flag + 2, value);
-  vec_push(NULL, &a->cpp, flag);
 }
 
 static bool parse_atomicity(const char *name, conform_atomicity *out) {
@@ -99,17 +75,22 @@ static int conform_option(int c, char *arg, void *args) {
   conform_args *a = args;
   double x;
   switch (c) {
-  case 'r': return parse_binding(arg, a) ? -1 : cli_usage_error(a->sink, a->command, "--thread expects THREAD=FUNCTION");
+  case 'r':
+    return cli_take_binding(&a->code, arg) ? -1
+                                           : cli_usage_error(a->sink, a->command, "--thread expects THREAD=FUNCTION");
   case 'e':
-    return parse_engine(arg, &a->check.engine) ? -1 : cli_usage_error(a->sink, a->command, "--engine must be auto, chc or bmc");
+    return parse_engine(arg, &a->check.engine)
+               ? -1
+               : cli_usage_error(a->sink, a->command, "--engine must be auto, chc or bmc");
   case 'b':
     if (!cli_parse_number(a->sink, "--bound", arg, &x)) return EXIT_BAD_INPUT;
     a->check.bound = (unsigned)x;
     return -1;
   case 't': return cli_parse_number(a->sink, "--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
   case 'A':
-    return parse_atomicity(arg, &a->atomicity) ? -1
-                                                : cli_usage_error(a->sink, a->command, "--atomicity must be statement or access");
+    return parse_atomicity(arg, &a->atomicity)
+               ? -1
+               : cli_usage_error(a->sink, a->command, "--atomicity must be statement or access");
   case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->sink, a->command, "--env must be system or havoc");
   case 'F': a->for_all = arg; return -1;
   case 'C': a->emit_c = arg; return -1;
@@ -120,14 +101,13 @@ static int conform_option(int c, char *arg, void *args) {
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
   case 'K': return cli_take_certificate_format(a->sink, a->command, arg, &a->check.certificate, &a->certificate_smt);
-  case 'Z':
-    return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
+  case 'Z': return parse_ints(arg, &a->ints) ? -1 : cli_usage_error(a->sink, a->command, "--int must be c or math");
   case 'W': return cli_take_werror(a->sink, a->command, arg, &a->werror);
   case 'g': a->coverage = true; return -1;
   case 'p': a->progress = true; return -1;
   case 'I':
   case 'D':
-  case 'U': cpp_flag(a, (char)c, arg); return -1;
+  case 'U': cli_take_cpp_flag(&a->code, (char)c, arg); return -1;
   default: return EXIT_INTERNAL; /* not in its names */
   }
 }
@@ -141,7 +121,8 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind > argc - 2) return cli_usage_error(a->sink, a->command, "expected a specification and at least one C file");
+  if (optind > argc - 2)
+    return cli_usage_error(a->sink, a->command, "expected a specification and at least one C file");
   if (a->check.bound && a->check.engine == CONFORM_CHC)
     return cli_usage_error(a->sink, a->command, "--bound applies to --engine bmc");
   if (a->json && a->witness && strcmp(a->witness, "-") == 0)
@@ -154,53 +135,6 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
   return -1;
-}
-
-/* ---------------------------------------------------------------- bindings */
-
-static const char *thread_names_suggestion(const ast_spec *spec, const char *name) {
-  const char **names = xcalloc(spec->threads.len + 1, sizeof *names);
-  vec_foreach(&spec->threads, i) names[i] = spec->threads.items[i]->name;
-  const char *s = suggest_name(name, names, spec->threads.len);
-  free(names);
-  return s;
-}
-
-/* The function of each thread (--thread wins over implements); false after an error. */
-static bool resolve_bindings(const conform_args *a, const ast_spec *spec, const char **function) {
-  vec_foreach(&spec->threads, i) function[i] = spec->threads.items[i]->impl;
-  bool ok = true;
-  vec_foreach(&a->bindings, k) {
-    const ast_thread *t = ast_find_thread(spec, a->bindings.items[k].thread);
-    if (t) {
-      function[t->index] = a->bindings.items[k].function;
-      continue;
-    }
-    const char *s = thread_names_suggestion(spec, a->bindings.items[k].thread);
-    diag_error_at(a->sink, "athread", "--thread names '%s', which is not a thread of %s%s%s%s",
-                  a->bindings.items[k].thread, a->path, s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
-    ok = false;
-  }
-  return ok;
-}
-
-static const char *include_dir(void) {
-  const char *env = getenv("ATHREAD_INCLUDE");
-  if (env && *env) return xstrdup(env);
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 64);
-  if (n <= 0) return xstrdup(ATHREAD_INCLUDE_DIR);
-  exe[n] = '\0';
-  char *slash = strrchr(exe, '/');
-  static const char *const tails[] = {"/../include", "/../share/athread/include"};
-  for (int i = 0; slash && i < 2; i++) {
-    snprintf(slash, sizeof exe - (size_t)(slash - exe), "%s/athread.h", tails[i]);
-    if (access(exe, R_OK) == 0) {
-      slash[strlen(tails[i])] = '\0';
-      return xstrdup(exe);
-    }
-  }
-  return xstrdup(ATHREAD_INCLUDE_DIR);
 }
 
 /* ---------------------------------------------------------------- checking */
@@ -234,7 +168,11 @@ static json_t *results_json(const conform_args *a, const ast_spec *spec, const c
   json_t *threads = json_array(), *unchecked = json_array(), *notes = json_array();
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing,
+    conform_report c = {.thread = j->thread,
+                        .ins = j->ins,
+                        .r = &j->r,
+                        .env = &run->env,
+                        .timing = a->timing,
                         .certificate_smt = a->certificate_smt};
     json_array_append_new(threads, report_conform_json(&c));
   }
@@ -255,7 +193,11 @@ static void print_text(const conform_args *a, const ast_spec *spec, const char *
                        const conform_run_result *run) {
   vec_foreach(&run->jobs, i) {
     const conform_job *j = &run->jobs.items[i];
-    conform_report c = {.thread = j->thread, .ins = j->ins, .r = &j->r, .env = &run->env, .timing = a->timing,
+    conform_report c = {.thread = j->thread,
+                        .ins = j->ins,
+                        .r = &j->r,
+                        .env = &run->env,
+                        .timing = a->timing,
                         .certificate_smt = a->certificate_smt};
     report_conform_text(stdout, &c);
   }
@@ -291,19 +233,20 @@ static bool any_binding(const ast_spec *spec, const char **function) {
 }
 
 static conform_request request_of(const conform_args *a, const char **function, const char *include) {
-  return (conform_request){.files = (const char *const *)a->files,
-                        .file_count = (size_t)a->file_count,
-                        .cpp = {.cpp_flags = a->cpp.items, .cpp_flag_count = a->cpp.len, .include_dir = include},
-                        .function = function,
-                        .emit_c = a->emit_c,
-                        .emit_smt2 = a->emit_smt2,
-                        .check = a->check,
-                        .timeout = a->timeout,
-                        .atomicity = a->atomicity,
-                        .ints = a->ints,
-                        .env = a->env,
-                        .coverage = a->coverage,
-                        .env_max_states = ENV_MAX_STATES};
+  return (conform_request){
+      .files = (const char *const *)a->files,
+      .file_count = (size_t)a->file_count,
+      .cpp = {.cpp_flags = a->code.cpp.items, .cpp_flag_count = a->code.cpp.len, .include_dir = include},
+      .function = function,
+      .emit_c = a->emit_c,
+      .emit_smt2 = a->emit_smt2,
+      .check = a->check,
+      .timeout = a->timeout,
+      .atomicity = a->atomicity,
+      .ints = a->ints,
+      .env = a->env,
+      .coverage = a->coverage,
+      .env_max_states = ENV_MAX_STATES};
 }
 
 /* --witness: the failing threads' witness, written before any verdict is
@@ -331,14 +274,15 @@ static bool write_sarif(const conform_args *a, const ast_spec *spec, const char 
 /* Checks every implemented thread; returns the exit code. */
 static int conform(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
-  const char *include = include_dir();
+  const char *include = cli_include_dir();
   conform_request rq = request_of(a, function, include);
   conform_run_result run = {0};
   int code = EXIT_BAD_INPUT;
-  if (!resolve_bindings(a, spec, function)) code = EXIT_BAD_INPUT;
+  if (!cli_resolve_bindings(a->sink, &a->code, a->path, spec, function)) code = EXIT_BAD_INPUT;
   else if (!any_binding(spec, function))
     code = cli_usage_error(
-        a->sink, a->command, "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
+        a->sink, a->command,
+        "no thread has an implementation: add 'implements FUNCTION' to a thread or use --thread T=FUNCTION");
   else if (conform_run(a->sink, spec, &rq, &run) && write_witness(a, &run) && write_sarif(a, spec, function, &run)) {
     print_results(a, spec, function, &run);
     code = cli_finish(a->sink, exit_code(&run));
@@ -404,8 +348,11 @@ static bool check_sarif(const conform_args *a, const ast_spec *spec, const char 
   cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
   json_t *system = system_json(&rep, c);
   json_t *threads = c->conform_ran ? results_json(a, spec, function, &c->conform) : NULL;
-  sarif_input in = {
-      .spec = spec, .compose = system, .conform = threads, .threads = c->conform_ran ? &c->conform : NULL, .code = true};
+  sarif_input in = {.spec = spec,
+                    .compose = system,
+                    .conform = threads,
+                    .threads = c->conform_ran ? &c->conform : NULL,
+                    .code = true};
   bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, check_exit_code(c->verdict)));
   json_decref(system);
   json_decref(threads);
@@ -415,13 +362,13 @@ static bool check_sarif(const conform_args *a, const ast_spec *spec, const char 
 /* Composes, then checks every thread under the system's environment; returns the exit code. */
 static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
-  const char *include = include_dir();
+  const char *include = cli_include_dir();
   check_request rq = {request_of(a, function, include), a->for_all, &a->spec};
   check_result c = {0};
   int code = EXIT_BAD_INPUT;
   interrupt_install();
-  if (resolve_bindings(a, spec, function) && check_run(a->sink, spec, &rq, &c) && check_witness(a, &c) &&
-      check_sarif(a, spec, function, &c)) {
+  if (cli_resolve_bindings(a->sink, &a->code, a->path, spec, function) && check_run(a->sink, spec, &rq, &c) &&
+      check_witness(a, &c) && check_sarif(a, spec, function, &c)) {
     print_check(a, spec, function, &c);
     code = cli_finish(a->sink, check_exit_code(c.verdict));
   }
@@ -432,7 +379,8 @@ static int check(const conform_args *a, ast_spec *spec) {
 }
 
 static int conform_main(diag_sink *sink, int argc, char **argv, const char *command) {
-  conform_args a = {.command = command, .timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
+  conform_args a = {
+      .command = command, .timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
   a.sink = sink;
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
   int code = conform_options_parse(argc, argv, &a);
@@ -450,9 +398,7 @@ static int conform_main(diag_sink *sink, int argc, char **argv, const char *comm
   }
   if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, command); /* nothing was printed */
   spec_free(spec);
-  vec_foreach(&a.cpp, i) free((void *)a.cpp.items[i]);
-  vec_free(&a.cpp);
-  vec_free(&a.bindings);
+  cli_code_args_free(&a.code);
   free(a.spec.overrides);
   return code;
 }

@@ -55,6 +55,24 @@ static void conform_verdict_of(check_result *out) {
   }
 }
 
+void check_conclude(const ast_spec *spec, const conform_request *rq, check_result *out) {
+  if (system_verdict(out) != VERDICT_SAFE) {
+    out->verdict = system_verdict(out) == VERDICT_UNSAFE ? CHECK_NOT_PROVED : CHECK_UNKNOWN;
+    snprintf(out->reason, sizeof out->reason, "%s",
+             out->verdict == CHECK_NOT_PROVED ? "the abstract system is unsafe (its counterexample is above)"
+                                              : "the abstract system's verdict is unknown");
+    return;
+  }
+  conform_verdict_of(out);
+  const ast_thread *t = unimplemented(spec, rq);
+  if (t && out->verdict == CHECK_SAFE) {
+    out->verdict = CHECK_UNKNOWN;
+    snprintf(out->reason, sizeof out->reason,
+             "thread %s has no C code (add 'implements FUNCTION' or --thread %s=FUNCTION): its steps are not checked",
+             t->name, t->name);
+  }
+}
+
 bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_result *out) {
   memset(out, 0, sizeof *out);
   if (rq->for_all && !forall_conform_applicable(spec, rq->for_all)) {
@@ -63,25 +81,13 @@ bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_r
   }
   compose_system(spec, rq, out);
   if (out->compose.failure == COMPOSE_BAD_INPUT) return false;
-  if (system_verdict(out) != VERDICT_SAFE) {
-    out->verdict = system_verdict(out) == VERDICT_UNSAFE ? CHECK_NOT_PROVED : CHECK_UNKNOWN;
-    snprintf(out->reason, sizeof out->reason, "%s",
-             out->verdict == CHECK_NOT_PROVED ? "the abstract system is unsafe (its counterexample is above)"
-                                              : "the abstract system's verdict is unknown");
-    return true;
+  if (system_verdict(out) == VERDICT_SAFE) {
+    out->conform_ran = true;
+    conform_request c = rq->conform;
+    c.invariants = out->compose.for_all_ran ? &out->compose.fr.invariants : NULL;
+    if (!conform_run(sink, spec, &c, &out->conform)) return false;
   }
-  out->conform_ran = true;
-  conform_request c = rq->conform;
-  c.invariants = out->compose.for_all_ran ? &out->compose.fr.invariants : NULL;
-  if (!conform_run(sink, spec, &c, &out->conform)) return false;
-  conform_verdict_of(out);
-  const ast_thread *t = unimplemented(spec, &rq->conform);
-  if (t && out->verdict == CHECK_SAFE) {
-    out->verdict = CHECK_UNKNOWN;
-    snprintf(out->reason, sizeof out->reason,
-             "thread %s has no C code (add 'implements FUNCTION' or --thread %s=FUNCTION): its steps are not checked",
-             t->name, t->name);
-  }
+  check_conclude(spec, &rq->conform, out);
   return true;
 }
 

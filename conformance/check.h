@@ -44,5 +44,11 @@ typedef struct check_request {
  * for every N. */
 bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_result *out);
 void check_run_free(check_result *out);
+/* The C program's verdict (out->verdict, out->reason) by the theorem, from
+ * out->compose and, when out->conform_ran, out->conform: not proved when the
+ * system is unsafe or a thread does not conform, unknown when either is
+ * unknown or a thread has no C code (rq->function), else safe. check_run
+ * calls it; so does a caller that ran both checks itself (athread review). */
+void check_conclude(const ast_spec *spec, const conform_request *rq, check_result *out);
 
 #endif

@@ -126,11 +126,12 @@ static void check_job(const ast_spec *spec, const conform_options *o, const conf
   conform_check(j->ins, &checked, &j->r);
 }
 
-/* After a thread conforms: warns [-Wunused-edge] about each edge of T#
- * that no step of the code uses (coverage.h), within COVERAGE_MIN_SECONDS
- * or COVERAGE_PROOF_FACTOR times the proof's time, and the run's deadline. */
-static void warn_unused_edges(const ast_spec *spec, const conform_options *o, const conform_env *env, bool checked,
-                              const conform_job *j) {
+/* After a thread conforms: finds the edges of T# that no step of the code
+ * uses (coverage.h) into j->unused, within COVERAGE_MIN_SECONDS or
+ * COVERAGE_PROOF_FACTOR times the proof's time, and the run's deadline, and
+ * warns [-Wunused-edge] about each. */
+static void find_unused_edges(const ast_spec *spec, const conform_options *o, const conform_env *env, bool checked,
+                              conform_job *j) {
   if (j->r.verdict != CONFORM_HOLDS) return;
   double budget = j->r.seconds * COVERAGE_PROOF_FACTOR;
   conform_options c = *o;
@@ -140,20 +141,20 @@ static void warn_unused_edges(const ast_spec *spec, const conform_options *o, co
   c.deadline = start + (budget > COVERAGE_MIN_SECONDS ? budget : COVERAGE_MIN_SECONDS);
   if (o->deadline > 0 && o->deadline < c.deadline) c.deadline = o->deadline;
   const ast_thread *t = j->thread;
-  bool *unused = xcalloc(t->edges.len + 1, sizeof *unused);
+  j->unused = xcalloc(t->edges.len + 1, sizeof *j->unused);
   cov_input in = {j->code, spec, t, env, checked};
-  if (!cov_unused_edges(&in, &c, unused))
+  j->coverage_complete = cov_unused_edges(&in, &c, j->unused);
+  if (!j->coverage_complete)
     diag_note(spec->src, t->name_at,
               "--coverage of thread %s is incomplete: the search for unused edges stopped (time budget of %.1f s, "
               "--timeout, or an engine without an answer); the edges not reported may still be unused",
               t->name, c.deadline - start);
   vec_foreach(&t->edges, k)
-    if (unused[k])
+    if (j->unused[k])
       diag_warning(spec->src, t->edges.items[k]->from_at, "unused-edge",
                    "edge %s -> %s of %s is never used by %s: no step of the code is simulated by it (conform proved "
                    "it never applies from a candidate state), so the code does not need it",
                    t->edges.items[k]->from, t->edges.items[k]->to, t->name, j->function);
-  free(unused);
 }
 
 /* The environment: under ENV_SYSTEM the abstract system is explored within
@@ -178,9 +179,8 @@ static void check_thread(const ast_spec *spec, const conform_request *rq, const 
   progress_context(o->progress, "thread %s (%zu/%zu)", j->thread->name, i + 1, out->jobs.len);
   progress_say(o->progress, "checking %s", j->function);
   check_job(spec, o, &out->env, j);
-  if (rq->coverage) warn_unused_edges(spec, o, &out->env, out->unchecked.len == 0, j);
-  progress_say(o->progress, "%s, engine %s, %.2f s", report_verdict_text(j->r.verdict), j->r.engine,
-               smt_now() - start);
+  if (rq->coverage) find_unused_edges(spec, o, &out->env, out->unchecked.len == 0, j);
+  progress_say(o->progress, "%s, engine %s, %.2f s", report_verdict_text(j->r.verdict), j->r.engine, smt_now() - start);
 }
 
 bool conform_run(diag_sink *sink, ast_spec *spec, const conform_request *rq, conform_run_result *out) {
@@ -206,6 +206,7 @@ void conform_run_free(conform_run_result *out) {
     conform_result_free(&out->jobs.items[i].r);
     prog_free(out->jobs.items[i].ins);
     prog_free(out->jobs.items[i].code);
+    free(out->jobs.items[i].unused);
   }
   vec_free(&out->jobs);
   vec_foreach(&out->unchecked, i) free(out->unchecked.items[i]);

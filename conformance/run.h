@@ -49,6 +49,9 @@ typedef struct conform_job {
   prog *code;               /* the lowered function */
   prog *ins;                /* C(T, T#) */
   conform_result r;         /* the verdict */
+  bool *unused;             /* --coverage of a thread that conforms: per edge of T#, proved never used
+                             * (coverage.h); NULL when not computed */
+  bool coverage_complete;   /* the search for unused edges ended (else an edge not marked may be unused) */
 } conform_job;
 
 typedef struct conform_run_result {
