@@ -295,10 +295,6 @@ static int conform(const conform_args *a, ast_spec *spec) {
 
 /* ---------------------------------------------------------------- check */
 
-static const char *check_verdict_name(check_verdict v) {
-  return v == CHECK_SAFE ? "safe" : v == CHECK_NOT_PROVED ? "not proved" : "unknown";
-}
-
 static int check_exit_code(check_verdict v) {
   return v == CHECK_SAFE ? EXIT_HOLDS : v == CHECK_NOT_PROVED ? EXIT_VIOLATION : EXIT_UNKNOWN;
 }
@@ -322,7 +318,7 @@ static void print_check(const conform_args *a, const ast_spec *spec, const char 
   rep.c.timing = a->timing;
   if (a->json) {
     json_t *o = json_object();
-    json_object_set_new(o, "verdict", json_string(check_verdict_name(c->verdict)));
+    json_object_set_new(o, "verdict", json_string(check_verdict_text(c->verdict)));
     json_object_set_new(o, "reason", json_string(c->reason));
     json_object_set_new(o, "system", system_json(&rep, c));
     json_object_set_new(o, "conform", c->conform_ran ? results_json(a, spec, function, &c->conform) : json_null());
@@ -331,7 +327,7 @@ static void print_check(const conform_args *a, const ast_spec *spec, const char 
   }
   system_text(&rep, c);
   if (c->conform_ran) print_text(a, spec, function, &c->conform);
-  printf("verdict: %s: %s\n", check_verdict_name(c->verdict), c->reason);
+  printf("verdict: %s: %s\n", check_verdict_text(c->verdict), c->reason);
 }
 
 /* check --witness: the threads' witness when conform ran (the system was safe). */

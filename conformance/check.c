@@ -91,6 +91,10 @@ bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_r
   return true;
 }
 
+const char *check_verdict_text(check_verdict v) {
+  return v == CHECK_SAFE ? "safe" : v == CHECK_NOT_PROVED ? "not proved" : "unknown";
+}
+
 void check_run_free(check_result *out) {
   compose_run_free(&out->compose);
   if (out->conform_ran) conform_run_free(&out->conform);

@@ -44,6 +44,8 @@ typedef struct check_request {
  * for every N. */
 bool check_run(diag_sink *sink, ast_spec *spec, const check_request *rq, check_result *out);
 void check_run_free(check_result *out);
+/* A verdict's name: "safe", "not proved", "unknown" (a static string). */
+const char *check_verdict_text(check_verdict v);
 /* The C program's verdict (out->verdict, out->reason) by the theorem, from
  * out->compose and, when out->conform_ran, out->conform: not proved when the
  * system is unsafe or a thread does not conform, unknown when either is

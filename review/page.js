@@ -1,7 +1,8 @@
 // review/page.js -- athread review's page: step through the composition's
 // counterexample (buttons, slider, arrow keys), highlighting in each
 // thread's diagram the state of every instance and the edge just taken;
-// zoom the diagrams. Reads the data in #review-data; loads nothing.
+// step through a thread's counterexample in its C code (the line, and the
+// candidate set F on the diagram); zoom the diagrams. Reads the data in #review-data; loads nothing.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("review-data").textContent);
@@ -40,11 +41,12 @@
     });
   }
 
-  // Writes the names of the instances in a state beside its node.
-  function label(node, names) {
+  // Writes the names of the instances in a state beside its node (or, with
+  // kind "fnote", what a code counterexample says of the state).
+  function label(node, names, kind) {
     const box = node.getBBox();
     const text = document.createElementNS(node.namespaceURI, "text");
-    text.setAttribute("class", "here");
+    text.setAttribute("class", kind || "here");
     text.setAttribute("x", String(box.x + box.width + 4));
     text.setAttribute("y", String(box.y + 11));
     text.textContent = names;
@@ -130,6 +132,83 @@
     });
   }
 
+  // The node of a thread's state, by name.
+  function stateNode(thread, name) {
+    return document.getElementById("s_" + thread + "_" + data.states[thread].indexOf(name));
+  }
+
+  // "g = 1, x = -1" from an object of values.
+  function values(o) {
+    return Object.keys(o || {}).map(function (n) { return n + " = " + o[n]; }).join(", ");
+  }
+
+  // What position k of a code counterexample says, in words.
+  function codeNow(cex, k) {
+    if (k === 0) return "Before the first step: F = {" + cex.initial_candidates.join(", ") + "}.";
+    const s = cex.steps[k - 1];
+    const moves = (s.moves || []).map(function (m) { return "environment: " + m.move + "; "; }).join("");
+    const after = s.after ? " Shared after: " + values(s.after) + "." : "";
+    const f = s.candidates ? " F becomes {" + s.candidates.join(", ") + "}." : " " + cex.failure.message + ".";
+    return moves + "Line " + s.line + ": " + s.statement + " (shared before: " + values(s.environment) + ")." + after + f;
+  }
+
+  // A thread's counterexample in its C code. Position 0 is before the first
+  // step (F: the initial candidates); position k shows step k: its line
+  // marked in the source pane, F after it drawn on the thread's diagram, or,
+  // for the step no edge simulates, F before it marked as stuck.
+  function setUpCodeTrace(box) {
+    const thread = box.getAttribute("data-thread");
+    const cex = data.code.threads[thread].counterexample;
+    const slider = box.querySelector(".cstep");
+    const section = document.getElementById("thread-" + thread);
+    function mark(names, kind) {
+      names.forEach(function (name) {
+        const node = stateNode(thread, name);
+        if (!node) return;
+        node.classList.add(kind);
+        label(node, kind === "stuck" ? "F (stuck)" : "F", "fnote");
+      });
+    }
+    function markLine(s) {
+      const pre = box.querySelector("pre[data-file=\"" + CSS.escape(s.file) + "\"]");
+      const line = pre && pre.querySelector(".cl[data-line=\"" + s.line + "\"]");
+      if (!line) return;
+      line.classList.add("current");
+      if (!s.candidates) line.classList.add("fail");
+      pre.scrollTop = line.offsetTop - pre.clientHeight / 2;
+    }
+    function show(k) {
+      section.querySelectorAll(".node.inf, .node.stuck").forEach(function (n) { n.classList.remove("inf", "stuck"); });
+      section.querySelectorAll("text.fnote").forEach(function (t) { t.remove(); });
+      box.querySelectorAll(".cl.current").forEach(function (l) { l.classList.remove("current", "fail"); });
+      const s = k === 0 ? null : cex.steps[k - 1];
+      if (!s) mark(cex.initial_candidates, "inf");
+      else if (s.candidates) mark(s.candidates, "inf");
+      else mark(s.candidates_before, "stuck");
+      if (s) markLine(s);
+      box.querySelectorAll(".csteps li").forEach(function (li, i) { li.classList.toggle("current", i === k - 1); });
+      box.querySelector(".cnow").textContent = codeNow(cex, k);
+      box.querySelector(".cstep-label").textContent =
+        k === 0 ? "before the first step" : "step " + k + " of " + cex.steps.length;
+      slider.value = String(k);
+      box.setAttribute("data-step", String(k));
+    }
+    const last = cex.steps.length;
+    const current = function () { return Number(slider.value); };
+    const go = {
+      first: function () { return 0; },
+      back: function () { return Math.max(0, current() - 1); },
+      forward: function () { return Math.min(last, current() + 1); },
+      last: function () { return last; }
+    };
+    box.querySelectorAll("[data-cgo]").forEach(function (b) {
+      b.addEventListener("click", function () { show(go[b.getAttribute("data-cgo")]()); });
+    });
+    slider.addEventListener("input", function () { show(current()); });
+    show(0);
+  }
+
   setUpZoom();
   if (trace && trace.steps) setUpStepper();
+  document.querySelectorAll(".ctrace").forEach(setUpCodeTrace);
 })();

@@ -17,6 +17,9 @@ typedef struct review_page {
   const ast_spec *spec;     /* the spec reviewed */
   const review_request *rq; /* what was asked */
   const json_t *compose;    /* compose's JSON report (compose/report.h) */
+  const json_t *code;       /* with C files: {verdict, reason, assumptions, threads: {NAME: conform's report of
+                             * the thread, with function, unused_edges, coverage_complete}, sources: {FILE:
+                             * text}} (review.c's code_json); NULL without */
   char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated) */
 } review_page;
 

@@ -86,14 +86,163 @@ static void put_overview(strbuf *b, const review_page *p) {
   sbuf_puts(b, ".</p>\n</section>\n");
 }
 
+/* ---------------------------------------------------------------- code counterexample */
+
+/* "{X1, X2}" from an array of state names. */
+static void put_set(strbuf *b, const json_t *names) {
+  size_t i;
+  const json_t *name;
+  sbuf_putc(b, '{');
+  json_array_foreach(names, i, name) {
+    sbuf_puts(b, i ? ", " : "");
+    put_text(b, json_string_value(name));
+  }
+  sbuf_putc(b, '}');
+}
+
+/* One step of a thread's counterexample: the other threads' moves before
+ * it (the environment's, marked so), its C line and statement, and F. */
+static void put_code_step(strbuf *b, const json_t *step, size_t number) {
+  size_t i;
+  const json_t *move;
+  sbuf_printf(b, "<li data-step=\"%zu\">", number);
+  json_array_foreach(json_object_get(step, "moves"), i, move) {
+    sbuf_puts(b, "<span class=\"env\">environment: ");
+    put_text(b, member(move, "move", ""));
+    sbuf_puts(b, "</span>; ");
+  }
+  sbuf_printf(b, "line %" JSON_INTEGER_FORMAT ": <code>", json_integer_value(json_object_get(step, "line")));
+  put_text(b, member(step, "statement", ""));
+  sbuf_puts(b, "</code>");
+  const json_t *after = json_object_get(step, "candidates");
+  sbuf_puts(b, after ? "; F becomes " : "; from F = ");
+  put_set(b, after ? after : json_object_get(step, "candidates_before"));
+  sbuf_puts(b, "</li>\n");
+}
+
+/* The C files the steps are in, a line a span (page.js marks the current
+ * one): the source pane beside the diagram. */
+static void put_sources(strbuf *b, const review_page *p, const json_t *steps) {
+  const char *file;
+  const json_t *text;
+  json_object_foreach((json_t *)json_object_get(p->code, "sources"), file, text) {
+    size_t i;
+    const json_t *step;
+    bool used = false;
+    json_array_foreach(steps, i, step) used = used || strcmp(member(step, "file", ""), file) == 0;
+    if (!used) continue;
+    sbuf_puts(b, "<figure class=\"csource\"><figcaption><code>");
+    put_text(b, file);
+    sbuf_puts(b, "</code></figcaption><pre data-file=\"");
+    put_text(b, file);
+    sbuf_puts(b, "\">");
+    size_t line = 1;
+    for (const char *s = json_string_value(text); *s; line++) {
+      size_t n = strcspn(s, "\n");
+      char *row = strndup(s, n);
+      sbuf_printf(b, "<span class=\"cl\" data-line=\"%zu\"><span class=\"ln\">%4zu</span> ", line, line);
+      put_text(b, row);
+      sbuf_puts(b, "</span>\n");
+      free(row);
+      s += n + (s[n] == '\n');
+    }
+    sbuf_puts(b, "</pre></figure>\n");
+  }
+}
+
+/* A thread that does not conform: its counterexample to step through, the
+ * C source beside the thread's diagram with the current line marked and F
+ * drawn on the diagram (page.js), every step listed (for print). */
+static void put_code_trace(strbuf *b, const review_page *p, const ast_thread *t, const json_t *j) {
+  const json_t *cex = json_object_get(j, "counterexample");
+  const json_t *steps = json_object_get(cex, "steps");
+  sbuf_printf(b,
+              "<div class=\"ctrace\" id=\"ctrace-%s\" data-thread=\"%s\">\n<h3>Why %s does not conform</h3>\n<p "
+              "class=\"failure\">",
+              t->name, t->name, t->name);
+  put_text(b, member(json_object_get(cex, "failure"), "message", ""));
+  sbuf_printf(b,
+              "</p>\n<div class=\"cstepper\" role=\"group\" aria-label=\"step through the counterexample of %s\">"
+              "<button type=\"button\" data-cgo=\"first\">first</button>"
+              "<button type=\"button\" data-cgo=\"back\">back</button>"
+              "<input type=\"range\" class=\"cstep\" min=\"0\" max=\"%zu\" value=\"0\" aria-label=\"step of %s's "
+              "counterexample\">"
+              "<button type=\"button\" data-cgo=\"forward\">forward</button>"
+              "<button type=\"button\" data-cgo=\"last\">last</button>"
+              " <output class=\"cstep-label\" aria-live=\"polite\">before the first step</output></div>\n"
+              "<p class=\"cnow\"></p>\n<div class=\"cpane\">\n",
+              t->name, json_array_size(steps), t->name);
+  put_sources(b, p, steps);
+  sbuf_puts(b, "<ol class=\"csteps\">\n");
+  size_t i;
+  const json_t *step;
+  json_array_foreach(steps, i, step) put_code_step(b, step, i + 1);
+  sbuf_puts(b, "</ol>\n</div>\n</div>\n");
+}
+
 /* ---------------------------------------------------------------- threads */
+
+/* conform's verdict as a class name: conforms, violated or unknown. */
+static const char *conform_class(const char *said) {
+  return strcmp(said, "conforms") == 0 ? "conforms" : strcmp(said, "does not conform") == 0 ? "violated" : "unknown";
+}
+
+/* The edges the code never uses (dashed in the diagram, listed here), from
+ * conform --coverage; nothing when coverage did not run (the thread does
+ * not conform). */
+static void put_coverage(strbuf *b, const ast_thread *t, const json_t *j) {
+  const json_t *unused = json_object_get(j, "unused_edges");
+  if (!unused) return;
+  bool complete = json_is_true(json_object_get(j, "coverage_complete"));
+  const char *caveat = complete ? "" : " (the search stopped before its end: other edges may be unused too)";
+  if (!json_array_size(unused)) {
+    sbuf_printf(b, "<p class=\"coverage\">Coverage: %s.</p>\n",
+                complete ? "every edge is used by some step of the code"
+                         : "no edge was proved unused (the search stopped before its end)");
+    return;
+  }
+  sbuf_printf(b,
+              "<p class=\"coverage\">Edges the code never uses (dashed in the diagram)%s:</p>\n<ul class=\"unused\">",
+              caveat);
+  size_t i;
+  const json_t *k;
+  json_array_foreach(unused, i, k) {
+    const ast_edge *e = t->edges.items[json_integer_value(k)];
+    sbuf_printf(b, "<li data-edge=\"e_%s_%" JSON_INTEGER_FORMAT "\"><code>%s -&gt; %s</code></li>", t->name,
+                json_integer_value(k), e->from, e->to);
+  }
+  sbuf_puts(b, "</ul>\n");
+}
+
+static void put_conformance(strbuf *b, const review_page *p, const ast_thread *t) {
+  const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
+  if (!p->code) sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
+  else if (!j)
+    sbuf_printf(b,
+                "<p class=\"conformance verdict-unknown\">Conformance: <strong>not checked</strong>: no C function "
+                "implements %s (add <code>implements FUNCTION</code> or <code>--thread %s=FUNCTION</code>).</p>\n",
+                t->name, t->name);
+  if (!j) return;
+  const char *said = member(j, "verdict", "unknown");
+  sbuf_printf(b, "<p class=\"conformance verdict-%s\">Conformance of the C function <code>", conform_class(said));
+  put_text(b, member(j, "function", ""));
+  sbuf_printf(b, "</code>: <strong>%s</strong> (engine %s, %.2f s)", said, member(j, "engine", "none"),
+              json_real_value(json_object_get(j, "seconds")));
+  const char *reason = member(j, "reason", NULL);
+  if (reason) {
+    sbuf_puts(b, ": ");
+    put_text(b, reason);
+  }
+  sbuf_puts(b, ".</p>\n");
+  put_coverage(b, t, j);
+}
 
 static void put_thread(strbuf *b, const review_page *p, size_t i) {
   const ast_thread *t = p->spec->threads.items[i];
   sbuf_printf(b, "<section id=\"thread-%s\" class=\"thread\" data-thread=\"%s\"><h2>Thread %s</h2>\n", t->name, t->name,
               t->name);
-  if (t->impl) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
-  sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
+  if (t->impl && !p->code) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
+  put_conformance(b, p, t);
   sbuf_printf(b,
               "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
               "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
@@ -102,7 +251,10 @@ static void put_thread(strbuf *b, const review_page *p, size_t i) {
               t->name);
   sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", t->name);
   sbuf_puts(b, p->thread_svgs[i]);
-  sbuf_puts(b, "</div>\n</section>\n");
+  sbuf_puts(b, "</div>\n");
+  const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
+  if (json_object_get(j, "counterexample")) put_code_trace(b, p, t, j);
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- composition */
@@ -137,6 +289,25 @@ static void put_composition(strbuf *b, const review_page *p) {
   put_statistic(b, stats, "depth", "depth");
   put_statistic(b, stats, "seconds", "seconds");
   sbuf_puts(b, "</ul>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- the C program */
+
+/* With C files: the C program's verdict by the theorem, as athread check
+ * gives it, and the assumptions it rests on. */
+static void put_program(strbuf *b, const review_page *p) {
+  const char *said = member(p->code, "verdict", "unknown");
+  const char *css = strcmp(said, "safe") == 0 ? "safe" : strcmp(said, "not proved") == 0 ? "unsafe" : "unknown";
+  sbuf_printf(
+      b,
+      "<section id=\"program\"><h2>The C program</h2>\n<p class=\"verdict verdict-%s\">Verdict: <strong>%s</strong>: ",
+      css, said);
+  put_text(b, member(p->code, "reason", ""));
+  sbuf_puts(b, ".</p>\n<p>By the theorem: when every thread conforms to its abstract thread and the abstract system is "
+               "safe, the C program is safe (the verdict <code>athread check</code> gives).</p>\n"
+               "<p class=\"assumptions\"><strong>Assumptions of the threads' verdicts:</strong> ");
+  put_text(b, member(json_object_get(p->code, "assumptions"), "text", ""));
+  sbuf_puts(b, ".</p>\n</section>\n");
 }
 
 /* ---------------------------------------------------------------- counterexample */
@@ -224,6 +395,7 @@ static json_t *states_json(const ast_spec *spec) {
 static void put_data(strbuf *b, const review_page *p) {
   json_t *data = json_pack("{s:o,s:o,s:O}", "instances", instances_json(p->spec), "states", states_json(p->spec),
                            "compose", p->compose);
+  if (p->code) json_object_set(data, "code", (json_t *)p->code);
   char *text = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER);
   sbuf_puts(b, "<script type=\"application/json\" id=\"review-data\">");
   for (const char *s = text; *s; s++) {
@@ -249,12 +421,13 @@ static void put_head(strbuf *b, const review_page *p) {
   sbuf_puts(b, "</code></p>\n</header>\n");
 }
 
-static void put_nav(strbuf *b, const ast_spec *spec, bool trace) {
+static void put_nav(strbuf *b, const ast_spec *spec, bool trace, bool code) {
   sbuf_puts(b, "<nav aria-label=\"sections\"><ul><li><a href=\"#overview\">Overview</a></li>");
   vec_foreach(&spec->threads, i)
     sbuf_printf(b, "<li><a href=\"#thread-%s\">Thread %s</a></li>", spec->threads.items[i]->name,
                 spec->threads.items[i]->name);
   sbuf_puts(b, "<li><a href=\"#composition\">Composition</a></li>");
+  if (code) sbuf_puts(b, "<li><a href=\"#program\">The C program</a></li>");
   if (trace) sbuf_puts(b, "<li><a href=\"#counterexample\">Counterexample</a></li>");
   sbuf_puts(b, "</ul></nav>\n<main>\n");
 }
@@ -262,11 +435,12 @@ static void put_nav(strbuf *b, const ast_spec *spec, bool trace) {
 void review_page_build(strbuf *out, const review_page *p) {
   const json_t *trace = json_object_get(p->compose, "trace");
   put_head(out, p);
-  put_nav(out, p->spec, trace);
+  put_nav(out, p->spec, trace, p->code);
   if (trace) put_stepper(out, trace);
   put_overview(out, p);
   vec_foreach(&p->spec->threads, i) put_thread(out, p, i);
   put_composition(out, p);
+  if (p->code) put_program(out, p);
   if (trace) put_counterexample(out, trace);
   sbuf_puts(out, "</main>\n");
   put_data(out, p);

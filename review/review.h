@@ -1,7 +1,10 @@
 /* review/review.h -- athread review: one self-contained HTML page about a
  * spec: the system, a diagram per thread (Graphviz SVG, viz/viz.h), the
  * composition's verdict and, when it is unsafe, its counterexample to step
- * through. CSS and JavaScript are inlined from review/page.css and
+ * through. Given C files, also each thread's conformance (conform_run with
+ * --coverage: unused edges dashed), a C-source pane to step through for a
+ * thread that does not conform, and the C program's verdict by the theorem
+ * (check_conclude), as `athread check` gives it. CSS and JavaScript are inlined from review/page.css and
  * review/page.js (embedded at build time); the page loads nothing else.
  *
  * Borrows the request. The page is written atomically (core/outfile.h), so
@@ -11,25 +14,28 @@
 #define ATHREAD_REVIEW_H
 
 #include "../compose/engine-explicit.h"
+#include "../conformance/run.h"
 #include "../core/diag.h"
 #include "../spec-lang/spec.h"
 
 typedef struct review_request {
-  const char *spec_path;    /* the specification */
-  const spec_options *spec; /* --set overrides it was asked with */
-  const char *output;       /* the page's path; "-" for standard output */
-  const char *command_line; /* the command as typed, shown on the page */
-  const char *version;      /* athread's version, shown on the page */
-  explicit_options limits;  /* --max-states, --timeout of the composition check (0: none) */
+  const char *spec_path;       /* the specification */
+  const spec_options *spec;    /* --set overrides it was asked with */
+  const char *output;          /* the page's path; "-" for standard output */
+  const char *command_line;    /* the command as typed, shown on the page */
+  const char *version;         /* athread's version, shown on the page */
+  explicit_options limits;     /* --max-states, --timeout of the composition check (0: none) */
+  const conform_request *code; /* the C files, each thread's function, how to check them; NULL: none */
 } review_request;
 
 typedef enum review_outcome {
   REVIEW_WRITTEN,   /* the page is written, whatever the verdicts on it */
-  REVIEW_BAD_INPUT, /* the spec does not load, or the output cannot be written (reported) */
+  REVIEW_BAD_INPUT, /* the C files do not lower, or the output cannot be written (reported) */
   REVIEW_FAILED     /* Graphviz or the model checker failed (reported): an internal error */
 } review_outcome;
 
-/* Checks the spec's composition and writes the page to rq->output. */
-review_outcome review_write(diag_sink *sink, const review_request *rq);
+/* Checks the composition of spec (loaded from rq->spec_path) and, with C
+ * files, each thread's conformance, and writes the page to rq->output. */
+review_outcome review_write(diag_sink *sink, ast_spec *spec, const review_request *rq);
 
 #endif

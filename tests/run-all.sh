@@ -97,6 +97,8 @@ suite "viz: diagrams, traces, errors (Graphviz)" all tests/viz/run.sh
 
 suite "review: the HTML page's structure, errors, and the page in headless Chromium" all tests/review/run.sh
 
+suite "review with C files: conformance, coverage and the C program's verdict against conform and check; code counterexamples in headless Chromium" all tests/review/code.sh
+
 # SV-COMP's programs may not be committed (the public-code store's terms) and
 # CI has no network: make test reads them from tests/svcomp/cache/ only (fill
 # it with tests/svcomp/fetch.sh where there is network), and a task that is

@@ -17,6 +17,7 @@
 
 #define FONT "Helvetica,Arial,sans-serif"
 #define TRACE_COLOR "#c0392b"  /* taken edges, the failing state */
+#define UNUSED_COLOR "#8a8a8a" /* edges the code never uses (viz_options.unused), also dashed */
 #define VISITED_FILL "#fff3c4" /* states the counterexample passes through */
 #define BAD_FILL "#f9d6d2"     /* the state where an instance goes wrong */
 #define ERROR_FILL "#fdecea"   /* states whose assertion is constantly false */
@@ -348,6 +349,11 @@ static void add_edge(builder *b, Agraph_t *c, const ast_thread *t, const ast_edg
   const strbuf *steps = b->ov ? &b->ov[t->index].edge_steps[e->index] : NULL;
   edge_text(ge, e, steps);
   set_id(b, ge, "e", t, e->index);
+  if (b->o->unused && b->o->only == t && b->o->unused[e->index]) {
+    viz_set(ge, "style", "dashed");
+    viz_set(ge, "color", UNUSED_COLOR);
+    viz_set(ge, "fontcolor", UNUSED_COLOR);
+  }
   if (!steps || !steps->len) return;
   viz_set(ge, "color", TRACE_COLOR);
   viz_set(ge, "fontcolor", TRACE_COLOR);

@@ -97,8 +97,7 @@ expect() {
 printf 'thread T {\n  init state A\n}\n' > bad.athread
 expect missing 2 'cannot (open|read)' -- nope.athread -o old.html
 expect syntax 2 "bad.athread:[0-9]+:[0-9]+: error" -- bad.athread -o old.html
-expect no-spec 2 'expected exactly one specification' -- -o old.html
-expect c-files 2 'C files are not reviewed yet' -- "$root/examples/mutex/mutex.athread" x.c -o old.html
+expect no-spec 2 'expected a specification' -- -o old.html
 expect option 2 "unknown option '--nope'" -- --nope "$root/examples/mutex/mutex.athread" -o old.html
 expect set 2 'mutex.athread.*(no const|not a const|declares no)' -- "$root/examples/mutex/mutex.athread" --set zz=1 -o old.html
 expect timeout 2 "--timeout expects a non-negative number, got 'x'" -- "$root/examples/mutex/mutex.athread" --timeout x -o old.html
