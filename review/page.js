@@ -142,14 +142,16 @@
     return Object.keys(o || {}).map(function (n) { return n + " = " + o[n]; }).join(", ");
   }
 
-  // What position k of a code counterexample says, in words.
+  // What position k of a code counterexample says, in words, a line each:
+  // the environment's moves, the step, the values after it, F or the failure.
   function codeNow(cex, k) {
     if (k === 0) return "Before the first step: F = {" + cex.initial_candidates.join(", ") + "}.";
     const s = cex.steps[k - 1];
-    const moves = (s.moves || []).map(function (m) { return "environment: " + m.move + "; "; }).join("");
-    const after = s.after ? " Shared after: " + values(s.after) + "." : "";
-    const f = s.candidates ? " F becomes {" + s.candidates.join(", ") + "}." : " " + cex.failure.message + ".";
-    return moves + "Line " + s.line + ": " + s.statement + " (shared before: " + values(s.environment) + ")." + after + f;
+    const lines = (s.moves || []).map(function (m) { return "environment: " + m.move; });
+    lines.push("line " + s.line + ": " + s.statement + " (shared before: " + values(s.environment) + ")");
+    if (s.after) lines.push("shared after: " + values(s.after));
+    lines.push(s.candidates ? "F becomes {" + s.candidates.join(", ") + "}" : "fails: " + cex.failure.message);
+    return lines.join("\n");
   }
 
   // A thread's counterexample in its C code. Position 0 is before the first

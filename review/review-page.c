@@ -120,8 +120,8 @@ static void put_code_step(strbuf *b, const json_t *step, size_t number) {
   sbuf_puts(b, "</li>\n");
 }
 
-/* The C files the steps are in, a line a span (page.js marks the current
- * one): the source pane beside the diagram. */
+/* The C files the steps are in, a line a block span (page.js marks the
+ * current one): the source pane beside the diagram. */
 static void put_sources(strbuf *b, const review_page *p, const json_t *steps) {
   const char *file;
   const json_t *text;
@@ -142,7 +142,7 @@ static void put_sources(strbuf *b, const review_page *p, const json_t *steps) {
       char *row = strndup(s, n);
       sbuf_printf(b, "<span class=\"cl\" data-line=\"%zu\"><span class=\"ln\">%4zu</span> ", line, line);
       put_text(b, row);
-      sbuf_puts(b, "</span>\n");
+      sbuf_puts(b, "</span>");
       free(row);
       s += n + (s[n] == '\n');
     }
@@ -150,10 +150,25 @@ static void put_sources(strbuf *b, const review_page *p, const json_t *steps) {
   }
 }
 
+/* The zoom buttons and the diagram of thread i (its SVG). */
+static void put_diagram(strbuf *b, const review_page *p, size_t i) {
+  const char *name = p->spec->threads.items[i]->name;
+  sbuf_printf(b,
+              "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
+              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
+              name);
+  sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", name);
+  sbuf_puts(b, p->thread_svgs[i]);
+  sbuf_puts(b, "</div>\n");
+}
+
 /* A thread that does not conform: its counterexample to step through, the
  * C source beside the thread's diagram with the current line marked and F
  * drawn on the diagram (page.js), every step listed (for print). */
-static void put_code_trace(strbuf *b, const review_page *p, const ast_thread *t, const json_t *j) {
+static void put_code_trace(strbuf *b, const review_page *p, size_t thread, const json_t *j) {
+  const ast_thread *t = p->spec->threads.items[thread];
   const json_t *cex = json_object_get(j, "counterexample");
   const json_t *steps = json_object_get(cex, "steps");
   sbuf_printf(b,
@@ -170,14 +185,16 @@ static void put_code_trace(strbuf *b, const review_page *p, const ast_thread *t,
               "<button type=\"button\" data-cgo=\"forward\">forward</button>"
               "<button type=\"button\" data-cgo=\"last\">last</button>"
               " <output class=\"cstep-label\" aria-live=\"polite\">before the first step</output></div>\n"
-              "<p class=\"cnow\"></p>\n<div class=\"cpane\">\n",
+              "<p class=\"cnow\"></p>\n<div class=\"cpane\">\n<div class=\"cdiagram\">\n",
               t->name, json_array_size(steps), t->name);
+  put_diagram(b, p, thread);
+  sbuf_puts(b, "</div>\n");
   put_sources(b, p, steps);
-  sbuf_puts(b, "<ol class=\"csteps\">\n");
+  sbuf_puts(b, "</div>\n<ol class=\"csteps\">\n");
   size_t i;
   const json_t *step;
   json_array_foreach(steps, i, step) put_code_step(b, step, i + 1);
-  sbuf_puts(b, "</ol>\n</div>\n</div>\n");
+  sbuf_puts(b, "</ol>\n</div>\n");
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -243,17 +260,9 @@ static void put_thread(strbuf *b, const review_page *p, size_t i) {
               t->name);
   if (t->impl && !p->code) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
   put_conformance(b, p, t);
-  sbuf_printf(b,
-              "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
-              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
-              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
-              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
-              t->name);
-  sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", t->name);
-  sbuf_puts(b, p->thread_svgs[i]);
-  sbuf_puts(b, "</div>\n");
   const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
-  if (json_object_get(j, "counterexample")) put_code_trace(b, p, t, j);
+  if (json_object_get(j, "counterexample")) put_code_trace(b, p, i, j);
+  else put_diagram(b, p, i);
   sbuf_puts(b, "</section>\n");
 }
 

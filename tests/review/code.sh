@@ -113,6 +113,15 @@ expect c-function 2 "thread_zz" -- "$ex/figure2/figure2.athread" "$ex/figure2/fi
 expect bad-thread 2 "--thread names 'Q', which is not a thread" -- "$ex/figure2/figure2.athread" "$ex/figure2/figure2.c" --thread Q=thread_a -o old.html
 expect binding 2 '--thread expects THREAD=FUNCTION' -- "$ex/figure2/figure2.athread" "$ex/figure2/figure2.c" --thread A -o old.html
 
+# Under valgrind (when installed, and not an ASan build): no leak or memory
+# error outside Graphviz in the C side (conform_run, coverage, the page).
+if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> /dev/null | grep -q libasan; then
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+    --suppressions="$TESTS_DIR/viz/graphviz.supp" "$ATHREAD" review "$ex/figure2/figure2.athread" \
+    "$ex/figure2/figure2-bad.c" -o vg.html 2> vg.err
+  check "valgrind, review with C files" "a leak or memory error outside Graphviz" vg.err
+fi
+
 # The pages in a real browser, when Chromium and Selenium are installed.
 if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
   out=$(/usr/bin/python3 "$TESTS_DIR/review/browser_code.py" "${pages[@]}" 2>&1)
