@@ -46,6 +46,9 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
 bool cli_parse_number(diag_sink *sink, const char *what, const char *text, double *out);
 /* Reports a usage error for a subcommand to sink; returns EXIT_BAD_INPUT. */
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg);
+/* "athread ARGS..." as typed (argv from the subcommand on), for a page that
+ * says how it was made. Returns owned. */
+char *cli_command_line(int argc, char **argv);
 /* Applies -Werror (arg "error") or --warnings-as-errors (arg NULL): sets
  * *werror; returns -1, or EXIT_BAD_INPUT after a usage error (to sink) for another -W. */
 int cli_take_werror(diag_sink *sink, const char *command, const char *arg, bool *werror);

@@ -13,6 +13,7 @@
 #include "../conformance/witness.h"
 #include "../core/json-text.h"
 #include "../core/smt.h"
+#include "../review/review.h"
 #include "cli.h"
 #include "code-args.h"
 #include "sarif-flows.h"
@@ -26,6 +27,8 @@ typedef struct conform_args {
   const char *emit_smt2;       /* --emit-smt2 OUT.smt2 */
   const char *witness;         /* --witness FILE: the failing threads' SV-COMP violation witness */
   const char *sarif;           /* --sarif FILE: the verdicts as a SARIF log */
+  const char *html;            /* check --html FILE: the review page of the run (review/review.h) */
+  const char *typed;           /* the command line as typed (owned), for the page */
   double timeout;              /* --timeout SEC, 0 for none */
   conform_atomicity atomicity; /* --atomicity statement|access */
   cfe_ints ints;               /* --int c|math */
@@ -97,6 +100,7 @@ static int conform_option(int c, char *arg, void *args) {
   case 'S': a->emit_smt2 = arg; return -1;
   case 'Y': a->witness = arg; return -1;
   case 'R': a->sarif = arg; return -1;
+  case 'H': a->html = arg; return -1;
   case 'j': a->json = true; return -1;
   case 'T': a->timing = false; return -1;
   case 'c': a->check.certificate = true; return -1;
@@ -115,7 +119,7 @@ static int conform_option(int c, char *arg, void *args) {
 static int conform_options_parse(int argc, char **argv, conform_args *a) {
   bool check = strcmp(a->command, "check") == 0;
   const char *names = check ? "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
-                              "certificate certificate-format int warnings-as-errors coverage progress for-all"
+                              "certificate certificate-format int warnings-as-errors coverage progress for-all html"
                             : "thread engine bound timeout atomicity env emit-c emit-smt2 witness sarif json no-timing "
                               "certificate certificate-format int warnings-as-errors coverage progress";
   cli_parse p = {a->command, names, "hI:D:U:W:", &a->spec, conform_option, a, a->sink};
@@ -131,6 +135,10 @@ static int conform_options_parse(int argc, char **argv, conform_args *a) {
     return cli_usage_error(a->sink, a->command,
                            a->json ? "--sarif - and --json would both write to standard output"
                                    : "--sarif - and --witness - would both write to standard output");
+  if (a->html && strcmp(a->html, "-") == 0)
+    return cli_usage_error(a->sink, a->command, "--html needs a file: check prints its verdicts on standard output");
+  if (a->html && a->for_all)
+    return cli_usage_error(a->sink, a->command, "--html does not show --for-all's result yet: leave one of them out");
   a->path = argv[optind];
   a->files = argv + optind + 1;
   a->file_count = argc - optind - 1;
@@ -355,6 +363,20 @@ static bool check_sarif(const conform_args *a, const ast_spec *spec, const char 
   return ok;
 }
 
+/* check --html: the review page of the run, written before any verdict is
+ * printed, like --witness. REVIEW_WRITTEN when not asked for. */
+static review_outcome check_html(const conform_args *a, const ast_spec *spec, const conform_request *code,
+                                 const check_result *c) {
+  if (!a->html) return REVIEW_WRITTEN;
+  review_request rq = {.spec_path = a->path,
+                       .spec = &a->spec,
+                       .output = a->html,
+                       .command_line = a->typed,
+                       .version = ATHREAD_VERSION,
+                       .code = code};
+  return review_write_checked(a->sink, spec, &rq, c);
+}
+
 /* Composes, then checks every thread under the system's environment; returns the exit code. */
 static int check(const conform_args *a, ast_spec *spec) {
   const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
@@ -363,11 +385,14 @@ static int check(const conform_args *a, ast_spec *spec) {
   check_result c = {0};
   int code = EXIT_BAD_INPUT;
   interrupt_install();
+  review_outcome page = REVIEW_BAD_INPUT;
   if (cli_resolve_bindings(a->sink, &a->code, a->path, spec, function) && check_run(a->sink, spec, &rq, &c) &&
-      check_witness(a, &c) && check_sarif(a, spec, function, &c)) {
+      check_witness(a, &c) && check_sarif(a, spec, function, &c) &&
+      (page = check_html(a, spec, &rq.conform, &c)) == REVIEW_WRITTEN) {
     print_check(a, spec, function, &c);
     code = cli_finish(a->sink, check_exit_code(c.verdict));
   }
+  if (page == REVIEW_FAILED) code = EXIT_INTERNAL;
   check_run_free(&c);
   free((void *)include);
   free(function);
@@ -379,6 +404,7 @@ static int conform_main(diag_sink *sink, int argc, char **argv, const char *comm
       .command = command, .timing = true, .ints = CFE_INTS_C, .atomicity = ATOMICITY_ACCESS, .env = ENV_SYSTEM};
   a.sink = sink;
   a.spec.overrides = xcalloc((size_t)argc, sizeof *a.spec.overrides);
+  a.typed = cli_command_line(argc, argv);
   int code = conform_options_parse(argc, argv, &a);
   sink->warnings_as_errors = a.werror;
   ast_spec *spec = code < 0 ? spec_load(sink, a.path, &a.spec) : NULL;
@@ -395,6 +421,7 @@ static int conform_main(diag_sink *sink, int argc, char **argv, const char *comm
   if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, command); /* nothing was printed */
   spec_free(spec);
   cli_code_args_free(&a.code);
+  free((void *)a.typed);
   free(a.spec.overrides);
   return code;
 }

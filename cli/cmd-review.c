@@ -46,14 +46,6 @@ static int review_option(int c, char *arg, void *args) {
   }
 }
 
-/* "athread review ARGS...", as typed, for the page. */
-static char *command_line(int argc, char **argv) {
-  strbuf b = {0};
-  sbuf_puts(&b, "athread");
-  for (int i = 0; i < argc; i++) sbuf_printf(&b, " %s", argv[i]);
-  return sbuf_take(&b);
-}
-
 /* The threads' checks as `athread check` makes them by default: C's
  * integers and atomicity, the system's environment, --timeout for them all. */
 static conform_request code_request(const review_args *a, const char **function, const char *include) {
@@ -99,7 +91,7 @@ static int review(review_args *a, char *typed) {
 
 int cmd_review(diag_sink *sink, int argc, char **argv) {
   review_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}, .output = "-", .sink = sink};
-  char *typed = command_line(argc, argv);
+  char *typed = cli_command_line(argc, argv);
   cli_parse p = {"review", "output max-states timeout thread", "o:hI:D:U:", &a.opts, review_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code < 0 && optind >= argc) code = cli_usage_error(sink, "review", "expected a specification (and its C files)");

@@ -50,9 +50,10 @@ static int choose_format(viz_args *a) {
   bool stdout_only = !a->output || strcmp(a->output, "-") == 0;
   if (a->named || stdout_only) return -1;
   if (viz_format_of_path(a->output, &a->format)) return -1;
-  snprintf(msg, sizeof msg,
-           "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT)",
-           a->output);
+  snprintf(
+      msg, sizeof msg,
+      "cannot tell the format of '%.100s': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT)",
+      a->output);
   return cli_usage_error(a->sink, "viz", msg);
 }
 

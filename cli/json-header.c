@@ -18,9 +18,9 @@ static json_t *consts_json(const ast_spec *spec) {
 }
 
 json_t *cli_json_report(const char *command, const char *path, const ast_spec *spec, json_t *report) {
-  json_t *o = json_pack("{s:s, s:i, s:s, s:o, s:o}", "athread_version", ATHREAD_VERSION, "schema_version",
-                        ATHREAD_JSON_SCHEMA_VERSION, "command", command, "spec", json_text(path), "consts",
-                        consts_json(spec));
+  json_t *o =
+      json_pack("{s:s, s:i, s:s, s:o, s:o}", "athread_version", ATHREAD_VERSION, "schema_version",
+                ATHREAD_JSON_SCHEMA_VERSION, "command", command, "spec", json_text(path), "consts", consts_json(spec));
   json_object_update(o, report);
   json_decref(report);
   return o;

@@ -113,6 +113,13 @@ int cli_take_certificate_format(diag_sink *sink, const char *command, const char
   return -1;
 }
 
+char *cli_command_line(int argc, char **argv) {
+  strbuf b = {0};
+  sbuf_puts(&b, "athread");
+  for (int i = 0; i < argc; i++) sbuf_printf(&b, " %s", argv[i]);
+  return sbuf_take(&b);
+}
+
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg) {
   diag_error_at(sink, "athread", "%s (try 'athread %s --help')", msg, command);
   return EXIT_BAD_INPUT;
@@ -144,6 +151,7 @@ static const struct option every_option[] = {
     {"emit-smt2", required_argument, NULL, 'S'},
     {"witness", required_argument, NULL, 'Y'},
     {"sarif", required_argument, NULL, 'R'},
+    {"html", required_argument, NULL, 'H'},
     {"output", required_argument, NULL, 'o'},
     {"trace", required_argument, NULL, 'X'},
     {"idle", no_argument, NULL, 'd'},

@@ -234,6 +234,9 @@ static void put_coverage(strbuf *b, const ast_thread *t, const json_t *j) {
 static void put_conformance(strbuf *b, const review_page *p, const ast_thread *t) {
   const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
   if (!p->code) sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
+  else if (!json_is_true(json_object_get(p->code, "threads_checked")))
+    sbuf_puts(b, "<p class=\"conformance verdict-unknown\">Conformance: <strong>not checked</strong>: athread check "
+                 "checks the threads only when the abstract system is safe.</p>\n");
   else if (!j)
     sbuf_printf(b,
                 "<p class=\"conformance verdict-unknown\">Conformance: <strong>not checked</strong>: no C function "
@@ -313,10 +316,14 @@ static void put_program(strbuf *b, const review_page *p) {
       css, said);
   put_text(b, member(p->code, "reason", ""));
   sbuf_puts(b, ".</p>\n<p>By the theorem: when every thread conforms to its abstract thread and the abstract system is "
-               "safe, the C program is safe (the verdict <code>athread check</code> gives).</p>\n"
-               "<p class=\"assumptions\"><strong>Assumptions of the threads' verdicts:</strong> ");
-  put_text(b, member(json_object_get(p->code, "assumptions"), "text", ""));
-  sbuf_puts(b, ".</p>\n</section>\n");
+               "safe, the C program is safe (the verdict <code>athread check</code> gives).</p>\n");
+  const json_t *assumptions = json_object_get(p->code, "assumptions");
+  if (assumptions) {
+    sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of the threads' verdicts:</strong> ");
+    put_text(b, member(assumptions, "text", ""));
+    sbuf_puts(b, ".</p>\n");
+  }
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- counterexample */

@@ -78,8 +78,10 @@ static json_t *sources_json(diag_sink *sink, const conform_request *code) {
   return o;
 }
 
-/* The code's part of the page: the C program's verdict by the theorem, the
- * assumptions, each implemented thread's report by name, the C files. */
+/* The code's part of the page: the C program's verdict by the theorem,
+ * whether the threads were checked (athread check stops at an unsafe
+ * system), their assumptions, each implemented thread's report by name, the
+ * C files. */
 static json_t *code_json(diag_sink *sink, const review_request *rq, const check_result *c) {
   json_t *sources = sources_json(sink, rq->code);
   if (!sources) return NULL;
@@ -87,9 +89,11 @@ static json_t *code_json(diag_sink *sink, const review_request *rq, const check_
   vec_foreach(&c->conform.jobs, i)
     json_object_set_new(threads, c->conform.jobs.items[i].thread->name,
                         job_json(&c->conform, &c->conform.jobs.items[i]));
+  json_t *o = json_pack("{s:s,s:s,s:b,s:o,s:o}", "verdict", check_verdict_text(c->verdict), "reason", c->reason,
+                        "threads_checked", c->conform_ran, "threads", threads, "sources", sources);
   conform_semantics semantics = {.atomicity = rq->code->atomicity, .ints = rq->code->ints, .env = &c->conform.env};
-  return json_pack("{s:s,s:s,s:o,s:o,s:o}", "verdict", check_verdict_text(c->verdict), "reason", c->reason,
-                   "assumptions", report_assumptions_json(&semantics), "threads", threads, "sources", sources);
+  if (c->conform_ran) json_object_set_new(o, "assumptions", report_assumptions_json(&semantics));
+  return o;
 }
 
 /* Checks every implemented thread (with coverage) and concludes for the C
@@ -175,5 +179,15 @@ review_outcome review_write(diag_sink *sink, ast_spec *spec, const review_reques
   json_decref(compose);
   json_decref(code);
   smt_shutdown();
+  return r;
+}
+
+review_outcome review_write_checked(diag_sink *sink, const ast_spec *spec, const review_request *rq,
+                                    const check_result *c) {
+  json_t *compose = compose_json(rq, spec, &c->compose);
+  json_t *code = code_json(sink, rq, c);
+  review_outcome r = code ? write_review(sink, rq, spec, c, compose, code) : REVIEW_BAD_INPUT;
+  json_decref(compose);
+  json_decref(code);
   return r;
 }

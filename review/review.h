@@ -14,7 +14,7 @@
 #define ATHREAD_REVIEW_H
 
 #include "../compose/engine-explicit.h"
-#include "../conformance/run.h"
+#include "../conformance/check.h"
 #include "../core/diag.h"
 #include "../spec-lang/spec.h"
 
@@ -37,5 +37,10 @@ typedef enum review_outcome {
 /* Checks the composition of spec (loaded from rq->spec_path) and, with C
  * files, each thread's conformance, and writes the page to rq->output. */
 review_outcome review_write(diag_sink *sink, ast_spec *spec, const review_request *rq);
+/* Writes the page of checks already run (athread check --html): c's
+ * composition (not --for-all's) and, when c->conform_ran, its threads as
+ * rq->code checked them. */
+review_outcome review_write_checked(diag_sink *sink, const ast_spec *spec, const review_request *rq,
+                                    const check_result *c);
 
 #endif

@@ -95,6 +95,34 @@ grep -q 'Verdict: <strong>unknown</strong>: thread B has no C code' nobind.html;
 grep -q 'Conformance of the C function <code>thread_b</code>: <strong>conforms</strong>' bound.html
 check "--thread" "--thread B=thread_b checks B"
 
+# check --html: the same verdicts on stdout as without it, and the page of
+# the run (the threads not checked when the system is unsafe).
+html_check() {
+  local name=$1 spec=$2 cfile=$3
+  "$ATHREAD" check --no-timing "$spec" "$cfile" > plain.out 2> /dev/null
+  local want=$?
+  "$ATHREAD" check --no-timing "$spec" "$cfile" --html "$name.html" > html.out 2> /dev/null
+  [ $? = $want ] && cmp -s plain.out html.out; check "check --html, $name" "the same exit code and output as without --html"
+  local verdict
+  verdict=$(sed -n 's/^verdict: \([^:]*\):.*/\1/p' plain.out)
+  grep -q "Verdict: <strong>$verdict</strong>" "$name.html"; check "check --html, $name" "the page says $verdict"
+  grep -q '<section id="program">' "$name.html" && grep -q '<section id="composition">' "$name.html"
+  check "check --html, $name" "the composition and the C program on the page"
+}
+html_check figure2-bad "$ex/figure2/figure2.athread" "$ex/figure2/figure2-bad.c"
+html_check dispatch "$ex/tutorial/dispatch.athread" "$ex/tutorial/dispatch.c"
+html_check unsafe "$TESTS_DIR/review/code/unused.athread" "$ex/figure2/figure2.c"
+grep -q 'Conformance: <strong>not checked</strong>: athread check checks the threads only when the abstract system is safe' unsafe.html
+check "check --html, unsafe" "the threads are not checked, and the page says why"
+"$ATHREAD" check "$ex/figure2/figure2.athread" "$ex/figure2/figure2.c" --html no-such-dir/p.html > out.stdout 2> out.stderr
+[ $? = 2 ] && [ ! -s out.stdout ] && grep -q 'no-such-dir' out.stderr
+check "check --html, unwritable" "exit 2, no verdict printed, the path named" out.stderr
+"$ATHREAD" check "$ex/figure2/figure2.athread" "$ex/figure2/figure2.c" --html - > out.stdout 2> out.stderr
+[ $? = 2 ] && grep -q -- '--html needs a file' out.stderr; check "check --html -" "a usage error" out.stderr
+"$ATHREAD" check "$ex/mutex/mutex.athread" "$ex/figure2/figure2.c" --for-all n --html x.html > out.stdout 2> out.stderr
+[ $? = 2 ] && grep -q -- "--html does not show --for-all's result yet" out.stderr && [ ! -e x.html ]
+check "check --html --for-all" "a usage error" out.stderr
+
 # expect NAME EXIT STDERR-PATTERN -- ARGS...: the exit code, the message, and no page.
 expect() {
   local name=$1 want_exit=$2 want_err=$3
