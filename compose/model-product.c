@@ -40,6 +40,8 @@ typedef struct product {
   int shared_count;      /* slots [0, shared_count) are shared variables */
   cthread *threads;      /* per thread of the spec */
   int *slot_thread;      /* per instance slot (minus shared_count): thread index */
+  bool *twin;            /* per instance slot (minus shared_count): the slot before it is in its symmetry
+                          * group, or NULL without symmetry */
   const sem_plans *init; /* initial shared states */
   int64_t *init_values;  /* initializer values (unknown slots are overwritten) */
 } product;
@@ -264,11 +266,23 @@ static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t
   }
 }
 
+/* True when slot's successors are those of the slot before it up to a
+ * permutation of their symmetry group: both are in the group and in the
+ * same control state, and instances of a group carry nothing else (no tid,
+ * declare_symmetry). The search then takes one successor per (control
+ * state, edge) of a group, not one per instance (the counter form's
+ * successors), and every canonical successor is still reached; a twin
+ * goes wrong exactly when the slot before it does, which is checked first. */
+static bool twin_of_previous(const product *p, const int64_t *src, size_t slot) {
+  return p->twin && p->twin[slot - (size_t)p->shared_count] && src[slot] == src[slot - 1];
+}
+
 static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
   int64_t *dst = xmalloc(m->width * sizeof *dst);
   step_walk w = {.p = p, .fn = fn, .ctx = ctx, .fault = fault};
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++) {
+    if (twin_of_previous(p, src, slot)) continue;
     const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
     int64_t tid = t->first_tid + (int64_t)slot - t->first_slot;
     int64_t s = src[slot];
@@ -318,7 +332,7 @@ static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl
 static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
   const product *p = (const product *)m;
   for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
-    if (!instance_ok(p, state, slot, why, fault)) return false;
+    if (!twin_of_previous(p, state, slot) && !instance_ok(p, state, slot, why, fault)) return false;
   env v = {p, state, state, 0, fault};
   *why = (mdl_violation){.slot = -1, .edge = -1};
   if (!checks_hold(&v, sem_system_checks(p->spec), why)) return false;
@@ -474,6 +488,7 @@ static void product_destroy(mdl *m) {
   }
   free(p->threads);
   free(p->slot_thread);
+  free(p->twin);
   free(p->init_values);
   free(m->slots);
   free(m->groups);
@@ -622,7 +637,10 @@ static void declare_symmetry(product *p) {
     const ast_instance *in = spec->instances.items[i];
     const ast_thread *t = spec->threads.items[in->thread_index];
     if (in->count_value < 2 || t->uses_tid || t->named_by_index) continue;
-    p->base.groups[p->base.group_count++] = (mdl_group){p->threads[in->thread_index].first_slot, (int)in->count_value};
+    const mdl_group g = {p->threads[in->thread_index].first_slot, (int)in->count_value};
+    p->base.groups[p->base.group_count++] = g;
+    if (!p->twin) p->twin = xcalloc((size_t)spec->instance_total + 1, sizeof *p->twin);
+    for (int k = 1; k < g.count; k++) p->twin[g.first + k - p->shared_count] = true;
   }
 }
 
