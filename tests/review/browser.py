@@ -243,7 +243,7 @@ def keys_on_controls(d, data, name):
     """Arrow keys on the slider step; + - 0 on a focused diagram zoom and fit;
     arrows on a focused diagram scroll it and leave the step alone."""
     trace = data["compose"].get("trace")
-    if trace:
+    if trace and trace["steps"]:
         d.execute_script("document.getElementById('step').focus()")
         d.find_element(By.CSS_SELECTOR, "[data-go=first]").click()
         d.execute_script("document.getElementById('step').focus()")
@@ -315,7 +315,7 @@ def not_only_colour(d, data, name):
     trace = data["compose"].get("trace")
     if not trace:
         return
-    k = next((i + 1 for i, s in enumerate(trace["steps"]) if s["changed"]), 1)
+    k = next((i + 1 for i, s in enumerate(trace["steps"]) if s["changed"]), 1 if trace["steps"] else 0)
     d.execute_script("const s = document.getElementById('step'); s.value = arguments[0];"
                      "s.dispatchEvent(new Event('input'));", str(k))
     at = ".node.at a > :first-child"
@@ -324,6 +324,8 @@ def not_only_colour(d, data, name):
     check(float(style_of(d, at, "stroke-width")[:-2]) >= 3, "%s: the marked state's outline is thick" % name)
     if d.execute_script("return !!document.querySelector(arguments[0])", other):
         check(style_of(d, other, "stroke-dasharray") == "none", "%s: other states' outlines are solid" % name)
+    if k == 0:  # the initial state already breaks the invariant
+        return
     taken = float(style_of(d, ".edge.taken path", "stroke-width")[:-2])
     untaken = float(style_of(d, ".edge:not(.taken) path", "stroke-width")[:-2])
     check(taken >= 3 * untaken, "%s: the taken edge is %gpx wide, others %gpx" % (name, taken, untaken))
