@@ -4,8 +4,9 @@
 # counterexample exactly when compose says unsafe, the data parses, nothing
 # loaded from elsewhere: no http(s) reference, no src=, no <link>), the
 # error paths (exit 2, the message, no file written, an old file untouched),
-# and the pages in headless Chromium (browser.py: no console error, the
-# stepper marks what the JSON trace says).
+# a thread of 120 states, and the pages in headless Chromium (browser.py: no
+# console error, the stepper marks what the JSON trace says, zoom, fit and
+# drag, keyboard, print media, marks that do not rely on colour).
 # Usage: tests/review/run.sh
 set -u
 source "$(dirname "$0")/../setup"
