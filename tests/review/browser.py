@@ -186,6 +186,11 @@ def zoom_and_pan(d, data, name):
         check(near(v4["left"], 70) and near(v4["top"], 50), "%s, %s: a drag back by (50, 40) pans to (70, 50): %s"
               % (name, thread, v4))
         check(d.execute_script("return String(getSelection())") == "", "%s, %s: dragging selects no text" % (name, thread))
+        button["1.25"].click()
+        v = view(d, box)
+        middle = [(a["left"] + a["cw"] / 2) / a["sw"] for a in (v4, v)] + [(a["top"] + a["ch"] / 2) / a["sh"] for a in (v4, v)]
+        check(abs(middle[0] - middle[1]) < 0.01 and abs(middle[2] - middle[3]) < 0.01,
+              "%s, %s: zooming keeps the middle of the view: %s then %s" % (name, thread, v4, v))
         button["0"].click()
         v5 = view(d, box)
         check(fits(v5) and v5["w"] <= v0["w"] + 1, "%s, %s: fit shows the whole drawing in the box: %s" % (name, thread, v5))
