@@ -2,7 +2,9 @@
 // counterexample (buttons, slider, arrow keys), highlighting in each
 // thread's diagram the state of every instance and the edge just taken;
 // step through a thread's counterexample in its C code (the line, and the
-// candidate set F on the diagram); zoom the diagrams. Reads the data in #review-data; loads nothing.
+// candidate set F on the diagram); zoom the diagrams (buttons, + - 0 keys)
+// and pan them (drag, arrow keys). Reads the data in #review-data; loads
+// nothing.
 "use strict";
 (function () {
   const data = JSON.parse(document.getElementById("review-data").textContent);
@@ -58,6 +60,18 @@
     if (edge) edge.classList.add("taken");
   }
 
+  // Scrolls the diagram box of a node so the node is in its middle, when it
+  // is out of view (a diagram of 100+ states), without moving the page.
+  function reveal(node) {
+    const box = node && node.closest(".diagram");
+    if (!box) return;
+    const r = node.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    const left = r.left - b.left - box.clientLeft, top = r.top - b.top - box.clientTop;
+    if (left < 0 || left + r.width > box.clientWidth) box.scrollLeft += left - (box.clientWidth - r.width) / 2;
+    if (top < 0 || top + r.height > box.clientHeight) box.scrollTop += top - (box.clientHeight - r.height) / 2;
+  }
+
   function showShared(k) {
     const table = document.getElementById("state");
     const shared = stateAt(k).shared;
@@ -80,7 +94,12 @@
   function showStep(k) {
     clearMarks();
     markStates(stateAt(k));
-    if (k > 0) markEdge(trace.steps[k - 1]);
+    document.querySelectorAll(".node.at").forEach(reveal);
+    if (k > 0) {
+      const step = trace.steps[k - 1];
+      markEdge(step);
+      reveal(document.getElementById(nodeId(step.instance, step.to))); // the one that moved wins
+    }
     showShared(k);
     document.querySelectorAll("ol.steps li").forEach(function (li, i) {
       li.classList.toggle("current", i === k - 1);
@@ -107,7 +126,8 @@
     });
     slider.addEventListener("input", function () { showStep(current()); });
     document.addEventListener("keydown", function (e) {
-      if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return; // the slider moves itself
+      // the slider moves itself; a focused diagram scrolls
+      if (e.target === slider || e.target.closest(".diagram") || e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === "ArrowRight") showStep(go.forward());
       else if (e.key === "ArrowLeft") showStep(go.back());
       else return;
@@ -116,18 +136,77 @@
     showStep(0);
   }
 
-  // Zoom buttons scale the diagram beside them; "fit" returns to its size.
+  // Scales the diagram in box by factor, keeping the middle of the view in
+  // the middle; factor 0 fits the whole drawing in the box (never enlarging).
+  function zoom(box, factor) {
+    const svg = box.querySelector("svg");
+    if (!svg.hasAttribute("data-width")) {
+      const r = svg.getBoundingClientRect();
+      svg.setAttribute("data-width", String(r.width));
+      svg.setAttribute("data-height", String(r.height));
+    }
+    const width = Number(svg.getAttribute("data-width")), height = Number(svg.getAttribute("data-height"));
+    const scale = factor === 0 ? fitScale(box, width, height) : Number(svg.getAttribute("data-scale") || 1) * factor;
+    const x = (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth;
+    const y = (box.scrollTop + box.clientHeight / 2) / box.scrollHeight;
+    svg.setAttribute("data-scale", String(scale));
+    svg.style.width = width * scale + "px"; // the viewBox keeps the proportions
+    svg.style.height = height * scale + "px";
+    box.scrollLeft = x * box.scrollWidth - box.clientWidth / 2;
+    box.scrollTop = y * box.scrollHeight - box.clientHeight / 2;
+  }
+
+  // The scale at which the drawing fits the box: its width, and its height
+  // as resized by the reader or else its largest (max-height).
+  function fitScale(box, width, height) {
+    const room = box.style.height ? box.clientHeight : parseFloat(getComputedStyle(box).maxHeight);
+    return Math.min(1, box.clientWidth / width, (room || Infinity) / height);
+  }
+
+  // True on the box's scroll bars or resize handle, which keep their own drag.
+  function onFrame(box, e) {
+    const r = box.getBoundingClientRect();
+    return e.clientX >= r.left + box.clientLeft + box.clientWidth ||
+      e.clientY >= r.top + box.clientTop + box.clientHeight ||
+      (e.clientX > r.right - 20 && e.clientY > r.bottom - 20);
+  }
+
+  // Dragging a diagram with the mouse or a pen pans it (touch scrolls natively).
+  function setUpPan(box) {
+    let from = null;
+    box.addEventListener("pointerdown", function (e) {
+      if (e.button !== 0 || e.pointerType === "touch" || onFrame(box, e)) return;
+      from = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop };
+      box.setPointerCapture(e.pointerId);
+      box.classList.add("panning");
+      box.focus({ preventScroll: true });
+      e.preventDefault(); // no text selection
+    });
+    box.addEventListener("pointermove", function (e) {
+      if (!from) return;
+      box.scrollLeft = from.left - (e.clientX - from.x);
+      box.scrollTop = from.top - (e.clientY - from.y);
+    });
+    const stop = function () { from = null; box.classList.remove("panning"); };
+    box.addEventListener("pointerup", stop);
+    box.addEventListener("pointercancel", stop);
+  }
+
+  // The zoom buttons act on the diagram after them; on a focused diagram,
+  // + (or =) zooms in, - zooms out, 0 fits.
   function setUpZoom() {
+    const keys = { "+": 1.25, "=": 1.25, "-": 0.8, "0": 0 };
     document.querySelectorAll(".zoom button").forEach(function (b) {
       b.addEventListener("click", function () {
-        const svg = b.parentElement.nextElementSibling.querySelector("svg");
-        const factor = Number(b.getAttribute("data-zoom"));
-        const scale = factor === 0 ? 1 : Number(svg.getAttribute("data-scale") || 1) * factor;
-        const width = Number(svg.getAttribute("data-width") || svg.getBoundingClientRect().width);
-        svg.setAttribute("data-width", String(width));
-        svg.setAttribute("data-scale", String(scale));
-        svg.style.width = width * scale + "px"; // the viewBox keeps the proportions
-        svg.style.height = "auto";
+        zoom(b.parentElement.nextElementSibling, Number(b.getAttribute("data-zoom")));
+      });
+    });
+    document.querySelectorAll(".diagram").forEach(function (box) {
+      setUpPan(box);
+      box.addEventListener("keydown", function (e) {
+        if (!(e.key in keys) || e.altKey || e.ctrlKey || e.metaKey) return;
+        zoom(box, keys[e.key]);
+        e.preventDefault();
       });
     });
   }

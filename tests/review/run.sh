@@ -4,8 +4,9 @@
 # counterexample exactly when compose says unsafe, the data parses, nothing
 # loaded from elsewhere: no http(s) reference, no src=, no <link>), the
 # error paths (exit 2, the message, no file written, an old file untouched),
-# and the pages in headless Chromium (browser.py: no console error, the
-# stepper marks what the JSON trace says).
+# a thread of 120 states, and the pages in headless Chromium (browser.py: no
+# console error, the stepper marks what the JSON trace says, zoom, fit and
+# drag, keyboard, print media, marks that do not rely on colour).
 # Usage: tests/review/run.sh
 set -u
 source "$(dirname "$0")/../setup"
@@ -66,6 +67,28 @@ PY
 
 for spec in "$root"/examples/*/*.athread; do structure "$spec"; done
 
+# 100+ states per thread: a ring of 120 states, two instances; the edge out
+# of S90 breaks the invariant, so the counterexample walks 91 states down a
+# drawing taller than any screen. Every state and edge has its id, and the
+# browser checks below step, zoom, fit and pan it.
+big_spec() {
+  local i
+  printf 'shared int[0..1] x = 0;\nthread Ring {\n  init state S0;\n'
+  for i in $(seq 1 119); do printf '  state S%d;\n' "$i"; done
+  for i in $(seq 0 119); do
+    if [ "$i" = 90 ]; then printf '  S90 -> S91 "x := 1" do x := 1;\n'
+    else printf '  S%d -> S%d "s%d" when true;\n' "$i" $(((i + 1) % 120)) "$i"; fi
+  done
+  printf '}\nsystem Big {\n  Ring[2];\n  invariant x == 0;\n}\n'
+}
+big_spec > big.athread
+structure "$PWD/big.athread"
+[ "$(grep -oE 'id="s_Ring_([0-9]|[1-9][0-9]|1[01][0-9])" class="node"' big.html | sort -u | wc -l)" = 120 ]
+check "120 states" "every state has its id, s_Ring_0 to s_Ring_119"
+[ "$(grep -oE 'id="e_Ring_([0-9]|[1-9][0-9]|1[01][0-9])" class="edge"' big.html | sort -u | wc -l)" = 120 ]
+check "120 states" "every edge has its id, e_Ring_0 to e_Ring_119"
+[ "$(grep -c '<li data-step=' big.html)" = 91 ]; check "120 states" "the 91 steps are listed"
+
 # --set reaches the spec: the const's value and "(from --set)" on the page.
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" --set n=4 -o set.html 2> /dev/null
 grep -q '<td>4 (from --set)</td>' set.html; check "--set" "the overridden const is shown"
@@ -122,7 +145,7 @@ fi
 # The pages in a real browser (tests/review/browser.py), when Chromium and
 # Selenium are installed (scripts/deps.sh installs them).
 pages=()
-for spec in "$root"/examples/*/*.athread; do pages+=("$PWD/$(basename "$spec" .athread).html"); done
+for spec in "$root"/examples/*/*.athread big.athread; do pages+=("$PWD/$(basename "$spec" .athread).html"); done
 if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
   out=$(/usr/bin/python3 "$TESTS_DIR/review/browser.py" "${pages[@]}" 2>&1)
   echo "$out" | grep '^FAIL' | head -n 20
