@@ -103,7 +103,7 @@ static size_t memory_in_use(const search *s) {
  * in the table: the lookups of a whole batch then overlap their misses. */
 static void enqueue(search *s, const int64_t *state) {
   memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
-  mdl_canonicalize(s->m, s->canon);
+  if (!s->st.layout.counter_form) mdl_canonicalize(s->m, s->canon); /* counts need no order */
   if (!store_pack(&s->st.layout, s->canon, s->packed)) {
     run_out(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
             mdl_slot_at(s->m, (size_t)s->st.layout.overflow_slot)->name);
@@ -209,7 +209,7 @@ static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst)
   search *s = f->s;
   if (f->found) return;
   memcpy(s->canon, dst, mdl_width(s->m) * sizeof *dst);
-  mdl_canonicalize(s->m, s->canon);
+  if (!s->st.layout.counter_form) mdl_canonicalize(s->m, s->canon);
   if (!store_pack(&s->st.layout, s->canon, s->packed) || memcmp(s->packed, f->target, s->st.layout.bytes) != 0) return;
   f->found = true;
   f->step = *step;

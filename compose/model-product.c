@@ -501,9 +501,9 @@ static mdl_symbolic *product_symbolic_face(const mdl *m, smt *s) {
 }
 
 static const mdl_ops product_ops = {
-    product_initial,       product_next_all,          product_check,   product_initial_holds,
-    product_step_holds,    product_describe_step,     product_step_at, product_describe_value,
-    product_describe_violation, product_destroy,      product_symbolic_face,
+    product_initial,       product_next_all, product_check,          product_initial_holds,      product_step_holds,
+    product_describe_step, product_step_at,  product_describe_value, product_describe_violation, product_destroy,
+    product_symbolic_face,
 };
 
 static bool enumerable(const mdl_slot *s) { return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES; }

@@ -16,17 +16,51 @@ static uint8_t bits_for(uint64_t span) {
   return b;
 }
 
+/* Puts group g of m in counter form when that takes fewer bits than a
+ * control state per instance. */
+static void layout_group(store_layout *l, const mdl *m, const mdl_group *g) {
+  const mdl_slot *s = mdl_slot_at(m, (size_t)g->first);
+  store_group c = {.first = (size_t)g->first,
+                   .count = (size_t)g->count,
+                   .states = (size_t)(s->hi - s->lo) + 1,
+                   .lo = s->lo,
+                   .bits = bits_for((uint64_t)g->count)};
+  if ((c.states - 1) * c.bits >= c.count * l->bits[c.first]) return;
+  l->groups[l->group_count++] = c;
+  l->group_at[c.first] = l->group_count;
+}
+
+/* The counter form's bits in place of its groups' slots' bits. */
+static size_t group_bits(const store_layout *l, size_t total) {
+  for (size_t i = 0; i < l->group_count; i++) {
+    const store_group *g = &l->groups[i];
+    for (size_t k = 0; k < g->count; k++) total -= l->bits[g->first + k];
+    total += (g->states - 1) * g->bits;
+  }
+  return total;
+}
+
 static void layout_init(store_layout *l, const mdl *m) {
   l->width = mdl_width(m);
   l->bits = xcalloc(l->width + 1, 1);
   l->offset = xcalloc(l->width + 1, sizeof *l->offset);
-  size_t total = 0;
+  l->group_at = xcalloc(l->width + 1, sizeof *l->group_at);
+  size_t total = 0, largest = 1;
   for (size_t i = 0; i < l->width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
     l->offset[i] = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
     l->bits[i] = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
     total += l->bits[i];
   }
+  size_t n;
+  const mdl_group *gs = mdl_groups(m, &n);
+  l->groups = xcalloc(n + 1, sizeof *l->groups);
+  for (size_t i = 0; i < n; i++) layout_group(l, m, &gs[i]);
+  for (size_t i = 0; i < l->group_count; i++)
+    if (l->groups[i].states > largest) largest = l->groups[i].states;
+  l->counts = xcalloc(largest, sizeof *l->counts);
+  l->counter_form = l->group_count == n;
+  total = group_bits(l, total);
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
   l->overflow_slot = -1;
@@ -74,20 +108,44 @@ static inline uint64_t read_bits(bit_reader *r, unsigned n) {
   return v;
 }
 
+/* Writes group g of state as counts; false when a control state is out of
+ * its range. */
+static bool pack_group(store_layout *l, const store_group *g, const int64_t *state, bit_writer *w) {
+  memset(l->counts, 0, g->states * sizeof *l->counts);
+  for (size_t k = 0; k < g->count; k++) {
+    uint64_t v = (uint64_t)state[g->first + k] - (uint64_t)g->lo;
+    if (v >= g->states) {
+      l->overflow_slot = (int)(g->first + k);
+      return false;
+    }
+    l->counts[v]++;
+  }
+  for (size_t v = 0; v + 1 < g->states; v++) write_bits(w, l->counts[v], g->bits);
+  return true;
+}
+
+/* Writes slot i of state; false when its value does not fit. */
+static bool pack_slot(store_layout *l, size_t i, const int64_t *state, bit_writer *w) {
+  uint64_t v = (uint64_t)state[i] - (uint64_t)l->offset[i];
+  if (l->bits[i] < 64 && (v >> l->bits[i]) != 0) {
+    l->overflow_slot = (int)i;
+    return false;
+  }
+  if (l->bits[i] <= 32) {
+    write_bits(w, v, l->bits[i]);
+  } else {
+    write_bits(w, v & 0xffffffffu, 32);
+    write_bits(w, v >> 32, l->bits[i] - 32u);
+  }
+  return true;
+}
+
 bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
   bit_writer w = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
-    uint64_t v = (uint64_t)state[i] - (uint64_t)l->offset[i];
-    if (l->bits[i] < 64 && (v >> l->bits[i]) != 0) {
-      l->overflow_slot = (int)i;
-      return false;
-    }
-    if (l->bits[i] <= 32) {
-      write_bits(&w, v, l->bits[i]);
-    } else {
-      write_bits(&w, v & 0xffffffffu, 32);
-      write_bits(&w, v >> 32, l->bits[i] - 32u);
-    }
+    const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
+    if (g ? !pack_group(l, g, state, &w) : !pack_slot(l, i, state, &w)) return false;
+    if (g) i += g->count - 1;
   }
   memcpy(w.out, &w.acc, 8); /* the last partial word; bytes past the state land in the slack */
   size_t used = (size_t)(w.out - buf) + (w.fill + 7) / 8;
@@ -95,9 +153,24 @@ bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
   return true;
 }
 
+/* Reads group g into state, its instances sorted by control state. */
+static void unpack_group(const store_group *g, bit_reader *r, int64_t *state) {
+  size_t filled = 0;
+  for (size_t v = 0; v + 1 < g->states; v++)
+    for (uint64_t c = read_bits(r, g->bits); c > 0 && filled < g->count; c--)
+      state[g->first + filled++] = g->lo + (int64_t)v;
+  while (filled < g->count) state[g->first + filled++] = g->lo + (int64_t)(g->states - 1);
+}
+
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
   bit_reader r = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
+    const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
+    if (g) {
+      unpack_group(g, &r, state);
+      i += g->count - 1;
+      continue;
+    }
     uint64_t v =
         l->bits[i] <= 32 ? read_bits(&r, l->bits[i]) : read_bits(&r, 32) | read_bits(&r, l->bits[i] - 32u) << 32;
     state[i] = (int64_t)(v + (uint64_t)l->offset[i]);
@@ -152,6 +225,9 @@ void store_init(store *s, const mdl *m) {
 void store_free(store *s) {
   free(s->layout.bits);
   free(s->layout.offset);
+  free(s->layout.groups);
+  free(s->layout.group_at);
+  free(s->layout.counts);
   free(s->table);
   memset(s, 0, sizeof *s);
 }

@@ -1,6 +1,7 @@
 /* compose/store.h -- a set of packed state vectors for the explicit engine.
  *
- * States are bit-packed by the slots' domains and stored inline in an
+ * States are bit-packed by the slots' domains (a large symmetry group as one
+ * count per control state: store_group) and stored inline in an
  * open-addressing table together with their breadth-first depth, so a lookup
  * touches one cache line and a state costs its packed size plus 4 bytes,
  * over the load factor. Owns its memory; free with store_free.
@@ -14,12 +15,30 @@
 
 #include "model.h"
 
+/* A symmetry group stored in counter form: how many of its instances are in
+ * each control state (the last state's count is the rest), which names the
+ * state up to a permutation of the group, in fewer bits when the group is
+ * large. Unpacked, the instances come out sorted (mdl_canonicalize's order). */
+typedef struct store_group {
+  size_t first;  /* its first slot */
+  size_t count;  /* its instances */
+  size_t states; /* control states an instance can be in: values lo .. lo + states - 1 */
+  int64_t lo;    /* the first control state's value */
+  uint8_t bits;  /* bits of one count */
+} store_group;
+
 typedef struct store_layout {
-  size_t width;      /* slots */
-  uint8_t *bits;     /* per slot: bits it takes */
-  int64_t *offset;   /* per slot: value stored is value - offset */
-  size_t bytes;      /* bytes of a packed state */
-  int overflow_slot; /* set by store_pack: a slot whose value did not fit, or -1 */
+  size_t width;        /* slots */
+  uint8_t *bits;       /* per slot: bits it takes */
+  int64_t *offset;     /* per slot: value stored is value - offset */
+  store_group *groups; /* the groups in counter form */
+  size_t group_count;  /* how many */
+  size_t *group_at;    /* per slot: 1 + the index of the group it starts, else 0 */
+  uint32_t *counts;    /* scratch for store_pack: one count per control state */
+  bool counter_form;   /* every symmetry group of the model is in counter form, so a state
+                         * packs alike in every order of its groups (no need to canonicalize) */
+  size_t bytes;        /* bytes of a packed state */
+  int overflow_slot;   /* set by store_pack: a slot whose value did not fit, or -1 */
 } store_layout;
 
 typedef struct store {

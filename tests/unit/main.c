@@ -8,5 +8,6 @@ int main(void) {
   failures += run_conform_tests();
   failures += run_cfront_tests();
   failures += run_program_tests();
+  failures += run_compose_tests();
   return failures;
 }

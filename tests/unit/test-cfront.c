@@ -291,8 +291,10 @@ static void unbound_objects_are_named(void **state) {
        "C array 'a' is only partly bound to the spec: its element 'a[3]' is not a shared variable"},
       {"int a[3];\nvoid f(void) { a[3] = 1; }\n", "index 3 is outside the array 'a' (its elements are a[0..2])"},
       {"struct { int x; int *p; } s;\nvoid f(void) { s.p = 0; }\n", "unsupported pointer 's.p' in a global"},
-      {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n", "the spec binds the union 's' through two members, 's.in.x' and 's.b'"},
-      {"struct p { int x; };\nstruct p mk(void) { struct p r; r.x = 1; return r; }\nvoid f(void) { struct p v; v = mk(); }\n",
+      {"union u { int x; } s;\nvoid f(void) { s.x = 1; }\n",
+       "the spec binds the union 's' through two members, 's.in.x' and 's.b'"},
+      {"struct p { int x; };\nstruct p mk(void) { struct p r; r.x = 1; return r; }\nvoid f(void) { struct p v; v = "
+       "mk(); }\n",
        "unsupported struct value returned by 'mk'"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -345,8 +347,10 @@ static void unsupported_constructs_are_named(void **state) {
       {"int x;\nvoid f(void) { x = 1; }\n", "global 'x' is not a shared variable of the spec"},
       {"_Bool g;\nvoid f(void) { g = 1; }\n", "global 'g' is bool in the C code but int in the spec"},
       {"#include <stdlib.h>\nint g;\nvoid f(void) { g = abs(g); }\n", "call to 'abs', which has no body and no model"},
-      {"void f(void) { static int s; }\n", "static local 's' is one object for every call and every thread, so it must be a shared variable of the spec; declare one: 'shared int s binds f.s;'"},
-      {"#include <athread.h>\nint g;\nvoid f(void) { atomic { goto end; } end: ; }\n", "a jump into or out of an atomic section (label 'end')"},
+      {"void f(void) { static int s; }\n", "static local 's' is one object for every call and every thread, so it must "
+                                           "be a shared variable of the spec; declare one: 'shared int s binds f.s;'"},
+      {"#include <athread.h>\nint g;\nvoid f(void) { atomic { goto end; } end: ; }\n",
+       "a jump into or out of an atomic section (label 'end')"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_message(cases[i][0], cases[i][1]);
 }
@@ -565,8 +569,10 @@ static void conversions_and_widths_follow_clang(void **state) {
  * assertion like athread's: never dropped. */
 static void the_c_library_assert_is_an_assertion(void **state) {
   (void)state;
-  lowered *l = lower_code(NULL, "#include </usr/include/assert.h> /* glibc's, not athread's */\nint g;\n"
-                                "void f(void) { g = 1; assert(g == 1); }\n", "f");
+  lowered *l = lower_code(NULL,
+                          "#include </usr/include/assert.h> /* glibc's, not athread's */\nint g;\n"
+                          "void f(void) { g = 1; assert(g == 1); }\n",
+                          "f");
   if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
   assert_non_null(l->p);
   assert_int_equal(count_action(l->p, ACT_ASSERT), 1);
@@ -595,13 +601,17 @@ static void thread_functions_may_take_void_pointers(void **state) {
  * the macro; an error in a function inlined twice is reported once. */
 static void macro_code_is_located_at_its_use(void **state) {
   (void)state;
-  lowered *l = lower_code(NULL, "int g;\n#define FLIP(x) x = x ^ 1\nvoid h(void) { g = g | 2; }\n"
-                                "void f(void) { FLIP(g); h(); h(); }\n", "f");
+  lowered *l = lower_code(NULL,
+                          "int g;\n#define FLIP(x) x = x ^ 1\nvoid h(void) { g = g | 2; }\n"
+                          "void f(void) { FLIP(g); h(); h(); }\n",
+                          "f");
   assert_null(l->p);
-  assert_non_null(strstr(l->diags, "t.c:4:16: error: unsupported bitwise operator '^' with --int math (bitwise operators need C's integers: "
-                                   "--int c)\n"
-                                   "void f(void) { FLIP(g); h(); h(); }\n"
-                                   "               ^~~~~~~\n"));
+  assert_non_null(
+      strstr(l->diags,
+             "t.c:4:16: error: unsupported bitwise operator '^' with --int math (bitwise operators need C's integers: "
+             "--int c)\n"
+             "void f(void) { FLIP(g); h(); h(); }\n"
+             "               ^~~~~~~\n"));
   assert_non_null(strstr(l->diags, "t.c:2:9: note: in expansion of macro 'FLIP'\n#define FLIP(x) x = x ^ 1\n"));
   assert_int_equal(l->errors, 2);
   release(l);
@@ -642,7 +652,8 @@ static void arith_checks(const prog *p, strbuf *out) {
 
 static void expect_lowering(cfe_ints ints, const char *body, const char *var, const char *value, const char *checks) {
   char code[512];
-  snprintf(code, sizeof code, "#include <athread.h>\nint g;\nvoid f(int x, unsigned u, unsigned char c) { %s }\n", body);
+  snprintf(code, sizeof code, "#include <athread.h>\nint g;\nvoid f(int x, unsigned u, unsigned char c) { %s }\n",
+           body);
   lowered *l = lower_with(NULL, code, "f", ints);
   if (!l->p) fprintf(stderr, "%.*s", (int)l->diags_len, l->diags);
   assert_non_null(l->p);
@@ -684,8 +695,10 @@ static void c_integers_divide_and_shift_checked(void **state) {
   expect_lowering(CFE_INTS_C, "int y = x & 3;", "y", "x & 3", "");
   expect_lowering(CFE_INTS_C, "unsigned y = ~u ^ u | 1;", "y", "~u ^ u | 1", "");
   expect_lowering(CFE_INTS_C, "unsigned y = u >> x;", "y", "u >> x", "shift: 0 <= x && x < 32; ");
-  expect_lowering(CFE_INTS_C, "int y = x << 2;", "y", "x << 2", "negative shift: 0 <= x; overflow: !(0 <= x) || x <= 536870911; ");
-  expect_lowering(CFE_INTS_C, "c <<= 1;", "c", "(unsigned char)(c << 1)", "negative shift: 0 <= c; overflow: !(0 <= c) || c <= 1073741823; ");
+  expect_lowering(CFE_INTS_C, "int y = x << 2;", "y", "x << 2",
+                  "negative shift: 0 <= x; overflow: !(0 <= x) || x <= 536870911; ");
+  expect_lowering(CFE_INTS_C, "c <<= 1;", "c", "(unsigned char)(c << 1)",
+                  "negative shift: 0 <= c; overflow: !(0 <= c) || c <= 1073741823; ");
 }
 
 /* Bitwise operators need widths: refused under --int math; non-constant divisors too. */

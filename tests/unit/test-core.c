@@ -356,8 +356,10 @@ static bool z3_value(smt *s, arena *ar, ir_op op, ir_ctype t, int64_t a, int64_t
  * of C's integers, for values across each type, shift amounts included. */
 static void z3_agrees_with_c_arith(void **state) {
   (void)state;
-  static const ir_ctype types[] = {{8, true}, {8, false}, {16, false}, {16, true}, {32, true}, {32, false}, {64, false}};
-  static const int64_t values[] = {0, 1, 2, 3, 7, 127, 128, 255, -1, -2, -128, 65535, 2147483647, -2147483648LL, 5000000000LL};
+  static const ir_ctype types[] = {{8, true},  {8, false},  {16, false}, {16, true},
+                                   {32, true}, {32, false}, {64, false}};
+  static const int64_t values[] = {0,  1,  2,    3,     7,          127,           128,         255,
+                                   -1, -2, -128, 65535, 2147483647, -2147483648LL, 5000000000LL};
   static const ir_op ops[] = {OP_WRAP, OP_BITNOT, OP_BITAND, OP_BITOR, OP_BITXOR, OP_SHL, OP_SHR};
   smt *s = smt_new();
   arena *ar = arena_new();
@@ -518,7 +520,9 @@ static char *printed(const char *formula) {
   Z3_ast f = smt_keep(s, Z3_ast_vector_get(c, v, 0));
   Z3_ast_vector_dec_ref(c, v);
   static const char *const states[] = {"A", "B", "C", "D"};
-  smt_leaf leaves[] = {{terms[0], "x", NULL, 0}, {terms[1], "old(y)", NULL, 0}, {terms[2], "F[Work]", NULL, 0},
+  smt_leaf leaves[] = {{terms[0], "x", NULL, 0},
+                       {terms[1], "old(y)", NULL, 0},
+                       {terms[2], "F[Work]", NULL, 0},
                        {terms[3], "T[1]", states, 4}};
   smt_texts out = {0};
   strbuf b = {0};

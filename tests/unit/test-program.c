@@ -226,10 +226,14 @@ static void skeleton_names_from_c(void **state) {
 
 int run_program_tests(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(designated_and_elided_initializers),   cmocka_unit_test(types_are_classified_by_name),
-      cmocka_unit_test(accesses_follow_calls_and_paths),      cmocka_unit_test(sites_with_loop_bounds),
-      cmocka_unit_test(early_writes_stop_at_the_first_start), cmocka_unit_test(places_of_initial_values),
-      cmocka_unit_test(clang_errors_are_reported),            cmocka_unit_test(skeleton_names_from_c),
+      cmocka_unit_test(designated_and_elided_initializers),
+      cmocka_unit_test(types_are_classified_by_name),
+      cmocka_unit_test(accesses_follow_calls_and_paths),
+      cmocka_unit_test(sites_with_loop_bounds),
+      cmocka_unit_test(early_writes_stop_at_the_first_start),
+      cmocka_unit_test(places_of_initial_values),
+      cmocka_unit_test(clang_errors_are_reported),
+      cmocka_unit_test(skeleton_names_from_c),
   };
   return cmocka_run_group_tests_name("cfront-program", tests, NULL, NULL);
 }

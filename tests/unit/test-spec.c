@@ -9,27 +9,6 @@
 #include "../../spec-lang/spec.h"
 #include "unit.h"
 
-/* Parses and checks text; returns NULL on any error. Errors go to /dev/null. */
-static ast_spec *load(const char *text, spec_options *opts, int *errors) {
-  static FILE *quiet;
-  if (!quiet) quiet = fopen("/dev/null", "w");
-  diag_sink *sink = calloc(1, sizeof *sink); /* lives as long as the spec: freed in unload */
-  sink->out = quiet;
-  ast_spec *spec = spec_parse_source(diag_source_from_string(sink, "t.athread", text, strlen(text)));
-  bool ok = sink->errors == 0 && spec_check(spec, opts);
-  if (errors) *errors = sink->errors;
-  if (ok) return spec;
-  spec_free(spec);
-  free(sink);
-  return NULL;
-}
-
-static void unload(ast_spec *spec) {
-  diag_sink *sink = spec->src->sink;
-  spec_free(spec);
-  free(sink);
-}
-
 /* The assertion of thread T's only state, printed back. */
 static char *printed_assertion(const char *expr) {
   char text[512];
@@ -37,11 +16,11 @@ static char *printed_assertion(const char *expr) {
            "shared int a; shared int b; shared bool p; shared bool q;\n"
            "thread T { init state S assert %s; }\n",
            expr);
-  ast_spec *spec = load(text, NULL, NULL);
+  ast_spec *spec = unit_spec_load(text, NULL, NULL);
   if (!spec) return strdup("(does not check)");
   strbuf out = {0};
   ir_print(&out, spec->threads.items[0]->states.items[0]->assertion);
-  unload(spec);
+  unit_spec_free(spec);
   return sbuf_take(&out);
 }
 
@@ -72,12 +51,12 @@ static void expressions_print_with_fewest_parentheses(void **state) {
 }
 
 static int64_t const_value(const char *defs, const char *name, spec_options *opts) {
-  ast_spec *spec = load(defs, opts, NULL);
+  ast_spec *spec = unit_spec_load(defs, opts, NULL);
   assert_non_null(spec);
   int64_t v = INT64_MIN;
   vec_foreach(&spec->consts, i)
     if (strcmp(spec->consts.items[i]->name, name) == 0) v = spec->consts.items[i]->value;
-  unload(spec);
+  unit_spec_free(spec);
   return v;
 }
 
@@ -97,17 +76,17 @@ static void unknown_override_is_an_error(void **state) {
   spec_override o = {.name = "Q", .value = 1};
   spec_options opts = {.overrides = &o, .override_count = 1};
   int errors = 0;
-  assert_null(load("const N = 3;", &opts, &errors));
+  assert_null(unit_spec_load("const N = 3;", &opts, &errors));
   assert_int_equal(errors, 1);
 }
 
 static void instances_get_tids_in_system_order(void **state) {
   (void)state;
-  ast_spec *spec = load("const N = 2;\nshared bool f;\n"
-                        "thread Unload { init state U; U -> U : f' == (tid == 1); }\n"
-                        "thread Worker { init state W, X; }\n"
-                        "system S { Unload; Worker[N]; invariant !Worker[2]@X || count(Worker@W) >= 0; }\n",
-                        NULL, NULL);
+  ast_spec *spec = unit_spec_load("const N = 2;\nshared bool f;\n"
+                                  "thread Unload { init state U; U -> U : f' == (tid == 1); }\n"
+                                  "thread Worker { init state W, X; }\n"
+                                  "system S { Unload; Worker[N]; invariant !Worker[2]@X || count(Worker@W) >= 0; }\n",
+                                  NULL, NULL);
   assert_non_null(spec);
   assert_int_equal(spec->instances.len, 2);
   assert_int_equal(spec->instances.items[0]->first_tid, 1);
@@ -118,25 +97,25 @@ static void instances_get_tids_in_system_order(void **state) {
   assert_false(spec->threads.items[1]->uses_tid);
   assert_true(spec->threads.items[1]->named_by_index);
   assert_int_equal(spec->properties.len, 1);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 static void no_system_means_one_instance_per_thread(void **state) {
   (void)state;
-  ast_spec *spec = load("thread A { init state S; }\nthread B { init state S; }\n", NULL, NULL);
+  ast_spec *spec = unit_spec_load("thread A { init state S; }\nthread B { init state S; }\n", NULL, NULL);
   assert_non_null(spec);
   assert_null(spec->system);
   assert_int_equal(spec->instances.len, 2);
   assert_int_equal(spec->instances.items[1]->first_tid, 2);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 static void names_resolve_to_indices(void **state) {
   (void)state;
   ast_spec *spec =
-      load("const K = 2;\nshared int[0..K] x;\nshared bool b = true;\n"
-           "thread T { init state S; state R assert b; S -> R \"go\" when x < K do x := x + 1, b := *; }\n",
-           NULL, NULL);
+      unit_spec_load("const K = 2;\nshared int[0..K] x;\nshared bool b = true;\n"
+                     "thread T { init state S; state R assert b; S -> R \"go\" when x < K do x := x + 1, b := *; }\n",
+                     NULL, NULL);
   assert_non_null(spec);
   ast_edge *e = spec->threads.items[0]->edges.items[0];
   assert_int_equal(e->from_index, 0);
@@ -148,7 +127,7 @@ static void names_resolve_to_indices(void **state) {
   assert_int_equal(e->assigns.items[1].var_index, 1);
   assert_null(e->assigns.items[1].value);
   assert_int_equal(spec->shared.items[0]->type.hi_value, 2);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 /* The conjuncts of c, printed and joined by " ; ". */
@@ -169,13 +148,13 @@ static void check_conj(const sem_conj *c, const char *expected) {
 
 static void edges_mean_their_relation_with_the_frame_rule(void **state) {
   (void)state;
-  ast_spec *spec = load("shared int[0..3] x = 1; shared bool b; shared int y;\n"
-                        "thread T { init state S; state R;\n"
-                        "  S -> R when x < 3 do x := x + 1, b := *;\n"
-                        "  R -> S : y' == y + x && b';\n"
-                        "  R -> R when true; }\n"
-                        "system Sys { T; init y > 0; }\n",
-                        NULL, NULL);
+  ast_spec *spec = unit_spec_load("shared int[0..3] x = 1; shared bool b; shared int y;\n"
+                                  "thread T { init state S; state R;\n"
+                                  "  S -> R when x < 3 do x := x + 1, b := *;\n"
+                                  "  R -> S : y' == y + x && b';\n"
+                                  "  R -> R when true; }\n"
+                                  "system Sys { T; init y > 0; }\n",
+                                  NULL, NULL);
   assert_non_null(spec);
   const ast_thread *t = spec->threads.items[0];
   check_conj(sem_edge(t->edges.items[0]), "x < 3 ; x' == x + 1 ; y' == y");
@@ -196,18 +175,18 @@ static void edges_mean_their_relation_with_the_frame_rule(void **state) {
   const sem_plans *init = sem_initial_plans(spec);
   assert_int_equal(init->undetermined, 2); /* y: unbounded, and y > 0 does not fix it */
   assert_ptr_equal(init->undetermined_at, spec->inits.items[0]);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 /* Plans fix from the pre-state first, then from what is fixed, and enumerate
  * first the variables that no conjunct could define. */
 static void plans_compute_before_they_enumerate(void **state) {
   (void)state;
-  ast_spec *spec = load("shared int[0..3] x; shared int[0..3] y; shared bool b;\n"
-                        "thread T { init state S;\n"
-                        "  S -> S : x' == y' + 1 && !b' && y' <= 2;\n"
-                        "  S -> S : x' == y' || x' == 1; }\n",
-                        NULL, NULL);
+  ast_spec *spec = unit_spec_load("shared int[0..3] x; shared int[0..3] y; shared bool b;\n"
+                                  "thread T { init state S;\n"
+                                  "  S -> S : x' == y' + 1 && !b' && y' <= 2;\n"
+                                  "  S -> S : x' == y' || x' == 1; }\n",
+                                  NULL, NULL);
   assert_non_null(spec);
   const ast_thread *t = spec->threads.items[0];
   const sem_plan *p = &sem_edge_plans(t->edges.items[0])->items[0];
@@ -226,18 +205,18 @@ static void plans_compute_before_they_enumerate(void **state) {
   assert_non_null(two->items[0].steps[1].def);
   assert_int_equal(two->items[1].steps[0].var, 0); /* x' == 1 from the pre-state, then y' any value */
   assert_null(two->items[1].steps[1].def);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 /* Arrays are cells; a write by an index that is not constant keeps every
  * other element (the per-element frame rule) and is planned per element. */
 static void elements_are_cells_with_their_own_frame(void **state) {
   (void)state;
-  ast_spec *spec = load("shared int[0..2] i; shared int a[2] = {1, 2};\n"
-                        "thread T { init state S;\n"
-                        "  S -> S : a'[i] == 7;\n"
-                        "  S -> S do a[i] := 1, a[1] := *; }\n",
-                        NULL, NULL);
+  ast_spec *spec = unit_spec_load("shared int[0..2] i; shared int a[2] = {1, 2};\n"
+                                  "thread T { init state S;\n"
+                                  "  S -> S : a'[i] == 7;\n"
+                                  "  S -> S do a[i] := 1, a[1] := *; }\n",
+                                  NULL, NULL);
   assert_non_null(spec);
   assert_int_equal(spec->variables.len, 2);
   assert_int_equal(spec->shared.len, 3);
@@ -257,17 +236,17 @@ static void elements_are_cells_with_their_own_frame(void **state) {
   assert_int_equal(ps->items[1].steps[0].var, 2);
   assert_int_equal(ps->items[1].case_number, 2);
   assert_non_null(sem_edge_plans(t->edges.items[1])); /* a command with a dynamic target is planned too */
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 /* Going wrong: the assertion after its indices, then each edge's indices
  * where they are evaluated, and two writes that may meet. */
 static void checks_guard_indices_where_they_are_read(void **state) {
   (void)state;
-  ast_spec *spec = load("shared int[0..3] i; shared int[0..3] j; shared bool a[3];\n"
-                        "thread T { init state S assert a[i];\n"
-                        "  S -> S when i < 3 && a[i] do a[i] := false, a[j] := true; }\n",
-                        NULL, NULL);
+  ast_spec *spec = unit_spec_load("shared int[0..3] i; shared int[0..3] j; shared bool a[3];\n"
+                                  "thread T { init state S assert a[i];\n"
+                                  "  S -> S when i < 3 && a[i] do a[i] := false, a[j] := true; }\n",
+                                  NULL, NULL);
   assert_non_null(spec);
   const sem_checks *cs = sem_state_checks(spec->threads.items[0]->states.items[0]);
   const char *expected[] = {
@@ -288,16 +267,17 @@ static void checks_guard_indices_where_they_are_read(void **state) {
   assert_int_equal(cs->items[1].kind, SEM_ASSERTION);
   assert_int_equal(cs->items[5].kind, SEM_CONFLICT);
   assert_ptr_equal(cs->items[4].edge, spec->threads.items[0]->edges.items[0]);
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 /* forall/exists expand in order, as a balanced tree; a bound variable
  * indexes like a constant. */
 static void quantifiers_expand_in_order(void **state) {
   (void)state;
-  ast_spec *spec = load("shared bool f[3];\n"
-                        "thread T { init state S assert forall k in 0..2: f[k] || exists m in k..2: !f[m]; }\n",
-                        NULL, NULL);
+  ast_spec *spec =
+      unit_spec_load("shared bool f[3];\n"
+                     "thread T { init state S assert forall k in 0..2: f[k] || exists m in k..2: !f[m]; }\n",
+                     NULL, NULL);
   assert_non_null(spec);
   const ir_expr *q = spec->threads.items[0]->states.items[0]->assertion;
   assert_int_equal(q->kind, IR_QUANT);
@@ -308,13 +288,14 @@ static void quantifiers_expand_in_order(void **state) {
   sbuf_free(&b);
   assert_int_equal(q->lowered->b->b->a->cell, 2); /* f[2] by its cell (the instances are a balanced tree) */
   assert_int_equal(sem_state_checks(spec->threads.items[0]->states.items[0])->len, 1); /* no index to check */
-  unload(spec);
+  unit_spec_free(spec);
 }
 
 static void syntax_errors_are_all_reported(void **state) {
   (void)state;
   int errors = 0;
-  assert_null(load("shared int g\nthread A {\n  init state X assert g > 0\n  X -> X : ;\n}\n", NULL, &errors));
+  assert_null(
+      unit_spec_load("shared int g\nthread A {\n  init state X assert g > 0\n  X -> X : ;\n}\n", NULL, &errors));
   assert_int_equal(errors, 3);
 }
 
@@ -329,9 +310,9 @@ static void labels_are_xml_text(void **state) {
     snprintf(text, sizeof text, "shared int g;\nthread A { init state X; X -> X %s : g' == g; }\n",
              ok ? good[i] : bad[i - sizeof good / sizeof *good]);
     int errors = 0;
-    ast_spec *spec = load(text, NULL, &errors);
+    ast_spec *spec = unit_spec_load(text, NULL, &errors);
     assert_int_equal(errors, ok ? 0 : 1);
-    if (spec) unload(spec);
+    if (spec) unit_spec_free(spec);
   }
 }
 

@@ -13,6 +13,15 @@ int run_spec_tests(void);
 int run_conform_tests(void);
 int run_cfront_tests(void);
 int run_program_tests(void);
+int run_compose_tests(void);
+
+struct ast_spec;
+struct spec_options;
+/* Parses and checks a spec's text (named t.athread) with opts (may be NULL);
+ * NULL on any error, with the error count in *errors (may be NULL). Errors
+ * go to /dev/null. Returns owned: free with unit_spec_free. */
+struct ast_spec *unit_spec_load(const char *text, struct spec_options *opts, int *errors);
+void unit_spec_free(struct ast_spec *spec);
 
 /* A C snippet in a file of its own, for the front end's tests. */
 typedef struct temp_c_file {
