@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../spec-lang/semantics.h"
 #include "review-assets.h"
 #include "review-impl.h"
 
@@ -22,13 +23,6 @@ static void put_text(strbuf *b, const char *text) {
     default: sbuf_putc(b, *s);
     }
   }
-}
-
-/* Appends the text of the spec between the offsets of at, escaped. */
-static void put_source(strbuf *b, const ast_spec *spec, loc at) {
-  char *text = strndup(spec->src->text + at.start, at.end - at.start);
-  put_text(b, text);
-  free(text);
 }
 
 /* A string member of o, or fallback. */
@@ -51,25 +45,96 @@ static void put_instances(strbuf *b, const ast_spec *spec) {
   sbuf_puts(b, "</table>\n");
 }
 
-/* The shared variables and the consts, each as its declaration reads. */
-static void put_declarations(strbuf *b, const ast_spec *spec) {
-  sbuf_puts(b, "<table class=\"decls\"><caption>Shared variables and constants</caption>"
-               "<tr><th scope=\"col\">declaration</th><th scope=\"col\">value</th></tr>\n");
-  vec_foreach(&spec->variables, i) {
-    sbuf_puts(b, "<tr><td><code>");
-    put_source(b, spec, spec->variables.items[i]->at);
-    sbuf_puts(b, "</code></td><td>");
-    sbuf_puts(b, spec->variables.items[i]->init || spec->variables.items[i]->init_list.len ? "as declared"
-                                                                                           : "any value of its type");
-    sbuf_puts(b, "</td></tr>\n");
+/* A type with its range as sema computed it ("int[0..3]", not "int[0..N]"). */
+static void put_type(strbuf *b, const ast_type *t) {
+  if (t->kind == TYPE_BOOL) sbuf_puts(b, "bool");
+  if (t->kind == TYPE_INT) sbuf_puts(b, "int");
+  if (t->kind == TYPE_RANGE) sbuf_printf(b, "int[%" PRId64 "..%" PRId64 "]", t->lo_value, t->hi_value);
+}
+
+/* An initial value as the model starts from it ("true", "3"); initializers
+ * are constants, so sema has checked that they evaluate. */
+static void put_value(strbuf *b, const ast_spec *spec, const ast_type *t, const ir_expr *e) {
+  int64_t v = 0;
+  sem_constant(spec, e, &v);
+  if (t->kind == TYPE_BOOL) sbuf_puts(b, v ? "true" : "false");
+  else sbuf_printf(b, "%" PRId64, v);
+}
+
+typedef struct mention {
+  const char *name; /* a shared variable's */
+  bool found;       /* an expression walked names it */
+} mention;
+
+static void find_mention(const ir_expr *e, void *ctx) {
+  mention *m = ctx;
+  if ((e->kind == IR_NAME || e->kind == IR_INDEX) && strcmp(e->text, m->name) == 0) m->found = true;
+}
+
+/* Whether a system init predicate reads v, so that not every value of its
+ * type is initial. */
+static bool constrained(const ast_spec *spec, const ast_shared *v) {
+  mention m = {.name = v->name};
+  vec_foreach(&spec->inits, i) ir_walk(spec->inits.items[i], find_mention, &m);
+  return m.found;
+}
+
+/* What v starts with: its initializer evaluated (an array: "0 in every
+ * element", or "{0, 1, 2}"), or any value (that the init predicates allow). */
+static void put_initial(strbuf *b, const ast_spec *spec, const ast_shared *v) {
+  if (v->init) put_value(b, spec, &v->type, v->init);
+  if (v->init && v->length) sbuf_puts(b, " in every element");
+  if (v->init_list.len) sbuf_putc(b, '{');
+  vec_foreach(&v->init_list, i) {
+    sbuf_puts(b, i ? ", " : "");
+    put_value(b, spec, &v->type, v->init_list.items[i]);
   }
+  if (v->init_list.len) sbuf_putc(b, '}');
+  if (!v->init && !v->init_list.len)
+    sbuf_puts(b, constrained(spec, v) ? "any value of its type that the init predicates allow" : "any value of its type");
+}
+
+static void put_variable(strbuf *b, const ast_spec *spec, const ast_shared *v) {
+  sbuf_printf(b, "<tr><td><code>%s</code></td><td><code>", v->name);
+  if (v->length) sbuf_printf(b, "array of %" PRId64 " ", v->length);
+  put_type(b, &v->type);
+  sbuf_puts(b, "</code>");
+  if (v->binds) {
+    sbuf_puts(b, " (C: <code>");
+    put_text(b, v->binds); /* a C path: "dev->flags" */
+    sbuf_puts(b, "</code>)");
+  }
+  sbuf_puts(b, "</td><td>");
+  put_initial(b, spec, v);
+  sbuf_puts(b, "</td></tr>\n");
+}
+
+/* The consts and the shared variables: type and range, initial values. */
+static void put_declarations(strbuf *b, const ast_spec *spec) {
+  sbuf_puts(b, "<table class=\"decls\"><caption>Constants and shared variables</caption>"
+               "<tr><th scope=\"col\">name</th><th scope=\"col\">type</th><th scope=\"col\">initially</th></tr>\n");
   vec_foreach(&spec->consts, i) {
     const ast_const *k = spec->consts.items[i];
-    sbuf_puts(b, "<tr><td><code>");
-    put_source(b, spec, k->at);
-    sbuf_printf(b, "</code></td><td>%" PRId64 "%s</td></tr>\n", k->value, k->overridden ? " (from --set)" : "");
+    sbuf_printf(b, "<tr><td><code>%s</code></td><td>const</td><td>%" PRId64 "%s</td></tr>\n", k->name, k->value,
+                k->overridden ? " (from --set)" : "");
   }
+  vec_foreach(&spec->variables, i) put_variable(b, spec, spec->variables.items[i]);
   sbuf_puts(b, "</table>\n");
+}
+
+/* The system's init predicates, which narrow the initial values above. */
+static void put_inits(strbuf *b, const ast_spec *spec) {
+  if (!spec->inits.len) return;
+  sbuf_puts(b, "<p class=\"inits\">Initially also (the system's <code>init</code>):");
+  vec_foreach(&spec->inits, i) {
+    strbuf e = {0};
+    ir_print(&e, spec->inits.items[i]);
+    sbuf_puts(b, i ? ", <code>" : " <code>");
+    put_text(b, sbuf_str(&e));
+    sbuf_puts(b, "</code>");
+    sbuf_free(&e);
+  }
+  sbuf_puts(b, ".</p>\n");
 }
 
 static void put_overview(strbuf *b, const review_page *p) {
@@ -81,6 +146,7 @@ static void put_overview(strbuf *b, const review_page *p) {
   sbuf_puts(b, "</code>.</p>\n");
   put_instances(b, p->spec);
   put_declarations(b, p->spec);
+  put_inits(b, p->spec);
   sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of every verdict:</strong> ");
   put_text(b, member(json_object_get(p->compose, "assumptions"), "text", ""));
   sbuf_puts(b, ".</p>\n</section>\n");

@@ -70,6 +70,29 @@ for spec in "$root"/examples/*/*.athread; do structure "$spec"; done
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" --set n=4 -o set.html 2> /dev/null
 grep -q '<td>4 (from --set)</td>' set.html; check "--set" "the overridden const is shown"
 
+# The overview's table: each const and shared variable with its type and
+# range and its initial values, evaluated (not the declaration's text).
+"$ATHREAD" review "$TESTS_DIR/review/decls.athread" -o decls.html 2> /dev/null
+while IFS= read -r row; do
+  grep -qF -- "$row" decls.html; check "decls" "the row $row"
+done << 'ROWS'
+<tr><td><code>N</code></td><td>const</td><td>3</td></tr>
+<tr><td><code>LO</code></td><td>const</td><td>-2</td></tr>
+<tr><td><code>ready</code></td><td><code>bool</code></td><td>any value of its type that the init predicates allow</td></tr>
+<tr><td><code>level</code></td><td><code>array of 3 int[-2..4]</code></td><td>{1, 3, -2}</td></tr>
+<tr><td><code>total</code></td><td><code>int</code> (C: <code>dev.total[1]</code>)</td><td>6</td></tr>
+<tr><td><code>flags</code></td><td><code>array of 2 int[0..1]</code></td><td>1 in every element</td></tr>
+<tr><td><code>free_</code></td><td><code>int</code></td><td>any value of its type that the init predicates allow</td></tr>
+<p class="inits">Initially also (the system's <code>init</code>): <code>ready &amp;&amp; free_ &gt; total</code>.</p>
+ROWS
+! grep -q 'class="inits"' set.html; check "decls" "no init line without init predicates"
+grep -qF '<tr><td><code>data</code></td><td><code>int[0..2]</code></td><td>any value of its type</td></tr>' set.html
+check "decls" "a variable with no initializer and no init predicate: any value"
+"$ATHREAD" review "$TESTS_DIR/review/decls.athread" --set LO=-1 -o decls-set.html 2> /dev/null
+grep -qF '<td><code>array of 3 int[-1..4]</code></td><td>{1, 3, -1}</td>' decls-set.html \
+  && grep -qF '<tr><td><code>LO</code></td><td>const</td><td>-1 (from --set)</td></tr>' decls-set.html
+check "decls --set" "the range and the initial values follow --set"
+
 # --max-states limits the composition check: the page says unknown and why.
 "$ATHREAD" review "$root/examples/peterson/peterson-broken.athread" --max-states 3 -o limit.html 2> /dev/null
 [ $? = 0 ] && grep -q '<p class="verdict verdict-unknown">Verdict: <strong>unknown</strong>: the state limit (--max-states) was reached' limit.html
