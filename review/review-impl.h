@@ -17,7 +17,8 @@ typedef struct review_page {
   const ast_spec *spec;     /* the spec reviewed */
   const review_request *rq; /* what was asked */
   const json_t *compose;    /* compose's JSON report (compose/report.h) */
-  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated) */
+  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated), without viz's legend */
+  const char *system_svg;   /* the whole system as `athread viz` draws it, or NULL: too large for dot */
 } review_page;
 
 /* Appends the whole page for p to out. */

@@ -137,6 +137,23 @@ static void put_inits(strbuf *b, const ast_spec *spec) {
   sbuf_puts(b, ".</p>\n");
 }
 
+/* The whole system as `athread viz` draws it, with the zoom buttons of the
+ * threads' diagrams (page.js finds the diagram after its buttons). */
+static void put_system_diagram(strbuf *b, const review_page *p) {
+  sbuf_puts(b, "<h3 id=\"system-diagram\">System diagram</h3>\n");
+  if (!p->system_svg) {
+    sbuf_puts(b, "<p class=\"note\">The system has too many states to draw together; each thread is drawn below.</p>\n");
+    return;
+  }
+  sbuf_puts(b, "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the system diagram\">"
+               "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+               "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+               "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n"
+               "<div class=\"diagram system\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of the system\">\n");
+  sbuf_puts(b, p->system_svg);
+  sbuf_puts(b, "</div>\n");
+}
+
 static void put_overview(strbuf *b, const review_page *p) {
   const char *system = member(p->compose, "system", "");
   sbuf_puts(b, "<section id=\"overview\"><h2>Overview</h2>\n<p>System <strong>");
@@ -149,7 +166,9 @@ static void put_overview(strbuf *b, const review_page *p) {
   put_inits(b, p->spec);
   sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of every verdict:</strong> ");
   put_text(b, member(json_object_get(p->compose, "assumptions"), "text", ""));
-  sbuf_puts(b, ".</p>\n</section>\n");
+  sbuf_puts(b, ".</p>\n");
+  put_system_diagram(b, p);
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- threads */

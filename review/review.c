@@ -1,6 +1,7 @@
 /* review/review.c -- athread review's pipeline: load the spec, check its
  * composition (compose_run, reported as compose --json reports it), draw
- * each thread with viz_render, and write the page (review-page.c). */
+ * the system and each thread with viz_render_in, and write the page
+ * (review-page.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,12 @@ static json_t *check_composition(const review_request *rq, ast_spec *spec) {
 
 /* ---------------------------------------------------------------- diagrams */
 
+/* The drawings of a page, as SVG elements (owned: free with drawings_free). */
+typedef struct drawings {
+  char *system;   /* the whole system, with viz's legend; NULL when too large for dot */
+  char **threads; /* per thread of the spec: its states and edges, without the legend */
+} drawings;
+
 /* Removes the first occurrence of text from s. */
 static void cut(char *s, const char *text) {
   char *at = strstr(s, text);
@@ -56,23 +63,56 @@ static void svg_element(char *svg) {
   cut(svg, " xmlns:xlink=\"http://www.w3.org/1999/xlink\"");
 }
 
+/* Draws the whole system as `athread viz SPEC` does (legend included, no
+ * ids: those belong to the threads' own drawings, which page.js marks).
+ * NULL when it has more states than dot lays out: each thread is drawn on
+ * its own anyway. Returns owned (free with free()), or NULL. */
+static char *draw_system(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
+                         review_outcome *result) {
+  diag_sink quiet = {0}; /* "too many nodes" is a note on the page, not an error */
+  viz_options o = {.spec_name = rq->spec_path};
+  char *svg = NULL;
+  size_t len;
+  viz_result r = viz_render_in(s, &quiet, spec, &o, VIZ_SVG, &svg, &len);
+  if (r == VIZ_FAILED) {
+    diag_error_at(sink, "athread", "%s", quiet.first_error);
+    *result = REVIEW_FAILED;
+  }
+  if (svg) svg_element(svg);
+  diag_sink_free(&quiet);
+  return svg;
+}
+
 /* Draws each thread of spec into svgs (per thread, owned: free with free()),
- * in one Graphviz session (viz_session_new says why). */
-static review_outcome draw_threads(diag_sink *sink, const review_request *rq, const ast_spec *spec, char **svgs) {
-  viz_session *s = viz_session_new();
-  review_outcome result = REVIEW_WRITTEN;
+ * without viz's legend, which the page's overview shows once. */
+static review_outcome draw_threads(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
+                                   char **svgs) {
   vec_foreach(&spec->threads, i) {
-    viz_options o = {.only = spec->threads.items[i], .spec_name = rq->spec_path, .ids = true};
+    viz_options o = {.only = spec->threads.items[i], .spec_name = rq->spec_path, .ids = true, .no_legend = true};
     size_t len;
     viz_result r = viz_render_in(s, sink, spec, &o, VIZ_SVG, &svgs[i], &len);
-    if (r != VIZ_DONE) {
-      result = r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
-      break;
-    }
+    if (r != VIZ_DONE) return r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
     svg_element(svgs[i]);
   }
+  return REVIEW_WRITTEN;
+}
+
+/* The system's drawing and each thread's, in one Graphviz session
+ * (viz_session_new says why). */
+static review_outcome draw(diag_sink *sink, const review_request *rq, const ast_spec *spec, drawings *d) {
+  viz_session *s = viz_session_new();
+  review_outcome result = REVIEW_WRITTEN;
+  d->system = draw_system(s, sink, rq, spec, &result);
+  d->threads = xcalloc(spec->threads.len + 1, sizeof *d->threads);
+  if (result == REVIEW_WRITTEN) result = draw_threads(s, sink, rq, spec, d->threads);
   viz_session_free(s);
   return result;
+}
+
+static void drawings_free(const ast_spec *spec, drawings *d) {
+  free(d->system);
+  vec_foreach(&spec->threads, i) free(d->threads[i]);
+  free(d->threads);
 }
 
 /* ---------------------------------------------------------------- the page */
@@ -88,12 +128,11 @@ static review_outcome write_page(diag_sink *sink, const review_page *p) {
 static review_outcome review_spec(diag_sink *sink, const review_request *rq, ast_spec *spec) {
   json_t *compose = check_composition(rq, spec);
   if (!compose) return REVIEW_BAD_INPUT;
-  char **svgs = xcalloc(spec->threads.len + 1, sizeof *svgs);
-  review_outcome r = draw_threads(sink, rq, spec, svgs);
-  review_page p = {.spec = spec, .rq = rq, .compose = compose, .thread_svgs = svgs};
+  drawings d;
+  review_outcome r = draw(sink, rq, spec, &d);
+  review_page p = {.spec = spec, .rq = rq, .compose = compose, .thread_svgs = d.threads, .system_svg = d.system};
   if (r == REVIEW_WRITTEN) r = write_page(sink, &p);
-  vec_foreach(&spec->threads, i) free(svgs[i]);
-  free(svgs);
+  drawings_free(spec, &d);
   json_decref(compose);
   return r;
 }

@@ -28,6 +28,8 @@ typedef struct viz_options {
   const char *spec_name;  /* the spec's file name, for the legend */
   bool ids;               /* SVG: give each state the id s_T_I and each edge e_T_I (I its index in
                            * thread T), which pages that highlight them look up (review/) */
+  bool no_legend;         /* leave out the legend (the title, variables, system table): a page that
+                           * shows them once beside several drawings (review/) */
 } viz_options;
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,

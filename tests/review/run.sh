@@ -37,7 +37,17 @@ structure() {
   for id in overview composition; do
     grep -q "<section id=\"$id\"" "$page"; check "$name" "has the $id section"
   done
-  [ "$(grep -c '<svg' "$page")" = "$(threads_of "$spec")" ]; check "$name" "one SVG per thread"
+  [ "$(grep -c '<svg' "$page")" = $(($(threads_of "$spec") + 1)) ]; check "$name" "one SVG per thread, one of the system"
+  python3 - "$page" << 'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+overview = page[page.index('<section id="overview"'):page.index('</section>', page.index('<section id="overview"'))]
+assert '<div class="diagram system"' in overview and overview.count('<svg') == 1, "the system diagram in the overview"
+assert '>initially</text>' in overview, "the system diagram has viz's legend"
+for thread in re.findall(r'<section id="thread-.*?</section>', page, re.S):
+    assert thread.count('<svg') == 1 and '>initially</text>' not in thread, "a thread's diagram without the legend"
+PY
+  check "$name" "the system's diagram (with the legend) in the overview, the threads' without it"
   [ "$(grep -c '<section id="thread-' "$page")" = "$(threads_of "$spec")" ]; check "$name" "one section per thread"
   ! grep -qiE 'https?://' "$page"; check "$name" "no http:// or https:// in the page"
   ! grep -qiE '<link|<script[^>]* src=|<img|<iframe|url\(' "$page"; check "$name" "loads no other file"
@@ -92,6 +102,22 @@ check "decls" "a variable with no initializer and no init predicate: any value"
 grep -qF '<td><code>array of 3 int[-1..4]</code></td><td>{1, 3, -1}</td>' decls-set.html \
   && grep -qF '<tr><td><code>LO</code></td><td>const</td><td>-1 (from --set)</td></tr>' decls-set.html
 check "decls --set" "the range and the initial values follow --set"
+
+# Two threads of 201 states each: each thread is drawn, the whole system has
+# too many states for dot (viz's limit is 400 nodes), so the page says so
+# instead of failing.
+for t in A B; do
+  echo "thread $t {"
+  echo "  init state S0;"
+  for i in $(seq 1 200); do echo "  state S$i;"; done
+  for i in $(seq 0 199); do echo "  S$i -> S$((i + 1)) : true;"; done
+  echo "}"
+done > big.athread
+"$ATHREAD" review big.athread -o big.html 2> big.stderr
+[ $? = 0 ] && [ ! -s big.stderr ] && [ "$(grep -c '<svg' big.html)" = 2 ]
+check "large system" "exit 0, no message, one SVG per thread" big.stderr
+grep -q '<p class="note">The system has too many states to draw together; each thread is drawn below.</p>' big.html
+check "large system" "the page says why there is no system diagram"
 
 # --max-states limits the composition check: the page says unknown and why.
 "$ATHREAD" review "$root/examples/peterson/peterson-broken.athread" --max-states 3 -o limit.html 2> /dev/null
