@@ -13,6 +13,7 @@ typedef struct review_args {
   spec_options opts;       /* --set overrides */
   const char *output;      /* -o path; "-" (stdout) by default */
   explicit_options limits; /* --max-states, --timeout */
+  const char *for_all;     /* --for-all N: the const, or NULL */
   diag_sink *sink;         /* the run's */
 } review_args;
 
@@ -22,6 +23,7 @@ static int review_option(int c, char *arg, void *args) {
   double x;
   switch (c) {
   case 'o': a->output = arg; return -1;
+  case 'F': a->for_all = arg; return -1;
   case 'm':
     if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_states = (uint64_t)x;
@@ -48,7 +50,8 @@ static int review(review_args *a, const char *spec, char *typed) {
                        .output = a->output,
                        .command_line = typed,
                        .version = ATHREAD_VERSION,
-                       .limits = a->limits};
+                       .limits = a->limits,
+                       .for_all = a->for_all};
   review_outcome r = review_write(a->sink, &rq);
   return r == REVIEW_WRITTEN ? cli_finish(a->sink, EXIT_HOLDS) : r == REVIEW_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_INTERNAL;
 }
@@ -56,7 +59,7 @@ static int review(review_args *a, const char *spec, char *typed) {
 int cmd_review(diag_sink *sink, int argc, char **argv) {
   review_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}, .output = "-", .sink = sink};
   char *typed = command_line(argc, argv);
-  cli_parse p = {"review", "output max-states timeout", "o:h", &a.opts, review_option, &a, sink};
+  cli_parse p = {"review", "output max-states timeout for-all", "o:h", &a.opts, review_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code < 0 && optind != argc - 1)
     code = cli_usage_error(sink, "review", "expected exactly one specification (C files are not reviewed yet)");

@@ -17,6 +17,7 @@ typedef struct review_page {
   const ast_spec *spec;     /* the spec reviewed */
   const review_request *rq; /* what was asked */
   const json_t *compose;    /* compose's JSON report (compose/report.h) */
+  const json_t *for_all;    /* --for-all: compose --for-all's JSON report, else NULL */
   char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated), without viz's legend */
   const char *system_svg;   /* the whole system as `athread viz` draws it, or NULL: too large for dot */
 } review_page;

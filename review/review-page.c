@@ -198,6 +198,9 @@ static void put_statistic(strbuf *b, const json_t *stats, const char *name, cons
   if (json_is_real(v)) sbuf_printf(b, "<li>%s: %.3f</li>\n", label, json_real_value(v));
 }
 
+/* --for-all's part (below: it lists steps as the counterexample does). */
+static void put_for_all(strbuf *b, const review_page *p);
+
 static void put_composition(strbuf *b, const review_page *p) {
   const json_t *j = p->compose;
   const char *said = member(j, "verdict", "unknown");
@@ -221,7 +224,9 @@ static void put_composition(strbuf *b, const review_page *p) {
   put_statistic(b, stats, "transitions", "transitions");
   put_statistic(b, stats, "depth", "depth");
   put_statistic(b, stats, "seconds", "seconds");
-  sbuf_puts(b, "</ul>\n</section>\n");
+  sbuf_puts(b, "</ul>\n");
+  if (p->for_all) put_for_all(b, p);
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- counterexample */
@@ -274,6 +279,88 @@ static void put_counterexample(strbuf *b, const json_t *trace) {
   const json_t *step;
   json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
   sbuf_puts(b, "</ol>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- for every N */
+
+/* "safe for every N &ge; 1", "unsafe for N = 1: WHY", "unknown for every N &ge; 1: WHY". */
+static void put_for_all_verdict(strbuf *b, const json_t *j, const char *n) {
+  const char *said = member(j, "verdict", "unknown");
+  sbuf_printf(b, "<p class=\"verdict verdict-%s for-all\">Verdict: <strong>%s</strong> for ", said, said);
+  json_t *found = json_object_get(json_object_get(j, "for_all"), "n");
+  if (found) sbuf_printf(b, "%s = %" JSON_INTEGER_FORMAT, n, json_integer_value(found));
+  else sbuf_printf(b, "every %s &ge; 1", n);
+  const char *why =
+      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
+  if (why) {
+    sbuf_puts(b, ": ");
+    put_text(b, why);
+  }
+  sbuf_puts(b, "</p>\n");
+}
+
+/* What the all-N verdict rests on, in compose --for-all's words: the
+ * counter abstraction, the value of N it does not use, the proof's
+ * invariant, or for unsafe the search and the concrete re-run. */
+static void put_for_all_facts(strbuf *b, const json_t *j, const char *n) {
+  const json_t *fa = json_object_get(j, "for_all"), *concrete = json_object_get(j, "concrete");
+  json_int_t lower = json_integer_value(json_object_get(fa, "lower_bound"));
+  json_t *atoms = json_object_get(fa, "invariant_atoms");
+  sbuf_puts(b, "<ul>\n<li>engine: for-all (");
+  put_text(b, member(j, "engine_reason", ""));
+  sbuf_printf(b, ")</li>\n<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT
+                 "</li>\n<li>counter abstraction: one counter per state of ",
+              n, json_integer_value(json_object_get(fa, "ignored_value")),
+              strcmp(member(fa, "ignored_from", ""), "--set") == 0 ? "from --set" : "in the spec", atoms ? "proof" : "search",
+              n, lower);
+  put_text(b, member(fa, "counted", ""));
+  if (*member(fa, "explicit", "")) sbuf_printf(b, "; explicit: %s", member(fa, "explicit", ""));
+  sbuf_puts(b, "</li>\n");
+  if (atoms)
+    sbuf_printf(b, "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT
+                   " atoms)</li>\n",
+                json_integer_value(atoms));
+  if (concrete)
+    sbuf_printf(b, "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
+                   ", the smallest %s with a counterexample that short</li>\n",
+                json_integer_value(json_object_get(json_object_get(j, "statistics"), "depth")), n);
+  put_statistic(b, json_object_get(j, "statistics"), "seconds", "seconds");
+  if (concrete) {
+    sbuf_printf(b, "<li>trace by engine %s with %s = %" JSON_INTEGER_FORMAT " (", member(concrete, "engine", ""), n,
+                json_integer_value(json_object_get(fa, "n")));
+    put_text(b, member(concrete, "engine_reason", ""));
+    sbuf_puts(b, ")</li>\n");
+  }
+  sbuf_puts(b, "</ul>\n");
+}
+
+/* The counterexample of an unsafe all-N verdict, for the N it found: its
+ * steps listed (the stepper above steps through the spec's own N). */
+static void put_for_all_trace(strbuf *b, const review_page *p, const json_t *trace, const char *n) {
+  json_int_t found = json_integer_value(json_object_get(json_object_get(p->for_all, "for_all"), "n"));
+  sbuf_printf(b, "<p>The counterexample with %s = %" JSON_INTEGER_FORMAT " (to step through it on the diagrams: "
+                 "<code>athread review ",
+              n, found);
+  put_text(b, p->rq->spec_path);
+  sbuf_printf(b, " --set %s=%" JSON_INTEGER_FORMAT "</code>):</p>\n<ol class=\"for-all-steps\">\n", n, found);
+  size_t i;
+  const json_t *step;
+  json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
+  sbuf_puts(b, "</ol>\n");
+}
+
+/* --for-all: the verdict for every N, as compose --for-all gives it. */
+static void put_for_all(strbuf *b, const review_page *p) {
+  const json_t *j = p->for_all;
+  const char *n = p->rq->for_all;
+  sbuf_printf(b, "<h3 id=\"for-all\">For every %s &ge; 1 (<code>--for-all %s</code>)</h3>\n", n, n);
+  put_for_all_verdict(b, j, n);
+  put_for_all_facts(b, j, n);
+  sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions:</strong> ");
+  put_text(b, member(json_object_get(j, "assumptions"), "text", ""));
+  sbuf_puts(b, ".</p>\n");
+  const json_t *trace = json_object_get(j, "trace");
+  if (trace) put_for_all_trace(b, p, trace, n);
 }
 
 /* ---------------------------------------------------------------- data */

@@ -1,11 +1,11 @@
 /* review/review.c -- athread review's pipeline: load the spec, check its
- * composition (compose_run, reported as compose --json reports it), draw
+ * composition (compose_run, reported as compose --json reports it; with
+ * --for-all also as compose --for-all does), draw
  * the system and each thread with viz_render_in, and write the page
  * (review-page.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compose/report.h"
 #include "../compose/run.h"
 #include "../core/outfile.h"
 #include "../core/smt.h"
@@ -14,27 +14,28 @@
 
 /* ---------------------------------------------------------------- compose */
 
-/* compose's JSON report of run (as `athread compose --json` makes it, with
- * times). Returns a new reference. */
-static json_t *compose_json(const review_request *rq, const ast_spec *spec, const compose_run_result *run) {
-  report_context c = {.spec = spec,
-                      .spec_path = rq->spec_path,
-                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = run->symbolic ? "symbolic" : "explicit",
-                      .engine_why = run->why,
-                      .symmetry = !run->symbolic,
-                      .timing = true};
-  return report_json(&c, run->m, &run->r);
-}
-
-/* Checks spec's composition as `athread compose` does by default; NULL
- * after a report when the model cannot be built. Returns a new reference. */
-static json_t *check_composition(const review_request *rq, ast_spec *spec) {
-  compose_request crq = {.engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec};
+/* Checks spec's composition as `athread compose` does by default, or with
+ * for_all as `athread compose --for-all N` does, and returns its JSON
+ * report (as --json prints it, with times); NULL after a report when the
+ * model or --for-all cannot apply, or (*failed set) when --for-all's
+ * concrete re-run does not load or is safe: an internal error. Returns a
+ * new reference. */
+static json_t *check_composition(diag_sink *sink, const review_request *rq, ast_spec *spec, const char *for_all,
+                                 bool *failed) {
+  compose_request crq = {
+      .engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec, .for_all = for_all};
   compose_run_result run;
   compose_run(spec, &crq, &run);
-  json_t *j = run.failure == COMPOSE_BAD_INPUT ? NULL : compose_json(rq, spec, &run);
-  if (run.symbolic) smt_shutdown();
+  json_t *j = NULL;
+  if (run.failure == COMPOSE_RERUN_INTERNAL) {
+    diag_error_at(sink, "athread", "--for-all %s: %s", for_all, run.fr.unknown_reason);
+    *failed = true;
+  } else if (run.failure != COMPOSE_BAD_INPUT) {
+    compose_report rep;
+    compose_report_of(rq->spec_path, spec, for_all, &run, true, &rep);
+    j = compose_report_json(&rep, &run);
+  }
+  if (run.symbolic || for_all) smt_shutdown();
   compose_run_free(&run);
   return j;
 }
@@ -125,15 +126,31 @@ static review_outcome write_page(diag_sink *sink, const review_page *p) {
   return ok ? REVIEW_WRITTEN : REVIEW_BAD_INPUT;
 }
 
-static review_outcome review_spec(diag_sink *sink, const review_request *rq, ast_spec *spec) {
-  json_t *compose = check_composition(rq, spec);
-  if (!compose) return REVIEW_BAD_INPUT;
+static review_outcome review_checked(diag_sink *sink, const review_request *rq, ast_spec *spec, json_t *compose,
+                                     json_t *for_all) {
   drawings d;
   review_outcome r = draw(sink, rq, spec, &d);
-  review_page p = {.spec = spec, .rq = rq, .compose = compose, .thread_svgs = d.threads, .system_svg = d.system};
+  review_page p = {.spec = spec,
+                   .rq = rq,
+                   .compose = compose,
+                   .for_all = for_all,
+                   .thread_svgs = d.threads,
+                   .system_svg = d.system};
   if (r == REVIEW_WRITTEN) r = write_page(sink, &p);
   drawings_free(spec, &d);
+  return r;
+}
+
+/* The checks (the composition, and with --for-all for every N), then the
+ * drawings and the page. */
+static review_outcome review_spec(diag_sink *sink, const review_request *rq, ast_spec *spec) {
+  bool failed = false;
+  json_t *compose = check_composition(sink, rq, spec, NULL, &failed);
+  json_t *for_all = compose && rq->for_all ? check_composition(sink, rq, spec, rq->for_all, &failed) : NULL;
+  review_outcome r = failed ? REVIEW_FAILED : REVIEW_BAD_INPUT;
+  if (compose && (for_all || !rq->for_all)) r = review_checked(sink, rq, spec, compose, for_all);
   json_decref(compose);
+  json_decref(for_all);
   return r;
 }
 

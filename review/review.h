@@ -21,6 +21,7 @@ typedef struct review_request {
   const char *command_line; /* the command as typed, shown on the page */
   const char *version;      /* athread's version, shown on the page */
   explicit_options limits;  /* --max-states, --timeout of the composition check (0: none) */
+  const char *for_all;      /* --for-all N: also check every N >= 1 (compose/run.h), or NULL */
 } review_request;
 
 typedef enum review_outcome {

@@ -125,6 +125,49 @@ check "large system" "the page says why there is no system diagram"
 check "--max-states" "the page says unknown: the state limit"
 ! grep -q 'id="counterexample"' limit.html; check "--max-states" "no counterexample on an unknown verdict"
 
+# --for-all N: the verdict for every N beside the spec's own, as compose
+# --for-all gives it (verdict, engine, the N not used, the counter
+# abstraction, assumptions; unsafe: the steps for the N found).
+tut=$root/examples/tutorial
+"$ATHREAD" review "$tut/dispatch-racy.athread" --for-all N -o racy.html 2> /dev/null
+[ $? = 0 ]; check "--for-all unsafe" "exit 0"
+"$ATHREAD" compose --for-all N --json --no-timing "$tut/dispatch-racy.athread" > racy.json 2> /dev/null
+python3 - racy.html racy.json << 'PY'
+import json, re, sys
+page, want = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+part = page[page.index('<h3 id="for-all">'):page.index('</section>', page.index('<h3 id="for-all">'))]
+assert part.startswith('<h3 id="for-all">For every N &ge; 1 (<code>--for-all N</code>)</h3>'), part[:200]
+assert '<p class="verdict verdict-unsafe for-all">Verdict: <strong>unsafe</strong> for N = %d: %s</p>' % (
+    want["for_all"]["n"], want["trace"]["violation"]["message"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")) in part, part
+assert "<li>engine: for-all (%s)</li>" % want["engine_reason"] in part
+assert "<li>not used: N = 2 in the spec; the search covers every N &ge; 1</li>" in part
+assert "<li>counter abstraction: one counter per state of %s</li>" % want["for_all"]["counted"] in part
+assert "found by bounded model checking of the counter system: depth %d," % want["statistics"]["depth"] in part
+assert "<strong>Assumptions:</strong> %s.</p>" % want["assumptions"]["text"] in part
+assert "--set N=%d</code>" % want["for_all"]["n"] in part
+steps = re.findall(r'<li data-step="\d+"><span class="who">([^<]*)</span>', part[part.index('<ol class="for-all-steps">'):])
+assert steps == [s["instance"] for s in want["trace"]["steps"]], (steps, want["trace"]["steps"])
+PY
+check "--for-all unsafe" "verdict, engine, N, counter abstraction, assumptions and steps as compose --for-all says"
+"$ATHREAD" compose --json --no-timing "$tut/dispatch-racy.athread" > racy-own.json 2> /dev/null
+python3 - racy.html racy-own.json << 'PY'
+import json, sys
+page, own = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+steps = page[page.index('<ol class="steps">'):page.index('</ol>', page.index('<ol class="steps">'))]
+assert 'class="stepper"' in page and steps.count('<li data-step=') == len(own["trace"]["steps"])
+PY
+check "--for-all unsafe" "the spec's own counterexample stays (its stepper and steps), the all-N steps besides"
+"$ATHREAD" review "$tut/dispatch.athread" --for-all N --set N=3 -o all.html 2> /dev/null
+grep -q '<p class="verdict verdict-safe for-all">Verdict: <strong>safe</strong> for every N &ge; 1</p>' all.html \
+  && grep -q '<li>not used: N = 3 from --set; the proof covers every N &ge; 1</li>' all.html \
+  && grep -q '<li>the inductive invariant over the counters passed three independent Z3 checks ([0-9]* atoms)</li>' all.html \
+  && ! grep -q 'for-all-steps' all.html
+check "--for-all safe" "safe for every N, the N from --set not used, the invariant's checks, no steps"
+"$ATHREAD" review "$root/examples/battery/battery.athread" --for-all N --timeout 0.01 -o unknown.html 2> /dev/null
+grep -q '<p class="verdict verdict-unknown for-all">Verdict: <strong>unknown</strong> for every N &ge; 1: the time limit (--timeout) was reached</p>' unknown.html
+check "--for-all unknown" "unknown for every N, and why"
+! grep -q 'id="for-all"' "$SCRATCH/dispatch-racy.html"; check "no --for-all" "no all-N part"
+
 # Without -o the page goes to stdout.
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" > stdout.html 2> /dev/null
 grep -q '^<!DOCTYPE html>' stdout.html; check "stdout" "the page on stdout without -o"
@@ -151,6 +194,8 @@ expect c-files 2 'C files are not reviewed yet' -- "$root/examples/mutex/mutex.a
 expect option 2 "unknown option '--nope'" -- --nope "$root/examples/mutex/mutex.athread" -o old.html
 expect set 2 'mutex.athread.*(no const|not a const|declares no)' -- "$root/examples/mutex/mutex.athread" --set zz=1 -o old.html
 expect timeout 2 "--timeout expects a non-negative number, got 'x'" -- "$root/examples/mutex/mutex.athread" --timeout x -o old.html
+expect for-all-const 2 "no const named 'X'" -- "$root/examples/mutex/mutex.athread" --for-all X -o old.html
+expect for-all-tid 2 "--for-all N needs a symmetric thread" -- "$root/examples/bakery/bakery.athread" --for-all N -o old.html
 expect output 2 'no-such-dir' -- "$root/examples/mutex/mutex.athread" -o no-such-dir/page.html
 
 # Under valgrind (when installed): no leak or memory error outside Graphviz.
@@ -173,6 +218,7 @@ fi
 # Selenium are installed (scripts/deps.sh installs them).
 pages=()
 for spec in "$root"/examples/*/*.athread; do pages+=("$PWD/$(basename "$spec" .athread).html"); done
+pages+=("$PWD/racy.html" "$PWD/all.html") # --for-all's part leaves the stepper as it was
 if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
   out=$(/usr/bin/python3 "$TESTS_DIR/review/browser.py" "${pages[@]}" 2>&1)
   echo "$out" | grep '^FAIL' | head -n 20
