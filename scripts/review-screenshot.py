@@ -3,8 +3,10 @@
 # in headless Chromium (Selenium), as a reader first sees it: the window's
 # size, the top of the page, or the part that --at names, with the
 # counterexample's stepper moved to --step. `make demo` takes one per page;
-# docs/review.png was taken with it. Run with Debian's /usr/bin/python3
-# (python3-selenium; chromium and chromium-driver installed).
+# docs/review.png is the page of README's command, taken with
+#   --step 3 --at thread-Dispatcher
+# Run with Debian's /usr/bin/python3 (python3-selenium; chromium and
+# chromium-driver installed).
 # Usage: scripts/review-screenshot.py PAGE.html OUT.png [--size 1200x900]
 #        [--step K|last] [--at ELEMENT-ID]
 import argparse
