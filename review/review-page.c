@@ -299,38 +299,46 @@ static void put_for_all_verdict(strbuf *b, const json_t *j, const char *n) {
   sbuf_puts(b, "</p>\n");
 }
 
-/* What the all-N verdict rests on, in compose --for-all's words: the
- * counter abstraction, the value of N it does not use, the proof's
- * invariant, or for unsafe the search and the concrete re-run. */
-static void put_for_all_facts(strbuf *b, const json_t *j, const char *n) {
-  const json_t *fa = json_object_get(j, "for_all"), *concrete = json_object_get(j, "concrete");
-  json_int_t lower = json_integer_value(json_object_get(fa, "lower_bound"));
-  json_t *atoms = json_object_get(fa, "invariant_atoms");
-  sbuf_puts(b, "<ul>\n<li>engine: for-all (");
-  put_text(b, member(j, "engine_reason", ""));
-  sbuf_printf(b, ")</li>\n<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT
-                 "</li>\n<li>counter abstraction: one counter per state of ",
-              n, json_integer_value(json_object_get(fa, "ignored_value")),
-              strcmp(member(fa, "ignored_from", ""), "--set") == 0 ? "from --set" : "in the spec", atoms ? "proof" : "search",
-              n, lower);
+/* What the all-N check covers: every N from the lower bound, not the
+ * spec's value, by one counter per state of the counted instances. */
+static void put_for_all_scope(strbuf *b, const json_t *fa, const char *n) {
+  bool from_set = strcmp(member(fa, "ignored_from", ""), "--set") == 0;
+  sbuf_printf(b, "<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT "</li>\n",
+              n, json_integer_value(json_object_get(fa, "ignored_value")), from_set ? "from --set" : "in the spec",
+              json_object_get(fa, "invariant_atoms") ? "proof" : "search", n,
+              json_integer_value(json_object_get(fa, "lower_bound")));
+  sbuf_puts(b, "<li>counter abstraction: one counter per state of ");
   put_text(b, member(fa, "counted", ""));
   if (*member(fa, "explicit", "")) sbuf_printf(b, "; explicit: %s", member(fa, "explicit", ""));
   sbuf_puts(b, "</li>\n");
+}
+
+/* Safe: the invariant's checks. Unsafe: BMC's depth, then the engine that
+ * re-ran the concrete system for the trace. */
+static void put_for_all_evidence(strbuf *b, const json_t *j, const char *n) {
+  const json_t *fa = json_object_get(j, "for_all"), *concrete = json_object_get(j, "concrete");
+  json_t *atoms = json_object_get(fa, "invariant_atoms");
   if (atoms)
-    sbuf_printf(b, "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT
-                   " atoms)</li>\n",
+    sbuf_printf(b, "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT " atoms)</li>\n",
                 json_integer_value(atoms));
-  if (concrete)
-    sbuf_printf(b, "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
-                   ", the smallest %s with a counterexample that short</li>\n",
-                json_integer_value(json_object_get(json_object_get(j, "statistics"), "depth")), n);
+  if (!concrete) return;
+  sbuf_printf(b, "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
+                 ", the smallest %s with a counterexample that short</li>\n",
+              json_integer_value(json_object_get(json_object_get(j, "statistics"), "depth")), n);
+  sbuf_printf(b, "<li>trace by engine %s with %s = %" JSON_INTEGER_FORMAT " (", member(concrete, "engine", ""), n,
+              json_integer_value(json_object_get(fa, "n")));
+  put_text(b, member(concrete, "engine_reason", ""));
+  sbuf_puts(b, ")</li>\n");
+}
+
+/* What the all-N verdict rests on, in compose --for-all's words. */
+static void put_for_all_facts(strbuf *b, const json_t *j, const char *n) {
+  sbuf_puts(b, "<ul>\n<li>engine: for-all (");
+  put_text(b, member(j, "engine_reason", ""));
+  sbuf_puts(b, ")</li>\n");
+  put_for_all_scope(b, json_object_get(j, "for_all"), n);
+  put_for_all_evidence(b, j, n);
   put_statistic(b, json_object_get(j, "statistics"), "seconds", "seconds");
-  if (concrete) {
-    sbuf_printf(b, "<li>trace by engine %s with %s = %" JSON_INTEGER_FORMAT " (", member(concrete, "engine", ""), n,
-                json_integer_value(json_object_get(fa, "n")));
-    put_text(b, member(concrete, "engine_reason", ""));
-    sbuf_puts(b, ")</li>\n");
-  }
   sbuf_puts(b, "</ul>\n");
 }
 
