@@ -124,8 +124,7 @@ static int emit(const compose_args *a, const ast_spec *spec, json_t *j, verdict 
 }
 
 /* Prints the verdict of a model run; returns the exit code. */
-static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
-                      compose_report *rep) {
+static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run, compose_report *rep) {
   rep->c.certificate = a->certificate ? run->certificate.smt : NULL;
   rep->c.certificate_spec = &run->certificate.readable;
   rep->c.certificate_smt = a->certificate_smt;

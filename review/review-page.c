@@ -91,7 +91,8 @@ static void put_initial(strbuf *b, const ast_spec *spec, const ast_shared *v) {
   }
   if (v->init_list.len) sbuf_putc(b, '}');
   if (!v->init && !v->init_list.len)
-    sbuf_puts(b, constrained(spec, v) ? "any value of its type that the init predicates allow" : "any value of its type");
+    sbuf_puts(b,
+              constrained(spec, v) ? "any value of its type that the init predicates allow" : "any value of its type");
 }
 
 static void put_variable(strbuf *b, const ast_spec *spec, const ast_shared *v) {
@@ -142,7 +143,8 @@ static void put_inits(strbuf *b, const ast_spec *spec) {
 static void put_system_diagram(strbuf *b, const review_page *p) {
   sbuf_puts(b, "<h3 id=\"system-diagram\">System diagram</h3>\n");
   if (!p->system_svg) {
-    sbuf_puts(b, "<p class=\"note\">The system has too many states to draw together; each thread is drawn below.</p>\n");
+    sbuf_puts(b,
+              "<p class=\"note\">The system has too many states to draw together; each thread is drawn below.</p>\n");
     return;
   }
   sbuf_puts(b, "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the system diagram\">"
@@ -303,10 +305,11 @@ static void put_for_all_verdict(strbuf *b, const json_t *j, const char *n) {
  * spec's value, by one counter per state of the counted instances. */
 static void put_for_all_scope(strbuf *b, const json_t *fa, const char *n) {
   bool from_set = strcmp(member(fa, "ignored_from", ""), "--set") == 0;
-  sbuf_printf(b, "<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT "</li>\n",
-              n, json_integer_value(json_object_get(fa, "ignored_value")), from_set ? "from --set" : "in the spec",
-              json_object_get(fa, "invariant_atoms") ? "proof" : "search", n,
-              json_integer_value(json_object_get(fa, "lower_bound")));
+  sbuf_printf(
+      b, "<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT "</li>\n",
+      n, json_integer_value(json_object_get(fa, "ignored_value")), from_set ? "from --set" : "in the spec",
+      json_object_get(fa, "invariant_atoms") ? "proof" : "search", n,
+      json_integer_value(json_object_get(fa, "lower_bound")));
   sbuf_puts(b, "<li>counter abstraction: one counter per state of ");
   put_text(b, member(fa, "counted", ""));
   if (*member(fa, "explicit", "")) sbuf_printf(b, "; explicit: %s", member(fa, "explicit", ""));
@@ -319,11 +322,15 @@ static void put_for_all_evidence(strbuf *b, const json_t *j, const char *n) {
   const json_t *fa = json_object_get(j, "for_all"), *concrete = json_object_get(j, "concrete");
   json_t *atoms = json_object_get(fa, "invariant_atoms");
   if (atoms)
-    sbuf_printf(b, "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT " atoms)</li>\n",
-                json_integer_value(atoms));
+    sbuf_printf(
+        b,
+        "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT
+        " atoms)</li>\n",
+        json_integer_value(atoms));
   if (!concrete) return;
-  sbuf_printf(b, "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
-                 ", the smallest %s with a counterexample that short</li>\n",
+  sbuf_printf(b,
+              "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
+              ", the smallest %s with a counterexample that short</li>\n",
               json_integer_value(json_object_get(json_object_get(j, "statistics"), "depth")), n);
   sbuf_printf(b, "<li>trace by engine %s with %s = %" JSON_INTEGER_FORMAT " (", member(concrete, "engine", ""), n,
               json_integer_value(json_object_get(fa, "n")));
@@ -346,8 +353,9 @@ static void put_for_all_facts(strbuf *b, const json_t *j, const char *n) {
  * steps listed (the stepper above steps through the spec's own N). */
 static void put_for_all_trace(strbuf *b, const review_page *p, const json_t *trace, const char *n) {
   json_int_t found = json_integer_value(json_object_get(json_object_get(p->for_all, "for_all"), "n"));
-  sbuf_printf(b, "<p>The counterexample with %s = %" JSON_INTEGER_FORMAT " (to step through it on the diagrams: "
-                 "<code>athread review ",
+  sbuf_printf(b,
+              "<p>The counterexample with %s = %" JSON_INTEGER_FORMAT " (to step through it on the diagrams: "
+              "<code>athread review ",
               n, found);
   put_text(b, p->rq->spec_path);
   sbuf_printf(b, " --set %s=%" JSON_INTEGER_FORMAT "</code>):</p>\n<ol class=\"for-all-steps\">\n", n, found);

@@ -130,12 +130,8 @@ static review_outcome review_checked(diag_sink *sink, const review_request *rq, 
                                      json_t *for_all) {
   drawings d;
   review_outcome r = draw(sink, rq, spec, &d);
-  review_page p = {.spec = spec,
-                   .rq = rq,
-                   .compose = compose,
-                   .for_all = for_all,
-                   .thread_svgs = d.threads,
-                   .system_svg = d.system};
+  review_page p = {
+      .spec = spec, .rq = rq, .compose = compose, .for_all = for_all, .thread_svgs = d.threads, .system_svg = d.system};
   if (r == REVIEW_WRITTEN) r = write_page(sink, &p);
   drawings_free(spec, &d);
   return r;
