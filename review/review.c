@@ -18,10 +18,11 @@
  * for_all as `athread compose --for-all N` does, and returns its JSON
  * report (as --json prints it, with times); NULL after a report when the
  * model or --for-all cannot apply, or (*failed set) when --for-all's
- * concrete re-run does not load or is safe: an internal error. Returns a
- * new reference. */
+ * concrete re-run does not load or is safe: an internal error. Sets *z3
+ * when the run used Z3 (whose tables the caller releases once, at the
+ * end). Returns a new reference. */
 static json_t *check_composition(diag_sink *sink, const review_request *rq, ast_spec *spec, const char *for_all,
-                                 bool *failed) {
+                                 bool *failed, bool *z3) {
   compose_request crq = {
       .engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec, .for_all = for_all};
   compose_run_result run;
@@ -35,7 +36,7 @@ static json_t *check_composition(diag_sink *sink, const review_request *rq, ast_
     compose_report_of(rq->spec_path, spec, for_all, &run, true, &rep);
     j = compose_report_json(&rep, &run);
   }
-  if (run.symbolic || for_all) smt_shutdown();
+  *z3 |= run.symbolic || for_all;
   compose_run_free(&run);
   return j;
 }
@@ -140,9 +141,10 @@ static review_outcome review_checked(diag_sink *sink, const review_request *rq, 
 /* The checks (the composition, and with --for-all for every N), then the
  * drawings and the page. */
 static review_outcome review_spec(diag_sink *sink, const review_request *rq, ast_spec *spec) {
-  bool failed = false;
-  json_t *compose = check_composition(sink, rq, spec, NULL, &failed);
-  json_t *for_all = compose && rq->for_all ? check_composition(sink, rq, spec, rq->for_all, &failed) : NULL;
+  bool failed = false, z3 = false;
+  json_t *compose = check_composition(sink, rq, spec, NULL, &failed, &z3);
+  json_t *for_all = compose && rq->for_all ? check_composition(sink, rq, spec, rq->for_all, &failed, &z3) : NULL;
+  if (z3) smt_shutdown(); /* once: Z3 is not used after it */
   review_outcome r = failed ? REVIEW_FAILED : REVIEW_BAD_INPUT;
   if (compose && (for_all || !rq->for_all)) r = review_checked(sink, rq, spec, compose, for_all);
   json_decref(compose);

@@ -167,6 +167,12 @@ check "--for-all safe" "safe for every N, the N from --set not used, the invaria
 grep -q '<p class="verdict verdict-unknown for-all">Verdict: <strong>unknown</strong> for every N &ge; 1: the time limit (--timeout) was reached</p>' unknown.html
 check "--for-all unknown" "unknown for every N, and why"
 ! grep -q 'id="for-all"' "$SCRATCH/dispatch-racy.html"; check "no --for-all" "no all-N part"
+# Both checks on Z3 (the symbolic engine, then the counter system): Z3's
+# tables are released once, after both.
+$VALGRIND "$ATHREAD" review "$TESTS_DIR/review/unbounded.athread" --for-all N -o z3.html 2> z3.err
+[ $? = 0 ] && grep -q '<li>engine: symbolic (' z3.html \
+  && grep -q '<p class="verdict verdict-safe for-all">Verdict: <strong>safe</strong> for every N &ge; 1</p>' z3.html
+check "--for-all after the symbolic engine" "exit 0, both verdicts on the page" z3.err
 
 # Without -o the page goes to stdout.
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" > stdout.html 2> /dev/null
