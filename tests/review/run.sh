@@ -218,6 +218,13 @@ if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> 
   valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
     --suppressions="$supp" "$ATHREAD" review bad.athread -o vg.html 2> vg.err
   [ $? = 2 ]; check "valgrind, review of a bad spec" "a leak or memory error" vg.err
+  # the all-N check (Z3), and a system too large for dot (its drawing refused through a quiet sink)
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+    --suppressions="$supp" "$ATHREAD" review "$tut/dispatch-racy.athread" --for-all N -o vg.html 2> vg.err
+  check "valgrind, review --for-all" "a leak or memory error" vg.err
+  valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9 \
+    --suppressions="$supp" "$ATHREAD" review big.athread -o vg.html 2> vg.err
+  check "valgrind, review of a system too large to draw" "a leak or memory error" vg.err
 fi
 
 # The pages in a real browser (tests/review/browser.py), when Chromium and
