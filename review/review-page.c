@@ -52,13 +52,18 @@ static void put_type(strbuf *b, const ast_type *t) {
   if (t->kind == TYPE_RANGE) sbuf_printf(b, "int[%" PRId64 "..%" PRId64 "]", t->lo_value, t->hi_value);
 }
 
-/* An initial value as the model starts from it ("true", "3"); initializers
- * are constants, so sema has checked that they evaluate. */
+/* An initial value as the model starts from it ("true", "3"). Sema has
+ * checked that initializers are constants that evaluate; were one not, it
+ * is shown as written. */
 static void put_value(strbuf *b, const ast_spec *spec, const ast_type *t, const ir_expr *e) {
-  int64_t v = 0;
-  sem_constant(spec, e, &v);
-  if (t->kind == TYPE_BOOL) sbuf_puts(b, v ? "true" : "false");
-  else sbuf_printf(b, "%" PRId64, v);
+  int64_t v;
+  bool known = sem_constant(spec, e, &v);
+  strbuf text = {0};
+  if (!known) ir_print(&text, e);
+  else if (t->kind == TYPE_BOOL) sbuf_puts(&text, v ? "true" : "false");
+  else sbuf_printf(&text, "%" PRId64, v);
+  put_text(b, sbuf_str(&text));
+  sbuf_free(&text);
 }
 
 typedef struct mention {
@@ -102,7 +107,7 @@ static void put_variable(strbuf *b, const ast_spec *spec, const ast_shared *v) {
   sbuf_puts(b, "</code>");
   if (v->binds) {
     sbuf_puts(b, " (C: <code>");
-    put_text(b, v->binds); /* a C path: "dev->flags" */
+    put_text(b, v->binds); /* a C path, "ext.slots[2]": no markup, but escaped all the same */
     sbuf_puts(b, "</code>)");
   }
   sbuf_puts(b, "</td><td>");

@@ -1,8 +1,7 @@
 /* review/review.c -- athread review's pipeline: load the spec, check its
  * composition (compose_run, reported as compose --json reports it; with
- * --for-all also as compose --for-all does), draw
- * the system and each thread with viz_render_in, and write the page
- * (review-page.c). */
+ * --for-all also as compose --for-all does), draw the system and each
+ * thread with viz_render_in, and write the page (review-page.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +66,8 @@ static void svg_element(char *svg) {
 
 /* Draws the whole system as `athread viz SPEC` does (legend included, no
  * ids: those belong to the threads' own drawings, which page.js marks).
- * NULL when it has more states than dot lays out: each thread is drawn on
- * its own anyway. Returns owned (free with free()), or NULL. */
+ * NULL when it has more nodes than viz lets dot lay out: each thread is
+ * drawn on its own anyway. Returns owned (free with free()), or NULL. */
 static char *draw_system(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
                          review_outcome *result) {
   diag_sink quiet = {0}; /* "too many nodes" is a note on the page, not an error */
@@ -127,6 +126,7 @@ static review_outcome write_page(diag_sink *sink, const review_page *p) {
   return ok ? REVIEW_WRITTEN : REVIEW_BAD_INPUT;
 }
 
+/* Draws spec and writes the page of the checks' reports (borrowed). */
 static review_outcome review_checked(diag_sink *sink, const review_request *rq, ast_spec *spec, json_t *compose,
                                      json_t *for_all) {
   drawings d;

@@ -26,7 +26,7 @@ typedef struct review_request {
 
 typedef enum review_outcome {
   REVIEW_WRITTEN,   /* the page is written, whatever the verdicts on it */
-  REVIEW_BAD_INPUT, /* the spec does not load, or the output cannot be written (reported) */
+  REVIEW_BAD_INPUT, /* the spec does not load, --for-all cannot apply, or the output cannot be written (reported) */
   REVIEW_FAILED     /* Graphviz or the model checker failed (reported): an internal error */
 } review_outcome;
 
