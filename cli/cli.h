@@ -84,17 +84,6 @@ int cli_parse_options(int argc, char **argv, const cli_parse *p);
  * parsed, so that their errors come in that format too. Free with
  * diag_sink_free after diag_render. */
 diag_sink cli_run_sink(int argc, char **argv);
-/* How a compose run is reported (by compose and by check). */
-typedef struct cli_system_report {
-  report_context c; /* the report's context (timing on, no certificate) */
-  report_forall f;  /* --for-all: its part */
-  char why[200];    /* --for-all: the engine's reason */
-} cli_system_report;
-
-/* Fills out for run of spec (path) with the engine's symmetry setting and
- * for_all (the const N, or NULL). */
-void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
-                          bool symmetry, cli_system_report *out);
 /* A JSON report of command on the spec at path: athread_version,
  * schema_version, command, spec and consts, then report's members (taken;
  * a member of the same name keeps its place). Returns owned, release with

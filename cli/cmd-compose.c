@@ -123,34 +123,8 @@ static int emit(const compose_args *a, const ast_spec *spec, json_t *j, verdict 
   return code;
 }
 
-void cli_system_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
-                          bool symmetry, cli_system_report *out) {
-  memset(out, 0, sizeof *out);
-  out->c = (report_context){.spec = run->concrete ? run->concrete : spec, /* the trace's spec: --for-all's N */
-                            .spec_path = path,
-                            .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                            .engine = run->symbolic ? "symbolic" : "explicit",
-                            .symmetry = symmetry && !run->symbolic,
-                            .timing = true,
-                            .engine_why = run->why};
-  if (!for_all) return;
-  const ast_const *n = ast_find_const(spec, for_all);
-  out->f = (report_forall){.param = for_all,
-                           .ignored_value = n->value,
-                           .ignored_from_set = n->overridden,
-                           .result = &run->fr,
-                           .concrete_engine = out->c.engine,
-                           .concrete_why = run->why,
-                           .concrete_symmetry = out->c.symmetry};
-  snprintf(out->why, sizeof out->why, "--for-all %s: counter abstraction of %s", for_all, run->fr.counted);
-  out->c.engine = "for-all";
-  out->c.engine_why = out->why;
-  out->c.symmetry = false;
-}
-
 /* Prints the verdict of a model run; returns the exit code. */
-static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
-                      cli_system_report *rep) {
+static int report_run(const compose_args *a, const ast_spec *spec, const compose_run_result *run, compose_report *rep) {
   rep->c.certificate = a->certificate ? run->certificate.smt : NULL;
   rep->c.certificate_spec = &run->certificate.readable;
   rep->c.certificate_smt = a->certificate_smt;
@@ -166,7 +140,7 @@ static int report_run(const compose_args *a, const ast_spec *spec, const compose
 /* Prints the verdict of --for-all (with the concrete re-run's trace when it
  * is unsafe); returns the exit code. */
 static int report_for_all(const compose_args *a, const ast_spec *spec, const compose_run_result *run,
-                          cli_system_report *rep) {
+                          compose_report *rep) {
   const forall_result *fr = &run->fr;
   rep->c.certificate = a->certificate ? fr->certificate : NULL;
   rep->c.certificate_spec = &fr->certificate_spec;
@@ -198,8 +172,8 @@ static int run(const compose_args *a, ast_spec *spec) {
   compose_run(spec, &rq, &run);
   int code = EXIT_BAD_INPUT;
   if (run.failure != COMPOSE_BAD_INPUT) {
-    cli_system_report rep;
-    cli_system_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
+    compose_report rep;
+    compose_report_of(a->path, spec, a->for_all, &run, a->symmetry, &rep);
     rep.c.timing = a->timing;
     rep.c.engine_hint = true;
     code = cli_finish(a->sink, a->for_all ? report_for_all(a, spec, &run, &rep) : report_run(a, spec, &run, &rep));

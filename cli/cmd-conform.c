@@ -307,28 +307,21 @@ static int check_exit_code(check_verdict v) {
   return v == CHECK_SAFE ? EXIT_HOLDS : v == CHECK_NOT_PROVED ? EXIT_VIOLATION : EXIT_UNKNOWN;
 }
 
-/* The system's part of check's report: compose's, or compose --for-all's. */
-static json_t *system_json(const cli_system_report *rep, const check_result *c) {
-  const compose_run_result *run = &c->compose;
-  if (!run->for_all_ran) return report_json(&rep->c, run->m, &run->r);
-  return report_forall_json(&rep->c, &rep->f, run->fr.verdict == VERDICT_UNSAFE ? run->m : NULL, &run->r);
-}
-
-static void system_text(const cli_system_report *rep, const check_result *c) {
+static void system_text(const compose_report *rep, const check_result *c) {
   const compose_run_result *run = &c->compose;
   if (!run->for_all_ran) return report_text(stdout, &rep->c, run->m, &run->r);
   report_forall_text(stdout, &rep->c, &rep->f, run->fr.verdict == VERDICT_UNSAFE ? run->m : NULL, &run->r);
 }
 
 static void print_check(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
-  cli_system_report rep;
-  cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
+  compose_report rep;
+  compose_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
   rep.c.timing = a->timing;
   if (a->json) {
     json_t *o = json_object();
     json_object_set_new(o, "verdict", json_string(check_verdict_text(c->verdict)));
     json_object_set_new(o, "reason", json_string(c->reason));
-    json_object_set_new(o, "system", system_json(&rep, c));
+    json_object_set_new(o, "system", compose_report_json(&rep, &c->compose));
     json_object_set_new(o, "conform", c->conform_ran ? results_json(a, spec, function, &c->conform) : json_null());
     print_json(cli_json_report("check", a->path, spec, o));
     return;
@@ -348,9 +341,9 @@ static bool check_witness(const conform_args *a, const check_result *c) {
 /* check --sarif: the system's verdict and, when conform ran, the threads'. */
 static bool check_sarif(const conform_args *a, const ast_spec *spec, const char **function, const check_result *c) {
   if (!a->sarif) return true;
-  cli_system_report rep;
-  cli_system_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
-  json_t *system = system_json(&rep, c);
+  compose_report rep;
+  compose_report_of(a->path, spec, a->for_all, &c->compose, true, &rep);
+  json_t *system = compose_report_json(&rep, &c->compose);
   json_t *threads = c->conform_ran ? results_json(a, spec, function, &c->conform) : NULL;
   sarif_input in = {.spec = spec,
                     .compose = system,

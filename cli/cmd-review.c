@@ -19,6 +19,7 @@ typedef struct review_args {
   const char *spec_path;   /* the spec */
   char **files;            /* the C files */
   int file_count;          /* how many (0: the spec alone) */
+  const char *for_all;     /* --for-all N: the const, or NULL */
   diag_sink *sink;         /* the run's */
 } review_args;
 
@@ -28,6 +29,7 @@ static int review_option(int c, char *arg, void *args) {
   double x;
   switch (c) {
   case 'o': a->output = arg; return -1;
+  case 'F': a->for_all = arg; return -1;
   case 'm':
     if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_states = (uint64_t)x;
@@ -83,7 +85,8 @@ static int review(review_args *a, char *typed) {
                        .output = a->output,
                        .command_line = typed,
                        .version = ATHREAD_VERSION,
-                       .limits = a->limits};
+                       .limits = a->limits,
+                       .for_all = a->for_all};
   review_outcome r = review_with(a, spec, &rq);
   spec_free(spec);
   return r == REVIEW_WRITTEN ? cli_finish(a->sink, EXIT_HOLDS) : r == REVIEW_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_INTERNAL;
@@ -92,7 +95,7 @@ static int review(review_args *a, char *typed) {
 int cmd_review(diag_sink *sink, int argc, char **argv) {
   review_args a = {.opts = {.overrides = xcalloc((size_t)argc, sizeof(spec_override))}, .output = "-", .sink = sink};
   char *typed = cli_command_line(argc, argv);
-  cli_parse p = {"review", "output max-states timeout thread", "o:hI:D:U:", &a.opts, review_option, &a, sink};
+  cli_parse p = {"review", "output max-states timeout thread for-all", "o:hI:D:U:", &a.opts, review_option, &a, sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code < 0 && optind >= argc) code = cli_usage_error(sink, "review", "expected a specification (and its C files)");
   if (code < 0) {

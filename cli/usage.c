@@ -228,12 +228,13 @@ static const usage usages[] = {
    "an unknown format or thread, an unwritable output), 4 Graphviz failed.\n"},
   {"review",
    "usage: athread review SPEC.athread [FILE.c...] [OPTIONS]\n"
-   "Write one self-contained HTML page about the specification: the system (threads,\n"
-   "instances, shared variables, consts, the assumptions of every verdict), a\n"
-   "diagram per thread, the verdict of its composition (as athread compose gives\n"
-   "it) and, when unsafe, its counterexample to step through (buttons, slider or\n"
-   "arrow keys highlight each instance's state and the edge just taken). The page\n"
-   "loads nothing from elsewhere.\n"
+   "Write one self-contained HTML page about the specification: the system (its\n"
+   "diagram, threads, instances, shared variables with their types and initial\n"
+   "values, consts, the assumptions of every verdict), a diagram per thread, the\n"
+   "verdict of its composition (as athread compose gives it) and, when unsafe, its\n"
+   "counterexample to step through (buttons, slider or arrow keys highlight each\n"
+   "instance's state and the edge just taken). The page loads nothing from\n"
+   "elsewhere.\n"
    "With C files, also each thread's conformance (as athread conform --coverage\n"
    "gives it: edges the code never uses are drawn dashed and listed), for a thread\n"
    "that does not conform its counterexample beside its C source (the line of each\n"
@@ -246,6 +247,9 @@ static const usage usages[] = {
    "  --max-states N      the composition check stores at most N states (then unknown)\n"
    "  --timeout SECONDS   the composition check, and all the threads' checks together,\n"
    "                      stop after SECONDS (then unknown)\n"
+   "  --for-all N         also the verdict for every N >= 1, as compose --for-all N\n"
+   "                      gives it (verdict, engine, assumptions; unsafe: the steps\n"
+   "                      for the N found)\n"
    "  --thread T=FUNC     check thread T against the C function FUNC (repeatable;\n"
    "                      overrides 'implements')\n"
    "  -I DIR, -D NAME[=V], -U NAME\n"
@@ -255,7 +259,8 @@ static const usage usages[] = {
    "  -h, --help          show this help\n"
    "\n"
    "Exit codes: 0 written (whatever the verdicts on the page), 2 bad input or usage\n"
-   "(nothing is written), 4 Graphviz or the model checker failed.\n"},
+   "(nothing is written; also when --for-all cannot apply), 4 Graphviz or the model\n"
+   "checker failed.\n"},
   {"promela",
    "usage: athread promela [OPTIONS] SPEC.athread\n"
    "Export the system as a Promela model for SPIN, with athread's semantics:\n"

@@ -210,3 +210,35 @@ void compose_run_free(compose_run_result *out) {
   if (out->for_all_ran) forall_result_free(&out->fr);
   memset(out, 0, sizeof *out);
 }
+
+/* ---------------------------------------------------------------- reports */
+
+void compose_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
+                       bool symmetry, compose_report *out) {
+  memset(out, 0, sizeof *out);
+  out->c = (report_context){.spec = run->concrete ? run->concrete : spec, /* the trace's spec: --for-all's N */
+                            .spec_path = path,
+                            .system = spec->system ? spec->system->name : "(one instance of each thread)",
+                            .engine = run->symbolic ? "symbolic" : "explicit",
+                            .symmetry = symmetry && !run->symbolic,
+                            .timing = true,
+                            .engine_why = run->why};
+  if (!for_all) return;
+  const ast_const *n = ast_find_const(spec, for_all);
+  out->f = (report_forall){.param = for_all,
+                           .ignored_value = n->value,
+                           .ignored_from_set = n->overridden,
+                           .result = &run->fr,
+                           .concrete_engine = out->c.engine,
+                           .concrete_why = run->why,
+                           .concrete_symmetry = out->c.symmetry};
+  snprintf(out->why, sizeof out->why, "--for-all %s: counter abstraction of %s", for_all, run->fr.counted);
+  out->c.engine = "for-all";
+  out->c.engine_why = out->why;
+  out->c.symmetry = false;
+}
+
+json_t *compose_report_json(const compose_report *rep, const compose_run_result *run) {
+  if (!run->for_all_ran) return report_json(&rep->c, run->m, &run->r);
+  return report_forall_json(&rep->c, &rep->f, run->fr.verdict == VERDICT_UNSAFE ? run->m : NULL, &run->r);
+}

@@ -1,7 +1,8 @@
 /* compose/run.h -- `athread compose` as one call: the engine policy (auto
  * takes the explicit engine when every choice is finite, else the symbolic
  * one), and --for-all N with the concrete re-run at the N of its
- * counterexample. The CLI parses the options, calls compose_run and prints.
+ * counterexample. The CLI parses the options, calls compose_run and prints
+ * (compose_report_of gathers what the reports need).
  *
  * Borrows the spec and the request; the run owns its model, results and the
  * re-run's spec (free with compose_run_free).
@@ -15,6 +16,7 @@
 #include "../spec-lang/spec.h"
 #include "engine-explicit.h"
 #include "engine-forall.h"
+#include "report.h"
 #include "result.h"
 
 typedef struct compose_request {
@@ -55,5 +57,21 @@ bool compose_explore(ast_spec *spec, const explicit_options *limits, uint64_t *s
 /* Runs the check the request asks for on spec; fills out. */
 void compose_run(ast_spec *spec, const compose_request *rq, compose_run_result *out);
 void compose_run_free(compose_run_result *out);
+
+/* How a run is reported (by compose, check and review). */
+typedef struct compose_report {
+  report_context c; /* the report's context (timing on, no certificate) */
+  report_forall f;  /* --for-all: its part */
+  char why[200];    /* --for-all: the engine's reason */
+} compose_report;
+
+/* Fills out for run of spec (path) with the engine's symmetry setting and
+ * for_all (the const N, or NULL). out borrows spec, path and run. */
+void compose_report_of(const char *path, const ast_spec *spec, const char *for_all, const compose_run_result *run,
+                       bool symmetry, compose_report *out);
+/* The JSON report of run (compose --json's, or compose --for-all --json's),
+ * without the members every report opens with (cli_json_report). Returns
+ * a new reference. */
+json_t *compose_report_json(const compose_report *rep, const compose_run_result *run);
 
 #endif

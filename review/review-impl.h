@@ -20,7 +20,9 @@ typedef struct review_page {
   const json_t *code;       /* with C files: {verdict, reason, assumptions, threads: {NAME: conform's report of
                              * the thread, with function, unused_edges, coverage_complete}, sources: {FILE:
                              * text}} (review.c's code_json); NULL without */
-  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated) */
+  const json_t *for_all;    /* --for-all: compose --for-all's JSON report, else NULL */
+  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated), without viz's legend */
+  const char *system_svg;   /* the whole system as `athread viz` draws it, or NULL: too large for dot */
 } review_page;
 
 /* Appends the whole page for p to out. */

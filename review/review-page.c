@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../spec-lang/semantics.h"
 #include "review-assets.h"
 #include "review-impl.h"
 
@@ -22,13 +23,6 @@ static void put_text(strbuf *b, const char *text) {
     default: sbuf_putc(b, *s);
     }
   }
-}
-
-/* Appends the text of the spec between the offsets of at, escaped. */
-static void put_source(strbuf *b, const ast_spec *spec, loc at) {
-  char *text = strndup(spec->src->text + at.start, at.end - at.start);
-  put_text(b, text);
-  free(text);
 }
 
 /* A string member of o, or fallback. */
@@ -51,25 +45,120 @@ static void put_instances(strbuf *b, const ast_spec *spec) {
   sbuf_puts(b, "</table>\n");
 }
 
-/* The shared variables and the consts, each as its declaration reads. */
-static void put_declarations(strbuf *b, const ast_spec *spec) {
-  sbuf_puts(b, "<table class=\"decls\"><caption>Shared variables and constants</caption>"
-               "<tr><th scope=\"col\">declaration</th><th scope=\"col\">value</th></tr>\n");
-  vec_foreach(&spec->variables, i) {
-    sbuf_puts(b, "<tr><td><code>");
-    put_source(b, spec, spec->variables.items[i]->at);
-    sbuf_puts(b, "</code></td><td>");
-    sbuf_puts(b, spec->variables.items[i]->init || spec->variables.items[i]->init_list.len ? "as declared"
-                                                                                           : "any value of its type");
-    sbuf_puts(b, "</td></tr>\n");
+/* A type with its range as sema computed it ("int[0..3]", not "int[0..N]"). */
+static void put_type(strbuf *b, const ast_type *t) {
+  if (t->kind == TYPE_BOOL) sbuf_puts(b, "bool");
+  if (t->kind == TYPE_INT) sbuf_puts(b, "int");
+  if (t->kind == TYPE_RANGE) sbuf_printf(b, "int[%" PRId64 "..%" PRId64 "]", t->lo_value, t->hi_value);
+}
+
+/* An initial value as the model starts from it ("true", "3"). Sema has
+ * checked that initializers are constants that evaluate; were one not, it
+ * is shown as written. */
+static void put_value(strbuf *b, const ast_spec *spec, const ast_type *t, const ir_expr *e) {
+  int64_t v;
+  bool known = sem_constant(spec, e, &v);
+  strbuf text = {0};
+  if (!known) ir_print(&text, e);
+  else if (t->kind == TYPE_BOOL) sbuf_puts(&text, v ? "true" : "false");
+  else sbuf_printf(&text, "%" PRId64, v);
+  put_text(b, sbuf_str(&text));
+  sbuf_free(&text);
+}
+
+typedef struct mention {
+  const char *name; /* a shared variable's */
+  bool found;       /* an expression walked names it */
+} mention;
+
+static void find_mention(const ir_expr *e, void *ctx) {
+  mention *m = ctx;
+  if ((e->kind == IR_NAME || e->kind == IR_INDEX) && strcmp(e->text, m->name) == 0) m->found = true;
+}
+
+/* Whether a system init predicate reads v, so that not every value of its
+ * type is initial. */
+static bool constrained(const ast_spec *spec, const ast_shared *v) {
+  mention m = {.name = v->name};
+  vec_foreach(&spec->inits, i) ir_walk(spec->inits.items[i], find_mention, &m);
+  return m.found;
+}
+
+/* What v starts with: its initializer evaluated (an array: "0 in every
+ * element", or "{0, 1, 2}"), or any value (that the init predicates allow). */
+static void put_initial(strbuf *b, const ast_spec *spec, const ast_shared *v) {
+  if (v->init) put_value(b, spec, &v->type, v->init);
+  if (v->init && v->length) sbuf_puts(b, " in every element");
+  if (v->init_list.len) sbuf_putc(b, '{');
+  vec_foreach(&v->init_list, i) {
+    sbuf_puts(b, i ? ", " : "");
+    put_value(b, spec, &v->type, v->init_list.items[i]);
   }
+  if (v->init_list.len) sbuf_putc(b, '}');
+  if (!v->init && !v->init_list.len)
+    sbuf_puts(b,
+              constrained(spec, v) ? "any value of its type that the init predicates allow" : "any value of its type");
+}
+
+static void put_variable(strbuf *b, const ast_spec *spec, const ast_shared *v) {
+  sbuf_printf(b, "<tr><td><code>%s</code></td><td><code>", v->name);
+  if (v->length) sbuf_printf(b, "array of %" PRId64 " ", v->length);
+  put_type(b, &v->type);
+  sbuf_puts(b, "</code>");
+  if (v->binds) {
+    sbuf_puts(b, " (C: <code>");
+    put_text(b, v->binds); /* a C path, "ext.slots[2]": no markup, but escaped all the same */
+    sbuf_puts(b, "</code>)");
+  }
+  sbuf_puts(b, "</td><td>");
+  put_initial(b, spec, v);
+  sbuf_puts(b, "</td></tr>\n");
+}
+
+/* The consts and the shared variables: type and range, initial values. */
+static void put_declarations(strbuf *b, const ast_spec *spec) {
+  sbuf_puts(b, "<table class=\"decls\"><caption>Constants and shared variables</caption>"
+               "<tr><th scope=\"col\">name</th><th scope=\"col\">type</th><th scope=\"col\">initially</th></tr>\n");
   vec_foreach(&spec->consts, i) {
     const ast_const *k = spec->consts.items[i];
-    sbuf_puts(b, "<tr><td><code>");
-    put_source(b, spec, k->at);
-    sbuf_printf(b, "</code></td><td>%" PRId64 "%s</td></tr>\n", k->value, k->overridden ? " (from --set)" : "");
+    sbuf_printf(b, "<tr><td><code>%s</code></td><td>const</td><td>%" PRId64 "%s</td></tr>\n", k->name, k->value,
+                k->overridden ? " (from --set)" : "");
   }
+  vec_foreach(&spec->variables, i) put_variable(b, spec, spec->variables.items[i]);
   sbuf_puts(b, "</table>\n");
+}
+
+/* The system's init predicates, which narrow the initial values above. */
+static void put_inits(strbuf *b, const ast_spec *spec) {
+  if (!spec->inits.len) return;
+  sbuf_puts(b, "<p class=\"inits\">Initially also (the system's <code>init</code>):");
+  vec_foreach(&spec->inits, i) {
+    strbuf e = {0};
+    ir_print(&e, spec->inits.items[i]);
+    sbuf_puts(b, i ? ", <code>" : " <code>");
+    put_text(b, sbuf_str(&e));
+    sbuf_puts(b, "</code>");
+    sbuf_free(&e);
+  }
+  sbuf_puts(b, ".</p>\n");
+}
+
+/* The whole system as `athread viz` draws it, with the zoom buttons of the
+ * threads' diagrams (page.js finds the diagram after its buttons). */
+static void put_system_diagram(strbuf *b, const review_page *p) {
+  sbuf_puts(b, "<h3 id=\"system-diagram\">System diagram</h3>\n");
+  if (!p->system_svg) {
+    sbuf_puts(b,
+              "<p class=\"note\">The system has too many states to draw together; each thread is drawn below.</p>\n");
+    return;
+  }
+  sbuf_puts(b, "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the system diagram\">"
+               "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+               "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+               "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n"
+               "<div class=\"diagram system\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of the system\">\n");
+  sbuf_puts(b, p->system_svg);
+  sbuf_puts(b, "</div>\n");
 }
 
 static void put_overview(strbuf *b, const review_page *p) {
@@ -81,9 +170,12 @@ static void put_overview(strbuf *b, const review_page *p) {
   sbuf_puts(b, "</code>.</p>\n");
   put_instances(b, p->spec);
   put_declarations(b, p->spec);
+  put_inits(b, p->spec);
   sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of every verdict:</strong> ");
   put_text(b, member(json_object_get(p->compose, "assumptions"), "text", ""));
-  sbuf_puts(b, ".</p>\n</section>\n");
+  sbuf_puts(b, ".</p>\n");
+  put_system_diagram(b, p);
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- code counterexample */
@@ -277,6 +369,9 @@ static void put_statistic(strbuf *b, const json_t *stats, const char *name, cons
   if (json_is_real(v)) sbuf_printf(b, "<li>%s: %.3f</li>\n", label, json_real_value(v));
 }
 
+/* --for-all's part (below: it lists steps as the counterexample does). */
+static void put_for_all(strbuf *b, const review_page *p);
+
 static void put_composition(strbuf *b, const review_page *p) {
   const json_t *j = p->compose;
   const char *said = member(j, "verdict", "unknown");
@@ -300,7 +395,9 @@ static void put_composition(strbuf *b, const review_page *p) {
   put_statistic(b, stats, "transitions", "transitions");
   put_statistic(b, stats, "depth", "depth");
   put_statistic(b, stats, "seconds", "seconds");
-  sbuf_puts(b, "</ul>\n</section>\n");
+  sbuf_puts(b, "</ul>\n");
+  if (p->for_all) put_for_all(b, p);
+  sbuf_puts(b, "</section>\n");
 }
 
 /* ---------------------------------------------------------------- the C program */
@@ -376,6 +473,102 @@ static void put_counterexample(strbuf *b, const json_t *trace) {
   const json_t *step;
   json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
   sbuf_puts(b, "</ol>\n</section>\n");
+}
+
+/* ---------------------------------------------------------------- for every N */
+
+/* "safe for every N &ge; 1", "unsafe for N = 1: WHY", "unknown for every N &ge; 1: WHY". */
+static void put_for_all_verdict(strbuf *b, const json_t *j, const char *n) {
+  const char *said = member(j, "verdict", "unknown");
+  sbuf_printf(b, "<p class=\"verdict verdict-%s for-all\">Verdict: <strong>%s</strong> for ", said, said);
+  json_t *found = json_object_get(json_object_get(j, "for_all"), "n");
+  if (found) sbuf_printf(b, "%s = %" JSON_INTEGER_FORMAT, n, json_integer_value(found));
+  else sbuf_printf(b, "every %s &ge; 1", n);
+  const char *why =
+      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
+  if (why) {
+    sbuf_puts(b, ": ");
+    put_text(b, why);
+  }
+  sbuf_puts(b, "</p>\n");
+}
+
+/* What the all-N check covers: every N from the lower bound, not the
+ * spec's value, by one counter per state of the counted instances. */
+static void put_for_all_scope(strbuf *b, const json_t *fa, const char *n) {
+  bool from_set = strcmp(member(fa, "ignored_from", ""), "--set") == 0;
+  sbuf_printf(
+      b, "<li>not used: %s = %" JSON_INTEGER_FORMAT " %s; the %s covers every %s &ge; %" JSON_INTEGER_FORMAT "</li>\n",
+      n, json_integer_value(json_object_get(fa, "ignored_value")), from_set ? "from --set" : "in the spec",
+      json_object_get(fa, "invariant_atoms") ? "proof" : "search", n,
+      json_integer_value(json_object_get(fa, "lower_bound")));
+  sbuf_puts(b, "<li>counter abstraction: one counter per state of ");
+  put_text(b, member(fa, "counted", ""));
+  if (*member(fa, "explicit", "")) sbuf_printf(b, "; explicit: %s", member(fa, "explicit", ""));
+  sbuf_puts(b, "</li>\n");
+}
+
+/* Safe: the invariant's checks. Unsafe: BMC's depth, then the engine that
+ * re-ran the concrete system for the trace. */
+static void put_for_all_evidence(strbuf *b, const json_t *j, const char *n) {
+  const json_t *fa = json_object_get(j, "for_all"), *concrete = json_object_get(j, "concrete");
+  json_t *atoms = json_object_get(fa, "invariant_atoms");
+  if (atoms)
+    sbuf_printf(
+        b,
+        "<li>the inductive invariant over the counters passed three independent Z3 checks (%" JSON_INTEGER_FORMAT
+        " atoms)</li>\n",
+        json_integer_value(atoms));
+  if (!concrete) return;
+  sbuf_printf(b,
+              "<li>found by bounded model checking of the counter system: depth %" JSON_INTEGER_FORMAT
+              ", the smallest %s with a counterexample that short</li>\n",
+              json_integer_value(json_object_get(json_object_get(j, "statistics"), "depth")), n);
+  sbuf_printf(b, "<li>trace by engine %s with %s = %" JSON_INTEGER_FORMAT " (", member(concrete, "engine", ""), n,
+              json_integer_value(json_object_get(fa, "n")));
+  put_text(b, member(concrete, "engine_reason", ""));
+  sbuf_puts(b, ")</li>\n");
+}
+
+/* What the all-N verdict rests on, in compose --for-all's words. */
+static void put_for_all_facts(strbuf *b, const json_t *j, const char *n) {
+  sbuf_puts(b, "<ul>\n<li>engine: for-all (");
+  put_text(b, member(j, "engine_reason", ""));
+  sbuf_puts(b, ")</li>\n");
+  put_for_all_scope(b, json_object_get(j, "for_all"), n);
+  put_for_all_evidence(b, j, n);
+  put_statistic(b, json_object_get(j, "statistics"), "seconds", "seconds");
+  sbuf_puts(b, "</ul>\n");
+}
+
+/* The counterexample of an unsafe all-N verdict, for the N it found: its
+ * steps listed (the stepper above steps through the spec's own N). */
+static void put_for_all_trace(strbuf *b, const review_page *p, const json_t *trace, const char *n) {
+  json_int_t found = json_integer_value(json_object_get(json_object_get(p->for_all, "for_all"), "n"));
+  sbuf_printf(b,
+              "<p>The counterexample with %s = %" JSON_INTEGER_FORMAT " (to step through it on the diagrams: "
+              "<code>athread review ",
+              n, found);
+  put_text(b, p->rq->spec_path);
+  sbuf_printf(b, " --set %s=%" JSON_INTEGER_FORMAT "</code>):</p>\n<ol class=\"for-all-steps\">\n", n, found);
+  size_t i;
+  const json_t *step;
+  json_array_foreach(json_object_get(trace, "steps"), i, step) put_step(b, step);
+  sbuf_puts(b, "</ol>\n");
+}
+
+/* --for-all: the verdict for every N, as compose --for-all gives it. */
+static void put_for_all(strbuf *b, const review_page *p) {
+  const json_t *j = p->for_all;
+  const char *n = p->rq->for_all;
+  sbuf_printf(b, "<h3 id=\"for-all\">For every %s &ge; 1 (<code>--for-all %s</code>)</h3>\n", n, n);
+  put_for_all_verdict(b, j, n);
+  put_for_all_facts(b, j, n);
+  sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions:</strong> ");
+  put_text(b, member(json_object_get(j, "assumptions"), "text", ""));
+  sbuf_puts(b, ".</p>\n");
+  const json_t *trace = json_object_get(j, "trace");
+  if (trace) put_for_all_trace(b, p, trace, n);
 }
 
 /* ---------------------------------------------------------------- data */

@@ -1,12 +1,12 @@
 /* review/review.c -- athread review's pipeline: check the spec's
- * composition (compose_run, reported as compose --json reports it) and,
- * given C files, each thread's conformance (conform_run, reported as conform
- * --json reports it) and the C program's verdict (check_conclude); draw each
- * thread with viz_render; write the page (review-page.c). */
+ * composition (compose_run, reported as compose --json reports it; with
+ * --for-all also as compose --for-all does) and, given C files, each
+ * thread's conformance (conform_run, reported as conform --json reports it)
+ * and the C program's verdict (check_conclude); draw the system and each
+ * thread with viz_render_in; write the page (review-page.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compose/report.h"
 #include "../compose/run.h"
 #include "../conformance/check.h"
 #include "../conformance/report.h"
@@ -18,17 +18,13 @@
 
 /* ---------------------------------------------------------------- compose */
 
-/* compose's JSON report of run (as `athread compose --json` makes it, with
- * times). Returns a new reference. */
-static json_t *compose_json(const review_request *rq, const ast_spec *spec, const compose_run_result *run) {
-  report_context c = {.spec = spec,
-                      .spec_path = rq->spec_path,
-                      .system = spec->system ? spec->system->name : "(one instance of each thread)",
-                      .engine = run->symbolic ? "symbolic" : "explicit",
-                      .engine_why = run->why,
-                      .symmetry = !run->symbolic,
-                      .timing = true};
-  return report_json(&c, run->m, &run->r);
+/* The JSON report of run (as --json prints it, with times): compose's, or
+ * with for_all compose --for-all's. Returns a new reference. */
+static json_t *compose_json(const review_request *rq, const ast_spec *spec, const char *for_all,
+                            const compose_run_result *run) {
+  compose_report rep;
+  compose_report_of(rq->spec_path, spec, for_all, run, true, &rep);
+  return compose_report_json(&rep, run);
 }
 
 /* Checks spec's composition as `athread compose` does by default, into
@@ -37,7 +33,27 @@ static json_t *compose_json(const review_request *rq, const ast_spec *spec, cons
 static json_t *check_composition(const review_request *rq, ast_spec *spec, check_result *c) {
   compose_request crq = {.engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec};
   compose_run(spec, &crq, &c->compose);
-  return c->compose.failure == COMPOSE_BAD_INPUT ? NULL : compose_json(rq, spec, &c->compose);
+  return c->compose.failure == COMPOSE_BAD_INPUT ? NULL : compose_json(rq, spec, NULL, &c->compose);
+}
+
+/* Checks spec for every N as `athread compose --for-all N` does and returns
+ * its JSON report; NULL after a report when --for-all cannot apply, or
+ * (*failed set) when its concrete re-run does not load or is safe: an
+ * internal error. Returns a new reference. */
+static json_t *check_for_all(diag_sink *sink, const review_request *rq, ast_spec *spec, bool *failed) {
+  compose_request crq = {
+      .engine = "auto", .symmetry = true, .limits = rq->limits, .spec_options = rq->spec, .for_all = rq->for_all};
+  compose_run_result run;
+  compose_run(spec, &crq, &run);
+  json_t *j = NULL;
+  if (run.failure == COMPOSE_RERUN_INTERNAL) {
+    diag_error_at(sink, "athread", "--for-all %s: %s", rq->for_all, run.fr.unknown_reason);
+    *failed = true;
+  } else if (run.failure != COMPOSE_BAD_INPUT) {
+    j = compose_json(rq, spec, rq->for_all, &run);
+  }
+  compose_run_free(&run);
+  return j;
 }
 
 /* ---------------------------------------------------------------- code */
@@ -109,6 +125,12 @@ static json_t *check_code(diag_sink *sink, const review_request *rq, ast_spec *s
 
 /* ---------------------------------------------------------------- diagrams */
 
+/* The drawings of a page, as SVG elements (owned: free with drawings_free). */
+typedef struct drawings {
+  char *system;   /* the whole system, with viz's legend; NULL when too large for dot */
+  char **threads; /* per thread of the spec: its states and edges, without the legend */
+} drawings;
+
 /* Removes the first occurrence of text from s. */
 static void cut(char *s, const char *text) {
   char *at = strstr(s, text);
@@ -125,26 +147,63 @@ static void svg_element(char *svg) {
   cut(svg, " xmlns:xlink=\"http://www.w3.org/1999/xlink\"");
 }
 
+/* Draws the whole system as `athread viz SPEC` does (legend included, no
+ * ids: those belong to the threads' own drawings, which page.js marks).
+ * NULL when it has more nodes than viz lets dot lay out: each thread is
+ * drawn on its own anyway. Returns owned (free with free()), or NULL. */
+static char *draw_system(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
+                         review_outcome *result) {
+  diag_sink quiet = {0}; /* "too many nodes" is a note on the page, not an error */
+  viz_options o = {.spec_name = rq->spec_path};
+  char *svg = NULL;
+  size_t len;
+  viz_result r = viz_render_in(s, &quiet, spec, &o, VIZ_SVG, &svg, &len);
+  if (r == VIZ_FAILED) {
+    diag_error_at(sink, "athread", "%s", quiet.first_error);
+    *result = REVIEW_FAILED;
+  }
+  if (svg) svg_element(svg);
+  diag_sink_free(&quiet);
+  return svg;
+}
+
 /* Draws each thread of spec into svgs (per thread, owned: free with free()),
- * in one Graphviz session (viz_session_new says why). */
-static review_outcome draw_threads(diag_sink *sink, const review_request *rq, const ast_spec *spec,
+ * without viz's legend, which the page's overview shows once, and with the
+ * edges its code never uses (c's coverage) dashed. */
+static review_outcome draw_threads(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
                                    const check_result *c, char **svgs) {
-  viz_session *s = viz_session_new();
-  review_outcome result = REVIEW_WRITTEN;
   vec_foreach(&spec->threads, i) {
     const conform_job *j = job_of(c, spec->threads.items[i]);
-    viz_options o = {
-        .only = spec->threads.items[i], .spec_name = rq->spec_path, .ids = true, .unused = j ? j->unused : NULL};
+    viz_options o = {.only = spec->threads.items[i],
+                     .spec_name = rq->spec_path,
+                     .ids = true,
+                     .no_legend = true,
+                     .unused = j ? j->unused : NULL};
     size_t len;
     viz_result r = viz_render_in(s, sink, spec, &o, VIZ_SVG, &svgs[i], &len);
-    if (r != VIZ_DONE) {
-      result = r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
-      break;
-    }
+    if (r != VIZ_DONE) return r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
     svg_element(svgs[i]);
   }
+  return REVIEW_WRITTEN;
+}
+
+/* The system's drawing and each thread's, in one Graphviz session
+ * (viz_session_new says why). */
+static review_outcome draw(diag_sink *sink, const review_request *rq, const ast_spec *spec, const check_result *c,
+                           drawings *d) {
+  viz_session *s = viz_session_new();
+  review_outcome result = REVIEW_WRITTEN;
+  d->system = draw_system(s, sink, rq, spec, &result);
+  d->threads = xcalloc(spec->threads.len + 1, sizeof *d->threads);
+  if (result == REVIEW_WRITTEN) result = draw_threads(s, sink, rq, spec, c, d->threads);
   viz_session_free(s);
   return result;
+}
+
+static void drawings_free(const ast_spec *spec, drawings *d) {
+  free(d->system);
+  vec_foreach(&spec->threads, i) free(d->threads[i]);
+  free(d->threads);
 }
 
 /* ---------------------------------------------------------------- the page */
@@ -157,36 +216,52 @@ static review_outcome write_page(diag_sink *sink, const review_page *p) {
   return ok ? REVIEW_WRITTEN : REVIEW_BAD_INPUT;
 }
 
-/* Draws the threads and writes the page of the checks' reports. */
-static review_outcome write_review(diag_sink *sink, const review_request *rq, const ast_spec *spec,
-                                   const check_result *c, const json_t *compose, const json_t *code) {
-  char **svgs = xcalloc(spec->threads.len + 1, sizeof *svgs);
-  review_outcome r = draw_threads(sink, rq, spec, c, svgs);
-  review_page p = {.spec = spec, .rq = rq, .compose = compose, .code = code, .thread_svgs = svgs};
+/* The checks' reports (borrowed): compose's, --for-all's (or NULL), the code's (or NULL). */
+typedef struct reports {
+  const json_t *compose, *for_all, *code;
+} reports;
+
+/* Draws spec and writes the page of the checks' reports. */
+static review_outcome review_checked(diag_sink *sink, const review_request *rq, const ast_spec *spec,
+                                     const check_result *c, const reports *j) {
+  drawings d;
+  review_outcome r = draw(sink, rq, spec, c, &d);
+  review_page p = {.spec = spec,
+                   .rq = rq,
+                   .compose = j->compose,
+                   .for_all = j->for_all,
+                   .code = j->code,
+                   .thread_svgs = d.threads,
+                   .system_svg = d.system};
   if (r == REVIEW_WRITTEN) r = write_page(sink, &p);
-  vec_foreach(&spec->threads, i) free(svgs[i]);
-  free(svgs);
+  drawings_free(spec, &d);
   return r;
 }
 
 review_outcome review_write(diag_sink *sink, ast_spec *spec, const review_request *rq) {
   check_result c = {0};
+  bool failed = false;
   json_t *compose = check_composition(rq, spec, &c);
-  json_t *code = compose && rq->code ? check_code(sink, rq, spec, &c) : NULL;
-  review_outcome r = REVIEW_BAD_INPUT;
-  if (compose && (code || !rq->code)) r = write_review(sink, rq, spec, &c, compose, code);
+  json_t *for_all = compose && rq->for_all ? check_for_all(sink, rq, spec, &failed) : NULL;
+  bool checked = compose && (for_all || !rq->for_all);
+  json_t *code = checked && rq->code ? check_code(sink, rq, spec, &c) : NULL;
+  review_outcome r = failed ? REVIEW_FAILED : REVIEW_BAD_INPUT;
+  reports j = {compose, for_all, code};
+  if (checked && (code || !rq->code)) r = review_checked(sink, rq, spec, &c, &j);
   check_run_free(&c);
   json_decref(compose);
+  json_decref(for_all);
   json_decref(code);
-  smt_shutdown();
+  smt_shutdown(); /* once, after every run that may have used Z3 */
   return r;
 }
 
 review_outcome review_write_checked(diag_sink *sink, const ast_spec *spec, const review_request *rq,
                                     const check_result *c) {
-  json_t *compose = compose_json(rq, spec, &c->compose);
+  json_t *compose = compose_json(rq, spec, NULL, &c->compose);
   json_t *code = code_json(sink, rq, c);
-  review_outcome r = code ? write_review(sink, rq, spec, c, compose, code) : REVIEW_BAD_INPUT;
+  reports j = {compose, NULL, code};
+  review_outcome r = code ? review_checked(sink, rq, spec, c, &j) : REVIEW_BAD_INPUT;
   json_decref(compose);
   json_decref(code);
   return r;

@@ -25,12 +25,14 @@ typedef struct review_request {
   const char *command_line;    /* the command as typed, shown on the page */
   const char *version;         /* athread's version, shown on the page */
   explicit_options limits;     /* --max-states, --timeout of the composition check (0: none) */
+  const char *for_all;         /* --for-all N: also check every N >= 1 (compose/run.h), or NULL */
   const conform_request *code; /* the C files, each thread's function, how to check them; NULL: none */
 } review_request;
 
 typedef enum review_outcome {
   REVIEW_WRITTEN,   /* the page is written, whatever the verdicts on it */
-  REVIEW_BAD_INPUT, /* the C files do not lower, or the output cannot be written (reported) */
+  REVIEW_BAD_INPUT, /* --for-all cannot apply, the C files do not lower, or the output cannot be written
+                     (reported) */
   REVIEW_FAILED     /* Graphviz or the model checker failed (reported): an internal error */
 } review_outcome;
 

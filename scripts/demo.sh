@@ -4,9 +4,12 @@
 # folder: lint each spec; conform each (spec, C file) pair its README lists,
 # one row per thread; `athread check` each pair it lists, one row (the C
 # program's verdict); compose each spec, and compose --for-all where a thread
-# has N instances; draw every system, and every counterexample over it.
-# Everything each run printed, the traces (JSON) and the diagrams go to
-# out/EXAMPLE/ ($DEMO_OUT/EXAMPLE/ if set). Exit 0 unless some run failed
+# has N instances; draw every system, and every counterexample over it;
+# write each spec's review page (athread review, with --for-all where
+# compose runs it) and, when headless Chromium is installed, its
+# screenshot (scripts/review-screenshot.py).
+# Everything each run printed, the traces (JSON), the diagrams and the pages
+# go to out/EXAMPLE/ ($DEMO_OUT/EXAMPLE/ if set). Exit 0 unless some run failed
 # (bad input or internal error): a "does not conform", "not proved" or
 # "unsafe" verdict on a buggy variant is the point.
 set -u
@@ -99,6 +102,27 @@ draw() {
   done
 }
 
+# review_row EXAMPLE SPEC: NAME.review.html (athread review; --for-all as
+# compose_row runs it), its composition verdict, and NAME.review.png when
+# $screenshots says Chromium can take one.
+review_row() {
+  local example=$1 spec=$2 name page log start code verdict param
+  name=$(basename "$spec" .athread) start=$(date +%s%N)
+  page=$out/$example/$name.review.html log=$out/$example/$name.review.txt
+  param=$(threads_with_n "$spec" | head -n 1)
+  "$ATHREAD" review "$spec" ${param:+--for-all "$param"} -o "$page" > "$log" 2>&1
+  code=$?
+  if [ $code = 0 ]; then
+    verdict="page: $(sed -n 's/^<p class="verdict verdict-\([a-z]*\)">.*/\1/p' "$page")"
+  else
+    verdict=$(failed $code "$log")
+  fi
+  row "$example" "review $(basename "$spec")${param:+ --for-all $param}" "-" "$verdict" "$(ms_since "$start")"
+  [ $code = 0 ] && [ -n "$screenshots" ] || return
+  /usr/bin/python3 scripts/review-screenshot.py "$page" "$out/$example/$name.review.png" >> "$log" 2>&1 \
+    || { code=$?; row "$example" "screenshot $name.review.png" "-" "$(failed $code "$log")" "-"; }
+}
+
 # threads_with_n SPEC: the consts that count the instances of some thread
 # (none when a thread uses tid: its instances are not interchangeable, so
 # --for-all does not apply).
@@ -111,6 +135,12 @@ threads_with_n() {
 }
 
 rm -rf "$out"
+screenshots=
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
+  screenshots=yes
+else
+  echo "note: no screenshots of the review pages (needs chromium, chromium-driver and python3-selenium: make deps)"
+fi
 row example "check" thread verdict time
 start_all=$(date +%s%N)
 for dir in examples/figure2 examples/bluetooth examples/battery examples/mutex examples/peterson examples/filter examples/bakery examples/tutorial; do
@@ -127,8 +157,9 @@ for dir in examples/figure2 examples/bluetooth examples/battery examples/mutex e
     compose_row "$example" "$spec"
     for param in $(threads_with_n "$spec"); do compose_row "$example" "$spec" --for-all "$param"; done
     draw "$example" "$spec" "$(basename "$spec" .athread)"
+    review_row "$example" "$spec"
   done
 done
 find "$out" -empty -delete
-echo "all in $(ms_since "$start_all"); each run's output, the traces and the diagrams are in $out/"
+echo "all in $(ms_since "$start_all"); each run's output, the traces, the diagrams and the review pages are in $out/"
 [ ! -s "$out/failures" ]

@@ -124,7 +124,7 @@ p=$(sed -n 's/^readme: \([0-9]*\) passed.*/\1/p' <<< "$out")
 passed=$((passed + ${p:-0}))
 grep -q '^readme: [0-9]* passed, 0 failed$' <<< "$out" || fail "README.md's command blocks differ from what athread prints: $out"
 # make demo: every run succeeds, each README's conform commands give their promised
-# verdicts in the table, and every system is drawn.
+# verdicts in the table, every system is drawn and has its review page.
 demo=$SCRATCH/demo
 if table=$(ATHREAD=$ATHREAD DEMO_OUT=$demo "$root/scripts/demo.sh" 2>&1); then pass; else fail "make demo failed"; echo "$table" | tail -n 5; fi
 for readme in "$ex"/*/README.md; do
@@ -151,6 +151,15 @@ for spec in "$ex"/*/*.athread; do
   name=$(basename "$spec" .athread) dir=$demo/$(basename "$(dirname "$spec")")
   [ -s "$dir/$name.svg" ] && [ -s "$dir/$name.png" ] && pass || fail "demo drew no diagram of $spec"
   grep -q " compose $name.athread  *-  *\(safe\|unsafe\)" <<< "$table" && pass || fail "demo: no compose verdict for $spec"
+  # its review page, with compose's verdict, and (with Chromium) a 1200x900 screenshot of it
+  verdict=$("$ATHREAD" compose "$spec" 2> /dev/null | sed -n 's/^verdict: \([a-z]*\).*/\1/p')
+  grep -q " review $name.athread.*  page: $verdict  " <<< "$table" && [ -s "$dir/$name.review.html" ] && pass \
+    || fail "demo: no review page of $spec with verdict $verdict"
+  if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
+    python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read(24)
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1200, 900)' "$dir/$name.review.png" 2> /dev/null \
+      && pass || fail "demo: no 1200x900 screenshot of the review page of $spec"
+  fi
 done
 summary examples
 [ $failed = 0 ]

@@ -430,7 +430,7 @@ Agraph_t *viz_build(const ast_spec *spec, const viz_options *o, Agdisc_t *disc) 
   builder b = {.spec = spec, .o = o, .g = g, .ov = o->trace ? overlay_new(spec, o->trace) : NULL};
   vec_foreach(&spec->threads, i)
     if (viz_draws(o, spec->threads.items[i])) add_thread(&b, spec->threads.items[i], i);
-  viz_add_legend(g, spec, o);
+  if (!o->no_legend) viz_add_legend(g, spec, o);
   overlay_free(b.ov, spec);
   return g;
 }

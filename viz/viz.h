@@ -30,6 +30,8 @@ typedef struct viz_options {
                            * thread T), which pages that highlight them look up (review/) */
   const bool *unused;     /* with only: per edge of that thread, true when the code never uses it
                            * (conform --coverage); drawn dashed and grey. NULL: none */
+  bool no_legend;         /* leave out the legend (the title, variables, system table): a page that
+                           * shows them once beside several drawings (review/) */
 } viz_options;
 
 /* The format an output path asks for, from its extension (.dot or .gv, .svg,

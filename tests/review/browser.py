@@ -339,6 +339,19 @@ def not_only_colour(d, data, name):
     check("\u25b6" in style_of(d, "ol.steps li.current", "content", "::before"), "%s: the current step has a sign" % name)
 
 
+def system_diagram(d, name):
+    """The overview's system diagram is there, and its zoom-in button enlarges it."""
+    svgs = d.find_elements(By.CSS_SELECTOR, "#overview .diagram.system svg")
+    check(len(svgs) == 1, "%s: %d system diagrams in the overview" % (name, len(svgs)))
+    if not svgs:
+        return
+    before = svgs[0].size["width"]
+    d.find_element(By.CSS_SELECTOR, "#overview .zoom [data-zoom='1.25']").click()
+    after = svgs[0].size["width"]
+    check(after > before * 1.2, "%s: zoom in on the system diagram: width %s, then %s" % (name, before, after))
+    d.find_element(By.CSS_SELECTOR, "#overview .zoom [data-zoom='0']").click()
+
+
 def review(d, path):
     name = path.rsplit("/", 1)[-1]
     d.get("file://" + path)
@@ -348,6 +361,7 @@ def review(d, path):
     check(not [r for r in refs if re.match(r"(?i)https?:", r)], "%s: no http(s) src or href: %s" % (name, refs))
     svgs = d.execute_script("return document.querySelectorAll('section.thread svg').length")
     check(svgs == len(data["states"]), "%s: %d diagrams for %d threads" % (name, svgs, len(data["states"])))
+    system_diagram(d, name)
     if data["compose"].get("trace"):
         step_through(d, data, name)
     not_only_colour(d, data, name)
