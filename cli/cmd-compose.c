@@ -44,13 +44,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'e': a->engine = arg; return -1;
   case 'F': a->for_all = arg; return -1;
   case 'm':
-    if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
-    a->limits.max_states = (uint64_t)x;
-    return -1;
-  case 't':
-    if (!cli_parse_number(a->sink, "--timeout", arg, &x)) return EXIT_BAD_INPUT;
-    a->limits.timeout = x;
-    return -1;
+  case 't': return cli_take_limit(a->sink, c, arg, &a->limits);
   case 'M':
     if (!cli_parse_number(a->sink, "--max-memory", arg, &x)) return EXIT_BAD_INPUT;
     a->limits.max_memory = (uint64_t)(x * 1048576.0);

@@ -26,18 +26,11 @@ typedef struct review_args {
 /* Applies one option (a cli_take_fn). */
 static int review_option(int c, char *arg, void *args) {
   review_args *a = args;
-  double x;
   switch (c) {
   case 'o': a->output = arg; return -1;
   case 'F': a->for_all = arg; return -1;
   case 'm':
-    if (!cli_parse_number(a->sink, "--max-states", arg, &x)) return EXIT_BAD_INPUT;
-    a->limits.max_states = (uint64_t)x;
-    return -1;
-  case 't':
-    if (!cli_parse_number(a->sink, "--timeout", arg, &x)) return EXIT_BAD_INPUT;
-    a->limits.timeout = x;
-    return -1;
+  case 't': return cli_take_limit(a->sink, c, arg, &a->limits);
   case 'r':
     return cli_take_binding(&a->code, arg) ? -1
                                            : cli_usage_error(a->sink, "review", "--thread expects THREAD=FUNCTION");

@@ -113,6 +113,14 @@ int cli_take_certificate_format(diag_sink *sink, const char *command, const char
   return -1;
 }
 
+int cli_take_limit(diag_sink *sink, int c, const char *arg, explicit_options *limits) {
+  double x;
+  if (!cli_parse_number(sink, c == 'm' ? "--max-states" : "--timeout", arg, &x)) return EXIT_BAD_INPUT;
+  if (c == 'm') limits->max_states = (uint64_t)x;
+  else limits->timeout = x;
+  return -1;
+}
+
 char *cli_command_line(int argc, char **argv) {
   strbuf b = {0};
   sbuf_puts(&b, "athread");

@@ -39,24 +39,22 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
 
 /* ---------------------------------------------------------------- coverage */
 
-/* Which edges of which threads the explicit search took, and which states
- * some instance was in (per thread index, per edge or state index). */
+/* What the explicit search took and reached, over its model. */
 typedef struct coverage {
   const mdl *m;
-  bool **taken;
-  bool **reached;
+  compose_coverage *c;
 } coverage;
 
 static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   coverage *c = ctx;
   (void)dst;
   if (step) {
-    c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
+    c->c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
     return;
   }
   for (size_t k = 0; k < mdl_width(c->m); k++) {
     const mdl_slot *slot = mdl_slot_at(c->m, k);
-    if (slot->kind == SLOT_INSTANCE) c->reached[slot->thread][src[k]] = true;
+    if (slot->kind == SLOT_INSTANCE) c->c->reached[slot->thread][src[k]] = true;
   }
 }
 
@@ -72,7 +70,7 @@ static bool in_system(const ast_spec *spec, size_t thread) {
  * warning, so that a vacuous "safe" says so. An edge out of a state never
  * reached has the state's warning only (the edge's would repeat it). (A
  * thread the system does not list has lint's warning.) */
-static void warn_never_taken(const ast_spec *spec, const coverage *c) {
+static void warn_never_taken(const ast_spec *spec, const compose_coverage *c) {
   vec_foreach(&spec->threads, i) {
     const ast_thread *t = spec->threads.items[i];
     if (!in_system(spec, i)) continue;
@@ -93,21 +91,31 @@ static void warn_never_taken(const ast_spec *spec, const coverage *c) {
   }
 }
 
+static void coverage_free(compose_coverage *c) {
+  for (size_t i = 0; i < c->threads; i++) free(c->taken[i]), free(c->reached[i]);
+  free(c->taken);
+  free(c->reached);
+  memset(c, 0, sizeof *c);
+}
+
+/* The explicit search, which records what it takes and reaches: kept in
+ * out->cover after a safe verdict (and warned about), else dropped. */
 static void run_explicit(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
   size_t n = spec->threads.len;
-  coverage c = {out->m, xcalloc(n + 1, sizeof *c.taken), xcalloc(n + 1, sizeof *c.reached)};
+  compose_coverage *cov = &out->cover;
+  coverage_free(cov);
+  *cov = (compose_coverage){xcalloc(n + 1, sizeof *cov->taken), xcalloc(n + 1, sizeof *cov->reached), n};
   vec_foreach(&spec->threads, i) {
-    c.taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **c.taken);
-    c.reached[i] = xcalloc(spec->threads.items[i]->states.len + 1, sizeof **c.reached);
+    cov->taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **cov->taken);
+    cov->reached[i] = xcalloc(spec->threads.items[i]->states.len + 1, sizeof **cov->reached);
   }
+  coverage c = {out->m, cov};
   explicit_options limits = rq->limits;
   limits.observe = take_step;
   limits.observe_ctx = &c;
   explicit_run(out->m, &limits, &out->r);
-  if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, &c);
-  vec_foreach(&spec->threads, i) free(c.taken[i]), free(c.reached[i]);
-  free(c.taken);
-  free(c.reached);
+  if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, cov);
+  else coverage_free(cov);
 }
 
 static void run_engine(const ast_spec *spec, const compose_request *rq, compose_run_result *out) {
@@ -208,6 +216,7 @@ void compose_run_free(compose_run_result *out) {
   mdl_free(out->m);
   spec_free(out->concrete);
   if (out->for_all_ran) forall_result_free(&out->fr);
+  coverage_free(&out->cover);
   memset(out, 0, sizeof *out);
 }
 

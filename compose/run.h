@@ -35,6 +35,16 @@ typedef enum compose_failure {
   COMPOSE_RERUN_INTERNAL /* --for-all unsafe, but the re-run does not load or is safe: a bug */
 } compose_failure;
 
+/* Per thread of the spec (by index): the edges some reachable state took
+ * and the states some instance was in; both NULL when not known (another
+ * engine, or a verdict other than safe). [-Wnever-taken] and
+ * [-Wnever-reached] are said from it. */
+typedef struct compose_coverage {
+  bool **taken;   /* per thread, per edge */
+  bool **reached; /* per thread, per state */
+  size_t threads; /* entries in both */
+} compose_coverage;
+
 typedef struct compose_run_result {
   compose_failure failure; /* whether there is a verdict */
   bool symbolic;           /* the (re-)run used the symbolic engine, else the explicit one */
@@ -45,6 +55,7 @@ typedef struct compose_run_result {
   bool for_all_ran;        /* fr holds the --for-all verdict */
   forall_result fr;        /* --for-all: the verdict for every N */
   ast_spec *concrete;      /* --for-all unsafe: the spec loaded with that N */
+  compose_coverage cover;  /* the explicit engine's safe verdict: what it reached and took */
 } compose_run_result;
 
 /* Explores every state of spec's product that is reachable (the explicit

@@ -111,9 +111,9 @@
     document.body.setAttribute("data-step", String(k));
   }
 
-  function setUpStepper() {
-    const slider = document.getElementById("step");
-    const last = trace.steps.length;
+  // A step control over positions 0 .. last: its buttons (attribute attr
+  // names the move) and its slider call show. Returns the moves.
+  function stepControl(buttons, attr, slider, last, show) {
     const current = function () { return Number(slider.value); };
     const go = {
       first: function () { return 0; },
@@ -121,10 +121,16 @@
       forward: function () { return Math.min(last, current() + 1); },
       last: function () { return last; }
     };
-    document.querySelectorAll("[data-go]").forEach(function (b) {
-      b.addEventListener("click", function () { showStep(go[b.getAttribute("data-go")]()); });
+    buttons.forEach(function (b) {
+      b.addEventListener("click", function () { show(go[b.getAttribute(attr)]()); });
     });
-    slider.addEventListener("input", function () { showStep(current()); });
+    slider.addEventListener("input", function () { show(current()); });
+    return go;
+  }
+
+  function setUpStepper() {
+    const slider = document.getElementById("step");
+    const go = stepControl(document.querySelectorAll("[data-go]"), "data-go", slider, trace.steps.length, showStep);
     document.addEventListener("keydown", function (e) {
       // the slider moves itself; a focused diagram scrolls
       if (e.target === slider || e.target.closest(".diagram") || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -274,18 +280,7 @@
       slider.value = String(k);
       box.setAttribute("data-step", String(k));
     }
-    const last = cex.steps.length;
-    const current = function () { return Number(slider.value); };
-    const go = {
-      first: function () { return 0; },
-      back: function () { return Math.max(0, current() - 1); },
-      forward: function () { return Math.min(last, current() + 1); },
-      last: function () { return last; }
-    };
-    box.querySelectorAll("[data-cgo]").forEach(function (b) {
-      b.addEventListener("click", function () { show(go[b.getAttribute("data-cgo")]()); });
-    });
-    slider.addEventListener("input", function () { show(current()); });
+    stepControl(box.querySelectorAll("[data-cgo]"), "data-cgo", slider, cex.steps.length, show);
     show(0);
   }
 

@@ -14,15 +14,17 @@
 #include "review.h"
 
 typedef struct review_page {
-  const ast_spec *spec;     /* the spec reviewed */
-  const review_request *rq; /* what was asked */
-  const json_t *compose;    /* compose's JSON report (compose/report.h) */
-  const json_t *code;       /* with C files: {verdict, reason, assumptions, threads: {NAME: conform's report of
+  const ast_spec *spec;           /* the spec reviewed */
+  const review_request *rq;       /* what was asked */
+  const json_t *compose;          /* compose's JSON report (compose/report.h) */
+  const json_t *code;             /* with C files: {verdict, reason, assumptions, threads: {NAME: conform's report of
                              * the thread, with function, unused_edges, coverage_complete}, sources: {FILE:
                              * text}} (review.c's code_json); NULL without */
-  const json_t *for_all;    /* --for-all: compose --for-all's JSON report, else NULL */
-  char *const *thread_svgs; /* per thread of spec: its diagram as SVG (NUL-terminated), without viz's legend */
-  const char *system_svg;   /* the whole system as `athread viz` draws it, or NULL: too large for dot */
+  const json_t *for_all;          /* --for-all: compose --for-all's JSON report, else NULL */
+  const json_t *unused_by_system; /* per thread name: {never_taken: [edge indices], never_reached: [state
+                                   * indices]} in the composition (review.c), or NULL: not known */
+  char *const *thread_svgs;       /* per thread of spec: its diagram as SVG (NUL-terminated), without viz's legend */
+  const char *system_svg;         /* the whole system as `athread viz` draws it, or NULL: too large for dot */
 } review_page;
 
 /* Appends the whole page for p to out. */

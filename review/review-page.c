@@ -323,6 +323,34 @@ static void put_coverage(strbuf *b, const ast_thread *t, const json_t *j) {
   sbuf_puts(b, "</ul>\n");
 }
 
+/* What the composition never used of thread t, as compose warns of it
+ * after a safe verdict: states no reachable state has an instance in, edges
+ * out of reached states never taken (dashed in the diagram). The verdict
+ * depends on neither. */
+static void put_system_coverage(strbuf *b, const review_page *p, const ast_thread *t) {
+  const json_t *j = json_object_get(p->unused_by_system, t->name);
+  const json_t *edges = json_object_get(j, "never_taken"), *states = json_object_get(j, "never_reached");
+  if (!j) return;
+  if (!json_array_size(edges) && !json_array_size(states)) {
+    sbuf_puts(b, "<p class=\"vacuity\">Composition: every state is reached and every edge out of one is taken.</p>\n");
+    return;
+  }
+  sbuf_puts(b, "<p class=\"vacuity\">Never used by the composition (the safe verdict depends on none of them):</p>\n"
+               "<ul class=\"vacuity\">");
+  size_t i;
+  const json_t *k;
+  json_array_foreach(states, i, k)
+      sbuf_printf(b, "<li data-state=\"s_%s_%" JSON_INTEGER_FORMAT "\">state <code>%s</code>: never reached</li>",
+                  t->name, json_integer_value(k), t->states.items[json_integer_value(k)]->name);
+  json_array_foreach(edges, i, k) {
+    const ast_edge *e = t->edges.items[json_integer_value(k)];
+    sbuf_printf(
+        b, "<li data-edge=\"e_%s_%" JSON_INTEGER_FORMAT "\">edge <code>%s -&gt; %s</code>: never taken (dashed)</li>",
+        t->name, json_integer_value(k), e->from, e->to);
+  }
+  sbuf_puts(b, "</ul>\n");
+}
+
 static void put_conformance(strbuf *b, const review_page *p, const ast_thread *t) {
   const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
   if (!p->code) sbuf_puts(b, "<p class=\"conformance\">Conformance: not checked (no C files given).</p>\n");
@@ -355,6 +383,7 @@ static void put_thread(strbuf *b, const review_page *p, size_t i) {
               t->name);
   if (t->impl && !p->code) sbuf_printf(b, "<p>Implemented by the C function <code>%s</code>.</p>\n", t->impl);
   put_conformance(b, p, t);
+  put_system_coverage(b, p, t);
   const json_t *j = p->code ? json_object_get(json_object_get(p->code, "threads"), t->name) : NULL;
   if (json_object_get(j, "counterexample")) put_code_trace(b, p, i, j);
   else put_diagram(b, p, i);

@@ -56,6 +56,31 @@ static json_t *check_for_all(diag_sink *sink, const review_request *rq, ast_spec
   return j;
 }
 
+/* What the composition never used, per thread the system runs (by name):
+ * {"never_taken": [edge indices], "never_reached": [state indices]} as
+ * compose's [-Wnever-taken] and [-Wnever-reached] say it; NULL when the
+ * run does not know (not the explicit engine's safe verdict). Returns new. */
+static json_t *unused_by_system_json(const ast_spec *spec, const compose_coverage *cov) {
+  if (!cov->taken) return NULL;
+  json_t *o = json_object();
+  vec_foreach(&spec->threads, i) {
+    const ast_thread *t = spec->threads.items[i];
+    json_t *edges = json_array(), *states = json_array();
+    bool ran = false;
+    vec_foreach(&t->states, q) {
+      ran = ran || cov->reached[i][q];
+      if (!cov->reached[i][q]) json_array_append_new(states, json_integer((json_int_t)q));
+    }
+    vec_foreach(&t->edges, d)
+      if (!cov->taken[i][d] && cov->reached[i][t->edges.items[d]->from_index])
+        json_array_append_new(edges, json_integer((json_int_t)d));
+    json_t *entry = json_pack("{s:o,s:o}", "never_taken", edges, "never_reached", states);
+    if (ran) json_object_set_new(o, t->name, entry);
+    else json_decref(entry);
+  }
+  return o;
+}
+
 /* ---------------------------------------------------------------- code */
 
 /* The job of thread t in run, or NULL when t has no C function. */
@@ -167,20 +192,34 @@ static char *draw_system(viz_session *s, diag_sink *sink, const review_request *
   return svg;
 }
 
+/* The edges of thread i drawn dashed: those its code never uses (c's
+ * conform --coverage) and those the composition never takes from a state
+ * it reaches. Returns owned (free with free()), or NULL: none known. */
+static bool *unused_edges(const ast_spec *spec, const check_result *c, size_t i) {
+  const conform_job *j = job_of(c, spec->threads.items[i]);
+  const compose_coverage *cov = &c->compose.cover;
+  if (!(j && j->unused) && !cov->taken) return NULL;
+  const ast_thread *t = spec->threads.items[i];
+  bool *dashed = xcalloc(t->edges.len + 1, sizeof *dashed);
+  vec_foreach(&t->edges, d) {
+    bool untaken = cov->taken && !cov->taken[i][d] && cov->reached[i][t->edges.items[d]->from_index];
+    dashed[d] = (j && j->unused && j->unused[d]) || untaken;
+  }
+  return dashed;
+}
+
 /* Draws each thread of spec into svgs (per thread, owned: free with free()),
  * without viz's legend, which the page's overview shows once, and with the
  * edges its code never uses (c's coverage) dashed. */
 static review_outcome draw_threads(viz_session *s, diag_sink *sink, const review_request *rq, const ast_spec *spec,
                                    const check_result *c, char **svgs) {
   vec_foreach(&spec->threads, i) {
-    const conform_job *j = job_of(c, spec->threads.items[i]);
-    viz_options o = {.only = spec->threads.items[i],
-                     .spec_name = rq->spec_path,
-                     .ids = true,
-                     .no_legend = true,
-                     .unused = j ? j->unused : NULL};
+    bool *dashed = unused_edges(spec, c, i);
+    viz_options o = {
+        .only = spec->threads.items[i], .spec_name = rq->spec_path, .ids = true, .no_legend = true, .unused = dashed};
     size_t len;
     viz_result r = viz_render_in(s, sink, spec, &o, VIZ_SVG, &svgs[i], &len);
+    free(dashed);
     if (r != VIZ_DONE) return r == VIZ_REFUSED ? REVIEW_BAD_INPUT : REVIEW_FAILED;
     svg_element(svgs[i]);
   }
@@ -226,8 +265,10 @@ static review_outcome review_checked(diag_sink *sink, const review_request *rq, 
                                      const check_result *c, const reports *j) {
   drawings d;
   review_outcome r = draw(sink, rq, spec, c, &d);
+  json_t *unused = unused_by_system_json(spec, &c->compose.cover);
   review_page p = {.spec = spec,
                    .rq = rq,
+                   .unused_by_system = unused,
                    .compose = j->compose,
                    .for_all = j->for_all,
                    .code = j->code,
@@ -235,6 +276,7 @@ static review_outcome review_checked(diag_sink *sink, const review_request *rq, 
                    .system_svg = d.system};
   if (r == REVIEW_WRITTEN) r = write_page(sink, &p);
   drawings_free(spec, &d);
+  json_decref(unused);
   return r;
 }
 

@@ -10,17 +10,11 @@
 # Usage: tests/review/code.sh
 set -u
 source "$(dirname "$0")/../setup"
+source "$TESTS_DIR/review/lib.sh"
 [ -n "$VALGRIND" ] && VALGRIND="$VALGRIND --suppressions=$TESTS_DIR/viz/graphviz.supp"
 root=$(cd "$TESTS_DIR/.." && pwd)
 export ATHREAD_INCLUDE=${ATHREAD_INCLUDE:-$root/include}
 cd "$SCRATCH"
-
-check() {
-  if [ $? = 0 ]; then pass; else
-    fail "$1: $2"
-    [ -n "${3:-}" ] && head -n 5 "$3"
-  fi
-}
 
 # pair NAME SPEC CFILE: the page of SPEC with CFILE agrees with conform and check.
 pages=()
@@ -151,16 +145,7 @@ if [ -z "$VALGRIND" ] && command -v valgrind > /dev/null && ! ldd "$ATHREAD" 2> 
 fi
 
 # The pages in a real browser, when Chromium and Selenium are installed.
-if [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium' 2> /dev/null; then
-  out=$(/usr/bin/python3 "$TESTS_DIR/review/browser_code.py" "${pages[@]}" 2>&1)
-  echo "$out" | grep '^FAIL' | head -n 20
-  p=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' <<< "$out")
-  f=$(sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' <<< "$out")
-  if [ -z "$p" ]; then fail "browser_code.py printed no summary: $(tail -n 3 <<< "$out")"; else
-    passed=$((passed + p)); failed=$((failed + f)); fi
-else
-  echo "SKIP: the browser checks (no /usr/bin/chromedriver or python3-selenium; make deps installs them)"
-fi
+browser_suite browser_code.py "${pages[@]}"
 
 summary "review with C files"
 [ $failed = 0 ]
