@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # tests/review/browser.py -- athread review's pages in headless Chromium
-# (Selenium): each example's page opens from file:// with no console error
-# and no http(s) src or href; on an unsafe one, stepping forward and back
+# (Selenium), with the network disabled: each example's page opens from
+# file:// with no console error and no http(s) src or href; on an unsafe one, stepping forward and back
 # (buttons, arrow keys, slider) marks in the diagrams exactly the states the
 # JSON trace gives each instance and the edge the step takes, and the changed
 # shared variables, and scrolls the moved state into view in its diagram box;
@@ -41,7 +41,19 @@ def browser():
               "--window-size=1200,900", "--disable-smooth-scrolling"):  # keys scroll at once
         o.add_argument(a)
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    offline(d)
+    return d
+
+
+def offline(d):
+    """The network disabled (DevTools' offline mode): the pages must work without it."""
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd("Network.emulateNetworkConditions",
+                      {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+    d.get("about:blank")
+    online = d.execute_script("return navigator.onLine")
+    check(online is False, "the browser runs offline (navigator.onLine is %r)" % online)
 
 
 def data_of(path):
