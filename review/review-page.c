@@ -443,6 +443,11 @@ static void put_program(strbuf *b, const review_page *p) {
   put_text(b, member(p->code, "reason", ""));
   sbuf_puts(b, ".</p>\n<p>By the theorem: when every thread conforms to its abstract thread and the abstract system is "
                "safe, the C program is safe (the verdict <code>athread check</code> gives).</p>\n");
+  if (p->rq->for_all)
+    sbuf_printf(b,
+                "<p class=\"note\">This verdict is for the system as the spec declares it, not for every %s: "
+                "<code>athread check --for-all %s</code> checks the threads for every %s.</p>\n",
+                p->rq->for_all, p->rq->for_all, p->rq->for_all);
   const json_t *assumptions = json_object_get(p->code, "assumptions");
   if (assumptions) {
     sbuf_puts(b, "<p class=\"assumptions\"><strong>Assumptions of the threads' verdicts:</strong> ");

@@ -89,6 +89,11 @@ grep -q 'Verdict: <strong>unknown</strong>: thread B has no C code' nobind.html;
 grep -q 'Conformance of the C function <code>thread_b</code>: <strong>conforms</strong>' bound.html
 check "--thread" "--thread B=thread_b checks B"
 
+# With --for-all the C program's verdict says it is at the spec's N.
+"$ATHREAD" review "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth.c" --for-all N -o forall.html 2> /dev/null
+grep -q 'This verdict is for the system as the spec declares it, not for every N' forall.html
+check "--for-all" "the C program's verdict says which N it is for"
+
 # check --html: the same verdicts on stdout as without it, and the page of
 # the run (the threads not checked when the system is unsafe).
 html_check() {
