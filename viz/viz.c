@@ -192,18 +192,21 @@ static bool chosen_thread_drawable(diag_sink *sink, const viz_options *o) {
 }
 
 struct viz_session {
-  GVC_t *gvc; /* Graphviz's context, for every drawing of the session */
+  GVC_t *gvc; /* Graphviz's context, for every drawing of the session; NULL until the first layout */
 };
 
-viz_session *viz_session_new(void) {
-  viz_session *s = xmalloc(sizeof *s);
-  s->gvc = gvContext();
-  return s;
+viz_session *viz_session_new(void) { return xcalloc(1, sizeof(viz_session)); }
+
+/* The session's Graphviz context, made for its first layout: DOT output
+ * needs none (and a context keeps some memory Graphviz never frees). */
+static GVC_t *session_gvc(viz_session *s) {
+  if (!s->gvc) s->gvc = gvContext();
+  return s->gvc;
 }
 
 void viz_session_free(viz_session *s) {
   if (!s) return;
-  gvFreeContext(s->gvc);
+  if (s->gvc) gvFreeContext(s->gvc);
   free(s);
 }
 
@@ -231,7 +234,7 @@ viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, 
                   "write DOT (-o OUT.dot)",
                   nodes, MAX_LAYOUT_NODES);
     r = VIZ_REFUSED;
-  } else if (!lay_out_and_render(sink, s->gvc, g, f, out, len)) {
+  } else if (!lay_out_and_render(sink, session_gvc(s), g, f, out, len)) {
     r = VIZ_FAILED;
   }
   agclose(g);
