@@ -143,6 +143,20 @@ static void put_inits(strbuf *b, const ast_spec *spec) {
   sbuf_puts(b, ".</p>\n");
 }
 
+/* A diagram (svg) in its box of class css, after its zoom buttons (page.js
+ * finds the diagram after its buttons); the labels name both for readers. */
+static void put_zoomable(strbuf *b, const char *css, const char *zoom_label, const char *label, const char *svg) {
+  sbuf_printf(b,
+              "<div class=\"zoom\" role=\"group\" aria-label=\"%s\">"
+              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
+              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
+              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n"
+              "<div class=\"%s\" tabindex=\"0\" role=\"img\" aria-label=\"%s\">\n",
+              zoom_label, css, label);
+  sbuf_puts(b, svg);
+  sbuf_puts(b, "</div>\n");
+}
+
 /* The whole system as `athread viz` draws it, with the zoom buttons of the
  * threads' diagrams (page.js finds the diagram after its buttons). */
 static void put_system_diagram(strbuf *b, const review_page *p) {
@@ -152,13 +166,7 @@ static void put_system_diagram(strbuf *b, const review_page *p) {
               "<p class=\"note\">The system has too many states to draw together; each thread is drawn below.</p>\n");
     return;
   }
-  sbuf_puts(b, "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the system diagram\">"
-               "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
-               "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
-               "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n"
-               "<div class=\"diagram system\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of the system\">\n");
-  sbuf_puts(b, p->system_svg);
-  sbuf_puts(b, "</div>\n");
+  put_zoomable(b, "diagram system", "zoom the system diagram", "diagram of the system", p->system_svg);
 }
 
 static void put_overview(strbuf *b, const review_page *p) {
@@ -245,15 +253,12 @@ static void put_sources(strbuf *b, const review_page *p, const json_t *steps) {
 /* The zoom buttons and the diagram of thread i (its SVG). */
 static void put_diagram(strbuf *b, const review_page *p, size_t i) {
   const char *name = p->spec->threads.items[i]->name;
-  sbuf_printf(b,
-              "<div class=\"zoom\" role=\"group\" aria-label=\"zoom the diagram of %s\">"
-              "<button type=\"button\" data-zoom=\"1.25\">zoom in</button>"
-              "<button type=\"button\" data-zoom=\"0.8\">zoom out</button>"
-              "<button type=\"button\" data-zoom=\"0\">fit</button></div>\n",
-              name);
-  sbuf_printf(b, "<div class=\"diagram\" tabindex=\"0\" role=\"img\" aria-label=\"diagram of thread %s\">\n", name);
-  sbuf_puts(b, p->thread_svgs[i]);
-  sbuf_puts(b, "</div>\n");
+  strbuf zoom = {0}, label = {0};
+  sbuf_printf(&zoom, "zoom the diagram of %s", name);
+  sbuf_printf(&label, "diagram of thread %s", name);
+  put_zoomable(b, "diagram", sbuf_str(&zoom), sbuf_str(&label), p->thread_svgs[i]);
+  sbuf_free(&zoom);
+  sbuf_free(&label);
 }
 
 /* A thread that does not conform: its counterexample to step through, the
@@ -390,6 +395,16 @@ static void put_thread(strbuf *b, const review_page *p, size_t i) {
   sbuf_puts(b, "</section>\n");
 }
 
+/* ": WHY" of a compose report j: its counterexample's violation, else its
+ * reason; nothing when it has neither. */
+static void put_why(strbuf *b, const json_t *j) {
+  const char *why =
+      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
+  if (!why) return;
+  sbuf_puts(b, ": ");
+  put_text(b, why);
+}
+
 /* ---------------------------------------------------------------- composition */
 
 static void put_statistic(strbuf *b, const json_t *stats, const char *name, const char *label) {
@@ -408,12 +423,7 @@ static void put_composition(strbuf *b, const review_page *p) {
               "<section id=\"composition\"><h2>Composition</h2>\n<p class=\"verdict verdict-%s\">Verdict: "
               "<strong>%s</strong>",
               said, said);
-  const char *why =
-      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
-  if (why) {
-    sbuf_puts(b, ": ");
-    put_text(b, why);
-  }
+  put_why(b, j);
   sbuf_puts(b, "</p>\n<ul>\n<li>engine: ");
   put_text(b, member(j, "engine", ""));
   sbuf_puts(b, " (");
@@ -518,12 +528,7 @@ static void put_for_all_verdict(strbuf *b, const json_t *j, const char *n) {
   json_t *found = json_object_get(json_object_get(j, "for_all"), "n");
   if (found) sbuf_printf(b, "%s = %" JSON_INTEGER_FORMAT, n, json_integer_value(found));
   else sbuf_printf(b, "every %s &ge; 1", n);
-  const char *why =
-      member(json_object_get(json_object_get(j, "trace"), "violation"), "message", member(j, "reason", NULL));
-  if (why) {
-    sbuf_puts(b, ": ");
-    put_text(b, why);
-  }
+  put_why(b, j);
   sbuf_puts(b, "</p>\n");
 }
 

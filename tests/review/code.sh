@@ -122,17 +122,6 @@ check "check --html, unwritable" "exit 2, no verdict printed, the path named" ou
 [ $? = 2 ] && grep -q -- "--html does not show --for-all's result yet" out.stderr && [ ! -e x.html ]
 check "check --html --for-all" "a usage error" out.stderr
 
-# expect NAME EXIT STDERR-PATTERN -- ARGS...: the exit code, the message, and no page.
-expect() {
-  local name=$1 want_exit=$2 want_err=$3
-  shift 4
-  echo old > old.html
-  $VALGRIND "$ATHREAD" review "$@" > out.stdout 2> out.stderr < /dev/null
-  local got=$?
-  [ $got = "$want_exit" ]; check "$name" "exit $want_exit (got $got)"
-  grep -qE -e "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
-  [ ! -s out.stdout ] && [ "$(cat old.html)" = old ]; check "$name" "nothing written"
-}
 printf 'int g;\nvoid thread_a(void) { g = ; }\n' > broken.c
 expect c-missing 2 'nope\.c' -- "$ex/figure2/figure2.athread" nope.c -o old.html
 expect c-syntax 2 'broken\.c:2:[0-9]+: error' -- "$ex/figure2/figure2.athread" broken.c -o old.html

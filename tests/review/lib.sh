@@ -1,6 +1,7 @@
 # tests/review/lib.sh -- what the review suites share (sourced after
-# tests/setup): check, and browser_suite, which runs a Selenium script over
-# pages and adds its counts to the suite's.
+# tests/setup): check, expect (an athread review that must fail), and
+# browser_suite, which runs a Selenium script over pages and adds its counts
+# to the suite's.
 
 # check NAME CONDITION-TEXT [FILE]: pass or fail on the last command's status
 # (so no $(...) in the arguments: it would reset $?); on failure, the head
@@ -10,6 +11,21 @@ check() {
     fail "$1: $2"
     [ -n "${3:-}" ] && head -n 5 "$3"
   fi
+}
+
+# expect NAME EXIT STDERR-PATTERN -- ARGS...: athread review ARGS exits
+# EXIT with stderr matching, writes no page (an old one is left as it was)
+# and leaves no temporary file behind.
+expect() {
+  local name=$1 want_exit=$2 want_err=$3
+  shift 4
+  echo old > old.html
+  $VALGRIND "$ATHREAD" review "$@" > out.stdout 2> out.stderr < /dev/null
+  local got=$?
+  [ $got = "$want_exit" ]; check "$name" "exit $want_exit (got $got)"
+  grep -qE -e "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
+  [ ! -s out.stdout ] && [ "$(cat old.html)" = old ]; check "$name" "nothing written"
+  ! ls | grep -q '^\.\?old\.html\..\|tmp'; check "$name" "no temporary file left behind"
 }
 
 # browser_suite SCRIPT PAGE...: runs tests/review/SCRIPT over the pages in

@@ -213,20 +213,6 @@ check "--for-all after the symbolic engine" "exit 0, both verdicts on the page" 
 "$ATHREAD" review "$root/examples/mutex/mutex.athread" > stdout.html 2> /dev/null
 grep -q '^<!DOCTYPE html>' stdout.html; check "stdout" "the page on stdout without -o"
 
-# expect NAME EXIT STDERR-PATTERN -- ARGS...: exit code, stderr matching, and
-# no page written (an old one is left as it was).
-expect() {
-  local name=$1 want_exit=$2 want_err=$3
-  shift 4
-  echo old > old.html
-  $VALGRIND "$ATHREAD" review "$@" > out.stdout 2> out.stderr < /dev/null
-  local got=$?
-  [ $got = "$want_exit" ]; check "$name" "exit $want_exit (got $got)"
-  grep -qE -e "$want_err" out.stderr; check "$name" "stderr matches '$want_err'" out.stderr
-  [ ! -s out.stdout ] && [ "$(cat old.html)" = old ]; check "$name" "nothing written"
-  ! ls | grep -q '^\.\?old\.html\..\|tmp'; check "$name" "no temporary file left behind"
-}
-
 printf 'thread T {\n  init state A\n}\n' > bad.athread
 expect missing 2 'cannot (open|read)' -- nope.athread -o old.html
 expect syntax 2 "bad.athread:[0-9]+:[0-9]+: error" -- bad.athread -o old.html
