@@ -46,8 +46,8 @@ bool cli_parse_override(diag_sink *sink, char *arg, spec_override *o);
 bool cli_parse_number(diag_sink *sink, const char *what, const char *text, double *out);
 /* Reports a usage error for a subcommand to sink; returns EXIT_BAD_INPUT. */
 int cli_usage_error(diag_sink *sink, const char *command, const char *msg);
-/* Takes --max-states N or --timeout SECONDS (option code c, 'm' or 't')
- * into limits: -1 when taken, EXIT_BAD_INPUT after reporting a bad number. */
+/* Takes --max-states N, --timeout SECONDS or --threads N (option code c,
+ * 'm', 't' or 'N') into limits: -1 when taken, EXIT_BAD_INPUT after reporting a bad number. */
 int cli_take_limit(diag_sink *sink, int c, const char *arg, explicit_options *limits);
 /* "athread ARGS..." as typed (argv from the subcommand on), for a page that
  * says how it was made. Returns owned. */

@@ -27,7 +27,7 @@ typedef struct compose_args {
   bool certificate;        /* --certificate: print the inductive invariant */
   bool certificate_smt;    /* --certificate-format smt: as SMT-LIB (else in the spec's syntax) */
   unsigned bound;          /* --bound K: deepest symbolic counterexample */
-  explicit_options limits; /* --max-states, --timeout, --max-memory */
+  explicit_options limits; /* --max-states, --timeout, --threads, --max-memory */
   const char **properties; /* --property ID (repeatable): the properties to check; none: all */
   size_t property_count;   /* entries in properties */
   bool show_properties;    /* --show-properties: list them, check nothing */
@@ -44,6 +44,7 @@ static int compose_option(int c, char *arg, void *args) {
   case 'e': a->engine = arg; return -1;
   case 'F': a->for_all = arg; return -1;
   case 'm':
+  case 'N':
   case 't': return cli_take_limit(a->sink, c, arg, &a->limits);
   case 'M':
     if (!cli_parse_number(a->sink, "--max-memory", arg, &x)) return EXIT_BAD_INPUT;
@@ -70,7 +71,7 @@ static int compose_option(int c, char *arg, void *args) {
 
 static int compose_options(int argc, char **argv, compose_args *a) {
   cli_parse p = {"compose",
-                 "engine for-all max-states timeout max-memory trace-out sarif json no-symmetry progress no-timing "
+                 "engine for-all max-states timeout threads max-memory trace-out sarif json no-symmetry progress no-timing "
                  "certificate certificate-format bound property show-properties warnings-as-errors",
                  "hW:",
                  &a->spec,

@@ -115,8 +115,14 @@ int cli_take_certificate_format(diag_sink *sink, const char *command, const char
 
 int cli_take_limit(diag_sink *sink, int c, const char *arg, explicit_options *limits) {
   double x;
-  if (!cli_parse_number(sink, c == 'm' ? "--max-states" : "--timeout", arg, &x)) return EXIT_BAD_INPUT;
+  const char *name = c == 'm' ? "--max-states" : c == 'N' ? "--threads" : "--timeout";
+  if (!cli_parse_number(sink, name, arg, &x)) return EXIT_BAD_INPUT;
+  if (c == 'N' && (x < 1 || x > 64 || x != (unsigned)x)) {
+    diag_error_at(sink, "athread", "--threads expects a whole number from 1 to 64, got '%s'", arg);
+    return EXIT_BAD_INPUT;
+  }
   if (c == 'm') limits->max_states = (uint64_t)x;
+  else if (c == 'N') limits->threads = (unsigned)x;
   else limits->timeout = x;
   return -1;
 }
@@ -142,6 +148,7 @@ static const struct option every_option[] = {
     {"for-all", required_argument, NULL, 'F'},
     {"max-states", required_argument, NULL, 'm'},
     {"timeout", required_argument, NULL, 't'},
+    {"threads", required_argument, NULL, 'N'},
     {"max-memory", required_argument, NULL, 'M'},
     {"trace-out", required_argument, NULL, 'O'},
     {"json", no_argument, NULL, 'j'},

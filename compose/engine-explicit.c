@@ -1,57 +1,104 @@
-/* compose/engine-explicit.c -- breadth-first search over packed states.
+/* compose/engine-explicit.c -- breadth-first search over packed states, on
+ * one thread or several.
  *
- * The store keeps each state with its depth and nothing else (no parent
- * pointers); the search walks the frontier one level at a time. A
- * counterexample is rebuilt backwards, finding at each depth a stored state
- * with a successor equal to the next link, then replayed forwards from the
- * initial state so that the symmetry-reduced chain becomes a concrete trace
- * with real instance numbers. */
+ * The visited set is split into one store per worker by the states' hashes,
+ * so no table is shared and each grows on its own (Stern and Dill's parallel
+ * Murphi, inside one process). A level is expanded in rounds: each worker
+ * expands the next states of its share of the level and sends every
+ * successor to the outbox of the store it belongs to; after a barrier, each
+ * worker adds the outboxes addressed to its store, in worker order. Every
+ * order is thus fixed by the level alone, and a level in which a state goes
+ * wrong is finished before the search stops, so the verdict, the counts and
+ * the counterexample (the least bad state of the level, reached through the
+ * least predecessors) are the same for every number of workers and every
+ * timing. The store keeps each state with its depth and nothing else (no
+ * parent pointers): a counterexample is rebuilt backwards, then replayed
+ * forwards from the initial state so that the symmetry-reduced chain
+ * becomes a concrete trace with real instance numbers. */
 #include "engine-explicit.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../core/arena.h"
 #include "../core/interrupt.h"
 #include "../core/vec.h"
 #include "store.h"
 
-/* How often (in states expanded, and in successors generated) the clock,
- * the memory and the interrupt flag are looked at. Successors count too: one
- * state of a very wide system can have 10^5 successors, each slow to
- * canonicalize, and --timeout and Ctrl-C must still stop the search soon. */
-#define CHECK_EVERY 1024
+/* How often (in successors generated) a worker looks at the clock and the
+ * interrupt flag: one state of a very wide system can have 10^5 successors,
+ * each slow to canonicalize, and --timeout and Ctrl-C must still stop the
+ * search soon. Memory and progress are looked at after every round. */
 #define CHECK_EVERY_SUCCESSOR 64
 
-/* Packed states of one BFS level, back to back (with slack for unpacking). */
+/* A round ends for a worker after this many states or successors: outboxes
+ * stay small, and the barriers cost little next to the work between them. */
+#define ROUND_STATES 1024
+#define ROUND_SUCCESSORS 65536
+
+/* How far ahead of an insertion its table entry is prefetched. */
+#define PREFETCH_AHEAD 8
+
+/* Workers at most (the default is the cores). */
+#define MAX_WORKERS 64
+
+/* Packed states back to back (with slack for unpacking). */
 typedef struct frontier {
   uint8_t *data;   /* count states of bytes each */
   size_t count;    /* states held */
   size_t capacity; /* states that fit */
 } frontier;
 
-typedef struct search {
+/* Successors addressed to one store, with their hashes. */
+typedef struct outbox {
+  frontier states;      /* packed */
+  VEC(uint64_t) hashes; /* one per state */
+} outbox;
+
+typedef struct search search;
+
+typedef struct worker {
+  search *s;          /* the search */
+  size_t id;          /* its store is s->shards[id] */
+  pthread_t thread;   /* its thread (worker 0 runs on the caller's) */
+  int64_t *cur;       /* the state being expanded */
+  int64_t *canon;     /* scratch: a state, canonicalized */
+  uint8_t *packed;    /* scratch: a packed state */
+  outbox *out;        /* per store: successors found this round */
+  frontier now, next; /* its store's states of the level expanded, and of the next one */
+  size_t from, to;    /* its share of the level still to expand (indexes into the level) */
+  uint8_t *bad;       /* the least state of its store that goes wrong at this level */
+  bool has_bad;       /* bad holds one */
+  mdl_fault fault;    /* the first evaluation fault it met */
+  uint64_t transitions, expanded;
+} worker;
+
+struct search {
   const mdl *m;              /* the model */
   const explicit_options *o; /* limits and progress */
   compose_result *r;         /* what we report */
-  store st;                  /* visited states */
-  frontier now, next;        /* the level being expanded, the one being found */
+  size_t workers;            /* how many */
+  store *shards;             /* per worker: the states whose hash says so */
+  worker *w;                 /* the workers */
+  size_t *level_at;          /* level_at[v]: the level's index of w[v].now's first state; [workers]: its size */
   uint32_t depth;            /* depth of the level being expanded */
-  int64_t *cur;              /* the state being expanded */
-  int64_t *canon;            /* scratch: a successor, canonicalized */
-  uint8_t *packed;           /* scratch: a packed state */
-  frontier batch;            /* packed successors of the state being expanded */
-  VEC(uint64_t) hashes;      /* their hashes, prefetched */
-  uint8_t *bad;              /* a state that goes wrong (packed), or NULL */
+  uint32_t insert_depth;     /* depth of the states being added (the next level's) */
+  uint32_t deepest;          /* the deepest level that has states */
+  pthread_barrier_t barrier; /* between the phases of a round */
+  pthread_mutex_t lock;      /* guards the unknown reason */
+  atomic_bool stop;          /* a limit ends the search */
+  bool insert_serially;      /* this round may reach --max-states: one worker adds, exactly up to it */
+  bool finished;             /* set at the end of the last round */
+  uint8_t *bad;              /* the state that goes wrong (packed), or NULL */
   uint32_t bad_depth;        /* its depth */
-  bool stop;                 /* a limit or a violation ends the search */
-  uint64_t expanded;         /* states whose successors were generated */
   double start;              /* clock reading */
   uint64_t memory_cap;       /* bytes */
-  mdl_fault fault;           /* the first evaluation fault the model met */
-} search;
+};
 
 static double now(void) {
   struct timespec ts;
@@ -59,19 +106,20 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void give_up(search *s, const char *fmt, const char *detail) {
-  if (s->stop) return;
-  s->stop = true;
-  s->r->verdict = VERDICT_UNKNOWN;
-  snprintf(s->r->unknown_reason, sizeof s->r->unknown_reason, fmt, detail);
-}
+static bool stopping(search *s) { return atomic_load_explicit(&s->stop, memory_order_relaxed); }
 
-/* A limit on what the store holds: with unbounded data, the symbolic engine
- * may still answer (report.h's hint). */
-static void run_out(search *s, const char *fmt, const char *detail) {
-  if (s->stop) return; /* the first reason stands */
-  give_up(s, fmt, detail);
-  s->r->out_of_room = true;
+/* Ends the search with verdict unknown; the first reason stands. out_of_room:
+ * a limit on what the store holds (with unbounded data, the symbolic engine
+ * may still answer: report.h's hint). */
+static void give_up(search *s, bool out_of_room, const char *fmt, const char *detail) {
+  pthread_mutex_lock(&s->lock);
+  if (!stopping(s)) {
+    s->r->verdict = VERDICT_UNKNOWN;
+    s->r->out_of_room = out_of_room;
+    snprintf(s->r->unknown_reason, sizeof s->r->unknown_reason, fmt, detail);
+    atomic_store(&s->stop, true);
+  }
+  pthread_mutex_unlock(&s->lock);
 }
 
 /* 80% of MemAvailable, so that the search stops before the machine swaps. */
@@ -85,113 +133,257 @@ static uint64_t default_memory_cap(void) {
   return kib ? kib * 1024 / 5 * 4 : (uint64_t)4 << 30;
 }
 
+/* The workers asked for, else ATHREAD_THREADS when it is a number from 1
+ * to MAX_WORKERS, else one per core (at most MAX_WORKERS). */
+static size_t default_workers(unsigned asked) {
+  const char *env = getenv("ATHREAD_THREADS");
+  char *end = NULL;
+  long n = asked ? (long)asked : env ? strtol(env, &end, 10) : 0;
+  if (!asked && (!env || *end || n < 1 || n > MAX_WORKERS)) n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (size_t)n;
+}
+
 static void frontier_push(frontier *f, const uint8_t *packed, size_t bytes) {
   if (f->count == f->capacity) {
-    f->capacity = f->capacity ? 2 * f->capacity : 1024;
+    f->capacity = f->capacity ? 2 * f->capacity : 16;
     f->data = xrealloc(f->data, f->capacity * bytes + STORE_SLACK);
   }
   memcpy(f->data + f->count++ * bytes, packed, bytes);
 }
 
-static size_t memory_in_use(const search *s) {
-  return store_memory(&s->st) + (s->now.capacity + s->next.capacity) * s->st.layout.bytes;
+static size_t bytes_of(const search *s) { return s->shards[0].layout.bytes; }
+
+static size_t stored(const search *s) {
+  size_t n = 0;
+  for (size_t v = 0; v < s->workers; v++) n += s->shards[v].count;
+  return n;
 }
 
-/* ---------------------------------------------------------------- visiting */
+static size_t memory_in_use(const search *s) {
+  size_t n = 0, bytes = bytes_of(s);
+  for (size_t v = 0; v < s->workers; v++) {
+    const worker *w = &s->w[v];
+    n += store_memory(&s->shards[v]) + (w->now.capacity + w->next.capacity) * bytes;
+    for (size_t k = 0; k < s->workers; k++) n += w->out[k].states.capacity * (bytes + sizeof(uint64_t));
+  }
+  return n;
+}
 
-/* Canonicalizes and packs a state into the batch, and prefetches its place
- * in the table: the lookups of a whole batch then overlap their misses. */
-static void enqueue(search *s, const int64_t *state) {
-  memcpy(s->canon, state, mdl_width(s->m) * sizeof *state);
-  if (!s->st.layout.counter_form) mdl_canonicalize(s->m, s->canon); /* counts need no order */
-  if (!store_pack(&s->st.layout, s->canon, s->packed)) {
-    run_out(s, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
-            mdl_slot_at(s->m, (size_t)s->st.layout.overflow_slot)->name);
+/* The shard of a hash: its high half (the tables index by the low bits). */
+static size_t shard_of(const search *s, uint64_t hash) { return (size_t)((hash >> 32) % s->workers); }
+
+/* ---------------------------------------------------------------- expanding */
+
+/* Canonicalizes and packs a state, and puts it in the outbox of its store. */
+static void send(worker *w, const int64_t *state) {
+  search *s = w->s;
+  store_layout *l = &s->shards[w->id].layout; /* packing writes the layout's scratch: each worker its own */
+  memcpy(w->canon, state, mdl_width(s->m) * sizeof *state);
+  if (!l->counter_form) mdl_canonicalize(s->m, w->canon); /* counts need no order */
+  if (!store_pack(l, w->canon, w->packed)) {
+    give_up(s, true, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
+            mdl_slot_at(s->m, (size_t)l->overflow_slot)->name);
     return;
   }
-  uint64_t h = store_hash(&s->st, s->packed);
-  store_prefetch(&s->st, h);
-  frontier_push(&s->batch, s->packed, s->st.layout.bytes);
-  vec_push(NULL, &s->hashes, h);
+  uint64_t h = store_hash(&s->shards[0], w->packed);
+  outbox *o = &w->out[shard_of(s, h)];
+  frontier_push(&o->states, w->packed, l->bytes);
+  vec_push(NULL, &o->hashes, h);
 }
 
-/* Stores the batch's states found at depth; checks the new ones. */
-static void visit_batch(search *s, uint32_t depth) {
-  size_t bytes = s->st.layout.bytes;
-  for (size_t i = 0; i < s->batch.count && !s->stop; i++) {
-    const uint8_t *packed = s->batch.data + i * bytes;
-    if (!store_add_hashed(&s->st, packed, s->hashes.items[i], depth)) continue;
-    frontier_push(&s->next, packed, bytes);
-    store_unpack(&s->st.layout, packed, s->canon);
-    mdl_violation why;
-    if (mdl_check(s->m, s->canon, &why, &s->fault)) continue;
-    s->bad = xmalloc(bytes + STORE_SLACK);
-    memcpy(s->bad, packed, bytes);
-    s->bad_depth = depth;
-    s->stop = true;
-  }
-  s->batch.count = 0;
-  s->hashes.len = 0;
+static void look_at_clock(search *s) {
+  if (interrupt_requested()) give_up(s, false, "%s", INTERRUPT_REASON);
+  if (s->o->timeout > 0 && now() - s->start >= s->o->timeout)
+    give_up(s, false, "%s", "the time limit (--timeout) was reached");
 }
 
-static void check_clock(search *s);
-
-static void on_initial(void *ctx, const int64_t *state) {
-  search *s = ctx;
-  if (!s->stop) enqueue(s, state);
-}
+static void on_initial(void *ctx, const int64_t *state) { send(ctx, state); }
 
 static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
-  search *s = ctx;
-  if (s->stop) return;
-  if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, step, dst);
-  if (++s->r->transitions % CHECK_EVERY_SUCCESSOR == 0) check_clock(s);
-  if (!s->stop) enqueue(s, dst);
+  worker *w = ctx;
+  search *s = w->s;
+  if (stopping(s)) return;
+  if (s->o->observe) s->o->observe(s->o->observe_ctx, w->cur, step, dst);
+  if (++w->transitions % CHECK_EVERY_SUCCESSOR == 0) look_at_clock(s);
+  send(w, dst);
 }
 
-/* ---------------------------------------------------------------- limits and progress */
+/* State i of the level: the levels of the stores, one after the other. */
+static const uint8_t *level_state(const search *s, size_t i) {
+  size_t v = 0;
+  while (i >= s->level_at[v + 1]) v++;
+  return s->w[v].now.data + (i - s->level_at[v]) * bytes_of(s);
+}
 
-static void report_progress(search *s, double t) {
-  double rate = (double)s->st.count / (t - s->start > 1e-9 ? t - s->start : 1e-9);
+static void expand_round(worker *w) {
+  search *s = w->s;
+  uint64_t first = w->transitions;
+  for (size_t k = 0; k < ROUND_STATES && w->from < w->to && w->transitions - first < ROUND_SUCCESSORS; k++) {
+    if (stopping(s)) return;
+    store_unpack(&s->shards[w->id].layout, level_state(s, w->from++), w->cur);
+    if (s->o->observe) s->o->observe(s->o->observe_ctx, w->cur, NULL, NULL);
+    mdl_next_all(s->m, w->cur, on_successor, w, &w->fault);
+    w->expanded++;
+  }
+}
+
+/* ---------------------------------------------------------------- adding */
+
+static void keep_least_bad(worker *owner, const uint8_t *packed, size_t bytes) {
+  if (owner->has_bad && memcmp(packed, owner->bad, bytes) >= 0) return;
+  memcpy(owner->bad, packed, bytes);
+  owner->has_bad = true;
+}
+
+/* Adds one state to store v unless present; checks it when new. x lends its
+ * scratch. True when it was new. */
+static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t hash) {
+  size_t bytes = bytes_of(s);
+  if (!store_add_hashed(&s->shards[v], packed, hash, s->insert_depth)) return false;
+  frontier_push(&s->w[v].next, packed, bytes);
+  store_unpack(&s->shards[v].layout, packed, x->canon);
+  mdl_violation why;
+  if (!mdl_check(s->m, x->canon, &why, &x->fault)) keep_least_bad(&s->w[v], packed, bytes);
+  return true;
+}
+
+/* Adds the outboxes addressed to store v, in worker order, and empties them;
+ * at most room new states (then the state limit ends the search). Returns
+ * the states added. */
+static size_t add_inbox(search *s, worker *x, size_t v, size_t room) {
+  size_t added = 0, bytes = bytes_of(s);
+  for (size_t k = 0; k < s->workers; k++) {
+    outbox *o = &s->w[k].out[v];
+    for (size_t i = 0; i < o->states.count && added < room; i++) {
+      if (i + PREFETCH_AHEAD < o->states.count) store_prefetch(&s->shards[v], o->hashes.items[i + PREFETCH_AHEAD]);
+      added += add(s, x, v, o->states.data + i * bytes, o->hashes.items[i]);
+    }
+    o->states.count = 0;
+    o->hashes.len = 0;
+  }
+  if (added == room) give_up(s, true, "%s", "the state limit (--max-states) was reached");
+  return added;
+}
+
+/* When this round's successors could reach --max-states, one worker adds
+ * them all, so that the search stores exactly that many. */
+static void plan_adding(search *s) {
+  size_t pending = 0;
+  for (size_t k = 0; k < s->workers; k++)
+    for (size_t v = 0; v < s->workers; v++) pending += s->w[k].out[v].states.count;
+  s->insert_serially = s->o->max_states && stored(s) + pending >= s->o->max_states;
+}
+
+static void add_all(search *s, worker *x) {
+  size_t total = stored(s), room = s->o->max_states > total ? s->o->max_states - total : 0;
+  for (size_t v = 0; v < s->workers && room > 0; v++) room -= add_inbox(s, x, v, room);
+}
+
+/* ---------------------------------------------------------------- rounds */
+
+static void report_progress(search *s) {
+  double t = now(), rate = (double)stored(s) / (t - s->start > 1e-9 ? t - s->start : 1e-9);
+  uint64_t expanded = 0;
+  for (size_t v = 0; v < s->workers; v++) expanded += s->w[v].expanded;
   progress_phase(s->o->progress, "%zu states, %" PRIu64 " expanded, depth %" PRIu32 ", %.0f states/s, %.1f MiB",
-                 s->st.count, s->expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
+                 stored(s), expanded, s->depth, rate, (double)memory_in_use(s) / 1048576.0);
 }
 
-static void check_clock(search *s) {
-  if (interrupt_requested()) give_up(s, "%s", INTERRUPT_REASON);
-  double t = now();
-  if (s->o->timeout > 0 && t - s->start >= s->o->timeout) give_up(s, "%s", "the time limit (--timeout) was reached");
+static void look_at_limits(search *s) {
+  for (size_t v = 0; v < s->workers; v++)
+    if (s->w[v].fault == MDL_FAULT_OVERFLOW) give_up(s, false, "%s", "an integer expression overflowed 64 bits");
+  look_at_clock(s);
   if (memory_in_use(s) >= s->memory_cap)
-    run_out(s, "the memory limit was reached (%s)", s->o->max_memory ? "--max-memory" : "80% of the available memory");
-  if (progress_due(s->o->progress)) report_progress(s, t);
+    give_up(s, true, "the memory limit was reached (%s)",
+            s->o->max_memory ? "--max-memory" : "80% of the available memory");
+  if (progress_due(s->o->progress)) report_progress(s);
 }
 
-static void check_limits(search *s) {
-  if (s->fault == MDL_FAULT_OVERFLOW) give_up(s, "%s", "an integer expression overflowed 64 bits");
-  if (s->o->max_states && s->st.count >= s->o->max_states)
-    run_out(s, "%s", "the state limit (--max-states) was reached");
-  if (s->expanded % CHECK_EVERY == 0) check_clock(s);
+/* The least state that goes wrong at the level just added, or NULL. */
+static const uint8_t *least_bad(const search *s) {
+  const uint8_t *least = NULL;
+  for (size_t v = 0; v < s->workers; v++)
+    if (s->w[v].has_bad && (!least || memcmp(s->w[v].bad, least, bytes_of(s)) < 0)) least = s->w[v].bad;
+  return least;
+}
+
+/* Makes the states just added the level to expand; false when there are none. */
+static bool next_level(search *s) {
+  size_t total = 0;
+  for (size_t v = 0; v < s->workers; v++) {
+    worker *w = &s->w[v];
+    frontier added = w->next;
+    w->next = w->now;
+    w->next.count = 0;
+    w->now = added;
+    s->level_at[v] = total;
+    total += added.count;
+  }
+  s->level_at[s->workers] = total;
+  for (size_t v = 0; v < s->workers; v++) {
+    s->w[v].from = total * v / s->workers;
+    s->w[v].to = total * (v + 1) / s->workers;
+  }
+  if (total == 0) return false;
+  s->depth = s->deepest = s->insert_depth;
+  s->insert_depth = s->depth + 1;
+  return true;
+}
+
+static bool level_done(const search *s) {
+  for (size_t v = 0; v < s->workers; v++)
+    if (s->w[v].from < s->w[v].to) return false;
+  return true;
+}
+
+/* One worker, between rounds: limits, and the next level when this one is
+ * done (or the end: a state went wrong, or nothing new). */
+static void end_round(search *s) {
+  look_at_limits(s);
+  const uint8_t *bad = least_bad(s);
+  if (bad && (level_done(s) || stopping(s))) {
+    s->bad = xmalloc(bytes_of(s) + STORE_SLACK);
+    memcpy(s->bad, bad, bytes_of(s));
+    s->bad_depth = s->insert_depth;
+    s->finished = true;
+  } else if (stopping(s) || (level_done(s) && !next_level(s))) {
+    s->finished = true;
+  }
+}
+
+/* The barrier between phases; true in exactly one worker. */
+static bool barrier(search *s) {
+  return s->workers == 1 || pthread_barrier_wait(&s->barrier) == PTHREAD_BARRIER_SERIAL_THREAD;
+}
+
+static void *work(void *arg) {
+  worker *w = arg;
+  search *s = w->s;
+  while (!s->finished) {
+    expand_round(w);
+    if (barrier(s)) plan_adding(s);
+    barrier(s);
+    if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
+    else if (w->id == 0) add_all(s, w);
+    if (barrier(s)) end_round(s);
+    barrier(s);
+  }
+  return NULL;
+}
+
+static void start_workers(search *s) {
+  for (size_t v = 1; v < s->workers; v++)
+    if (pthread_create(&s->w[v].thread, NULL, work, &s->w[v]) != 0) {
+      fprintf(stderr, "athread: cannot start a search thread\n");
+      abort();
+    }
 }
 
 static void explore(search *s) {
-  mdl_initial(s->m, on_initial, s, &s->fault);
-  visit_batch(s, 0);
-  while (!s->stop && s->next.count > 0) {
-    frontier level = s->next;
-    s->next = s->now;
-    s->next.count = 0;
-    s->now = level;
-    for (size_t i = 0; i < s->now.count && !s->stop; i++) {
-      store_unpack(&s->st.layout, s->now.data + i * s->st.layout.bytes, s->cur);
-      if (s->o->observe) s->o->observe(s->o->observe_ctx, s->cur, NULL, NULL);
-      mdl_next_all(s->m, s->cur, on_successor, s, &s->fault);
-      visit_batch(s, s->depth + 1);
-      s->expanded++;
-      check_limits(s);
-    }
-    if (!s->stop || s->bad) s->depth++;
-  }
-  if (s->depth > 0 && !s->bad && s->next.count == 0) s->depth--; /* the last level had no new successors */
+  mdl_initial(s->m, on_initial, &s->w[0], &s->w[0].fault);
+  start_workers(s);
+  work(&s->w[0]);
+  for (size_t v = 1; v < s->workers; v++) pthread_join(s->w[v].thread, NULL);
 }
 
 /* ---------------------------------------------------------------- counterexamples */
@@ -206,34 +398,46 @@ typedef struct finder {
 
 static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   finder *f = ctx;
-  search *s = f->s;
+  worker *w = &f->s->w[0];
+  store_layout *l = &f->s->shards[0].layout;
   if (f->found) return;
-  memcpy(s->canon, dst, mdl_width(s->m) * sizeof *dst);
-  if (!s->st.layout.counter_form) mdl_canonicalize(s->m, s->canon);
-  if (!store_pack(&s->st.layout, s->canon, s->packed) || memcmp(s->packed, f->target, s->st.layout.bytes) != 0) return;
+  memcpy(w->canon, dst, mdl_width(f->s->m) * sizeof *dst);
+  if (!l->counter_form) mdl_canonicalize(f->s->m, w->canon);
+  if (!store_pack(l, w->canon, w->packed) || memcmp(w->packed, f->target, l->bytes) != 0) return;
   f->found = true;
   f->step = *step;
-  if (f->dst) memcpy(f->dst, dst, mdl_width(s->m) * sizeof *dst);
+  if (f->dst) memcpy(f->dst, dst, mdl_width(f->s->m) * sizeof *dst);
 }
 
-/* The chain of canonical packed states from an initial one to the bad one:
- * for each depth, a stored state of the depth before with the next link as
- * a successor. Returns an array of (depth + 1) packed states. */
+/* True when packed (a stored state) has target as a successor. */
+static bool leads_to(search *s, const uint8_t *packed, const uint8_t *target) {
+  finder f = {.s = s, .target = target};
+  store_unpack(&s->shards[0].layout, packed, s->w[0].cur);
+  mdl_next_all(s->m, s->w[0].cur, match_successor, &f, &s->w[0].fault);
+  return f.found;
+}
+
+/* Copies into out the least stored state of depth d with target as a successor. */
+static void least_predecessor(search *s, uint32_t d, const uint8_t *target, uint8_t *out) {
+  bool found = false;
+  size_t bytes = bytes_of(s);
+  for (size_t v = 0; v < s->workers; v++)
+    for (size_t i = 0; i < s->shards[v].table_size; i++) {
+      uint32_t depth;
+      const uint8_t *e = store_entry(&s->shards[v], i, &depth);
+      if (!e || depth != d || (found && memcmp(e, out, bytes) >= 0) || !leads_to(s, e, target)) continue;
+      memcpy(out, e, bytes);
+      found = true;
+    }
+}
+
+/* The chain of canonical packed states from an initial one to the bad one.
+ * Returns an array of (depth + 1) packed states. */
 static uint8_t *backward_chain(search *s) {
-  size_t bytes = s->st.layout.bytes;
+  size_t bytes = bytes_of(s);
   uint8_t *chain = xmalloc((s->bad_depth + 1) * bytes + STORE_SLACK);
   memcpy(chain + s->bad_depth * bytes, s->bad, bytes);
-  for (uint32_t d = s->bad_depth; d > 0; d--) {
-    finder f = {.s = s, .target = chain + d * bytes};
-    for (size_t i = 0; i < s->st.table_size && !f.found; i++) {
-      uint32_t depth;
-      const uint8_t *e = store_entry(&s->st, i, &depth);
-      if (!e || depth != d - 1) continue;
-      store_unpack(&s->st.layout, e, s->cur);
-      mdl_next_all(s->m, s->cur, match_successor, &f, &s->fault);
-      if (f.found) memcpy(chain + (d - 1) * bytes, e, bytes);
-    }
-  }
+  for (uint32_t d = s->bad_depth; d > 0; d--) least_predecessor(s, d - 1, chain + d * bytes, chain + (d - 1) * bytes);
   return chain;
 }
 
@@ -241,52 +445,88 @@ static uint8_t *backward_chain(search *s) {
  * a successor whose canonical form is the next link. */
 static void concrete_trace(search *s) {
   uint8_t *chain = backward_chain(s);
-  size_t w = mdl_width(s->m), bytes = s->st.layout.bytes, steps = s->bad_depth;
+  size_t w = mdl_width(s->m), bytes = bytes_of(s), steps = s->bad_depth;
   compose_result *r = s->r;
   r->trace_steps = steps;
   r->trace_states = xcalloc((steps + 1) * w, sizeof *r->trace_states);
   r->trace = xcalloc(steps + 1, sizeof *r->trace);
-  store_unpack(&s->st.layout, chain, r->trace_states);
+  store_unpack(&s->shards[0].layout, chain, r->trace_states);
   for (size_t k = 0; k < steps; k++) {
     finder f = {.s = s, .target = chain + (k + 1) * bytes, .dst = r->trace_states + (k + 1) * w};
-    mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f, &s->fault);
+    mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f, &s->w[0].fault);
     r->trace[k] = f.step;
   }
-  mdl_check(s->m, r->trace_states + steps * w, &r->violation, &s->fault);
+  mdl_check(s->m, r->trace_states + steps * w, &r->violation, &s->w[0].fault);
   free(chain);
 }
 
 /* ---------------------------------------------------------------- entry */
 
-void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
-  memset(r, 0, sizeof *r);
-  search s = {.m = m, .o = o, .r = r};
-  size_t w = mdl_width(m);
-  store_init(&s.st, m);
-  s.cur = xcalloc(w + 1, sizeof *s.cur);
-  s.canon = xcalloc(w + 1, sizeof *s.canon);
-  s.packed = xcalloc(s.st.layout.bytes + STORE_SLACK, 1);
-  s.memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
-  s.start = now();
-  explore(&s);
-  if (s.bad) {
-    r->verdict = VERDICT_UNSAFE;
-    concrete_trace(&s);
-  } else if (!s.stop) {
+static void search_init(search *s, const mdl *m, const explicit_options *o, compose_result *r) {
+  *s = (search){.m = m, .o = o, .r = r, .workers = default_workers(o->threads)};
+  size_t width = mdl_width(m);
+  s->shards = xcalloc(s->workers, sizeof *s->shards);
+  s->w = xcalloc(s->workers, sizeof *s->w);
+  s->level_at = xcalloc(s->workers + 1, sizeof *s->level_at);
+  for (size_t v = 0; v < s->workers; v++) {
+    store_init(&s->shards[v], m);
+    worker *w = &s->w[v];
+    *w = (worker){.s = s, .id = v, .out = xcalloc(s->workers, sizeof *w->out)};
+    w->cur = xcalloc(width + 1, sizeof *w->cur);
+    w->canon = xcalloc(width + 1, sizeof *w->canon);
+    w->packed = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
+    w->bad = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
+  }
+  pthread_barrier_init(&s->barrier, NULL, (unsigned)s->workers);
+  pthread_mutex_init(&s->lock, NULL);
+  atomic_init(&s->stop, false);
+  s->memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
+}
+
+static void search_free(search *s) {
+  for (size_t v = 0; v < s->workers; v++) {
+    worker *w = &s->w[v];
+    for (size_t k = 0; k < s->workers; k++) {
+      free(w->out[k].states.data);
+      vec_free(&w->out[k].hashes);
+    }
+    void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->canon, w->packed, w->bad};
+    for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
+    store_free(&s->shards[v]);
+  }
+  pthread_barrier_destroy(&s->barrier);
+  pthread_mutex_destroy(&s->lock);
+  free(s->shards);
+  free(s->w);
+  free(s->level_at);
+  free(s->bad);
+}
+
+/* Counts and the end of the run into r. */
+static void conclude(search *s) {
+  compose_result *r = s->r;
+  for (size_t v = 0; v < s->workers; v++) r->transitions += s->w[v].transitions;
+  if (s->bad) {
+    r->verdict = VERDICT_UNSAFE; /* even when a limit came while its level was being finished */
+    r->out_of_room = false;
+    concrete_trace(s);
+  } else if (!stopping(s)) {
     r->verdict = VERDICT_SAFE;
   }
-  r->states = s.st.count;
-  r->depth = s.bad ? s.bad_depth : s.depth;
-  r->seconds = now() - s.start;
-  r->state_bytes = s.st.layout.bytes;
-  r->memory_bytes = memory_in_use(&s);
-  store_free(&s.st);
-  free(s.now.data);
-  free(s.next.data);
-  free(s.cur);
-  free(s.canon);
-  free(s.packed);
-  free(s.bad);
-  free(s.batch.data);
-  vec_free(&s.hashes);
+  r->states = stored(s);
+  r->depth = s->bad ? s->bad_depth : s->deepest;
+  r->seconds = now() - s->start;
+  r->state_bytes = bytes_of(s);
+  r->memory_bytes = memory_in_use(s);
+  r->workers = s->workers;
+}
+
+void explicit_run(const mdl *m, const explicit_options *o, compose_result *r) {
+  memset(r, 0, sizeof *r);
+  search s;
+  search_init(&s, m, o, r);
+  s.start = now();
+  explore(&s);
+  conclude(&s);
+  search_free(&s);
 }

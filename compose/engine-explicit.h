@@ -1,7 +1,8 @@
 /* compose/engine-explicit.h -- explicit-state breadth-first search over any
- * model behind the next-state interface, with symmetry reduction when the
- * model declares groups, limits that end in verdict unknown, and concrete
- * shortest counterexamples.
+ * model behind the next-state interface, on one thread or several (the same
+ * verdict, counts and counterexample for any number), with symmetry
+ * reduction when the model declares groups, limits that end in verdict
+ * unknown, and concrete shortest counterexamples.
  *
  * Borrows the model; the result owns its trace (free with compose_result_free).
  */
@@ -17,13 +18,15 @@
 
 /* Told of every state the search expands (step and dst NULL), then of every
  * step it takes from it to dst (src is the state, canonical when the model is
- * reduced by symmetry; dst is not canonical). */
+ * reduced by symmetry; dst is not canonical). With several workers it is
+ * called from all of them at once. */
 typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst);
 
 typedef struct explicit_options {
   uint64_t max_states; /* stop after storing this many states; 0 = no limit */
   double timeout;      /* seconds; 0 = no limit */
   uint64_t max_memory; /* bytes for the state store; 0 = 80% of available memory */
+  unsigned threads;    /* workers; 0 = one per core */
   progress *progress;  /* the run's progress lines (borrowed), or NULL */
   explicit_observe_fn observe; /* called on every state expanded and step taken, or NULL */
   void *observe_ctx;           /* its first argument */

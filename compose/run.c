@@ -45,16 +45,23 @@ typedef struct coverage {
   compose_coverage *c;
 } coverage;
 
+/* Sets a flag that workers of the search may set at once: read first, so
+ * that a flag already set is not written again (its cache line then stays
+ * shared between the cores). */
+static void mark(bool *flag) {
+  if (!__atomic_load_n(flag, __ATOMIC_RELAXED)) __atomic_store_n(flag, true, __ATOMIC_RELAXED);
+}
+
 static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   coverage *c = ctx;
   (void)dst;
   if (step) {
-    c->c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge] = true;
+    mark(&c->c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge]);
     return;
   }
   for (size_t k = 0; k < mdl_width(c->m); k++) {
     const mdl_slot *slot = mdl_slot_at(c->m, k);
-    if (slot->kind == SLOT_INSTANCE) c->c->reached[slot->thread][src[k]] = true;
+    if (slot->kind == SLOT_INSTANCE) mark(&c->c->reached[slot->thread][src[k]]);
   }
 }
 

@@ -113,6 +113,7 @@ static bool from_reachable(conform_env *e, ast_spec *spec, const explicit_option
   explicit_options l = *limits;
   l.observe = observe;
   l.observe_ctx = &o;
+  l.threads = 1; /* the observer builds one graph and one table */
   bool complete = compose_explore(spec, &l, &e->states, e->why, sizeof e->why);
   free(o.first_move);
   if (!complete || !env_graph_close(e->graph)) {
