@@ -7,6 +7,9 @@
 #   - athread compose --engine explicit, with and without symmetry reduction,
 #     and athread compose --engine symbolic (exit 0 safe, 1 unsafe; unknown
 #     counts as a failure: these systems are small and finite).
+# The explicit runs are made with --threads 1 and --threads 3, whose outputs
+# (verdict, counts, counterexample) must be the same but for the memory
+# figures.
 # Each spec must also pass athread lint -w. A mismatch prints the seed, the
 # verdicts and the spec. Ends with "oracle: N passed, N failed".
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
@@ -38,10 +41,11 @@ spin_verdict() {
 }
 
 # compose_verdict SPEC ARGS...: safe / unsafe / unknown, or ERROR: why.
+# Keeps the output in SPEC.compose.out.
 compose_verdict() {
   local spec=$1
   shift
-  "$ATHREAD" compose "$spec" "$@" > /dev/null 2> "$spec.compose.err"
+  "$ATHREAD" compose "$spec" "$@" > "$spec.compose.out" 2> "$spec.compose.err"
   local rc=$?
   case $rc in
     0) echo safe ;;
@@ -49,6 +53,21 @@ compose_verdict() {
     3) echo unknown ;;
     *) echo "ERROR: athread compose $* exited $rc: $(head -n 2 "$spec.compose.err")" ;;
   esac
+}
+
+# workers_agree SPEC ARGS...: compose_verdict with --threads 3, or ERROR:
+# when --threads 1 prints anything else (the memory figure aside).
+workers_agree() {
+  local spec=$1 one three
+  shift
+  one=$(compose_verdict "$spec" "$@" --threads 1 --no-timing)
+  sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" > "$spec.one.out"
+  three=$(compose_verdict "$spec" "$@" --threads 3 --no-timing)
+  if [ "$one" != "$three" ] || ! sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" | cmp -s - "$spec.one.out"; then
+    echo "ERROR: compose $* prints otherwise with --threads 1 and 3: $(sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" | diff "$spec.one.out" - | head -n 3 | tr '\n' ' ')"
+  else
+    echo "$three"
+  fi
 }
 
 one_case() {
@@ -66,8 +85,8 @@ one_case() {
   case $spin in ERROR*) problems+="$spin; " ;; esac
   [ "$expected" = unknown ] || [ "$spin" = "$expected" ] || problems+="SPIN says $spin, the generator's search says $expected; "
   local verdicts="generator $expected, spin $spin"
-  c1=$(compose_verdict "$spec" --engine explicit)
-  c2=$(compose_verdict "$spec" --engine explicit --no-symmetry)
+  c1=$(workers_agree "$spec" --engine explicit)
+  c2=$(workers_agree "$spec" --engine explicit --no-symmetry)
   c3=$(compose_verdict "$spec" --engine symbolic --timeout 60)
   verdicts+=", compose $c1, compose --no-symmetry $c2, compose --engine symbolic $c3"
   for c in "$c1" "$c2" "$c3"; do
