@@ -9,7 +9,7 @@ _athread_options() {
     fmt) echo "--check --diagnostics-format --diff --help --in-place --list" ;;
     conform) echo "--atomicity --bound --certificate --certificate-format --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --help --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
     check) echo "--atomicity --bound --certificate --certificate-format --coverage --diagnostics-format --emit-c --emit-smt2 --engine --env --for-all --help --html --int --json --no-timing --progress --sarif --set --thread --timeout --warnings-as-errors --witness" ;;
-    compose) echo "--bound --certificate --certificate-format --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --sarif --set --show-properties --timeout --trace-out --warnings-as-errors" ;;
+    compose) echo "--bound --certificate --certificate-format --diagnostics-format --engine --for-all --help --json --max-memory --max-states --no-symmetry --no-timing --progress --property --sarif --set --show-properties --threads --timeout --trace-out --warnings-as-errors" ;;
     viz) echo "--diagnostics-format --format --help --idle --output --set --thread --trace" ;;
     review) echo "--diagnostics-format --for-all --help --max-states --output --set --thread --timeout" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;

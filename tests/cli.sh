@@ -318,6 +318,26 @@ expect_progress progress-check-environment 0 "^check: the environment: exploring
 expect_progress progress-check-thread 0 '^check: thread Dispatcher \(1/1\): conforms, engine (bmc|chc), [0-9.]+ s$' -- check "$TUTORIAL/dispatch.athread" "$TUTORIAL/dispatch.c" --progress
 # Off unless asked (stderr is not a terminal here), and never in json or sarif diagnostics: stderr holds one document.
 expect_no_progress progress-off -- compose counter.athread --max-states 3000
+
+# ---------------------------------------------------------------- --threads
+expect threads-zero 2 "" "athread: error: --threads expects a whole number from 1 to 64, got '0'" -- compose counter.athread --threads 0
+expect threads-too-many 2 "" "athread: error: --threads expects a whole number from 1 to 64, got '65'" -- compose counter.athread --threads 65
+expect threads-fraction 2 "" "athread: error: --threads expects a whole number from 1 to 64, got '1.5'" -- compose counter.athread --threads 1.5
+expect threads-word 2 "" "athread: error: --threads expects a non-negative number, got 'two'" -- compose counter.athread --threads two
+# The state limit is exact with any number of workers (one adds the round that reaches it).
+for n in 1 3; do
+  expect_match "threads-$n-state-limit" 3 '^3000 states, ' -- compose counter.athread --max-states 3000 --threads $n --no-timing
+done
+# Levels of many rounds (the buggy driver's, without symmetry): the same
+# output for 1, 2 and 5 workers but for the memory figures; a bad
+# ATHREAD_THREADS is ignored (one per core).
+for spec in bluetooth bluetooth-buggy; do
+  for n in 1 2 5 env; do
+    if [ $n = env ]; then threads=(); else threads=(--threads $n); fi
+    ATHREAD_THREADS=many $VALGRIND "$ATHREAD" compose "$TESTS_DIR/../examples/bluetooth/$spec.athread" --set N=5 --no-symmetry --no-timing "${threads[@]}" 2>&1 | sed 's/, [0-9]* bytes\{0,1\} per .*$//' > "threads-$n.out"
+  done
+  if grep -q ' states, ' threads-1.out && cmp -s threads-1.out threads-2.out && cmp -s threads-1.out threads-5.out && cmp -s threads-1.out threads-env.out; then pass; else fail "threads-agree-$spec"; diff threads-1.out threads-5.out | head -n 5; fi
+done
 expect_no_progress progress-off-conform -- conform p.athread p.c
 expect_no_progress progress-json-compose -- compose counter.athread --max-states 3000 --progress --diagnostics-format json
 expect_no_progress progress-sarif-symbolic -- compose race.athread --engine symbolic --progress --diagnostics-format sarif
