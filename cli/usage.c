@@ -285,7 +285,7 @@ static const usage usages[] = {
    "invariant and system invariant, and the initial states as startstates.\n"
    "Interchangeable instances are a scalarset, so rumur reduces by symmetry.\n"
    "Check the model with\n"
-   "  rumur --deadlock-detection off --scalarset-schedules off OUT.m -o m.c\n"
+   "  rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t OUT.m -o m.c\n"
    "  gcc -O3 -mcx16 -o m m.c -lpthread && ./m\n"
    "(\"No error found\" means safe).\n"
    "\n"
@@ -297,7 +297,8 @@ static const usage usages[] = {
    "  -h, --help         show this help\n"
    "\n"
    "Exit codes: 0 written, 2 bad input or usage, or a spec that has no exact Murphi\n"
-   "counterpart (an unbounded int whose next or initial value is not determined).\n"},
+   "counterpart (an unbounded int whose next or initial value is not determined,\n"
+   "a value beyond rumur's 32 bits).\n"},
   {"skeleton",
    "usage: athread skeleton [OPTIONS] FILE.c...\n"
    "Draft a specification from a multithreaded C program (read with libclang):\n"

@@ -1,7 +1,7 @@
 /* compose/murphi.c -- the Murphi exporter (athread murphi).
  *
  * The model: each shared variable is a global of its type (boolean, a range;
- * an unbounded int is a 64-bit range); each instantiated thread T has an
+ * an unbounded int is a 32-bit range, as wide as rumur's values go); each instantiated thread T has an
  * enum of its states and an index type T_id over its instances, a scalarset
  * when the instances are interchangeable (as compose's symmetry groups: two
  * or more instances, no tid, no T[i]@S) and else the range of their tids;
@@ -55,6 +55,9 @@ typedef struct mu {
 } mu;
 
 static const ast_shared *mu_var(const mu *p, int i) { return p->spec->shared.items[i]; }
+
+/* rumur --value-type int32_t: the widest values that rumur accepts. */
+static bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
 /* ---------------------------------------------------------------- names */
 
@@ -304,20 +307,21 @@ static void emit_header(mu *p, const char *m_name) {
   sbuf_puts(p->out, ",\n-- as a Murphi model for rumur, written by athread murphi.\n");
   line(p, 0, "--");
   line(p, 0, "-- Check it (an exhaustive search for invariant violations):");
-  sbuf_puts(p->out, "--   rumur --deadlock-detection off --scalarset-schedules off ");
+  sbuf_puts(p->out, "--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t ");
   comment_text(p, m_name);
   sbuf_puts(p->out, " -o model.c\n");
   line(p, 0, "--   gcc -O3 -mcx16 -o model model.c -lpthread && ./model");
   line(p, 0, "-- \"No error found\" means the system is safe: in every reachable state, no");
   line(p, 0, "-- instance goes wrong and every system invariant holds. A failed invariant is");
   line(p, 0, "-- a counterexample. A state without an enabled rule is not an error (athread");
-  line(p, 0, "-- does not check deadlocks), hence --deadlock-detection off.");
+  line(p, 0, "-- does not check deadlocks), hence --deadlock-detection off; values are");
+  line(p, 0, "-- 32-bit (--value-type int32_t), so that a guard may compute x - 1 < 0.");
   line(p, 0, "--");
   line(p, 0, "-- pc_T[i] is the state of instance i of thread T. Each edge (or each");
   line(p, 0, "-- top-level disjunct of a relation) is one rule per instance and choice; a");
   line(p, 0, "-- value outside a variable's range disables the rule. Interchangeable");
   line(p, 0, "-- instances are a scalarset (rumur reduces by symmetry); unbounded ints are");
-  line(p, 0, "-- 64-bit ranges.");
+  line(p, 0, "-- 32-bit ranges (leaving one is an error of the verifier).");
 }
 
 static void emit_consts(mu *p) {
@@ -334,7 +338,7 @@ static void emit_consts(mu *p) {
 
 static const char *type_text(mu *p, const ast_type *t) {
   if (t->kind == TYPE_BOOL) return "boolean";
-  if (t->kind == TYPE_INT) return arena_printf(p->arena, "%" PRId64 "..%" PRId64, INT64_MIN + 1, INT64_MAX - 1);
+  if (t->kind == TYPE_INT) return arena_printf(p->arena, "%" PRId32 "..%" PRId32, INT32_MIN, INT32_MAX);
   return arena_printf(p->arena, "%" PRId64 "..%" PRId64, t->lo_value, t->hi_value);
 }
 
@@ -398,15 +402,25 @@ static bool start_known(const mu *p, int c, int64_t *value) {
   return plan_start_value(p->spec, c, value, &from_init);
 }
 
-/* Reports an unbounded int that has no value to start from. */
+/* Reports what the verifier cannot hold of cell c: its range, or its start
+ * (an unbounded int needs one). */
 static bool check_start(mu *p, int c) {
   const ast_shared *v = mu_var(p, c);
-  int64_t value;
-  if (v->type.kind != TYPE_INT || start_known(p, c, &value)) return true;
-  diag_error(p->spec->src, v->name_at,
-             "cannot export to Murphi: unbounded int '%s' has no initial value to start from; give it an "
-             "initializer or a system init predicate '%s == CONST'",
-             v->name, v->name);
+  int64_t value = 0;
+  bool known = start_known(p, c, &value);
+  if (v->type.kind == TYPE_RANGE && (!fits32(v->type.lo_value) || !fits32(v->type.hi_value)))
+    diag_error(p->spec->src, v->type.at, "cannot export to Murphi: the range of '%s' does not fit in rumur's 32-bit values",
+               v->name);
+  else if (v->type.kind == TYPE_INT && !known)
+    diag_error(p->spec->src, v->name_at,
+               "cannot export to Murphi: unbounded int '%s' has no initial value to start from; give it an "
+               "initializer or a system init predicate '%s == CONST'",
+               v->name, v->name);
+  else if (known && !fits32(value))
+    diag_error(p->spec->src, v->init ? v->init->at : v->name_at,
+               "cannot export to Murphi: the initial value %" PRId64 " of '%s' does not fit in rumur's 32-bit values",
+               value, v->name);
+  else return true;
   return false;
 }
 
@@ -694,13 +708,21 @@ static void emit_invariants(mu *p) {
 
 /* ---------------------------------------------------------------- driver */
 
-/* Reports every literal that does not fit in Murphi's 64-bit values. */
+/* Reports every literal and const in e that does not fit in the verifier's
+ * values (rumur --value-type int32_t: the widest that rumur accepts). */
 static void check_literals(mu *p, const ir_expr *e) {
   if (!e) return;
-  if (e->kind == IR_INT && e->big) {
-    diag_error(p->spec->src, e->at, "cannot export to Murphi: %s does not fit in 64 bits", e->text);
+  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
+    diag_error(p->spec->src, e->at, "cannot export to Murphi: %s does not fit in rumur's 32-bit values", e->text);
+    p->plan.ok = false;
+  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !fits32(p->spec->consts.items[e->index]->value)) {
+    const ast_const *c = p->spec->consts.items[e->index];
+    diag_error(p->spec->src, e->at,
+               "cannot export to Murphi: const '%s' is %" PRId64 ", which does not fit in rumur's 32-bit values",
+               c->name, c->value);
     p->plan.ok = false;
   }
+  if (e->kind == IR_AT) return; /* its index is the exporter's */
   check_literals(p, e->a);
   check_literals(p, e->b);
   check_literals(p, e->c);

@@ -21,11 +21,13 @@
  * that are interchangeable (the same ones athread compose permutes) are a
  * scalarset, so that rumur reduces by symmetry; without, every instance set
  * is a range of tids. The model is meant for
- *   rumur --deadlock-detection off OUT.m -o OUT.c && gcc -O3 -mcx16 -o OUT OUT.c -lpthread && ./OUT
+ *   rumur --deadlock-detection off --value-type int32_t OUT.m -o OUT.c
+ *   gcc -O3 -mcx16 -o OUT OUT.c -lpthread && ./OUT
  * where "No error found" means safe. m_name names the model in its header
  * comment (NULL: "OUT.m"). Returns false after reporting, as file:line:col
  * errors, every construct that has no exact Murphi counterpart (an unbounded
- * int whose next or initial value is not determined); out then holds partial
+ * int whose next or initial value is not determined, a value beyond 32
+ * bits, the widest that rumur's verifier holds); out then holds partial
  * text to discard. */
 bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool symmetry);
 

@@ -352,7 +352,7 @@ $VALGRIND "$ATHREAD" murphi race.athread > race-stdout.m 2> /dev/null
 expect murphi-output-file 0 "" "" -- murphi race.athread -o race.m
 # the same model, except that the header names the file (stdout: OUT.m)
 if cmp -s race.m <(sed 's/OUT\.m /race.m /g' race-stdout.m); then pass; else fail "murphi -o wrote another model than murphi to stdout"; fi
-if grep -q '^--   rumur --deadlock-detection off --scalarset-schedules off race.m -o' race.m; then pass; else fail "murphi -o: the header does not name the model file"; fi
+if grep -q '^--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t race.m -o' race.m; then pass; else fail "murphi -o: the header does not name the model file"; fi
 cp race.m keep.m
 expect_match murphi-cannot-export 2 "open.athread:1:12: error: cannot export to Murphi: unbounded int 'g' has no initial value" -- murphi open.athread -o race.m
 if cmp -s race.m keep.m && [ -z "$(ls -A | grep 'race.m.')" ]; then pass; else fail "a failed murphi -o touched the output file"; fi
