@@ -28,30 +28,30 @@
 #include "step-plan.h"
 
 typedef struct mu {
-  const ast_spec *spec;     /* borrowed */
-  strbuf *out;              /* where text goes now: the model, or body */
-  strbuf *model;            /* the caller's */
-  strbuf body;              /* everything after the declarations (it names the count functions) */
-  arena *arena;             /* owns names */
-  symtab taken;             /* every Murphi name in use (interned in arena) */
-  bool symmetry;            /* interchangeable instances are scalarsets */
-  planner plan;             /* the steps of every thread */
-  const char **konst;       /* per const: its name */
-  const char **var;         /* per cell: its global, or its element (a[2]) */
-  const char **array;       /* per cell: its array, or NULL */
-  const char **temp;        /* per cell: its choice or local in the step being written, or NULL */
-  const char **start;       /* per cell: its choice in the startstate, or NULL */
-  const char **pc;          /* per thread: the array of its instances' states (NULL: no instance) */
-  const char **ids;         /* per thread: its index type */
-  const char **states;      /* per thread: its enum type */
-  const char ***state;      /* per thread, per state: its enum constant */
-  const char ***counter;    /* per thread, per state: its count function, once used */
-  const char ***pick;       /* per thread, per instance: the startstate's choice of its initial state, or NULL */
-  const ast_instance **of;  /* per thread: its instance set */
-  bool *scalarset;          /* per thread: its index type is a scalarset */
-  const char *self;         /* the instance variable of rules and invariants */
-  const char *tally;        /* the local of the count functions */
-  const bind *binds;        /* how primes read in the expression being written, or NULL */
+  const ast_spec *spec;    /* borrowed */
+  strbuf *out;             /* where text goes now: the model, or body */
+  strbuf *model;           /* the caller's */
+  strbuf body;             /* everything after the declarations (it names the count functions) */
+  arena *arena;            /* owns names */
+  symtab taken;            /* every Murphi name in use (interned in arena) */
+  bool symmetry;           /* interchangeable instances are scalarsets */
+  planner plan;            /* the steps of every thread */
+  const char **konst;      /* per const: its name */
+  const char **var;        /* per cell: its global, or its element (a[2]) */
+  const char **array;      /* per cell: its array, or NULL */
+  const char **temp;       /* per cell: its choice or local in the step being written, or NULL */
+  const char **start;      /* per cell: its choice in the startstate, or NULL */
+  const char **pc;         /* per thread: the array of its instances' states (NULL: no instance) */
+  const char **ids;        /* per thread: its index type */
+  const char **states;     /* per thread: its enum type */
+  const char ***state;     /* per thread, per state: its enum constant */
+  const char ***counter;   /* per thread, per state: its count function, once used */
+  const char ***pick;      /* per thread, per instance: the startstate's choice of its initial state, or NULL */
+  const ast_instance **of; /* per thread: its instance set */
+  bool *scalarset;         /* per thread: its index type is a scalarset */
+  const char *self;        /* the instance variable of rules and invariants */
+  const char *tally;       /* the local of the count functions */
+  const bind *binds;       /* how primes read in the expression being written, or NULL */
 } mu;
 
 static const ast_shared *mu_var(const mu *p, int i) { return p->spec->shared.items[i]; }
@@ -409,8 +409,8 @@ static bool check_start(mu *p, int c) {
   int64_t value = 0;
   bool known = start_known(p, c, &value);
   if (v->type.kind == TYPE_RANGE && (!fits32(v->type.lo_value) || !fits32(v->type.hi_value)))
-    diag_error(p->spec->src, v->type.at, "cannot export to Murphi: the range of '%s' does not fit in rumur's 32-bit values",
-               v->name);
+    diag_error(p->spec->src, v->type.at,
+               "cannot export to Murphi: the range of '%s' does not fit in rumur's 32-bit values", v->name);
   else if (v->type.kind == TYPE_INT && !known)
     diag_error(p->spec->src, v->name_at,
                "cannot export to Murphi: unbounded int '%s' has no initial value to start from; give it an "
@@ -459,7 +459,8 @@ static void emit_start_values(mu *p) {
   vec_foreach(&p->spec->shared, c) {
     int64_t value;
     if (p->start[c]) line(p, 2, "%s := %s;", p->var[c], p->start[c]);
-    else if (start_known(p, (int)c, &value)) line(p, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
+    else if (start_known(p, (int)c, &value))
+      line(p, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
   }
 }
 
@@ -618,7 +619,8 @@ static void emit_via_locals(mu *p, const step *s) {
   vec_foreach(&s->assigns, i)
     if (s->assigns.items[i].value) emit_set(p, temp_of(p, s->assigns.items[i].var), s->assigns.items[i].value);
   vec_foreach(&s->computed, i) emit_set(p, temp_of(p, s->computed.items[i].var), s->computed.items[i].value);
-  vec_foreach(&s->assigns, i) line(p, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
+  vec_foreach(&s->assigns, i)
+    line(p, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
   vec_foreach(&s->computed, i)
     line(p, 4, "%s := %s;", p->var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
 }

@@ -730,7 +730,7 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     bool keeps = a->value && a->value->kind == IR_NAME && !a->value->primed && a->value->ref == REF_SHARED &&
-                 a->value->index == a->var; /* x' == x */
+                 a->value->index == a->var;    /* x' == x */
     if (a->element) emit_element_set(p, n, a); /* never through temporaries (promela-plan.c) */
     else if (a->value && !(keeps && !s->via_temps))
       emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);

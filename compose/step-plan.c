@@ -96,7 +96,8 @@ static bool plans_usable(planner *p, const ast_edge *e, const sem_plans *plans) 
   } else if (plans->undetermined >= 0 && e->kind == EDGE_COMMAND) {
     const char *name = plan_var(p, plans->undetermined)->name;
     diag_error(p->src, e->from_at,
-               "cannot export to %s: this edge chooses among infinitely many values of unbounded int '%s'", p->target, name);
+               "cannot export to %s: this edge chooses among infinitely many values of unbounded int '%s'", p->target,
+               name);
   } else if (plans->undetermined >= 0) {
     const char *name = plan_var(p, plans->undetermined)->name;
     diag_error(p->src, plans->undetermined_at->at,
@@ -142,8 +143,8 @@ static void plan_command(planner *p, int thread, const ast_edge *e) {
     by_plans |= element && !as->value;
     if (!as->value && !element && plan_var(p, as->var_index)->type.kind == TYPE_INT) {
       diag_error(p->src, as->var_at,
-                 "cannot export to %s: '%s := *' chooses among infinitely many values of unbounded int '%s'",
-                 p->target, as->var, as->var);
+                 "cannot export to %s: '%s := *' chooses among infinitely many values of unbounded int '%s'", p->target,
+                 as->var, as->var);
       p->ok = false;
     }
     vec_push(p->arena, &s->assigns, ((assign_plan){as->var_index, as->value, element ? as->target : NULL}));
