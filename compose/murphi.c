@@ -106,10 +106,15 @@ static size_t initial_states(const ast_thread *t) {
   return n;
 }
 
-/* The instances compose permutes (declare_symmetry in model-product.c), with
- * one initial state (a startstate cannot choose per element of a scalarset). */
+/* The instances compose permutes (declare_symmetry in model-product.c). */
 static bool interchangeable(const mu *p, const ast_thread *t, const ast_instance *in) {
-  return p->symmetry && in->count_value >= 2 && !t->uses_tid && !t->named_by_index && initial_states(t) == 1;
+  return p->symmetry && in->count_value >= 2 && !t->uses_tid && !t->named_by_index;
+}
+
+/* True when the startstate counts how many instances of thread t start in
+ * each init state (a scalarset has no element to choose for by name). */
+static bool counts_starts(const mu *p, int t) {
+  return p->scalarset[t] && initial_states(p->spec->threads.items[t]) > 1;
 }
 
 static void name_thread(mu *p, const ast_thread *t) {
@@ -444,6 +449,16 @@ static bool emit_start_choices(mu *p) {
     const ast_thread *th = p->spec->threads.items[t];
     if (!p->pc[t] || initial_states(th) < 2) continue;
     p->pick[t] = arena_alloc(p->arena, (size_t)p->of[t]->count_value * sizeof **p->pick);
+    if (counts_starts(p, (int)t)) {
+      size_t k = 0;
+      vec_foreach(&th->states, s)
+        if (th->states.items[s]->initial && ++k < initial_states(th)) {
+          p->pick[t][k - 1] = fresh_name(p, arena_printf(p->arena, "%s_in_%s", th->name, th->states.items[s]->name));
+          sbuf_printf(p->out, "%s%s: 0..%" PRId64, sep, p->pick[t][k - 1], p->of[t]->count_value);
+          sep = "; ";
+        }
+      continue;
+    }
     for (int64_t k = 0; k < p->of[t]->count_value; k++) {
       int64_t tid = p->of[t]->first_tid + k;
       p->pick[t][k] = fresh_name(p, arena_printf(p->arena, "%s_%" PRId64 "_init", th->name, tid));
@@ -467,8 +482,43 @@ static void emit_start_values(mu *p) {
 /* The initial state of every instance: its one initial state, or the
  * ruleset's choice among its initial states (the other choices are assumed
  * away). */
+/* "T_in_S1 + ... " over the counts of the init states before the index-th. */
+static void emit_count_sum(mu *p, int t, size_t index) {
+  for (size_t k = 0; k < index; k++) sbuf_printf(p->out, "%s%s", k ? " + " : "", p->pick[t][k]);
+}
+
+/* The instances of a scalarset with several init states: T_in_S1 of them
+ * start in S1, the next T_in_S2 in S2, ..., the rest in the last. Up to a
+ * permutation, which rumur's symmetry reduction applies, that is every
+ * choice of init states. */
+static void emit_counted_starts(mu *p, int t) {
+  const ast_thread *th = p->spec->threads.items[t];
+  size_t inits = initial_states(th), k = 0;
+  sbuf_puts(p->out, "  assume ");
+  emit_count_sum(p, t, inits - 1);
+  sbuf_printf(p->out, " <= %" PRId64 ";\n", p->of[t]->count_value);
+  line(p, 2, "%s := 0;", p->tally);
+  line(p, 2, "for %s: %s do", p->self, p->ids[t]);
+  vec_foreach(&th->states, s) {
+    if (!th->states.items[s]->initial) continue;
+    if (++k == inits) {
+      line(p, 4, "else %s[%s] := %s; endif;", p->pc[t], p->self, p->state[t][s]);
+      break;
+    }
+    sbuf_printf(p->out, "    %s %s < ", k == 1 ? "if" : "elsif", p->tally);
+    emit_count_sum(p, t, k);
+    sbuf_printf(p->out, " then %s[%s] := %s;\n", p->pc[t], p->self, p->state[t][s]);
+  }
+  line(p, 4, "%s := %s + 1;", p->tally, p->tally);
+  line(p, 2, "endfor;");
+}
+
 static void emit_start_states(mu *p, int t) {
   const ast_thread *th = p->spec->threads.items[t];
+  if (counts_starts(p, t)) {
+    emit_counted_starts(p, t);
+    return;
+  }
   if (initial_states(th) == 1) {
     vec_foreach(&th->states, s)
       if (th->states.items[s]->initial)
@@ -494,6 +544,10 @@ static void emit_startstate(mu *p) {
   line(p, 0, "\n-- the initial states");
   bool ruleset = emit_start_choices(p);
   line(p, 0, "startstate \"init\"");
+  int64_t most = 0;
+  vec_foreach(&spec->threads, t)
+    if (counts_starts(p, (int)t) && p->of[t]->count_value > most) most = p->of[t]->count_value;
+  if (most) line(p, 2, "var %s: 0..%" PRId64 ";", p->tally, most);
   line(p, 0, "begin");
   emit_start_values(p);
   vec_foreach(&spec->threads, t)
