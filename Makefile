@@ -122,7 +122,7 @@ test: deps
 # reach; make test has already run the full counts (CI runs both). The
 # theorem oracles' time limit doubles: a proof near the limit in the plain
 # build (12 s of 20 s) passes it under the sanitizers.
-ASAN_ORACLE_COUNTS = ORACLE_SLOWDOWN=2 ORACLE_CASES=50 RUMUR_CASES=4 THEOREM_CASES=60 THEOREM_ACCESS_CASES=30 THEOREM_CHECK_CASES=40 THEOREM_FORALL_CASES=20 FORALL_CASES=10 SVCOMP_TIMEOUT=20
+ASAN_ORACLE_COUNTS = ORACLE_SLOWDOWN=2 ORACLE_CASES=50 RUMUR_CASES=2 THEOREM_CASES=60 THEOREM_ACCESS_CASES=30 THEOREM_CHECK_CASES=40 THEOREM_FORALL_CASES=20 FORALL_CASES=10 SVCOMP_TIMEOUT=20
 
 asan-test: deps
 	@STRESS_SLOWDOWN=4 $(ASAN_ORACLE_COUNTS) $(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check
