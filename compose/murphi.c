@@ -448,7 +448,8 @@ static bool emit_start_choices(mu *p) {
   vec_foreach(&p->spec->threads, t) {
     const ast_thread *th = p->spec->threads.items[t];
     if (!p->pc[t] || initial_states(th) < 2) continue;
-    p->pick[t] = arena_alloc(p->arena, (size_t)p->of[t]->count_value * sizeof **p->pick);
+    size_t picks = (size_t)p->of[t]->count_value + initial_states(th); /* per instance, or per init state */
+    p->pick[t] = arena_alloc(p->arena, picks * sizeof **p->pick);
     if (counts_starts(p, (int)t)) {
       size_t k = 0;
       vec_foreach(&th->states, s)
