@@ -50,7 +50,8 @@ typedef struct mu {
   const ast_instance **of; /* per thread: its instance set */
   bool *scalarset;         /* per thread: its index type is a scalarset */
   const char *self;        /* the instance variable of rules and invariants */
-  const char *tally;       /* the local of the count functions */
+  const char *tally;       /* the local of the count functions and of the startstate */
+  const char *wide;        /* the type that makes rumur's values signed 32-bit */
   const bind *binds;       /* how primes read in the expression being written, or NULL */
 } mu;
 
@@ -150,6 +151,7 @@ static void name_everything(mu *p) {
   vec_foreach(&spec->threads, i) name_thread(p, spec->threads.items[i]);
   p->self = fresh_name(p, "self");
   p->tally = fresh_name(p, "tally");
+  p->wide = fresh_name(p, "athread_value");
 }
 
 /* Cell v's name with a suffix: x_next for x, a_2_next for a[2]. */
@@ -361,8 +363,13 @@ static void emit_thread_types(mu *p, const ast_thread *t) {
          in->first_tid + in->count_value - 1, t->name);
 }
 
+/* rumur sizes its values by the model's types: with only non-negative
+ * ranges they are unsigned, and a guard's x - 1 < 0 would overflow. One
+ * signed 32-bit type, unused, makes them signed (as --value-type int32_t). */
 static void emit_types(mu *p) {
   line(p, 0, "\ntype");
+  line(p, 2, "%s: %" PRId32 "..%" PRId32 "; -- unused: makes rumur's values signed 32-bit", p->wide, INT32_MIN,
+       INT32_MAX);
   vec_foreach(&p->spec->threads, t)
     if (p->pc[t]) emit_thread_types(p, p->spec->threads.items[t]);
 }
