@@ -36,12 +36,12 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 
 CORE_SRC = core/arena.c core/vec.c core/strbuf.c core/diag.c core/diag-render.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/smt-drive.c core/smt-print.c core/interrupt.c core/progress.c core/json-text.c core/utf8.c core/linediff.c core/sha256.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/semantics.c spec-lang/plans.c spec-lang/fmt.c spec-lang/fmt-wrap.c spec-lang/properties.c spec-lang/vacuity.c
-COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/promela-plan.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
+COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/step-plan.c compose/murphi.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c
 REVIEW_SRC = review/review.c review/review-page.c
-CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-viz.c cli/cmd-conform.c cli/code-args.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-murphi.c cli/cmd-viz.c cli/cmd-conform.c cli/code-args.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
 LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(REVIEW_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
@@ -122,7 +122,7 @@ test: deps
 # reach; make test has already run the full counts (CI runs both). The
 # theorem oracles' time limit doubles: a proof near the limit in the plain
 # build (12 s of 20 s) passes it under the sanitizers.
-ASAN_ORACLE_COUNTS = ORACLE_SLOWDOWN=2 ORACLE_CASES=50 THEOREM_CASES=60 THEOREM_ACCESS_CASES=30 THEOREM_CHECK_CASES=40 THEOREM_FORALL_CASES=20 FORALL_CASES=10 SVCOMP_TIMEOUT=20
+ASAN_ORACLE_COUNTS = ORACLE_SLOWDOWN=2 ORACLE_CASES=50 RUMUR_CASES=2 THEOREM_CASES=60 THEOREM_ACCESS_CASES=30 THEOREM_CHECK_CASES=40 THEOREM_FORALL_CASES=20 FORALL_CASES=10 SVCOMP_TIMEOUT=20
 
 asan-test: deps
 	@STRESS_SLOWDOWN=4 $(ASAN_ORACLE_COUNTS) $(MAKE) --no-print-directory SAN=1 BUILD=build-asan BIN=build-asan/bin OPT=-O1 check

@@ -30,6 +30,7 @@ extern const diag_tool cli_tool;
 int cmd_lint(diag_sink *sink, int argc, char **argv);
 int cmd_fmt(diag_sink *sink, int argc, char **argv);
 int cmd_promela(diag_sink *sink, int argc, char **argv);
+int cmd_murphi(diag_sink *sink, int argc, char **argv);
 int cmd_compose(diag_sink *sink, int argc, char **argv);
 int cmd_viz(diag_sink *sink, int argc, char **argv);
 int cmd_conform(diag_sink *sink, int argc, char **argv);

@@ -14,6 +14,7 @@ _athread_options() {
     review) echo "--diagnostics-format --for-all --help --max-states --output --set --thread --timeout" ;;
     replay) echo "--diagnostics-format --help --no-timing --set" ;;
     promela) echo "--diagnostics-format --help --output --set" ;;
+    murphi) echo "--diagnostics-format --help --no-symmetry --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
   esac
 }
@@ -35,7 +36,7 @@ _athread() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} command=${COMP_WORDS[1]:-}
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz review promela skeleton help --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz review promela murphi skeleton help --help --version" -- "$cur")
     return
   fi
   local values

@@ -17,7 +17,7 @@
  * no state). Unbounded ints have no finite type to choose from, so they must
  * be computed.
  */
-#include "promela-impl.h"
+#include "promela.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -28,9 +28,73 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "step-plan.h"
 
 /* SPIN runs at most 255 processes: init and one per instance. */
 #define MAX_INSTANCES 254
+
+typedef struct pml {
+  const ast_spec *spec;                  /* borrowed */
+  const diag_source *src;                /* spec->src, for messages */
+  strbuf *out;                           /* the model being written */
+  arena *arena;                          /* owns names and plans */
+  symtab taken;                          /* every Promela name in use (interned in arena) */
+  bool ok;                               /* nothing reported */
+  planner plan;                          /* the steps of every thread (step-plan.h) */
+  const char **konst;                    /* per const: its macro, NULL if its value needs more than 32 bits */
+  const char **var;                      /* per cell: its global, or its element of a global array (a[2]) */
+  const char **array;                    /* per cell: the global array it is an element of, or NULL */
+  const char **temp;                     /* per cell: its temporary, NULL when no step needs it */
+  const char **proc;                     /* per thread: its proctype */
+  const char ***state;                   /* per thread, per state: its constant */
+  bool use_mtype;                        /* states are mtype symbols (else #defines) */
+  const char *pc;                        /* the array of instance states */
+  const char *check;                     /* the inline that asserts every property */
+  int64_t tid;                           /* what tid reads as: an instance number, or 0 for the parameter tid */
+  const bind *binds;                     /* how primes read in the expression being written, or NULL */
+  const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
+} pml;
+
+static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->spec->shared.items[i]; }
+
+static inline bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+/* Reports every literal and const in e whose value needs more than 32 bits
+ * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
+static void pml_check_numbers(pml *p, const ir_expr *e) {
+  if (!e) return;
+  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
+    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
+    p->ok = false;
+  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
+    const ast_const *c = p->spec->consts.items[e->index];
+    diag_error(p->src, e->at,
+               "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
+               c->name, c->value);
+    p->ok = false;
+  }
+  if (e->kind == IR_AT) return;
+  pml_check_numbers(p, e->a);
+  pml_check_numbers(p, e->b);
+  pml_check_numbers(p, e->c);
+}
+
+/* Reports the numbers of thread t that need more than 32 bits (the
+ * planner's check_thread). */
+static void check_thread_numbers(void *ctx, const ast_thread *t) {
+  pml *p = ctx;
+  vec_foreach(&t->invariants, i) pml_check_numbers(p, t->invariants.items[i]);
+  const ir_expr *last = NULL;
+  vec_foreach(&t->states, i) {
+    if (t->states.items[i]->assertion != last) pml_check_numbers(p, t->states.items[i]->assertion);
+    last = t->states.items[i]->assertion;
+  }
+  vec_foreach(&t->edges, i) {
+    const ast_edge *e = t->edges.items[i];
+    pml_check_numbers(p, e->kind == EDGE_RELATION ? e->relation : e->guard);
+    vec_foreach(&e->assigns, k) pml_check_numbers(p, e->assigns.items[k].value);
+  }
+}
 
 static const ast_instance *instance_of(const ast_spec *spec, int thread) {
   vec_foreach(&spec->instances, i)
@@ -152,7 +216,7 @@ static const char *temp_name(pml *p, int v) {
 static void name_temps(pml *p) {
   vec_foreach(&p->spec->shared, v)
     vec_foreach(&p->spec->threads, t)
-      if (p->temps_of[t][v] && !p->temp[v]) p->temp[v] = fresh_name(p, temp_name(p, (int)v));
+      if (p->plan.temps_of[t][v] && !p->temp[v]) p->temp[v] = fresh_name(p, temp_name(p, (int)v));
 }
 
 /* ---------------------------------------------------------------- output helpers */
@@ -394,23 +458,8 @@ static const char *promela_type(const ast_type *t) {
   return "int";
 }
 
-/* The constant the initial state's plan gives var (sem_initial_plans: one
- * plan, with a step that defines var by a constant), as from `x == C`. */
-static bool init_value(const pml *p, int var, int64_t *value) {
-  const sem_plans *plans = sem_initial_plans(p->spec);
-  if (plans->count != 1) return false;
-  const sem_plan *plan = &plans->items[0];
-  for (size_t k = 0; k < plan->step_count; k++)
-    if (plan->steps[k].var == var) return plan->steps[k].def && sem_constant(p->spec, plan->steps[k].def, value);
-  return false;
-}
-
-/* The constant cell c starts with: its initializer, or for an unbounded int
- * the value the init predicates give it (*from_init). */
 static bool start_value(const pml *p, int c, int64_t *value, bool *from_init) {
-  const ast_shared *v = pml_shared_var(p, c);
-  *from_init = !v->init && v->type.kind == TYPE_INT && init_value(p, c, value);
-  return *from_init || (v->init && sem_constant(p->spec, v->init, value));
+  return plan_start_value(p->spec, c, value, from_init);
 }
 
 static bool element_start(const pml *p, int c, int64_t *value) {
@@ -462,24 +511,13 @@ static void emit_shared(pml *p, int i) {
   sbuf_putc(p->out, '\n');
 }
 
-/* The value every element of array v starts with, when they share one. */
-static bool common_value(const pml *p, const ast_shared *v, int64_t *value) {
-  if (v->init) return sem_constant(p->spec, v->init, value);
-  for (int64_t k = 0; k < v->length; k++) {
-    int64_t x;
-    if (!element_start(p, v->index + (int)k, &x) || (k > 0 && x != *value)) return false;
-    *value = x;
-  }
-  return v->length > 0;
-}
-
 /* Writes "TYPE name[N] = VALUE;" (or without a value: init sets or chooses
  * the elements) and a comment on the type; every element is checked as a
  * scalar would be. */
 static void emit_array(pml *p, const ast_shared *v) {
   for (int64_t k = 0; k < v->length; k++) check_start(p, v->index + (int)k);
   int64_t value = 0;
-  bool same = common_value(p, v, &value);
+  bool same = plan_common_value(p->spec, v, &value);
   sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->array[v->index], v->length);
   if (same && v->type.kind == TYPE_BOOL) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (same) sbuf_printf(p->out, " = %" PRId64, value);
@@ -649,18 +687,6 @@ static void emit_set(pml *p, int n, const char *target, const ir_expr *value) {
   sbuf_puts(p->out, ";\n");
 }
 
-/* True when value (of a bounded variable var) may fall outside var's range:
- * it is not a constant in the range, nor a variable of a narrower range. */
-static bool needs_range_check(const pml *p, int var, const ir_expr *value) {
-  const ast_type *ty = &pml_shared_var(p, var)->type;
-  int64_t v;
-  if (!value || ty->kind != TYPE_RANGE) return false;
-  if (sem_constant(p->spec, value, &v)) return v < ty->lo_value || v > ty->hi_value;
-  if (value->kind != IR_NAME || value->primed || value->ref != REF_SHARED) return true;
-  const ast_type *from = &pml_shared_var(p, value->index)->type;
-  return from->kind != TYPE_RANGE || from->lo_value < ty->lo_value || from->hi_value > ty->hi_value;
-}
-
 /* Appends " && lo <= V && V <= hi" (sep first) for the range of var. */
 static void emit_range_check(pml *p, const char *sep, int var, const ir_expr *value, const char *temp) {
   const ast_type *ty = &pml_shared_var(p, var)->type;
@@ -673,23 +699,18 @@ static void emit_range_check(pml *p, const char *sep, int var, const ir_expr *va
   sbuf_printf(p->out, " <= %" PRId64, ty->hi_value);
 }
 
-static bool constantly_true(const pml *p, const ir_expr *e) {
-  int64_t v;
-  return sem_constant(p->spec, e, &v) && v;
-}
-
 /* The guard: pc == from, the conditions on the pre-state, and the range of
  * every value assigned from the pre-state. */
 static void emit_guard(pml *p, const ast_thread *t, const step *s) {
   sbuf_printf(p->out, "%s[tid] == %s", p->pc, p->state[t->index][s->edge->from_index]);
   vec_foreach(&s->guard, i) {
-    if (constantly_true(p, s->guard.items[i])) continue;
+    if (plan_constantly_true(p->spec, s->guard.items[i])) continue;
     sbuf_puts(p->out, " && ");
     emit_operand(p, PR_AND, s->guard.items[i], true);
   }
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
-    if (needs_range_check(p, a->var, a->value)) emit_range_check(p, " && ", a->var, a->value, NULL);
+    if (plan_needs_range_check(p->spec, a->var, a->value)) emit_range_check(p, " && ", a->var, a->value, NULL);
   }
 }
 
@@ -709,7 +730,7 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     bool keeps = a->value && a->value->kind == IR_NAME && !a->value->primed && a->value->ref == REF_SHARED &&
-                 a->value->index == a->var; /* x' == x */
+                 a->value->index == a->var;    /* x' == x */
     if (a->element) emit_element_set(p, n, a); /* never through temporaries (promela-plan.c) */
     else if (a->value && !(keeps && !s->via_temps))
       emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
@@ -739,9 +760,9 @@ static void emit_resets(pml *p, int n, const step *s) {
  * relation, or a computed value that may leave its range. */
 static bool has_tests(const pml *p, const step *s) {
   vec_foreach(&s->computed, i)
-    if (needs_range_check(p, s->computed.items[i].var, s->computed.items[i].value)) return true;
+    if (plan_needs_range_check(p->spec, s->computed.items[i].var, s->computed.items[i].value)) return true;
   vec_foreach(&s->checks, i)
-    if (!constantly_true(p, s->checks.items[i])) return true;
+    if (!plan_constantly_true(p->spec, s->checks.items[i])) return true;
   return false;
 }
 
@@ -761,12 +782,12 @@ static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
   const char *sep = "";
   vec_foreach(&s->computed, i) {
     const assign_plan *a = &s->computed.items[i];
-    if (!needs_range_check(p, a->var, a->value)) continue;
+    if (!plan_needs_range_check(p->spec, a->var, a->value)) continue;
     emit_range_check(p, sep, a->var, a->value, p->temp[a->var]);
     sep = " && ";
   }
   vec_foreach(&s->checks, i) {
-    if (constantly_true(p, s->checks.items[i])) continue;
+    if (plan_constantly_true(p->spec, s->checks.items[i])) continue;
     sbuf_puts(p->out, sep);
     emit_operand(p, PR_AND, s->checks.items[i], *sep != '\0');
     sep = " && ";
@@ -793,7 +814,7 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
   sbuf_puts(p->out, " */\n");
   p->binds = s->binds;
   indent(p, 5);
-  sbuf_printf(p->out, "%s { ", pml_is_deterministic(s) ? "d_step" : "atomic");
+  sbuf_printf(p->out, "%s { ", plan_is_deterministic(s) ? "d_step" : "atomic");
   emit_guard(p, t, s);
   sbuf_puts(p->out, " ->\n");
   if (s->chosen.len || s->computed.len) emit_choose_and_test(p, t, s);
@@ -804,7 +825,7 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
 }
 
 static void emit_proctype(pml *p, const ast_thread *t) {
-  const step_list *steps = &p->steps[t->index];
+  const step_list *steps = &p->plan.steps[t->index];
   sbuf_printf(p->out, "\n/* thread %s", t->name);
   if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
   sbuf_puts(p->out, " */\n");
@@ -814,7 +835,7 @@ static void emit_proctype(pml *p, const ast_thread *t) {
   }
   line(p, 0, "proctype %s(byte tid) {", p->proc[t->index]);
   vec_foreach(&p->spec->shared, v)
-    if (p->temps_of[t->index][v])
+    if (p->plan.temps_of[t->index][v])
       line(p, 2, "%s %s; /* %s' */", pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int", p->temp[v],
            pml_shared_var(p, (int)v)->name);
   line(p, 2, "do");
@@ -831,7 +852,7 @@ static void emit_element_starts(pml *p) {
   vec_foreach(&p->spec->variables, i) {
     const ast_shared *v = p->spec->variables.items[i];
     int64_t value;
-    if (!v->size || common_value(p, v, &value)) continue;
+    if (!v->size || plan_common_value(p->spec, v, &value)) continue;
     for (int c = v->index; c < v->index + (int)v->length; c++)
       if (element_start(p, c, &value))
         line(p, 4, "%s = %s;", p->var[c],
@@ -872,7 +893,7 @@ static void emit_init(pml *p) {
   line(p, 4, "%s();", p->check);
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
-    if (p->steps[in->thread_index].len == 0) continue;
+    if (p->plan.steps[in->thread_index].len == 0) continue;
     for (int64_t tid = in->first_tid; tid < in->first_tid + in->count_value; tid++)
       line(p, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
   }
@@ -910,7 +931,8 @@ static void emit_model(pml *p, const char *pml_name) {
   }
   vec_foreach(&spec->inits, i) pml_check_numbers(p, spec->inits.items[i]);
   vec_foreach(&spec->properties, i) pml_check_numbers(p, spec->properties.items[i]);
-  pml_plan_threads(p);
+  plan_threads(&p->plan);
+  p->ok &= p->plan.ok;
   name_temps(p);
   emit_states(p);
   emit_instances(p);
@@ -932,9 +954,9 @@ bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
     p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
     p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);
-    p.steps = arena_alloc(p.arena, (nt + 1) * sizeof *p.steps);
-    p.temps_of = arena_alloc(p.arena, (nt + 1) * sizeof *p.temps_of);
-    for (size_t t = 0; t < nt; t++) p.temps_of[t] = arena_alloc(p.arena, nv + 1);
+    p.plan = plan_new(spec, p.arena, "Promela");
+    p.plan.check_thread = check_thread_numbers;
+    p.plan.ctx = &p;
     emit_model(&p, pml_name);
   }
   symtab_free(&p.taken);

@@ -12,6 +12,7 @@ packages=(
   libcmocka-dev           # unit tests
   libjansson-dev          # JSON output and traces
   spin                    # reference model checker for differential tests
+  rumur                   # Murphi model checker: athread murphi's peer in the differential tests and bench/compose-vs-rumur
   clang libclang-rt-14-dev # make fuzz-build: libFuzzer harnesses (fuzz/), its fuzzer runtime
   libclang-19-dev         # athread skeleton: cfront/ reads C through libclang (>= 17 for operator kinds)
   man-db groff-base mandoc zsh # tests/dist.sh: the man pages render without warnings, zsh completion

@@ -85,7 +85,7 @@ expect diagnostics-after-double-dash 2 "" "--diagnostics-format=json: error: can
 # ---------------------------------------------------------------- help and version
 expect version 0 "athread 0.2.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
-for c in lint fmt conform check compose replay viz promela skeleton; do
+for c in lint fmt conform check compose replay viz promela murphi skeleton; do
   expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
   expect_match "help-command-$c" 0 "^usage: athread $c" -- help "$c"
 done
@@ -248,6 +248,7 @@ shared int g
             ^" -- lint -
 STDIN=race.athread expect_match fmt-stdin 0 '^system S {' -- fmt -
 STDIN=race.athread expect_match promela-stdout 0 'as a Promela model for SPIN' -- promela - -o -
+STDIN=race.athread expect_match murphi-stdout 0 'as a Murphi model for rumur' -- murphi - -o -
 printf 'const N = 16;\nshared int[0..N] x = 0;\nthread T { init state A; state B; A -> B when x < N do x := x + 1; B -> A : true; }\nsystem S { T[N]; }\n' > wide.athread
 expect_match timeout 3 "unknown: the time limit (--timeout) was reached" -- compose wide.athread --no-symmetry --timeout 0.2
 expect_match memory-limit 3 "unknown: the memory limit was reached" -- compose wide.athread --no-symmetry --max-memory 1
@@ -366,6 +367,22 @@ expect promela-set-unknown 2 "" "athread: error: --set M=3: race.athread declare
 expect promela-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread promela --help')" -- promela race.athread --engine explicit
 expect_match promela-unwritable 2 "cannot create output file" -- promela race.athread -o /nonexistent/dir/m.pml
 
+# ---------------------------------------------------------------- murphi outputs
+$VALGRIND "$ATHREAD" murphi race.athread > race-stdout.m 2> /dev/null
+expect murphi-output-file 0 "" "" -- murphi race.athread -o race.m
+# the same model, except that the header names the file (stdout: OUT.m)
+if cmp -s race.m <(sed 's/OUT\.m /race.m /g' race-stdout.m); then pass; else fail "murphi -o wrote another model than murphi to stdout"; fi
+if grep -q '^--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t race.m -o' race.m; then pass; else fail "murphi -o: the header does not name the model file"; fi
+cp race.m keep.m
+expect_match murphi-cannot-export 2 "open.athread:1:12: error: cannot export to Murphi: unbounded int 'g' has no initial value" -- murphi open.athread -o race.m
+if cmp -s race.m keep.m && [ -z "$(ls -A | grep 'race.m.')" ]; then pass; else fail "a failed murphi -o touched the output file"; fi
+expect murphi-set-unknown 2 "" "athread: error: --set M=3: race.athread declares no const 'M'" -- murphi race.athread --set M=3
+expect murphi-bad-option 2 "" "athread: error: unknown option '--engine' (try 'athread murphi --help')" -- murphi race.athread --engine explicit
+expect_match murphi-unwritable 2 "cannot create output file" -- murphi race.athread -o /nonexistent/dir/m.m
+printf 'shared bool busy = false;\nthread W { init state Idle; state Busy; Idle -> Busy when !busy do busy := true; Busy -> Idle do busy := false; }\nsystem S { W[3]; }\n' > twins.athread
+expect_match murphi-scalarset 0 '^  W_id: scalarset(3);' -- murphi twins.athread
+expect_match murphi-no-symmetry 0 '^  W_id: 1..3;' -- murphi twins.athread --no-symmetry
+
 # ---------------------------------------------------------------- --certificate in the spec's syntax
 # round_trip NAME SPEC OPTIONS: the printed invariant, one `invariant` line
 # per conjunct pasted into the spec's system, must parse and hold (exit 0,
@@ -425,7 +442,7 @@ help_options() {
   { "$ATHREAD" "$1" --help; [ "$1" = check ] && "$ATHREAD" conform --help; } |
     grep -oE '^  (-[a-zA-Z],? )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' '
 }
-for c in lint fmt conform check compose replay viz promela skeleton; do
+for c in lint fmt conform check compose replay viz promela murphi skeleton; do
   got=$(complete_words athread "$c" -- | tr ' ' '\n' | sort -u | tr '\n' ' ')
   if [ "$got" = "$(help_options "$c")" ]; then pass; else fail "completion of $c's options: '$got', --help lists '$(help_options "$c")'"; fi
 done

@@ -71,6 +71,8 @@ suite "fuzz regressions: inputs that once crashed a front end (tests/fuzz-regres
 
 suite "composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search" 30 tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1
 
+suite "composer oracle against rumur: random systems and every example, athread murphi's model in rumur (scalarsets and --no-symmetry) vs compose (verdicts; states without symmetry)" 30 tests/oracle/rumur-diff.sh "${RUMUR_CASES:-6}" 1
+
 suite "conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search" 30 tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1
 
 suite "conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses" 30 env ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1

@@ -1,36 +1,16 @@
-/* compose/promela-plan.c -- how each step of the Promela model computes its
- * next values: a relation's plans (the semantic layer's, one step per
+/* compose/step-plan.c -- how each step of an exported model (Promela, Murphi)
+ * computes its next values: a relation's plans (the semantic layer's, one step per
  * top-level disjunct) as values substituted from the pre-state, temporaries
  * computed or chosen from their types, a guard (pre-state only) and checks;
  * guarded commands' parallel assignments ordered so that none reads an
  * earlier target. */
-#include "promela-impl.h"
+#include "step-plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../spec-lang/semantics.h"
-
-/* Reports every literal and const in e whose value needs more than 32 bits
- * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
-void pml_check_numbers(pml *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
-    p->ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->src, e->at,
-               "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
-               c->name, c->value);
-    p->ok = false;
-  }
-  if (e->kind == IR_AT) return;
-  pml_check_numbers(p, e->a);
-  pml_check_numbers(p, e->b);
-  pml_check_numbers(p, e->c);
-}
 
 /* ---------------------------------------------------------------- planning: helpers */
 
@@ -68,14 +48,14 @@ static bool reads_var(const ir_expr *e, const bind *binds, int var) {
   return reads_var(e->a, binds, var) || reads_var(e->b, binds, var) || reads_var(e->c, binds, var);
 }
 
-static step *step_new(pml *p, const ast_edge *e) {
+static step *step_new(planner *p, const ast_edge *e) {
   step *s = arena_alloc(p->arena, sizeof *s);
   s->edge = e;
   s->binds = arena_alloc(p->arena, (p->spec->shared.len + 1) * sizeof *s->binds);
   return s;
 }
 
-bool pml_is_deterministic(const step *s) {
+bool plan_is_deterministic(const step *s) {
   vec_foreach(&s->assigns, i)
     if (!s->assigns.items[i].value) return false;
   return s->chosen.len == 0 && s->computed.len == 0;
@@ -87,7 +67,7 @@ bool pml_is_deterministic(const step *s) {
  * substituted for x', any other value goes through a temporary (computed, or
  * chosen from the type); the disjunct's other conjuncts become the guard when
  * they read the pre-state only, else checks. */
-static void plan_disjunct(pml *p, step *s, const sem_plan *plan) {
+static void plan_disjunct(planner *p, step *s, const sem_plan *plan) {
   for (size_t k = 0; k < plan->step_count; k++) {
     const sem_step *st = &plan->steps[k];
     bool subst = st->def && primes_bound(st->def, s->binds, false);
@@ -108,21 +88,22 @@ static void plan_disjunct(pml *p, step *s, const sem_plan *plan) {
 }
 
 /* Reports what makes the plans of edge e unusable; false when it did. */
-static bool plans_usable(pml *p, const ast_edge *e, const sem_plans *plans) {
+static bool plans_usable(planner *p, const ast_edge *e, const sem_plans *plans) {
   if (plans->too_many) {
     diag_error(p->src, e->kind == EDGE_RELATION ? e->relation->at : e->from_at,
-               "cannot export to Promela: this edge writes array elements by more than %d combinations of indices",
-               SEM_MAX_CASES);
+               "cannot export to %s: this edge writes array elements by more than %d combinations of indices",
+               p->target, SEM_MAX_CASES);
   } else if (plans->undetermined >= 0 && e->kind == EDGE_COMMAND) {
-    const char *name = pml_shared_var(p, plans->undetermined)->name;
+    const char *name = plan_var(p, plans->undetermined)->name;
     diag_error(p->src, e->from_at,
-               "cannot export to Promela: this edge chooses among infinitely many values of unbounded int '%s'", name);
+               "cannot export to %s: this edge chooses among infinitely many values of unbounded int '%s'", p->target,
+               name);
   } else if (plans->undetermined >= 0) {
-    const char *name = pml_shared_var(p, plans->undetermined)->name;
+    const char *name = plan_var(p, plans->undetermined)->name;
     diag_error(p->src, plans->undetermined_at->at,
-               "cannot export to Promela: this relation does not determine the next value of unbounded int '%s'; "
+               "cannot export to %s: this relation does not determine the next value of unbounded int '%s'; "
                "write %s' == EXPR as a top-level conjunct%s",
-               name, name, plans->count > 1 ? " of every top-level disjunct" : "");
+               p->target, name, name, plans->count > 1 ? " of every top-level disjunct" : "");
   } else {
     return true;
   }
@@ -132,7 +113,7 @@ static bool plans_usable(pml *p, const ast_edge *e, const sem_plans *plans) {
 
 /* One step per plan of the edge (sem_edge_plans: per top-level disjunct of
  * a relation, and per element written by an index that is not constant). */
-static void plan_relation(pml *p, int thread, const ast_edge *e) {
+static void plan_relation(planner *p, int thread, const ast_edge *e) {
   const sem_plans *plans = sem_edge_plans(e);
   if (!plans_usable(p, e, plans)) return;
   for (size_t i = 0; i < plans->count; i++) {
@@ -146,13 +127,13 @@ static void plan_relation(pml *p, int thread, const ast_edge *e) {
 
 /* ---------------------------------------------------------------- planning: commands and threads */
 
-static void order_assigns(pml *p, step *s);
+static void order_assigns(planner *p, step *s);
 
 /* A guarded command as one step of plain assignments: an element written by
  * an index that is not constant is written as a[i] = v, unless the step has
  * to go through temporaries (a cycle of reads) or chooses such an element's
  * value; then it follows its plans (one step per element). */
-static void plan_command(pml *p, int thread, const ast_edge *e) {
+static void plan_command(planner *p, int thread, const ast_edge *e) {
   step *s = step_new(p, e);
   bool by_plans = false;
   if (e->guard) vec_push(p->arena, &s->guard, e->guard);
@@ -160,9 +141,9 @@ static void plan_command(pml *p, int thread, const ast_edge *e) {
     const ast_assign *as = &e->assigns.items[i];
     bool element = as->target->kind == IR_INDEX && as->target->cell < 0;
     by_plans |= element && !as->value;
-    if (!as->value && !element && pml_shared_var(p, as->var_index)->type.kind == TYPE_INT) {
+    if (!as->value && !element && plan_var(p, as->var_index)->type.kind == TYPE_INT) {
       diag_error(p->src, as->var_at,
-                 "cannot export to Promela: '%s := *' chooses among infinitely many values of unbounded int '%s'",
+                 "cannot export to %s: '%s := *' chooses among infinitely many values of unbounded int '%s'", p->target,
                  as->var, as->var);
       p->ok = false;
     }
@@ -190,7 +171,7 @@ static bool reads_target(const step *s, const assign_plan *b, const assign_plan 
 /* Orders the parallel assignments so that none reads a variable that an
  * earlier one wrote (choices last); when a cycle prevents that (x := y,
  * y := x), keeps the order and marks the step to go through temporaries. */
-static void order_assigns(pml *p, step *s) {
+static void order_assigns(planner *p, step *s) {
   size_t n = s->assigns.len;
   assign_plan *order = arena_alloc(p->arena, (n + 1) * sizeof *order);
   bool *done = xcalloc(n + 1, sizeof *done);
@@ -216,7 +197,7 @@ static void order_assigns(pml *p, step *s) {
 }
 
 /* Orders the assignments and names every temporary that the step uses. */
-static void plan_temps(pml *p, int thread, step *s) {
+static void plan_temps(planner *p, int thread, step *s) {
   order_assigns(p, s);
   vec_foreach(&s->assigns, i)
     if (s->via_temps && s->assigns.items[i].value) p->temps_of[thread][s->assigns.items[i].var] = true;
@@ -224,29 +205,69 @@ static void plan_temps(pml *p, int thread, step *s) {
   vec_foreach(&s->computed, i) p->temps_of[thread][s->computed.items[i].var] = true;
 }
 
-static void check_thread_numbers(pml *p, const ast_thread *t) {
-  vec_foreach(&t->invariants, i) pml_check_numbers(p, t->invariants.items[i]);
-  const ir_expr *last = NULL;
-  vec_foreach(&t->states, i) {
-    if (t->states.items[i]->assertion != last) pml_check_numbers(p, t->states.items[i]->assertion);
-    last = t->states.items[i]->assertion;
-  }
-  vec_foreach(&t->edges, i) {
-    const ast_edge *e = t->edges.items[i];
-    pml_check_numbers(p, e->kind == EDGE_RELATION ? e->relation : e->guard);
-    vec_foreach(&e->assigns, k) pml_check_numbers(p, e->assigns.items[k].value);
-  }
-}
-
-void pml_plan_threads(pml *p) {
+void plan_threads(planner *p) {
   vec_foreach(&p->spec->instances, i) {
     int t = p->spec->instances.items[i]->thread_index;
     const ast_thread *th = p->spec->threads.items[t];
-    check_thread_numbers(p, th);
+    if (p->check_thread) p->check_thread(p->ctx, th);
     vec_foreach(&th->edges, k) {
       if (th->edges.items[k]->kind == EDGE_RELATION) plan_relation(p, t, th->edges.items[k]);
       else plan_command(p, t, th->edges.items[k]);
     }
     vec_foreach(&p->steps[t], k) plan_temps(p, t, p->steps[t].items[k]);
   }
+}
+
+planner plan_new(const ast_spec *spec, arena *a, const char *target) {
+  size_t nt = spec->threads.len, nv = spec->shared.len;
+  planner p = {.spec = spec, .src = spec->src, .arena = a, .target = target, .ok = true};
+  p.steps = arena_alloc(a, (nt + 1) * sizeof *p.steps);
+  p.temps_of = arena_alloc(a, (nt + 1) * sizeof *p.temps_of);
+  for (size_t t = 0; t < nt; t++) p.temps_of[t] = arena_alloc(a, nv + 1);
+  return p;
+}
+
+/* ---------------------------------------------------------------- values */
+
+bool plan_needs_range_check(const ast_spec *spec, int var, const ir_expr *value) {
+  const ast_type *ty = &spec->shared.items[var]->type;
+  int64_t v;
+  if (!value || ty->kind != TYPE_RANGE) return false;
+  if (sem_constant(spec, value, &v)) return v < ty->lo_value || v > ty->hi_value;
+  if (value->kind != IR_NAME || value->primed || value->ref != REF_SHARED) return true;
+  const ast_type *from = &spec->shared.items[value->index]->type;
+  return from->kind != TYPE_RANGE || from->lo_value < ty->lo_value || from->hi_value > ty->hi_value;
+}
+
+bool plan_constantly_true(const ast_spec *spec, const ir_expr *e) {
+  int64_t v;
+  return sem_constant(spec, e, &v) && v;
+}
+
+/* The constant the initial state's plan gives var (sem_initial_plans: one
+ * plan, with a step that defines var by a constant), as from `x == C`. */
+static bool init_value(const ast_spec *spec, int var, int64_t *value) {
+  const sem_plans *plans = sem_initial_plans(spec);
+  if (plans->count != 1) return false;
+  const sem_plan *plan = &plans->items[0];
+  for (size_t k = 0; k < plan->step_count; k++)
+    if (plan->steps[k].var == var) return plan->steps[k].def && sem_constant(spec, plan->steps[k].def, value);
+  return false;
+}
+
+bool plan_start_value(const ast_spec *spec, int c, int64_t *value, bool *from_init) {
+  const ast_shared *v = spec->shared.items[c];
+  *from_init = !v->init && v->type.kind == TYPE_INT && init_value(spec, c, value);
+  return *from_init || (v->init && sem_constant(spec, v->init, value));
+}
+
+bool plan_common_value(const ast_spec *spec, const ast_shared *v, int64_t *value) {
+  if (v->init) return sem_constant(spec, v->init, value);
+  for (int64_t k = 0; k < v->length; k++) {
+    int64_t x;
+    bool from_init;
+    if (!plan_start_value(spec, v->index + (int)k, &x, &from_init) || (k > 0 && x != *value)) return false;
+    *value = x;
+  }
+  return v->length > 0;
 }
