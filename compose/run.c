@@ -61,7 +61,9 @@ static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const
   }
   for (size_t k = 0; k < mdl_width(c->m); k++) {
     const mdl_slot *slot = mdl_slot_at(c->m, k);
-    if (slot->kind == SLOT_INSTANCE) mark(&c->c->reached[slot->thread][src[k]]);
+    const mdl_slot *before = k > 0 ? mdl_slot_at(c->m, k - 1) : NULL;
+    bool repeat = before && before->kind == SLOT_INSTANCE && before->thread == slot->thread && src[k] == src[k - 1];
+    if (slot->kind == SLOT_INSTANCE && !repeat) mark(&c->c->reached[slot->thread][src[k]]); /* sorted groups repeat */
   }
 }
 
