@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engines.h"
+#include "lemmas.h"
 #include "replay.h"
 #include "../core/interrupt.h"
 
@@ -111,15 +112,37 @@ static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned dept
   return true;
 }
 
+/* The proof encoding, made at the first attempt of Spacer and shared by the
+ * next ones (it is the same every time), and its lemmas (lemmas.h), tried
+ * at the first attempt only. */
+typedef struct proof {
+  enc *blocks;    /* NULL until the first attempt */
+  Z3_ast *lemmas; /* per cut of blocks, or NULL: none, or already tried */
+} proof;
+
+static enc *proof_blocks(smt *s, const prog *p, const conform_options *o, proof *pf) {
+  if (!pf->blocks) {
+    pf->blocks = enc_new(s, p, false);
+    pf->lemmas = lemmas_find(pf->blocks, o->deadline);
+  }
+  return pf->blocks;
+}
+
+static void proof_free(proof *pf) {
+  enc_free(pf->blocks);
+  free(pf->lemmas);
+}
+
 /* fallback: when Spacer gives up, a bounded search (not within a limited attempt). */
-static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, conform_result *r) {
+static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, proof *pf, conform_result *r) {
   r->engine = "chc";
-  enc *blocks = enc_new(s, e->p, false);
+  enc *blocks = proof_blocks(s, e->p, o, pf);
   r->cut_count = blocks->cuts.len;
   r->segment_count = blocks->clauses.len;
-  int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c, r->reason,
-                          sizeof r->reason);
-  enc_free(blocks);
+  int outcome = chc_prove(blocks, pf->lemmas, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c,
+                          r->reason, sizeof r->reason);
+  free(pf->lemmas); /* they proved it or failed the re-check: no use in the next attempts */
+  pf->lemmas = NULL;
   if (outcome == -1 && fallback && !out_of_time(o)) {
     search_after_spacer(s, e, o, r);
     return;
@@ -141,7 +164,7 @@ static void reset_result(conform_result *r, const char *why) {
   snprintf(r->why, sizeof r->why, "%s", why);
 }
 
-static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_result *r) {
+static void run_portfolio(smt *s, enc *e, const conform_options *o, proof *pf, conform_result *r) {
   char why[sizeof r->why];
   snprintf(why, sizeof why, "%s", r->why);
   unsigned slice = SPACER_SLICE;
@@ -153,7 +176,7 @@ static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_resu
     bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
     smt_set_rlimit(s, last ? 0 : slice);
-    run_chc(s, e, o, last, r);
+    run_chc(s, e, o, last, pf, r);
     smt_set_rlimit(s, 0);
     if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last || o->brief) return;
     reset_result(r, why);
@@ -181,9 +204,11 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   } else {
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
+  proof pf = {0};
   if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
-  else if (o->engine == CONFORM_AUTO) run_portfolio(s, e, o, r);
-  else run_chc(s, e, o, true, r);
+  else if (o->engine == CONFORM_AUTO) run_portfolio(s, e, o, &pf, r);
+  else run_chc(s, e, o, true, &pf, r);
+  proof_free(&pf);
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));

@@ -188,6 +188,13 @@ Z3_ast enc_var(enc *e, int v, const char *suffix) {
   return smt_var(e->s, name, pv->type == TY_BOOL);
 }
 
+unsigned enc_live_args(const enc *e, int k, const Z3_ast *vals, Z3_ast *out) {
+  unsigned n = 0;
+  for (size_t v = 0; v < e->var_count; v++)
+    if (e->live[(size_t)k * e->var_count + v]) out[n++] = vals[v];
+  return n;
+}
+
 /* A havoc's value: within the variable's bounds and its C type. */
 static Z3_ast in_bounds(enc *e, int v, Z3_ast t) {
   const prog_var *pv = &e->p->vars.items[v];
