@@ -19,13 +19,24 @@
 
 typedef VEC(int64_t) lemma_consts;
 
+/* A candidate; a bound also says of what, so that the result keeps only
+ * the strongest bound of each term. */
+typedef struct lemma {
+  Z3_ast term; /* over de Bruijn variables */
+  Z3_ast of;   /* a bound: its term, else NULL */
+  int64_t c;   /* a bound: its constant */
+  bool lower;  /* a bound: c <= of, else of <= c */
+} lemma;
+
+typedef VEC(lemma) lemma_set;
+
 typedef struct houdini {
   enc *e;
   smt *s;
   Z3_context c;
   Z3_solver sv;
   double deadline;
-  enc_terms *cands;    /* per cut: the candidates still standing, over de Bruijn variables */
+  lemma_set *cands;    /* per cut: the candidates still standing */
   bool *stale;         /* per clause: its cut's candidates shrank since it was checked */
   lemma_consts consts; /* the bounds of the integer templates */
   int *old_of;         /* per variable: its VAR_OLD copy, or -1 */
@@ -51,7 +62,7 @@ static Z3_ast *bound_vars(houdini *h, int k) {
 /* F not empty, and each other live Boolean true, and false. Not F[S] nor
  * !F[S]: F moves around a loop of the abstract thread, and Houdini would
  * walk the loop's iterations one by one before dropping them. */
-static void seed_bools(houdini *h, const Z3_ast *x, enc_terms *out) {
+static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
@@ -59,25 +70,25 @@ static void seed_bools(houdini *h, const Z3_ast *x, enc_terms *out) {
       vec_push(NULL, &f, x[v]);
       continue;
     }
-    vec_push(NULL, out, x[v]);
-    vec_push(NULL, out, smt_not(h->s, x[v]));
+    vec_push(NULL, out, (lemma){.term = x[v]});
+    vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
   }
-  if (f.len > 0) vec_push(NULL, out, smt_or(h->s, (unsigned)f.len, f.items));
+  if (f.len > 0) vec_push(NULL, out, (lemma){.term = smt_or(h->s, (unsigned)f.len, f.items)});
   vec_free(&f);
 }
 
 /* t >= c and t <= c for each constant c. */
-static void seed_bounds(houdini *h, Z3_ast t, enc_terms *out) {
+static void seed_bounds(houdini *h, Z3_ast t, lemma_set *out) {
   vec_foreach(&h->consts, i) {
-    Z3_ast c = smt_int(h->s, h->consts.items[i]);
-    vec_push(NULL, out, smt_le(h->s, c, t));
-    vec_push(NULL, out, smt_le(h->s, t, c));
+    int64_t c = h->consts.items[i];
+    vec_push(NULL, out, ((lemma){smt_le(h->s, smt_int(h->s, c), t), t, c, true}));
+    vec_push(NULL, out, ((lemma){smt_le(h->s, t, smt_int(h->s, c)), t, c, false}));
   }
 }
 
 /* Bounds of each live integer, and of each shared variable's change in the
  * step (g - old(g)). */
-static void seed_ints(houdini *h, const Z3_ast *x, enc_terms *out) {
+static void seed_ints(houdini *h, const Z3_ast *x, lemma_set *out) {
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || is_bool(h->e, v)) continue;
     seed_bounds(h, x[v], out);
@@ -146,7 +157,7 @@ static Z3_ast at(houdini *h, int k, Z3_ast t, const Z3_ast *vals) {
 /* The candidates of cut k at vals, into out. */
 static void all_at(houdini *h, int k, const Z3_ast *vals, enc_terms *out) {
   out->len = 0;
-  vec_foreach(&h->cands[k], i) vec_push(NULL, out, at(h, k, h->cands[k].items[i], vals));
+  vec_foreach(&h->cands[k], i) vec_push(NULL, out, at(h, k, h->cands[k].items[i].term, vals));
 }
 
 static bool true_in(houdini *h, Z3_model m, Z3_ast t) {
@@ -272,9 +283,30 @@ static void fixpoint(houdini *h) {
 
 /* ---------------------------------------------------------------- the result */
 
+/* Whether another bound in set, of the same term and direction, is stronger than b
+ * (or the same, and earlier: one of equal bounds stays). */
+static bool weaker(const lemma_set *set, size_t b) {
+  const lemma *l = &set->items[b];
+  vec_foreach(set, i) {
+    const lemma *o = &set->items[i];
+    if (i == b || !o->of || o->of != l->of || o->lower != l->lower) continue;
+    if (o->c == l->c ? i < b : (o->c > l->c) == l->lower) return true;
+  }
+  return false;
+}
+
+/* Per cut, the conjunction of what survived, without the bounds that a
+ * stronger one implies (the same conjunction, easier to read). */
 static Z3_ast *conjunctions(houdini *h) {
   Z3_ast *out = xcalloc(h->e->cuts.len + 1, sizeof *out);
-  vec_foreach(&h->e->cuts, k) out[k] = smt_and(h->s, (unsigned)h->cands[k].len, h->cands[k].items);
+  enc_terms kept = {0};
+  vec_foreach(&h->e->cuts, k) {
+    kept.len = 0;
+    vec_foreach(&h->cands[k], i)
+      if (!h->cands[k].items[i].of || !weaker(&h->cands[k], i)) vec_push(NULL, &kept, h->cands[k].items[i].term);
+    out[k] = smt_and(h->s, (unsigned)kept.len, kept.items);
+  }
+  vec_free(&kept);
   return out;
 }
 
