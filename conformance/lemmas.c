@@ -3,11 +3,10 @@
 #include "lemmas.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "../core/interrupt.h"
 
-/* Z3's resource limit per query (about a quarter of a second): a query it
+/* Z3's resource limit per query (about half a second): a query it
  * cannot answer within it drops the candidates it was about, so the
  * outcome does not depend on the machine's load. */
 #define LEMMA_RLIMIT 1000000u
@@ -34,11 +33,11 @@ typedef struct lemma {
 typedef VEC(lemma) lemma_set;
 
 typedef struct houdini {
-  enc *e;
-  smt *s;
-  Z3_context c;
-  Z3_solver sv;
-  double deadline;
+  enc *e;              /* borrowed: the proof encoding */
+  smt *s;              /* borrowed: its context */
+  Z3_context c;        /* s's Z3 context */
+  Z3_solver sv;        /* the one plain solver of the search (a scope per clause) */
+  double deadline;     /* the run's, or 0 */
   lemma_set *cands;    /* per cut: the candidates still standing */
   bool *stale;         /* per clause: its cut's candidates shrank since it was checked */
   lemma_consts consts; /* the bounds of the integer templates */
