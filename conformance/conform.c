@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engines.h"
+#include "lemmas.h"
 #include "replay.h"
 #include "../core/interrupt.h"
 
@@ -54,12 +55,62 @@ static long longest_path(const enc *e) {
   return -1;
 }
 
+/* Whether the program's graph has a cycle: a depth-first search from every
+ * location, with an explicit stack (chains are as long as the code). */
+static bool has_loop(const prog *p) {
+  size_t n = p->locs.len;
+  unsigned char *colour = xcalloc(n + 1, 1); /* 0 unseen, 1 on the stack, 2 done */
+  size_t *at = xcalloc(n + 1, sizeof *at), *next = xcalloc(n + 1, sizeof *next);
+  bool loop = false;
+  for (size_t root = 0; root < n && !loop; root++) {
+    if (colour[root]) continue;
+    size_t depth = 0;
+    at[depth++] = root, colour[root] = 1;
+    while (depth > 0 && !loop) {
+      size_t l = at[depth - 1];
+      if (next[l] == p->locs.items[l].out.len) {
+        colour[l] = 2, depth--;
+        continue;
+      }
+      size_t to = (size_t)p->edges.items[p->locs.items[l].out.items[next[l]++]].to;
+      loop = colour[to] == 1;
+      if (!colour[to]) at[depth++] = to, colour[to] = 1;
+    }
+  }
+  free(colour);
+  free(at);
+  free(next);
+  return loop;
+}
+
+/* The trace encoding (a segment per step), made when a search first needs
+ * it: a proof needs none, and on long code it costs as much as the proof's. */
+typedef struct traces {
+  smt *s;        /* borrowed */
+  const prog *p; /* borrowed */
+  enc *e;        /* NULL until a search needs it */
+} traces;
+
+static enc *segments(traces *t) {
+  if (!t->e) t->e = enc_new(t->s, t->p, true);
+  return t->e;
+}
+
 static void set_verdict(conform_result *r, int outcome) {
   r->verdict = outcome == 1 ? CONFORM_HOLDS : outcome == 0 ? CONFORM_VIOLATED : CONFORM_UNKNOWN;
 }
 
-static void run_bmc(enc *e, const conform_options *o, long longest, conform_result *r) {
+/* Sets r's counts from the trace encoding (when no proof encoding did). */
+static void count_segments(const enc *e, conform_result *r) {
+  r->cut_count = e->cuts.len;
+  r->segment_count = e->segments.len;
+}
+
+static void run_bmc(traces *t, const conform_options *o, conform_result *r) {
   r->engine = "bmc";
+  enc *e = segments(t);
+  count_segments(e, r);
+  long longest = longest_path(e);
   unsigned bound = o->bound ? o->bound : longest >= 0 ? (unsigned)longest : 50;
   int found = bmc_search(e, bound, o->deadline, !o->unseen, r);
   bool complete = longest >= 0 && bound >= (unsigned)longest;
@@ -78,11 +129,11 @@ static void run_bmc(enc *e, const conform_options *o, long longest, conform_resu
 
 /* Spacer gave up (nonlinear arithmetic, say) before the deadline: a
  * bounded search may still find a violation, which needs no invariant. */
-static void search_after_spacer(smt *s, enc *e, const conform_options *o, conform_result *r) {
+static void search_after_spacer(smt *s, traces *t, const conform_options *o, conform_result *r) {
   char gave_up[sizeof r->reason];
   snprintf(gave_up, sizeof gave_up, "%s", r->reason);
   if (smt_failed(s)) return set_verdict(r, -1);
-  int found = bmc_search(e, FALLBACK_DEPTH, o->deadline, !o->unseen, r);
+  int found = bmc_search(segments(t), FALLBACK_DEPTH, o->deadline, !o->unseen, r);
   set_verdict(r, found == 1 ? 0 : -1);
   if (found == 1) {
     r->engine = "bmc";
@@ -100,9 +151,10 @@ static bool deadline_passed(const conform_options *o) {
 static bool out_of_time(const conform_options *o) { return interrupt_requested() || deadline_passed(o); }
 
 /* The bounded search between Spacer's runs; true when it found a violation. */
-static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned depth, const char *why, conform_result *r) {
+static bool quick_search(smt *s, traces *t, const conform_options *o, unsigned depth, const char *why,
+                         conform_result *r) {
   smt_set_rlimit(s, QUICK_RLIMIT);
-  int found = bmc_search(e, depth, o->deadline, !o->unseen, r);
+  int found = bmc_search(segments(t), depth, o->deadline, !o->unseen, r);
   smt_set_rlimit(s, 0);
   if (found != 1) return false;
   r->engine = "bmc";
@@ -111,17 +163,39 @@ static bool quick_search(smt *s, enc *e, const conform_options *o, unsigned dept
   return true;
 }
 
+/* The proof encoding, made at the first attempt of Spacer and shared by the
+ * next ones (it is the same every time), and its lemmas (lemmas.h), tried
+ * at the first attempt only. */
+typedef struct proof {
+  enc *blocks;    /* NULL until the first attempt */
+  Z3_ast *lemmas; /* per cut of blocks, or NULL: none, or already tried */
+} proof;
+
+static enc *proof_blocks(smt *s, const prog *p, const conform_options *o, proof *pf) {
+  if (!pf->blocks) {
+    pf->blocks = enc_new(s, p, false);
+    pf->lemmas = lemmas_find(pf->blocks, o->deadline);
+  }
+  return pf->blocks;
+}
+
+static void proof_free(proof *pf) {
+  enc_free(pf->blocks);
+  free(pf->lemmas);
+}
+
 /* fallback: when Spacer gives up, a bounded search (not within a limited attempt). */
-static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, conform_result *r) {
+static void run_chc(smt *s, traces *t, const conform_options *o, bool fallback, proof *pf, conform_result *r) {
   r->engine = "chc";
-  enc *blocks = enc_new(s, e->p, false);
+  enc *blocks = proof_blocks(s, t->p, o, pf);
   r->cut_count = blocks->cuts.len;
   r->segment_count = blocks->clauses.len;
-  int outcome = chc_prove(blocks, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c, r->reason,
-                          sizeof r->reason);
-  enc_free(blocks);
+  int outcome = chc_prove(blocks, pf->lemmas, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c,
+                          r->reason, sizeof r->reason);
+  free(pf->lemmas); /* they proved it or failed the re-check: no use in the next attempts */
+  pf->lemmas = NULL;
   if (outcome == -1 && fallback && !out_of_time(o)) {
-    search_after_spacer(s, e, o, r);
+    search_after_spacer(s, t, o, r);
     return;
   }
   if (outcome != 0) {
@@ -129,7 +203,7 @@ static void run_chc(smt *s, enc *e, const conform_options *o, bool fallback, con
     return;
   }
   /* Spacer says a failing assertion is reachable: find the path. */
-  int found = bmc_search(e, TRACE_SEARCH_DEPTH, o->deadline, !o->unseen, r);
+  int found = bmc_search(segments(t), TRACE_SEARCH_DEPTH, o->deadline, !o->unseen, r);
   set_verdict(r, found == 1 ? 0 : -1);
   if (found != 1) snprintf(r->reason, sizeof r->reason, "Spacer found a violation but no trace was found in time");
 }
@@ -141,23 +215,23 @@ static void reset_result(conform_result *r, const char *why) {
   snprintf(r->why, sizeof r->why, "%s", why);
 }
 
-static void run_portfolio(smt *s, enc *e, const conform_options *o, conform_result *r) {
+static void run_portfolio(smt *s, traces *t, const conform_options *o, proof *pf, conform_result *r) {
   char why[sizeof r->why];
   snprintf(why, sizeof why, "%s", r->why);
   unsigned slice = SPACER_SLICE;
   unsigned seeds = o->brief ? 1 : SPACER_SEEDS;
   if (o->search_first &&
-      quick_search(s, e, o, FIRST_DEPTH, "a bounded search first (the paper's environment has a violation): found", r))
+      quick_search(s, t, o, FIRST_DEPTH, "a bounded search first (the paper's environment has a violation): found", r))
     return;
   for (unsigned seed = 0; seed < seeds; seed++, slice *= 2) {
     bool last = seed + 1 == SPACER_SEEDS;
     smt_set_horn_seed(s, seed);
     smt_set_rlimit(s, last ? 0 : slice);
-    run_chc(s, e, o, last, r);
+    run_chc(s, t, o, last, pf, r);
     smt_set_rlimit(s, 0);
     if (r->verdict != CONFORM_UNKNOWN || out_of_time(o) || last || o->brief) return;
     reset_result(r, why);
-    if (seed == 0 && quick_search(s, e, o, QUICK_DEPTH, "Spacer took long; a bounded search found the violation", r))
+    if (seed == 0 && quick_search(s, t, o, QUICK_DEPTH, "Spacer took long; a bounded search found the violation", r))
       return;
   }
 }
@@ -168,22 +242,22 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   smt *s = smt_new();
   smt_set_progress(s, o->progress);
   smt_watch *w = smt_watch_start(s, o->deadline);
-  enc *e = enc_new(s, ins, true);
-  r->cut_count = e->cuts.len;
-  r->segment_count = e->segments.len;
-  long longest = longest_path(e);
+  traces t = {.s = s, .p = ins};
+  bool loops = has_loop(ins);
   conform_engine engine = o->engine;
   if (engine == CONFORM_AUTO) {
-    engine = longest >= 0 ? CONFORM_BMC : CONFORM_CHC;
+    engine = loops ? CONFORM_CHC : CONFORM_BMC;
     snprintf(r->why, sizeof r->why, "%s",
-             longest >= 0 ? "no loops: a bounded search covers every path"
-                          : "the code has loops: Spacer finds the invariant");
+             loops ? "the code has loops: Spacer finds the invariant" : "no loops: a bounded search covers every path");
   } else {
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
-  if (engine == CONFORM_BMC) run_bmc(e, o, longest, r);
-  else if (o->engine == CONFORM_AUTO) run_portfolio(s, e, o, r);
-  else run_chc(s, e, o, true, r);
+  proof pf = {0};
+  if (engine == CONFORM_BMC) run_bmc(&t, o, r);
+  else if (o->engine == CONFORM_AUTO) run_portfolio(s, &t, o, &pf, r);
+  else run_chc(s, &t, o, true, &pf, r);
+  proof_free(&pf);
+  if (r->cut_count == 0 && t.e) count_segments(t.e, r); /* a search found a violation before any proof attempt */
   if (smt_failed(s) && r->verdict != CONFORM_UNKNOWN) {
     r->verdict = CONFORM_UNKNOWN;
     snprintf(r->reason, sizeof r->reason, "Z3 reported an error: %s", smt_error(s));
@@ -195,7 +269,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
     snprintf(r->reason, sizeof r->reason, "%s", INTERRUPT_REASON);
   else if (r->verdict == CONFORM_UNKNOWN && deadline_passed(o))
     snprintf(r->reason, sizeof r->reason, "the time limit (--timeout) was reached");
-  enc_free(e);
+  enc_free(t.e);
   smt_free(s);
   r->seconds = smt_now() - start;
 }

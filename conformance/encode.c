@@ -61,24 +61,49 @@ static void find_relevant(enc *e, bool all) {
   }
 }
 
-/* Adds to at what is live before edge ed (given what is live after it). */
-static void live_before(const enc *e, const prog_edge *ed, const bool *after, bool *at) {
+/* Per edge, the variables its expression reads (a variable may repeat):
+ * those of edge k are var[start[k]] .. var[start[k + 1] - 1]. Read once, so
+ * that the passes of liveness do not walk the expressions again. */
+typedef struct edge_uses {
+  size_t *start;
+  VEC(int) var;
+} edge_uses;
+
+static void push_use(const ir_expr *x, void *uses) {
+  if (x->kind == IR_NAME && x->ref == REF_VAR) vec_push(NULL, &((edge_uses *)uses)->var, x->index);
+}
+
+/* The uses that count: none for an assignment the cone of influence leaves out. */
+static void find_uses(const enc *e, edge_uses *u) {
+  const prog *p = e->p;
+  u->start = xcalloc(p->edges.len + 1, sizeof *u->start);
+  vec_foreach(&p->edges, k) {
+    const prog_edge *ed = &p->edges.items[k];
+    u->start[k] = u->var.len;
+    if (ed->expr && !(defines(ed) && !e->relevant[ed->var])) ir_walk(ed->expr, push_use, u);
+  }
+  u->start[p->edges.len] = u->var.len;
+}
+
+/* Adds to at what is live before edge k (given what is live after it). */
+static void live_before(const enc *e, const edge_uses *u, size_t k, const bool *after, bool *at) {
+  const prog_edge *ed = &e->p->edges.items[k];
   for (size_t v = 0; v < e->var_count; v++)
     if (after[v] && !(defines(ed) && ed->var == (int)v)) at[v] = true;
-  if (ed->expr && !(defines(ed) && !e->relevant[ed->var])) ir_walk(ed->expr, mark_use, at);
+  for (size_t i = u->start[k]; i < u->start[k + 1]; i++) at[u->var.items[i]] = true;
 }
 
 /* One backward pass; true when some live set grew. */
-static bool liveness_pass(const enc *e, bool *live, bool *scratch) {
+static bool liveness_pass(const enc *e, const edge_uses *u, bool *live, bool *scratch) {
   const prog *p = e->p;
   size_t v_count = e->var_count;
   bool changed = false;
   for (size_t l = p->locs.len; l-- > 0;) {
     bool *at = live + l * v_count;
     memcpy(scratch, at, v_count * sizeof *scratch);
-    vec_foreach(&p->locs.items[l].out, k) {
-      const prog_edge *ed = &p->edges.items[p->locs.items[l].out.items[k]];
-      live_before(e, ed, live + (size_t)ed->to * v_count, scratch);
+    vec_foreach(&p->locs.items[l].out, i) {
+      size_t k = (size_t)p->locs.items[l].out.items[i];
+      live_before(e, u, k, live + (size_t)p->edges.items[k].to * v_count, scratch);
     }
     if (memcmp(scratch, at, v_count * sizeof *scratch) != 0) {
       memcpy(at, scratch, v_count * sizeof *scratch);
@@ -91,7 +116,11 @@ static bool liveness_pass(const enc *e, bool *live, bool *scratch) {
 static void find_liveness(enc *e) {
   size_t n = e->p->locs.len * e->var_count;
   bool *live = xcalloc(n + 1, sizeof *live), *scratch = xcalloc(e->var_count + 1, sizeof *scratch);
-  while (liveness_pass(e, live, scratch)) continue;
+  edge_uses u = {0};
+  find_uses(e, &u);
+  while (liveness_pass(e, &u, live, scratch)) continue;
+  free(u.start);
+  vec_free(&u.var);
   free(scratch);
   e->live = xcalloc(e->cuts.len * e->var_count + 1, sizeof *e->live);
   vec_foreach(&e->cuts, c)
@@ -186,6 +215,13 @@ Z3_ast enc_var(enc *e, int v, const char *suffix) {
   if (suffix) snprintf(name, sizeof name, "%s@%s", pv->name, suffix);
   else snprintf(name, sizeof name, "%s", pv->name);
   return smt_var(e->s, name, pv->type == TY_BOOL);
+}
+
+unsigned enc_live_args(const enc *e, int k, const Z3_ast *vals, Z3_ast *out) {
+  unsigned n = 0;
+  for (size_t v = 0; v < e->var_count; v++)
+    if (e->live[(size_t)k * e->var_count + v]) out[n++] = vals[v];
+  return n;
 }
 
 /* A havoc's value: within the variable's bounds and its C type. */

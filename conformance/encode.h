@@ -53,6 +53,9 @@ void enc_free(enc *e);
 
 /* The starting constants of the proof encoding (V terms, owned by e). */
 const Z3_ast *enc_start(enc *e);
+/* The terms of the variables live at cut k, picked from vals (V terms) in
+ * variable order, into out (room for V); returns how many. */
+unsigned enc_live_args(const enc *e, int k, const Z3_ast *vals, Z3_ast *out);
 /* A constant for variable v, named name@suffix (or name when suffix is NULL). */
 Z3_ast enc_var(enc *e, int v, const char *suffix);
 /* The constraint that says segment j runs from the values x (V terms): its

@@ -11,8 +11,10 @@
 
 /* Spacer on the Horn clauses; with certificate, *certificate gets the
  * invariant per cut point as SMT-LIB and *readable the same in C's syntax
- * (both owned, free()). */
-int chc_prove(enc *e, double deadline, char **certificate, char **readable, char *reason, size_t reason_size);
+ * (both owned, free()). lemmas (borrowed, or NULL): lemmas_find's for e,
+ * tried first as the whole invariant (re-checked like Spacer's). */
+int chc_prove(enc *e, const Z3_ast *lemmas, double deadline, char **certificate, char **readable, char *reason,
+              size_t reason_size);
 /* The Horn clauses as SMT-LIB 2 text (owned). */
 char *chc_smt2(enc *e);
 
