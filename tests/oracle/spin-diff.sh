@@ -55,16 +55,21 @@ compose_verdict() {
   esac
 }
 
+# without_memory FILE: the output in FILE without its memory figures (from
+# the bytes per state on), which depend on the number of workers.
+without_memory() { sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$1"; }
+
 # workers_agree SPEC ARGS...: compose_verdict with --threads 3, or ERROR:
-# when --threads 1 prints anything else (the memory figure aside).
+# when --threads 1 prints anything else (the memory figures aside).
 workers_agree() {
   local spec=$1 one three
   shift
   one=$(compose_verdict "$spec" "$@" --threads 1 --no-timing)
-  sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" > "$spec.one.out"
+  without_memory "$spec.compose.out" > "$spec.one.out"
   three=$(compose_verdict "$spec" "$@" --threads 3 --no-timing)
-  if [ "$one" != "$three" ] || ! sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" | cmp -s - "$spec.one.out"; then
-    echo "ERROR: compose $* prints otherwise with --threads 1 and 3: $(sed 's/, [0-9]* bytes\{0,1\} per .*$//' "$spec.compose.out" | diff "$spec.one.out" - | head -n 3 | tr '\n' ' ')"
+  without_memory "$spec.compose.out" > "$spec.three.out"
+  if [ "$one" != "$three" ] || ! cmp -s "$spec.one.out" "$spec.three.out"; then
+    echo "ERROR: compose $* prints otherwise with --threads 1 and 3: $(diff "$spec.one.out" "$spec.three.out" | head -n 3 | tr '\n' ' ')"
   else
     echo "$three"
   fi
