@@ -13,8 +13,7 @@
  * least predecessors) are the same for every number of workers and every
  * timing. The store keeps each state with its depth and nothing else (no
  * parent pointers): a counterexample is rebuilt backwards, then replayed
- * forwards from the initial state so that the symmetry-reduced chain
- * becomes a concrete trace with real instance numbers. */
+ * forwards from the initial state to find the step between each two states. */
 #include "engine-explicit.h"
 
 #include <inttypes.h>
@@ -32,7 +31,7 @@
 
 /* How often (in successors generated) a worker looks at the clock and the
  * interrupt flag: one state of a very wide system can have 10^5 successors,
- * each slow to canonicalize, and --timeout and Ctrl-C must still stop the
+ * each slow to evaluate, and --timeout and Ctrl-C must still stop the
  * search soon. Memory and progress are looked at after every round. */
 #define CHECK_EVERY_SUCCESSOR 64
 
@@ -67,7 +66,7 @@ typedef struct worker {
   size_t id;          /* its store is s->shards[id] */
   pthread_t thread;   /* its thread (worker 0 runs on the caller's) */
   int64_t *cur;       /* the state being expanded */
-  int64_t *canon;     /* scratch: a state, canonicalized */
+  int64_t *unpacked;  /* scratch: a state unpacked */
   uint8_t *packed;    /* scratch: a packed state */
   outbox *out;        /* per store: successors found this round */
   frontier now, next; /* its store's states of the level expanded, and of the next one */
@@ -174,15 +173,14 @@ static size_t shard_of(const search *s, uint64_t hash) { return (size_t)((hash >
 
 /* ---------------------------------------------------------------- expanding */
 
-/* Canonicalizes and packs a state, and puts it in the outbox of its store. */
+/* Packs a state and puts it in the outbox of its store. */
 static void send(worker *w, const int64_t *state) {
   search *s = w->s;
-  store_layout *l = &s->shards[w->id].layout; /* packing writes the layout's scratch: each worker its own */
-  memcpy(w->canon, state, mdl_width(s->m) * sizeof *state);
-  if (!l->counter_form) mdl_canonicalize(s->m, w->canon); /* counts need no order */
-  if (!store_pack(l, w->canon, w->packed)) {
+  const store_layout *l = &s->shards[0].layout;
+  int bad = 0;
+  if (!store_pack(l, state, w->packed, &bad)) {
     give_up(s, true, "the value of '%s' left the 32-bit window the explicit engine stores for unbounded ints",
-            mdl_slot_at(s->m, (size_t)l->overflow_slot)->name);
+            mdl_slot_at(s->m, (size_t)bad)->name);
     return;
   }
   uint64_t h = store_hash(&s->shards[0], w->packed);
@@ -241,9 +239,9 @@ static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t 
   size_t bytes = bytes_of(s);
   if (!store_add_hashed(&s->shards[v], packed, hash, s->insert_depth)) return false;
   frontier_push(&s->w[v].next, packed, bytes);
-  store_unpack(&s->shards[v].layout, packed, x->canon);
+  store_unpack(&s->shards[v].layout, packed, x->unpacked);
   mdl_violation why;
-  if (!mdl_check(s->m, x->canon, &why, &x->fault)) keep_least_bad(&s->w[v], packed, bytes);
+  if (!mdl_check(s->m, x->unpacked, &why, &x->fault)) keep_least_bad(&s->w[v], packed, bytes);
   return true;
 }
 
@@ -390,20 +388,19 @@ static void explore(search *s) {
 
 typedef struct finder {
   search *s;             /* the search */
-  const uint8_t *target; /* packed canonical state to reach */
+  const uint8_t *target; /* packed state to reach */
   bool found;            /* a successor matched */
   mdl_step step;         /* the step that reached it */
-  int64_t *dst;          /* that successor, concrete (or NULL) */
+  int64_t *dst;          /* that successor (or NULL) */
 } finder;
 
 static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   finder *f = ctx;
   worker *w = &f->s->w[0];
-  store_layout *l = &f->s->shards[0].layout;
+  const store_layout *l = &f->s->shards[0].layout;
+  int bad = 0;
   if (f->found) return;
-  memcpy(w->canon, dst, mdl_width(f->s->m) * sizeof *dst);
-  if (!l->counter_form) mdl_canonicalize(f->s->m, w->canon);
-  if (!store_pack(l, w->canon, w->packed) || memcmp(w->packed, f->target, l->bytes) != 0) return;
+  if (!store_pack(l, dst, w->packed, &bad) || memcmp(w->packed, f->target, l->bytes) != 0) return;
   f->found = true;
   f->step = *step;
   if (f->dst) memcpy(f->dst, dst, mdl_width(f->s->m) * sizeof *dst);
@@ -431,7 +428,7 @@ static void least_predecessor(search *s, uint32_t d, const uint8_t *target, uint
     }
 }
 
-/* The chain of canonical packed states from an initial one to the bad one.
+/* The chain of packed states from an initial one to the bad one.
  * Returns an array of (depth + 1) packed states. */
 static uint8_t *backward_chain(search *s) {
   size_t bytes = bytes_of(s);
@@ -441,9 +438,9 @@ static uint8_t *backward_chain(search *s) {
   return chain;
 }
 
-/* Replays the chain from its concrete initial state, choosing at each step
- * a successor whose canonical form is the next link. */
-static void concrete_trace(search *s) {
+/* Replays the chain from its initial state, choosing at each step a
+ * successor that packs as the next link. */
+static void replay_chain(search *s) {
   uint8_t *chain = backward_chain(s);
   size_t w = mdl_width(s->m), bytes = bytes_of(s), steps = s->bad_depth;
   compose_result *r = s->r;
@@ -473,7 +470,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
     worker *w = &s->w[v];
     *w = (worker){.s = s, .id = v, .out = xcalloc(s->workers, sizeof *w->out)};
     w->cur = xcalloc(width + 1, sizeof *w->cur);
-    w->canon = xcalloc(width + 1, sizeof *w->canon);
+    w->unpacked = xcalloc(width + 1, sizeof *w->unpacked);
     w->packed = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
     w->bad = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
   }
@@ -490,7 +487,7 @@ static void search_free(search *s) {
       free(w->out[k].states.data);
       vec_free(&w->out[k].hashes);
     }
-    void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->canon, w->packed, w->bad};
+    void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
     store_free(&s->shards[v]);
   }
@@ -509,7 +506,7 @@ static void conclude(search *s) {
   if (s->bad) {
     r->verdict = VERDICT_UNSAFE; /* even when a limit came while its level was being finished */
     r->out_of_room = false;
-    concrete_trace(s);
+    replay_chain(s);
   } else if (!stopping(s)) {
     r->verdict = VERDICT_SAFE;
   }

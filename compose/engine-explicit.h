@@ -1,8 +1,8 @@
 /* compose/engine-explicit.h -- explicit-state breadth-first search over any
  * model behind the next-state interface, on one thread or several (the same
- * verdict, counts and counterexample for any number), with symmetry
- * reduction when the model declares groups, limits that end in verdict
- * unknown, and concrete shortest counterexamples.
+ * verdict, counts and counterexample for any number), limits that end in
+ * verdict unknown, and shortest counterexamples. Symmetry is the model's
+ * (a product's counted view stores interchangeable instances as counts).
  *
  * Borrows the model; the result owns its trace (free with compose_result_free).
  */
@@ -17,9 +17,8 @@
 #include "result.h"
 
 /* Told of every state the search expands (step and dst NULL), then of every
- * step it takes from it to dst (src is the state, canonical when the model is
- * reduced by symmetry; dst is not canonical). With several workers it is
- * called from all of them at once. */
+ * step it takes from it to dst. With several workers it is called from all
+ * of them at once. */
 typedef void (*explicit_observe_fn)(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst);
 
 typedef struct explicit_options {

@@ -2,7 +2,7 @@
  * compose/: engines include model.h only.
  *
  * A provider allocates a struct that starts with `struct mdl`, sets ops, the
- * slot table and the symmetry groups, and frees all of it in ops->destroy.
+ * slot table and the interchangeable instances (groups), and frees all of it in ops->destroy.
  */
 #ifndef ATHREAD_MODEL_IMPL_H
 #define ATHREAD_MODEL_IMPL_H
@@ -27,7 +27,7 @@ struct mdl {
   const mdl_ops *ops; /* the provider's functions */
   size_t width;       /* slots in a state */
   mdl_slot *slots;    /* width entries, owned by the provider */
-  mdl_group *groups;  /* symmetry groups, owned by the provider */
+  mdl_group *groups;  /* interchangeable instances, owned by the provider */
   size_t group_count; /* entries in groups */
 };
 

@@ -9,6 +9,7 @@
 #include "model-product.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,20 +29,28 @@ typedef struct cthread {
   cedge *edges;             /* one per edge */
   int *out;                 /* edge indices grouped by source state */
   int *out_first;           /* out[out_first[s] .. out_first[s+1]) leave state s */
-  int first_slot;           /* slot of its first instance */
   int count;                /* its instances */
   int64_t first_tid;        /* tid of its first instance */
 } cthread;
 
+/* Where each thread's instances are in a state: one slot per instance (its
+ * control state), or, counted, one slot per control state (how many of the
+ * instances are in it). */
+typedef struct layout {
+  int *first;    /* per thread: the slot of its first instance, or of its first count */
+  bool *counted; /* per thread: its instances are counted */
+} layout;
+
+/* The product, or its counted view (product_counted): a copy of the product
+ * with its own slots and layout that borrows everything compiled. */
 typedef struct product {
   struct mdl base;       /* must come first */
   const ast_spec *spec;  /* borrowed */
+  const mdl *viewed;     /* the counted view: the product it views; NULL in the product */
   arena *arena;          /* compiled plans and names */
   int shared_count;      /* slots [0, shared_count) are shared variables */
   cthread *threads;      /* per thread of the spec */
-  int *slot_thread;      /* per instance slot (minus shared_count): thread index */
-  bool *twin;            /* per instance slot (minus shared_count): the slot before it is in its symmetry
-                          * group, or NULL without symmetry */
+  layout at;             /* where the instances are */
   const sem_plans *init; /* initial shared states */
   int64_t *init_values;  /* initializer values (unknown slots are overwritten) */
 } product;
@@ -82,9 +91,10 @@ static int64_t eval_binary(const env *v, const ir_expr *e) {
 }
 
 static int64_t count_in_state(const env *v, int thread, int state) {
-  const cthread *t = &v->p->threads[thread];
+  const int64_t *first = v->cur + v->p->at.first[thread];
+  if (v->p->at.counted[thread]) return first[state];
   int64_t n = 0;
-  for (int i = 0; i < t->count; i++) n += v->cur[t->first_slot + i] == state;
+  for (int i = 0; i < v->p->threads[thread].count; i++) n += first[i] == state;
   return n;
 }
 
@@ -105,7 +115,7 @@ static int64_t eval(const env *v, const ir_expr *e) {
     return e->primed ? v->nxt[e->index] : v->cur[e->index];
   case IR_TID: return v->tid;
   case IR_COUNT: return count_in_state(v, e->index, e->state_index);
-  case IR_AT: return v->cur[v->p->threads[e->index].first_slot + eval(v, e->a) - 1] == e->state_index;
+  case IR_AT: return v->cur[v->p->at.first[e->index] + eval(v, e->a) - 1] == e->state_index;
   case IR_UNARY: {
     int64_t a = eval(v, e->a);
     return arith(v, e->op, a, 0);
@@ -174,24 +184,58 @@ typedef struct init_walk {
   void *ctx;        /* its context */
 } init_walk;
 
-/* Every choice of an init state per instance, for one shared state. */
-static void choose_init_states(const init_walk *w, int64_t *state, size_t slot) {
-  const product *p = w->p;
-  if (slot == p->base.width) {
-    w->fn(w->ctx, state);
+static void choose_line(const init_walk *w, int64_t *state, size_t line);
+
+static const cthread *thread_of_line(const product *p, size_t line, int64_t **first, int64_t *state) {
+  int thread = p->spec->instances.items[line]->thread_index;
+  *first = state + p->at.first[thread];
+  return &p->threads[thread];
+}
+
+/* Every way to put `left` counted instances of a line in the initial states
+ * from q on. */
+static void spread_counts(const init_walk *w, int64_t *state, size_t line, size_t q, int64_t left) {
+  int64_t *count;
+  const cthread *t = thread_of_line(w->p, line, &count, state);
+  if (q == t->thread->states.len) {
+    if (left == 0) choose_line(w, state, line + 1);
     return;
   }
-  const ast_thread *t = p->threads[p->slot_thread[slot - (size_t)p->shared_count]].thread;
-  vec_foreach(&t->states, i) {
-    if (!t->states.items[i]->initial) continue;
-    state[slot] = (int64_t)i;
-    choose_init_states(w, state, slot + 1);
+  int64_t most = t->thread->states.items[q]->initial ? left : 0;
+  for (int64_t c = 0; c <= most; c++) {
+    count[q] = c;
+    spread_counts(w, state, line, q + 1, left - c);
   }
 }
 
-static void emit_initial(void *ctx, int64_t *cand) {
-  choose_init_states(ctx, cand, (size_t)((init_walk *)ctx)->p->shared_count);
+/* Every choice of an initial state for the instances of a line from i on. */
+static void choose_instances(const init_walk *w, int64_t *state, size_t line, int i) {
+  int64_t *instance;
+  const cthread *t = thread_of_line(w->p, line, &instance, state);
+  if (i == t->count) {
+    choose_line(w, state, line + 1);
+    return;
+  }
+  vec_foreach(&t->thread->states, q) {
+    if (!t->thread->states.items[q]->initial) continue;
+    instance[i] = (int64_t)q;
+    choose_instances(w, state, line, i + 1);
+  }
 }
+
+/* Every choice of initial control states for the system lines from line on. */
+static void choose_line(const init_walk *w, int64_t *state, size_t line) {
+  const product *p = w->p;
+  if (line == p->spec->instances.len) {
+    w->fn(w->ctx, state);
+    return;
+  }
+  int thread = p->spec->instances.items[line]->thread_index;
+  if (p->at.counted[thread]) spread_counts(w, state, line, 0, p->threads[thread].count);
+  else choose_instances(w, state, line, 0);
+}
+
+static void emit_initial(void *ctx, int64_t *cand) { choose_line(ctx, cand, 0); }
 
 static void product_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
@@ -209,15 +253,25 @@ typedef struct step_walk {
   const product *p; /* the model */
   mdl_step step;    /* the step being taken */
   int to;           /* its target state */
+  bool counted;     /* the instance is counted: the step moves it from the count in step.slot */
+  int count_to;     /* counted: to the count in this slot */
   mdl_next_fn fn;   /* the engine's callback */
   void *ctx;        /* its context */
   mdl_fault *fault; /* the engine's record of the first fault */
 } step_walk;
 
+/* A counted instance moves from one count to another, and back after the
+ * callback: the next choice of the same step starts from the source's counts. */
 static void emit_successor(void *ctx, int64_t *cand) {
   step_walk *w = ctx;
-  cand[w->step.slot] = w->to;
+  if (!w->counted) {
+    cand[w->step.slot] = w->to;
+    w->fn(w->ctx, &w->step, cand);
+    return;
+  }
+  cand[w->step.slot]--, cand[w->count_to]++;
   w->fn(w->ctx, &w->step, cand);
+  cand[w->step.slot]++, cand[w->count_to]--;
 }
 
 /* The cell an assignment writes, or -1 when its index is outside the array
@@ -255,9 +309,10 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
 
 static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t *dst, int64_t tid) {
   const product *p = w->p;
-  memcpy(dst, src, p->base.width * sizeof *dst);
+  memcpy(dst, src, p->base.width * sizeof *dst); /* the counted view's width in the view */
   env v = {p, src, dst, tid, w->fault};
   w->to = ce->edge->to_index;
+  w->count_to = w->step.slot + ce->edge->to_index - ce->edge->from_index;
   if (ce->edge->kind == EDGE_RELATION) {
     solver sv = {.ps = ce->relation, .v = v, .cand = dst, .emit = emit_successor, .ctx = w};
     solve(&sv);
@@ -266,31 +321,39 @@ static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t
   }
 }
 
-/* True when slot's successors are those of the slot before it up to a
- * permutation of their symmetry group: both are in the group and in the
- * same control state, and instances of a group carry nothing else (no tid,
- * declare_symmetry). The search then takes one successor per (control
- * state, edge) of a group, not one per instance (the counter form's
- * successors), and every canonical successor is still reached; a twin
- * goes wrong exactly when the slot before it does, which is checked first. */
-static bool twin_of_previous(const product *p, const int64_t *src, size_t slot) {
-  return p->twin && p->twin[slot - (size_t)p->shared_count] && src[slot] == src[slot - 1];
+/* Every step of an instance in control state q (tid: its tid). */
+static void take_edges_from(step_walk *w, const cthread *t, int64_t q, const int64_t *src, int64_t *dst, int64_t tid) {
+  for (int k = t->out_first[q]; k < t->out_first[q + 1]; k++) {
+    w->step.edge = t->out[k];
+    take_edge(w, &t->edges[t->out[k]], src, dst, tid);
+  }
+}
+
+/* Counted instances: one step per (control state with some, edge), not one
+ * per instance; they carry nothing else, so their tids do not matter. */
+static void counted_steps(step_walk *w, const cthread *t, int first, const int64_t *src, int64_t *dst) {
+  for (size_t q = 0; q < t->thread->states.len; q++) {
+    if (src[first + (int)q] == 0) continue;
+    w->step.slot = first + (int)q;
+    take_edges_from(w, t, (int64_t)q, src, dst, 0);
+  }
+}
+
+static void instance_steps(step_walk *w, const cthread *t, int first, const int64_t *src, int64_t *dst) {
+  for (int i = 0; i < t->count; i++) {
+    w->step.slot = first + i;
+    take_edges_from(w, t, src[first + i], src, dst, t->first_tid + i);
+  }
 }
 
 static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
   int64_t *dst = xmalloc(m->width * sizeof *dst);
   step_walk w = {.p = p, .fn = fn, .ctx = ctx, .fault = fault};
-  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++) {
-    if (twin_of_previous(p, src, slot)) continue;
-    const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
-    int64_t tid = t->first_tid + (int64_t)slot - t->first_slot;
-    int64_t s = src[slot];
-    w.step.slot = (int)slot;
-    for (int k = t->out_first[s]; k < t->out_first[s + 1]; k++) {
-      w.step.edge = t->out[k];
-      take_edge(&w, &t->edges[t->out[k]], src, dst, tid);
-    }
+  vec_foreach(&p->spec->instances, i) {
+    int thread = p->spec->instances.items[i]->thread_index;
+    w.counted = p->at.counted[thread];
+    (w.counted ? counted_steps : instance_steps)(&w, &p->threads[thread], p->at.first[thread], src, dst);
   }
   free(dst);
 }
@@ -322,17 +385,34 @@ static bool checks_hold(const env *v, const sem_checks *cs, mdl_violation *why) 
   return true;
 }
 
-static bool instance_ok(const product *p, const int64_t *state, size_t slot, mdl_violation *why, mdl_fault *fault) {
-  const cthread *t = &p->threads[p->slot_thread[slot - (size_t)p->shared_count]];
-  env v = {p, state, state, t->first_tid + (int64_t)slot - t->first_slot, fault};
-  *why = (mdl_violation){.slot = (int)slot, .state = (int)state[slot], .edge = -1};
-  return checks_hold(&v, sem_state_checks(t->thread->states.items[state[slot]]), why);
+/* Fills why and returns false when an instance in control state q (in
+ * slot, with v's tid) goes wrong. */
+static bool instance_ok(const env *v, const cthread *t, int slot, int64_t q, mdl_violation *why) {
+  *why = (mdl_violation){.slot = slot, .state = (int)q, .edge = -1};
+  return checks_hold(v, sem_state_checks(t->thread->states.items[q]), why);
+}
+
+/* The instances of one thread: each, or each control state that counts some. */
+static bool thread_ok(const product *p, int thread, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
+  const cthread *t = &p->threads[thread];
+  int first = p->at.first[thread];
+  env v = {p, state, state, 0, fault};
+  if (p->at.counted[thread]) {
+    for (size_t q = 0; q < t->thread->states.len; q++)
+      if (state[first + (int)q] > 0 && !instance_ok(&v, t, first + (int)q, (int64_t)q, why)) return false;
+    return true;
+  }
+  for (int i = 0; i < t->count; i++) {
+    v.tid = t->first_tid + i;
+    if (!instance_ok(&v, t, first + i, state[first + i], why)) return false;
+  }
+  return true;
 }
 
 static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
   const product *p = (const product *)m;
-  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
-    if (!twin_of_previous(p, state, slot) && !instance_ok(p, state, slot, why, fault)) return false;
+  vec_foreach(&p->spec->instances, i)
+    if (!thread_ok(p, p->spec->instances.items[i]->thread_index, state, why, fault)) return false;
   env v = {p, state, state, 0, fault};
   *why = (mdl_violation){.slot = -1, .edge = -1};
   if (!checks_hold(&v, sem_system_checks(p->spec), why)) return false;
@@ -348,6 +428,23 @@ static bool domains_hold(const product *p, const int64_t *state) {
   return true;
 }
 
+/* Every instance of a thread is in an initial state. */
+static bool thread_initial(const product *p, int thread, const int64_t *state) {
+  const cthread *t = &p->threads[thread];
+  const int64_t *first = state + p->at.first[thread];
+  if (!p->at.counted[thread]) {
+    for (int i = 0; i < t->count; i++)
+      if (!t->thread->states.items[first[i]]->initial) return false;
+    return true;
+  }
+  int64_t counted = 0;
+  for (size_t q = 0; q < t->thread->states.len; q++) {
+    if (first[q] > 0 && !t->thread->states.items[q]->initial) return false;
+    counted += first[q];
+  }
+  return counted == t->count;
+}
+
 static bool product_initial_holds(const mdl *m, const int64_t *state) {
   const product *p = (const product *)m;
   if (!domains_hold(p, state)) return false;
@@ -357,8 +454,8 @@ static bool product_initial_holds(const mdl *m, const int64_t *state) {
   env v = {p, state, state, 0, &fault};
   vec_foreach(&p->spec->inits, i)
     if (!eval(&v, p->spec->inits.items[i])) return false;
-  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
-    if (!thread_of_slot(p, (int)slot)->states.items[state[slot]]->initial) return false;
+  vec_foreach(&p->spec->instances, i)
+    if (!thread_initial(p, p->spec->instances.items[i]->thread_index, state)) return false;
   return fault == MDL_FAULT_NONE; /* a state whose check overflows is not confirmed */
 }
 
@@ -370,25 +467,42 @@ static bool edge_holds(const ast_edge *e, const env *v) {
   return true;
 }
 
+/* The instance that takes e moves from e's source to its target (a counted
+ * one from the source's count, in the step's slot, to the target's), and no
+ * other instance moves. */
+static bool only_mover_moves(const product *p, const int64_t *src, const mdl_step *step, const ast_edge *e,
+                             const int64_t *dst) {
+  int thread = p->base.slots[step->slot].thread, first = p->at.first[thread];
+  bool counted = p->at.counted[thread];
+  if (counted ? step->slot - first != e->from_index || src[step->slot] == 0 : src[step->slot] != e->from_index)
+    return false;
+  for (int k = p->shared_count; k < (int)p->base.width; k++) {
+    int64_t want = counted ? src[k] + (k == first + e->to_index) - (k == step->slot)
+                           : (k == step->slot ? e->to_index : src[k]);
+    if (dst[k] != want) return false;
+  }
+  return true;
+}
+
 static bool product_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   const product *p = (const product *)m;
   if (step->slot < p->shared_count || (size_t)step->slot >= m->width || !domains_hold(p, src) || !domains_hold(p, dst))
     return false;
-  const cthread *t = &p->threads[p->slot_thread[step->slot - p->shared_count]];
+  int thread = m->slots[step->slot].thread;
+  const cthread *t = &p->threads[thread];
   if (step->edge < 0 || (size_t)step->edge >= t->thread->edges.len) return false;
   const ast_edge *e = t->thread->edges.items[step->edge];
-  if (src[step->slot] != e->from_index || dst[step->slot] != e->to_index) return false;
-  for (size_t slot = (size_t)p->shared_count; slot < m->width; slot++)
-    if (slot != (size_t)step->slot && src[slot] != dst[slot]) return false;
+  if (!only_mover_moves(p, src, step, e, dst)) return false;
   mdl_fault fault = MDL_FAULT_NONE;
-  env v = {p, src, dst, t->first_tid + step->slot - t->first_slot, &fault};
+  int64_t tid = p->at.counted[thread] ? 0 : t->first_tid + step->slot - p->at.first[thread];
+  env v = {p, src, dst, tid, &fault};
   return edge_holds(e, &v) && fault == MDL_FAULT_NONE; /* a step whose check overflows is not confirmed */
 }
 
 /* ---------------------------------------------------------------- descriptions */
 
 static const ast_thread *thread_of_slot(const product *p, int slot) {
-  return p->threads[p->slot_thread[slot - p->shared_count]].thread;
+  return p->threads[p->base.slots[slot].thread].thread;
 }
 
 static void product_describe_step(const mdl *m, const mdl_step *step, strbuf *out) {
@@ -487,8 +601,8 @@ static void product_destroy(mdl *m) {
     free(p->threads[i].out_first);
   }
   free(p->threads);
-  free(p->slot_thread);
-  free(p->twin);
+  free(p->at.first);
+  free(p->at.counted);
   free(p->init_values);
   free(m->slots);
   free(m->groups);
@@ -525,7 +639,7 @@ static void shared_slot(product *p, const ast_shared *v, mdl_slot *s) {
 static void instance_slots(product *p, const ast_instance *in, size_t first) {
   const ast_thread *t = p->spec->threads.items[in->thread_index];
   cthread *ct = &p->threads[in->thread_index];
-  ct->first_slot = (int)first;
+  p->at.first[in->thread_index] = (int)first;
   ct->count = (int)in->count_value;
   ct->first_tid = in->first_tid;
   for (int64_t k = 0; k < in->count_value; k++) {
@@ -537,7 +651,6 @@ static void instance_slots(product *p, const ast_instance *in, size_t first) {
                     .lo = 0,
                     .hi = (int64_t)t->states.len - 1,
                     .thread = in->thread_index};
-    p->slot_thread[first + (size_t)k - (size_t)p->shared_count] = in->thread_index;
   }
 }
 
@@ -637,10 +750,7 @@ static void declare_symmetry(product *p) {
     const ast_instance *in = spec->instances.items[i];
     const ast_thread *t = spec->threads.items[in->thread_index];
     if (in->count_value < 2 || t->uses_tid || t->named_by_index) continue;
-    const mdl_group g = {p->threads[in->thread_index].first_slot, (int)in->count_value};
-    p->base.groups[p->base.group_count++] = g;
-    if (!p->twin) p->twin = xcalloc((size_t)spec->instance_total + 1, sizeof *p->twin);
-    for (int k = 1; k < g.count; k++) p->twin[g.first + k - p->shared_count] = true;
+    p->base.groups[p->base.group_count++] = (mdl_group){p->at.first[in->thread_index], (int)in->count_value};
   }
 }
 
@@ -661,7 +771,8 @@ static product *new_product(const ast_spec *spec) {
   p->arena = arena_new();
   p->shared_count = (int)spec->shared.len;
   p->threads = xcalloc(spec->threads.len + 1, sizeof *p->threads);
-  p->slot_thread = xcalloc((size_t)spec->instance_total + 1, sizeof *p->slot_thread);
+  p->at.first = xcalloc(spec->threads.len + 1, sizeof *p->at.first);
+  p->at.counted = xcalloc(spec->threads.len + 1, sizeof *p->at.counted);
   p->init_values = xcalloc(spec->shared.len + 1, sizeof *p->init_values);
   vec_foreach(&spec->shared, i) shared_slot(p, spec->shared.items[i], &p->base.slots[i]);
   size_t next = spec->shared.len;
@@ -705,4 +816,130 @@ static bool literals_fit(const ast_spec *spec) {
     diag_error(spec->src, big->at,
                "this literal does not fit in 64 bits, the integers of the explicit engine; use --engine symbolic");
   return !big;
+}
+
+/* ---------------------------------------------------------------- the counted view */
+
+static void counted_destroy(mdl *m) {
+  product *c = (product *)m;
+  free(c->at.first);
+  free(c->at.counted);
+  free(m->slots);
+  free(c);
+}
+
+static const mdl_ops counted_ops = {
+    product_initial,       product_next_all, product_check,          product_initial_holds,      product_step_holds,
+    product_describe_step, product_step_at,  product_describe_value, product_describe_violation, counted_destroy,
+    NULL,
+};
+
+/* The view's slots for one system line, from slot next on: one count per
+ * control state, or the product's instance slots. Returns the next slot. */
+static size_t view_line(product *c, const product *p, int thread, size_t next) {
+  const cthread *t = &p->threads[thread];
+  c->at.first[thread] = (int)next;
+  if (!c->at.counted[thread]) {
+    memcpy(&c->base.slots[next], &p->base.slots[p->at.first[thread]], (size_t)t->count * sizeof *c->base.slots);
+    return next + (size_t)t->count;
+  }
+  vec_foreach(&t->thread->states, q) {
+    const char *name = arena_printf(p->arena, "count(%s@%s)", t->thread->name, t->thread->states.items[q]->name);
+    c->base.slots[next + q] =
+        (mdl_slot){.kind = SLOT_COUNT, .name = name, .bounded = true, .hi = t->count, .thread = thread, .state = (int)q};
+  }
+  return next + t->thread->states.len;
+}
+
+static size_t view_width(const product *p, const layout *at) {
+  size_t width = (size_t)p->shared_count;
+  vec_foreach(&p->spec->instances, i) {
+    const cthread *t = &p->threads[p->spec->instances.items[i]->thread_index];
+    width += at->counted[p->spec->instances.items[i]->thread_index] ? t->thread->states.len : (size_t)t->count;
+  }
+  return width;
+}
+
+mdl *product_counted(const mdl *m) {
+  const product *p = (const product *)m;
+  if (m->group_count == 0) return NULL;
+  product *c = xmalloc(sizeof *c);
+  *c = *p;
+  c->viewed = m;
+  c->base.ops = &counted_ops;
+  c->base.groups = NULL;
+  c->base.group_count = 0;
+  c->at.first = xcalloc(p->spec->threads.len + 1, sizeof *c->at.first);
+  c->at.counted = xcalloc(p->spec->threads.len + 1, sizeof *c->at.counted);
+  for (size_t g = 0; g < m->group_count; g++) c->at.counted[m->slots[m->groups[g].first].thread] = true;
+  c->base.width = view_width(p, &c->at);
+  c->base.slots = xcalloc(c->base.width + 1, sizeof *c->base.slots);
+  memcpy(c->base.slots, m->slots, (size_t)p->shared_count * sizeof *m->slots);
+  size_t next = (size_t)p->shared_count;
+  vec_foreach(&p->spec->instances, i) next = view_line(c, p, p->spec->instances.items[i]->thread_index, next);
+  return &c->base;
+}
+
+/* ---------------------------------------------------------------- counted traces in instances */
+
+/* What a view state and a product state share: the shared values and the
+ * instances that are not counted. */
+static void copy_uncounted(const product *c, const product *p, const int64_t *counts, int64_t *state) {
+  memcpy(state, counts, (size_t)p->shared_count * sizeof *state);
+  vec_foreach(&p->spec->threads, t)
+    if (!c->at.counted[t])
+      memcpy(state + p->at.first[t], counts + c->at.first[t], (size_t)p->threads[t].count * sizeof *state);
+}
+
+/* The counted instances of a view state, sorted by control state. */
+static void spread_sorted(const product *c, const product *p, const int64_t *counts, int64_t *state) {
+  vec_foreach(&p->spec->threads, t) {
+    if (!c->at.counted[t]) continue;
+    int64_t *instance = state + p->at.first[t];
+    vec_foreach(&p->threads[t].thread->states, q)
+      for (int64_t k = 0; k < counts[c->at.first[t] + (int)q]; k++) *instance++ = (int64_t)q;
+  }
+}
+
+/* The product's step for a view's step from state: a counted instance's
+ * is taken by the least numbered instance in the state its count is of. */
+static mdl_step instance_step(const product *c, const product *p, const int64_t *state, const mdl_step *st) {
+  int t = c->base.slots[st->slot].thread, first = p->at.first[t];
+  if (!c->at.counted[t]) return (mdl_step){first + st->slot - c->at.first[t], st->edge};
+  int i = 0;
+  while (i < p->threads[t].count - 1 && state[first + i] != c->base.slots[st->slot].state) i++;
+  return (mdl_step){first + i, st->edge};
+}
+
+/* Rebuilds the trace in the product's states; false when a step or the
+ * violation does not replay there. */
+static bool uncount_trace(const product *c, const product *p, compose_result *r, int64_t *states) {
+  size_t vw = c->base.width, w = p->base.width;
+  copy_uncounted(c, p, r->trace_states, states);
+  spread_sorted(c, p, r->trace_states, states);
+  bool replays = mdl_initial_holds(&p->base, states);
+  for (size_t k = 0; k < r->trace_steps; k++) {
+    int64_t *before = states + k * w, *after = before + w;
+    mdl_step st = instance_step(c, p, before, &r->trace[k]);
+    memcpy(after, before, w * sizeof *after);
+    copy_uncounted(c, p, r->trace_states + (k + 1) * vw, after);
+    after[st.slot] = thread_of_slot(p, st.slot)->edges.items[st.edge]->to_index;
+    r->trace[k] = st;
+    replays = replays && mdl_step_holds(&p->base, before, &st, after);
+  }
+  mdl_fault fault = MDL_FAULT_NONE;
+  return replays && !mdl_check(&p->base, states + r->trace_steps * w, &r->violation, &fault);
+}
+
+void product_uncount(const mdl *view, compose_result *r) {
+  if (r->verdict != VERDICT_UNSAFE) return;
+  const product *c = (const product *)view, *p = (const product *)c->viewed;
+  int64_t *states = xcalloc((r->trace_steps + 1) * p->base.width, sizeof *states);
+  bool replays = uncount_trace(c, p, r, states);
+  free(r->trace_states);
+  r->trace_states = states;
+  if (replays) return;
+  r->verdict = VERDICT_UNKNOWN;
+  snprintf(r->unknown_reason, sizeof r->unknown_reason,
+           "internal error: the counterexample of the counted search does not replay on the instances");
 }

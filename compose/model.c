@@ -1,5 +1,5 @@
 /* compose/model.c -- the generic half of the next-state interface: accessors,
- * dispatch to the provider, and symmetry canonicalization. */
+ * dispatch to the provider. */
 #include "model-impl.h"
 
 size_t mdl_width(const mdl *m) { return m->width; }
@@ -27,20 +27,6 @@ bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, cons
   return m->ops->step_holds(m, src, step, dst);
 }
 
-/* Interchangeable instances are sorted by control state: states that differ
- * only by a permutation of a group get the same representative. */
-void mdl_canonicalize(const mdl *m, int64_t *state) {
-  for (size_t g = 0; g < m->group_count; g++) {
-    int64_t *v = state + m->groups[g].first;
-    for (int i = 1; i < m->groups[g].count; i++) {
-      int64_t x = v[i];
-      int j = i;
-      for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
-      v[j] = x;
-    }
-  }
-}
-
 void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out) { m->ops->describe_step(m, step, out); }
 
 loc mdl_step_at(const mdl *m, const mdl_step *step) { return m->ops->step_at(m, step); }
@@ -57,7 +43,7 @@ void mdl_free(mdl *m) {
   if (m) m->ops->destroy(m);
 }
 
-mdl_symbolic *mdl_symbolic_new(const mdl *m, smt *s) { return m->ops->symbolic(m, s); }
+mdl_symbolic *mdl_symbolic_new(const mdl *m, smt *s) { return m->ops->symbolic ? m->ops->symbolic(m, s) : NULL; }
 
 void mdl_symbolic_free(mdl_symbolic *f) {
   if (f) f->destroy(f);

@@ -3,8 +3,9 @@
  *
  * A model is opaque: engines see a state as a fixed-width vector of int64
  * slots, enumerate initial states and successors through callbacks, ask
- * whether a state goes wrong, and may reduce by the symmetry groups the model
- * declares. Providers: the product of abstract threads (model-product.c);
+ * whether a state goes wrong, and learn which instances are interchangeable
+ * (a provider reduces by them itself: the product's counted view stores them
+ * as counts). Providers: the product of abstract threads (model-product.c);
  * later KISS and thread-modular models. Users: the explicit engine (states
  * one by one) and the symbolic engine (the symbolic face, mdl_symbolic_new:
  * the same system as Z3 formulas). A model owns everything it returns (slot names,
@@ -24,18 +25,20 @@
 
 typedef struct mdl mdl;
 
-typedef enum mdl_slot_kind { SLOT_SHARED, SLOT_INSTANCE } mdl_slot_kind;
+typedef enum mdl_slot_kind { SLOT_SHARED, SLOT_INSTANCE, SLOT_COUNT } mdl_slot_kind;
 
 typedef struct mdl_slot {
-  mdl_slot_kind kind; /* a shared variable or an instance's control state */
-  const char *name;   /* "pendingIO", "Worker[2]" */
+  mdl_slot_kind kind; /* a shared variable, an instance's control state, or how many instances are in one */
+  const char *name;   /* "pendingIO", "Worker[2]", "count(Worker@Busy)" */
   bool bounded;       /* lo..hi is the whole domain (false: unbounded int) */
   bool is_bool;       /* values 0 and 1, printed false/true */
   int64_t lo, hi;     /* the domain when bounded */
-  int thread;         /* SLOT_INSTANCE: index of its thread in the spec */
+  int thread;         /* SLOT_INSTANCE, SLOT_COUNT: index of its thread in the spec */
+  int state;          /* SLOT_COUNT: the control state whose instances it counts */
 } mdl_slot;
 
-/* One step: which instance (its slot) took which edge of its thread. */
+/* One step: which instance (its slot) took which edge of its thread; in a
+ * model with counts, one of the instances counted in slot. */
 typedef struct mdl_step {
   int slot; /* the instance's slot */
   int edge; /* edge index in its thread */
@@ -76,7 +79,8 @@ typedef enum mdl_fault { MDL_FAULT_NONE, MDL_FAULT_OVERFLOW } mdl_fault;
 
 size_t mdl_width(const mdl *m);
 const mdl_slot *mdl_slot_at(const mdl *m, size_t i);
-/* The symmetry groups (empty when reduction is off or nothing is symmetric). */
+/* The interchangeable instances (empty when reduction is off or nothing is
+ * symmetric). */
 const mdl_group *mdl_groups(const mdl *m, size_t *count);
 
 /* The next three record the first evaluation fault they meet in *fault
@@ -94,8 +98,6 @@ bool mdl_initial_holds(const mdl *m, const int64_t *state);
 /* True when dst is a successor of src by step (for re-checking traces that
  * another engine produced; false when checking it meets a fault). */
 bool mdl_step_holds(const mdl *m, const int64_t *src, const mdl_step *step, const int64_t *dst);
-/* Sorts each symmetry group of state into its canonical order. */
-void mdl_canonicalize(const mdl *m, int64_t *state);
 
 /* Appends "S1 -> S2 \"label\"" for a step. */
 void mdl_describe_step(const mdl *m, const mdl_step *step, strbuf *out);
@@ -116,8 +118,9 @@ typedef struct mdl_symbolic {
   void (*destroy)(struct mdl_symbolic *f);
 } mdl_symbolic;
 
-/* The symbolic face of m in s's context; borrows m and s (both must outlive
- * it). Free with mdl_symbolic_free. */
+/* The symbolic face of m in s's context, or NULL when m has none (a
+ * product's counted view); borrows m and s (both must outlive it). Free with
+ * mdl_symbolic_free. */
 mdl_symbolic *mdl_symbolic_new(const mdl *m, smt *s);
 void mdl_symbolic_free(mdl_symbolic *f);
 

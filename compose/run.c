@@ -61,9 +61,8 @@ static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const
   }
   for (size_t k = 0; k < mdl_width(c->m); k++) {
     const mdl_slot *slot = mdl_slot_at(c->m, k);
-    const mdl_slot *before = k > 0 ? mdl_slot_at(c->m, k - 1) : NULL;
-    bool repeat = before && before->kind == SLOT_INSTANCE && before->thread == slot->thread && src[k] == src[k - 1];
-    if (slot->kind == SLOT_INSTANCE && !repeat) mark(&c->c->reached[slot->thread][src[k]]); /* sorted groups repeat */
+    if (slot->kind == SLOT_INSTANCE) mark(&c->c->reached[slot->thread][src[k]]);
+    if (slot->kind == SLOT_COUNT && src[k] > 0) mark(&c->c->reached[slot->thread][slot->state]);
   }
 }
 
@@ -118,11 +117,14 @@ static void run_explicit(const ast_spec *spec, const compose_request *rq, compos
     cov->taken[i] = xcalloc(spec->threads.items[i]->edges.len + 1, sizeof **cov->taken);
     cov->reached[i] = xcalloc(spec->threads.items[i]->states.len + 1, sizeof **cov->reached);
   }
-  coverage c = {out->m, cov};
+  mdl *counted = product_counted(out->m); /* symmetry: the search counts interchangeable instances */
+  coverage c = {counted ? counted : out->m, cov};
   explicit_options limits = rq->limits;
   limits.observe = take_step;
   limits.observe_ctx = &c;
-  explicit_run(out->m, &limits, &out->r);
+  explicit_run(c.m, &limits, &out->r);
+  if (counted) product_uncount(counted, &out->r);
+  mdl_free(counted);
   if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, cov);
   else coverage_free(cov);
 }

@@ -16,54 +16,44 @@ static uint8_t bits_for(uint64_t span) {
   return b;
 }
 
-/* Puts group g of m in counter form when that takes fewer bits than a
- * control state per instance. */
-static void layout_group(store_layout *l, const mdl *m, const mdl_group *g) {
-  const mdl_slot *s = mdl_slot_at(m, (size_t)g->first);
-  store_group c = {.first = (size_t)g->first,
-                   .count = (size_t)g->count,
-                   .states = (size_t)(s->hi - s->lo) + 1,
-                   .lo = s->lo,
-                   .bits = bits_for((uint64_t)g->count)};
-  if ((c.states - 1) * c.bits >= c.count * l->bits[c.first]) return;
-  l->groups[l->group_count++] = c;
-  l->group_at[c.first] = l->group_count;
+/* The run of count slots of one thread that starts at slot first. */
+static store_group count_run(const mdl *m, size_t first) {
+  const mdl_slot *s = mdl_slot_at(m, first);
+  size_t states = 1;
+  while (first + states < mdl_width(m) && mdl_slot_at(m, first + states)->kind == SLOT_COUNT &&
+         mdl_slot_at(m, first + states)->state != 0)
+    states++;
+  store_group g = {.first = first, .instances = (size_t)s->hi, .states = states};
+  uint8_t count_bits = bits_for((uint64_t)s->hi), state_bits = bits_for(states - 1);
+  g.as_counts = (states - 1) * count_bits <= g.instances * state_bits;
+  g.bits = g.as_counts ? count_bits : state_bits;
+  return g;
 }
 
-/* The counter form's bits in place of its groups' slots' bits. */
-static size_t group_bits(const store_layout *l, size_t total) {
-  for (size_t i = 0; i < l->group_count; i++) {
-    const store_group *g = &l->groups[i];
-    for (size_t k = 0; k < g->count; k++) total -= l->bits[g->first + k];
-    total += (g->states - 1) * g->bits;
-  }
-  return total;
-}
+static size_t group_bits(const store_group *g) { return (g->as_counts ? g->states - 1 : g->instances) * g->bits; }
 
 static void layout_init(store_layout *l, const mdl *m) {
   l->width = mdl_width(m);
   l->bits = xcalloc(l->width + 1, 1);
   l->offset = xcalloc(l->width + 1, sizeof *l->offset);
   l->group_at = xcalloc(l->width + 1, sizeof *l->group_at);
-  size_t total = 0, largest = 1;
+  l->groups = xcalloc(l->width + 1, sizeof *l->groups);
+  size_t total = 0;
   for (size_t i = 0; i < l->width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
+    if (s->kind == SLOT_COUNT && s->state == 0) {
+      l->groups[l->group_count] = count_run(m, i);
+      l->group_at[i] = ++l->group_count;
+      total += group_bits(&l->groups[l->group_count - 1]);
+      i += l->groups[l->group_count - 1].states - 1;
+      continue;
+    }
     l->offset[i] = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
     l->bits[i] = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
     total += l->bits[i];
   }
-  size_t n;
-  const mdl_group *gs = mdl_groups(m, &n);
-  l->groups = xcalloc(n + 1, sizeof *l->groups);
-  for (size_t i = 0; i < n; i++) layout_group(l, m, &gs[i]);
-  for (size_t i = 0; i < l->group_count; i++)
-    if (l->groups[i].states > largest) largest = l->groups[i].states;
-  l->counts = xcalloc(largest, sizeof *l->counts);
-  l->counter_form = l->group_count == n;
-  total = group_bits(l, total);
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
-  l->overflow_slot = -1;
 }
 
 /* Packing streams the slots' bits through a 64-bit accumulator, 32 bits at
@@ -108,27 +98,28 @@ static inline uint64_t read_bits(bit_reader *r, unsigned n) {
   return v;
 }
 
-/* Writes group g of state as counts; false when a control state is out of
- * its range. */
-static bool pack_group(store_layout *l, const store_group *g, const int64_t *state, bit_writer *w) {
-  memset(l->counts, 0, g->states * sizeof *l->counts);
-  for (size_t k = 0; k < g->count; k++) {
-    uint64_t v = (uint64_t)state[g->first + k] - (uint64_t)g->lo;
-    if (v >= g->states) {
-      l->overflow_slot = (int)(g->first + k);
-      return false;
-    }
-    l->counts[v]++;
+/* Writes group g of state; false when its counts are not a spread of its
+ * instances (*bad_slot: its first). */
+static bool pack_group(const store_group *g, const int64_t *state, bit_writer *w, int *bad_slot) {
+  const int64_t *count = state + g->first;
+  int64_t rest = (int64_t)g->instances;
+  for (size_t q = 0; q < g->states && rest >= 0; q++) rest = count[q] < 0 ? -1 : rest - count[q];
+  if (rest != 0) {
+    *bad_slot = (int)g->first;
+    return false;
   }
-  for (size_t v = 0; v + 1 < g->states; v++) write_bits(w, l->counts[v], g->bits);
+  for (size_t q = 0; q < g->states; q++) {
+    if (g->as_counts && q + 1 < g->states) write_bits(w, (uint64_t)count[q], g->bits);
+    for (int64_t k = 0; !g->as_counts && k < count[q]; k++) write_bits(w, q, g->bits);
+  }
   return true;
 }
 
 /* Writes slot i of state; false when its value does not fit. */
-static bool pack_slot(store_layout *l, size_t i, const int64_t *state, bit_writer *w) {
+static bool pack_slot(const store_layout *l, size_t i, const int64_t *state, bit_writer *w, int *bad_slot) {
   uint64_t v = (uint64_t)state[i] - (uint64_t)l->offset[i];
   if (l->bits[i] < 64 && (v >> l->bits[i]) != 0) {
-    l->overflow_slot = (int)i;
+    *bad_slot = (int)i;
     return false;
   }
   if (l->bits[i] <= 32) {
@@ -140,12 +131,12 @@ static bool pack_slot(store_layout *l, size_t i, const int64_t *state, bit_write
   return true;
 }
 
-bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
+bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot) {
   bit_writer w = {buf, 0, 0};
   for (size_t i = 0; i < l->width; i++) {
     const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
-    if (g ? !pack_group(l, g, state, &w) : !pack_slot(l, i, state, &w)) return false;
-    if (g) i += g->count - 1;
+    if (g ? !pack_group(g, state, &w, bad_slot) : !pack_slot(l, i, state, &w, bad_slot)) return false;
+    if (g) i += g->states - 1;
   }
   memcpy(w.out, &w.acc, 8); /* the last partial word; bytes past the state land in the slack */
   size_t used = (size_t)(w.out - buf) + (w.fill + 7) / 8;
@@ -153,13 +144,13 @@ bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf) {
   return true;
 }
 
-/* Reads group g into state, its instances sorted by control state. */
+/* Reads group g into state's counts. */
 static void unpack_group(const store_group *g, bit_reader *r, int64_t *state) {
-  size_t filled = 0;
-  for (size_t v = 0; v + 1 < g->states; v++)
-    for (uint64_t c = read_bits(r, g->bits); c > 0 && filled < g->count; c--)
-      state[g->first + filled++] = g->lo + (int64_t)v;
-  while (filled < g->count) state[g->first + filled++] = g->lo + (int64_t)(g->states - 1);
+  int64_t *count = state + g->first, rest = (int64_t)g->instances;
+  memset(count, 0, g->states * sizeof *count);
+  for (size_t k = 0; !g->as_counts && k < g->instances; k++) count[read_bits(r, g->bits)]++;
+  for (size_t q = 0; g->as_counts && q + 1 < g->states; q++) rest -= count[q] = (int64_t)read_bits(r, g->bits);
+  if (g->as_counts) count[g->states - 1] = rest;
 }
 
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
@@ -168,7 +159,7 @@ void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
     const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
     if (g) {
       unpack_group(g, &r, state);
-      i += g->count - 1;
+      i += g->states - 1;
       continue;
     }
     uint64_t v =
@@ -227,7 +218,6 @@ void store_free(store *s) {
   free(s->layout.offset);
   free(s->layout.groups);
   free(s->layout.group_at);
-  free(s->layout.counts);
   free(s->table);
   memset(s, 0, sizeof *s);
 }

@@ -1,7 +1,7 @@
 /* compose/store.h -- a set of packed state vectors for the explicit engine.
  *
- * States are bit-packed by the slots' domains (a large symmetry group as one
- * count per control state: store_group) and stored inline in an
+ * States are bit-packed by the slots' domains (the counts of a thread's
+ * counted instances in the fewer bits of two forms: store_group) and stored inline in an
  * open-addressing table together with their breadth-first depth, so a lookup
  * touches one cache line and a state costs its packed size plus 4 bytes,
  * over the load factor. Owns its memory; free with store_free.
@@ -15,30 +15,26 @@
 
 #include "model.h"
 
-/* A symmetry group stored in counter form: how many of its instances are in
- * each control state (the last state's count is the rest), which names the
- * state up to a permutation of the group, in fewer bits when the group is
- * large. Unpacked, the instances come out sorted (mdl_canonicalize's order). */
+/* The count slots of one thread (SLOT_COUNT, one per control state, in
+ * order; they sum to its instances), stored in the fewer bits of two forms:
+ * every count but the last (the rest), or each instance's control state in
+ * order (one value per instance: fewer bits when the instances are few). */
 typedef struct store_group {
-  size_t first;  /* its first slot */
-  size_t count;  /* its instances */
-  size_t states; /* control states an instance can be in: values lo .. lo + states - 1 */
-  int64_t lo;    /* the first control state's value */
-  uint8_t bits;  /* bits of one count */
+  size_t first;     /* its first slot */
+  size_t instances; /* what the counts sum to */
+  size_t states;    /* its slots: one per control state */
+  bool as_counts;   /* stored as counts, else as the instances' control states */
+  uint8_t bits;     /* bits of one count, or of one control state */
 } store_group;
 
 typedef struct store_layout {
   size_t width;        /* slots */
   uint8_t *bits;       /* per slot: bits it takes */
   int64_t *offset;     /* per slot: value stored is value - offset */
-  store_group *groups; /* the groups in counter form */
+  store_group *groups; /* the threads' count slots */
   size_t group_count;  /* how many */
   size_t *group_at;    /* per slot: 1 + the index of the group it starts, else 0 */
-  uint32_t *counts;    /* scratch for store_pack: one count per control state */
-  bool counter_form;   /* every symmetry group of the model is in counter form, so a state
-                         * packs alike in every order of its groups (no need to canonicalize) */
   size_t bytes;        /* bytes of a packed state */
-  int overflow_slot;   /* set by store_pack: a slot whose value did not fit, or -1 */
 } store_layout;
 
 typedef struct store {
@@ -57,8 +53,9 @@ typedef struct store {
 
 void store_init(store *s, const mdl *m);
 void store_free(store *s);
-/* Packs state into buf (layout.bytes + STORE_SLACK); false when a value does not fit. */
-bool store_pack(store_layout *l, const int64_t *state, uint8_t *buf);
+/* Packs state into buf (layout.bytes + STORE_SLACK); false when a value does
+ * not fit, or counts do not sum to their instances (*bad_slot: where). */
+bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot);
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state);
 /* The hash of a packed state (what store_add_hashed wants). */
 uint64_t store_hash(const store *s, const uint8_t *packed);

@@ -1,7 +1,8 @@
-/* tests/unit/test-compose.c -- the explicit engine's state store: a large
- * symmetry group packs in counter form (one count per control state), so
- * that states equal up to a permutation of the group pack alike, distinct
- * ones differently, and unpacking gives the canonical (sorted) state. */
+/* tests/unit/test-compose.c -- the explicit engine's state store and the
+ * product's counted view: a thread's counts pack in the fewer bits of two
+ * forms (counts, or one control state per instance) and unpack to the same
+ * counts; every state and step of the counted view re-checks as one, and a
+ * step that moves the wrong count does not. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,50 +17,143 @@ static const char *const five_workers = "shared bool f;\n"
                                         "  A -> B : f' == !f;  B -> C : true;  C -> A : true; }\n"
                                         "system S { W[5]; }\n";
 
+/* Two instances over eight control states: fewer bits as two states than as seven counts. */
+static const char *const two_walkers = "thread W { init state S0; state S1, S2, S3, S4, S5, S6, S7;\n"
+                                       "  S0 -> S1 : true;  S1 -> S2 : true;  S2 -> S3 : true;  S3 -> S4 : true;\n"
+                                       "  S4 -> S5 : true;  S5 -> S6 : true;  S6 -> S7 : true; }\n"
+                                       "system S { W[2]; }\n";
+
 enum { WIDTH = 6, STATES = 3, GROUP = 5 };
 
-/* The i-th of the 2 * 3^5 states: the flag, then each instance's state. */
-static void nth_state(int i, int64_t *state) {
-  state[0] = i % 2;
-  i /= 2;
-  for (int k = 1; k < WIDTH; k++, i /= STATES) state[k] = i % STATES;
+/* Every counted state of five_workers (the flag, then how many instances
+ * are in A, B and C), n of them; returns n. */
+static int all_counts(int64_t (*out)[1 + STATES]) {
+  int n = 0;
+  for (int f = 0; f < 2; f++)
+    for (int a = 0; a <= GROUP; a++)
+      for (int b = 0; a + b <= GROUP; b++, n++) {
+        int64_t s[1 + STATES] = {f, a, b, GROUP - a - b};
+        memcpy(out[n], s, sizeof s);
+      }
+  return n;
 }
 
-/* The group's control states, as a count per state: the canonical identity. */
-static int class_of(const int64_t *state) {
-  int counts[STATES] = {0};
-  for (int k = 1; k < WIDTH; k++) counts[state[k]]++;
-  return (int)state[0] + 2 * (counts[0] + (GROUP + 1) * counts[1]);
-}
-
-static void counter_form_packs_classes(void **unused) {
+static void counts_pack_one_to_one(void **unused) {
   (void)unused;
   ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
   assert_non_null(spec);
   mdl *m = product_build(spec, true);
+  mdl *c = product_counted(m);
+  assert_int_equal(mdl_width(c), 1 + STATES);
+  assert_int_equal(mdl_slot_at(c, 2)->kind, SLOT_COUNT);
+  assert_string_equal(mdl_slot_at(c, 2)->name, "count(W@B)");
   store st;
-  store_init(&st, m);
-  assert_true(st.layout.counter_form);
+  store_init(&st, c);
+  assert_int_equal(st.layout.group_count, 1);
+  assert_true(st.layout.groups[0].as_counts);
   assert_int_equal(st.layout.bytes, 1); /* 1 + 2 counts of 3 bits, against 1 + 5 * 2 bits */
-  enum { ALL = 2 * 243 };
-  uint8_t(*packed)[1 + STORE_SLACK] = calloc(ALL, sizeof *packed);
-  int64_t state[WIDTH], back[WIDTH];
+  enum { ALL = 2 * 21 };
+  int64_t states[ALL][1 + STATES], back[1 + STATES];
+  uint8_t packed[ALL][1 + STORE_SLACK];
+  assert_int_equal(all_counts(states), ALL);
   for (int i = 0; i < ALL; i++) {
-    nth_state(i, state);
-    assert_true(store_pack(&st.layout, state, packed[i]));
+    int bad = -1;
+    assert_true(store_pack(&st.layout, states[i], packed[i], &bad));
     store_unpack(&st.layout, packed[i], back);
-    mdl_canonicalize(m, state);
-    assert_memory_equal(back, state, sizeof state);
+    assert_memory_equal(back, states[i], sizeof back);
+    for (int j = 0; j < i; j++) assert_true(packed[i][0] != packed[j][0]);
   }
-  for (int i = 0; i < ALL; i++)
-    for (int j = 0; j < ALL; j++) {
-      int64_t a[WIDTH], b[WIDTH];
-      nth_state(i, a);
-      nth_state(j, b);
-      assert_int_equal(memcmp(packed[i], packed[j], 1) == 0, class_of(a) == class_of(b));
-    }
-  free(packed);
   store_free(&st);
+  mdl_free(c);
+  mdl_free(m);
+  unit_spec_free(spec);
+}
+
+static void counts_that_are_no_spread_do_not_pack(void **unused) {
+  (void)unused;
+  ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
+  assert_non_null(spec);
+  mdl *m = product_build(spec, true);
+  mdl *c = product_counted(m);
+  store st;
+  store_init(&st, c);
+  int64_t too_many[] = {0, 3, 3, 0}, negative[] = {1, 6, -1, 0};
+  uint8_t buf[1 + STORE_SLACK];
+  int bad = -1;
+  assert_false(store_pack(&st.layout, too_many, buf, &bad));
+  assert_int_equal(bad, 1);
+  bad = -1;
+  assert_false(store_pack(&st.layout, negative, buf, &bad));
+  assert_int_equal(bad, 1);
+  store_free(&st);
+  mdl_free(c);
+  mdl_free(m);
+  unit_spec_free(spec);
+}
+
+static void few_instances_pack_as_states(void **unused) {
+  (void)unused;
+  ast_spec *spec = unit_spec_load(two_walkers, NULL, NULL);
+  assert_non_null(spec);
+  mdl *m = product_build(spec, true);
+  mdl *c = product_counted(m);
+  store st;
+  store_init(&st, c);
+  assert_false(st.layout.groups[0].as_counts);
+  assert_int_equal(st.layout.bytes, 1); /* 2 states of 3 bits, against 7 counts of 2 bits */
+  int64_t state[8] = {0, 1, 0, 0, 0, 0, 0, 1}, back[8];
+  uint8_t buf[1 + STORE_SLACK];
+  int bad = -1;
+  assert_true(store_pack(&st.layout, state, buf, &bad));
+  store_unpack(&st.layout, buf, back);
+  assert_memory_equal(back, state, sizeof back);
+  store_free(&st);
+  mdl_free(c);
+  mdl_free(m);
+  unit_spec_free(spec);
+}
+
+/* The counted view re-checks its own initial states and steps. */
+typedef struct recheck {
+  const mdl *c;
+  const int64_t *src;
+  int steps, wrong_moves_refused;
+} recheck;
+
+static void recheck_step(void *ctx, const mdl_step *step, const int64_t *dst) {
+  recheck *r = ctx;
+  size_t w = mdl_width(r->c);
+  assert_true(mdl_step_holds(r->c, r->src, step, dst));
+  int64_t moved[1 + STATES];
+  memcpy(moved, dst, w * sizeof *dst);
+  moved[step->slot]++; /* no instance left the count */
+  moved[1 + (step->slot % STATES)]--;
+  r->wrong_moves_refused += !mdl_step_holds(r->c, r->src, step, moved);
+  r->steps++;
+}
+
+static void counted_steps_recheck(void **unused) {
+  (void)unused;
+  ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
+  assert_non_null(spec);
+  mdl *m = product_build(spec, true);
+  mdl *c = product_counted(m);
+  assert_null(mdl_symbolic_new(c, NULL));
+  enum { ALL = 2 * 21 };
+  int64_t states[ALL][1 + STATES];
+  all_counts(states);
+  recheck r = {.c = c};
+  int initial = 0;
+  for (int i = 0; i < ALL; i++) {
+    initial += mdl_initial_holds(c, states[i]);
+    r.src = states[i];
+    mdl_fault fault = MDL_FAULT_NONE;
+    mdl_next_all(c, states[i], recheck_step, &r, &fault);
+  }
+  assert_int_equal(initial, 2); /* every instance in A, either flag */
+  assert_int_equal(r.steps, 2 * (15 + 15 + 15)); /* per flag: the states with some in A, in B, in C */
+  assert_int_equal(r.wrong_moves_refused, r.steps);
+  mdl_free(c);
   mdl_free(m);
   unit_spec_free(spec);
 }
@@ -71,11 +165,13 @@ static void without_symmetry_every_slot_packs(void **unused) {
   mdl *m = product_build(spec, false);
   store st;
   store_init(&st, m);
-  assert_false(st.layout.counter_form && st.layout.group_count);
+  assert_null(product_counted(m));
+  assert_int_equal(st.layout.group_count, 0);
   assert_int_equal(st.layout.bytes, 2); /* 1 + 5 * 2 bits */
   int64_t state[WIDTH] = {1, 2, 0, 1, 2, 0}, back[WIDTH];
   uint8_t buf[2 + STORE_SLACK];
-  assert_true(store_pack(&st.layout, state, buf));
+  int bad = -1;
+  assert_true(store_pack(&st.layout, state, buf, &bad));
   store_unpack(&st.layout, buf, back);
   assert_memory_equal(back, state, sizeof state); /* the order is kept */
   store_free(&st);
@@ -85,7 +181,10 @@ static void without_symmetry_every_slot_packs(void **unused) {
 
 int run_compose_tests(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(counter_form_packs_classes),
+      cmocka_unit_test(counts_pack_one_to_one),
+      cmocka_unit_test(counts_that_are_no_spread_do_not_pack),
+      cmocka_unit_test(few_instances_pack_as_states),
+      cmocka_unit_test(counted_steps_recheck),
       cmocka_unit_test(without_symmetry_every_slot_packs),
   };
   return cmocka_run_group_tests_name("compose", tests, NULL, NULL);
