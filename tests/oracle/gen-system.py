@@ -30,6 +30,7 @@ standard library only.
 """
 import itertools
 import random
+import re
 import sys
 from collections import deque
 
@@ -847,7 +848,7 @@ def verdict(m, limit=2_000_000):
     while work:
         shared, pcs = work.popleft()
         if wrong(m, shared, pcs):
-            return "unsafe", len(seen)
+            return "unsafe", seen
         for k, ti in enumerate(owner):
             t, tid = m.threads[ti], k + 1
             for e in t.edges:
@@ -861,18 +862,48 @@ def verdict(m, limit=2_000_000):
                         seen.add(s)
                         work.append(s)
         if len(seen) > limit:
-            return "unknown", len(seen)
-    return "safe", len(seen)
+            return "unknown", seen
+    return "safe", seen
+
+
+def interchangeable(m, text):
+    """The threads whose instances athread reduces by symmetry: several,
+    no tid in the thread's text, never named by index (T[i]@S)."""
+    def reads_tid(t):
+        body = re.search(r"^thread %s \{$(.*?)^\}$" % t.name, text, re.M | re.S).group(1)
+        return re.search(r"\btid\b", body) is not None
+    return [t.count > 1 and not reads_tid(t) and not re.search(r"\b%s\[[0-9]+\]@" % t.name, text)
+            for t in m.threads]
+
+
+def orbits(m, seen, text):
+    """How many states seen holds up to permutations of interchangeable
+    instances: the count of athread's search with symmetry."""
+    spans, first = [], 0
+    for t, sym in zip(m.threads, interchangeable(m, text)):
+        if sym:
+            spans.append((first, first + t.count))
+        first += t.count
+
+    def canonical(pcs):
+        pcs = list(pcs)
+        for a, b in spans:
+            pcs[a:b] = sorted(pcs[a:b])
+        return tuple(pcs)
+    return len({(shared, canonical(pcs)) for shared, pcs in seen})
 
 
 def batch(directory, first, count):
-    """Writes DIR/seed-N.athread for count seeds from first; prints "N verdict states" for each."""
+    """Writes DIR/seed-N.athread for count seeds from first; prints "N
+    verdict states orbits" for each (the states reached, and up to symmetry;
+    all of them when safe)."""
     for seed in range(first, first + count):
         m = Gen(seed).generate()
+        text = spec_text(m, seed)
         with open("%s/seed-%d.athread" % (directory, seed), "w") as f:
-            f.write(spec_text(m, seed))
-        v, n = verdict(m)
-        print("%d %s %d" % (seed, v, n), flush=True)
+            f.write(text)
+        v, seen = verdict(m)
+        print("%d %s %d %d" % (seed, v, len(seen), orbits(m, seen, text)), flush=True)
     return 0
 
 
@@ -901,8 +932,8 @@ def main(argv):
     if "--verdict" in argv[2:]:
         print(verdict(m)[0])
     elif "--stats" in argv[2:]:
-        v, n = verdict(m)
-        print("%s %d states, %d instances" % (v, n, m.total()))
+        v, seen = verdict(m)
+        print("%s %d states, %d instances" % (v, len(seen), m.total()))
     else:
         sys.stdout.write(spec_text(m, seed))
     return 0
