@@ -239,7 +239,7 @@ static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t has
   size_t mask = s->table_size - 1, bytes = s->layout.bytes;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     uint8_t *e = s->table + i * s->entry_bytes;
-    if (entry_tag(e, bytes) == 0 || memcmp(e, packed, bytes) == 0) return e;
+    if (entry_tag(e, bytes) == 0 || (e[0] == packed[0] && memcmp(e, packed, bytes) == 0)) return e; /* most differ early */
   }
 }
 
