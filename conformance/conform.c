@@ -248,7 +248,7 @@ void conform_check(const prog *ins, const conform_options *o, conform_result *r)
   if (engine == CONFORM_AUTO) {
     engine = loops ? CONFORM_CHC : CONFORM_BMC;
     snprintf(r->why, sizeof r->why, "%s",
-             loops ? "the code has loops: Spacer finds the invariant" : "no loops: a bounded search covers every path");
+             loops ? "the code has loops: a proof needs an inductive invariant (guessed from templates, else found by Spacer)" : "no loops: a bounded search covers every path");
   } else {
     snprintf(r->why, sizeof r->why, "chosen with --engine");
   }
