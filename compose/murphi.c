@@ -25,6 +25,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "expr-print.h"
 #include "step-plan.h"
 
 typedef struct mu {
@@ -52,7 +53,7 @@ typedef struct mu {
   const char *self;        /* the instance variable of rules and invariants */
   const char *tally;       /* the local of the count functions and of the startstate */
   const char *wide;        /* the type that makes rumur's values signed 32-bit */
-  const bind *binds;       /* how primes read in the expression being written, or NULL */
+  xp_printer x;            /* prints expressions (its binds: how primes read in the step being written) */
 } mu;
 
 static const ast_shared *mu_var(const mu *p, int i) { return p->spec->shared.items[i]; }
@@ -95,12 +96,6 @@ static const char *fresh_name(mu *p, const char *base) {
   }
 }
 
-static const ast_instance *instance_of(const ast_spec *spec, int thread) {
-  vec_foreach(&spec->instances, i)
-    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
-  return NULL;
-}
-
 static size_t initial_states(const ast_thread *t) {
   size_t n = 0;
   vec_foreach(&t->states, s) n += t->states.items[s]->initial;
@@ -119,7 +114,7 @@ static bool counts_starts(const mu *p, int t) {
 }
 
 static void name_thread(mu *p, const ast_thread *t) {
-  const ast_instance *in = instance_of(p->spec, t->index);
+  const ast_instance *in = plan_instance_of(p->spec, t->index);
   p->of[t->index] = in;
   p->state[t->index] = arena_alloc(p->arena, (t->states.len + 1) * sizeof **p->state);
   p->counter[t->index] = arena_alloc(p->arena, (t->states.len + 1) * sizeof **p->counter);
@@ -152,6 +147,7 @@ static void name_everything(mu *p) {
   p->self = fresh_name(p, "self");
   p->tally = fresh_name(p, "tally");
   p->wide = fresh_name(p, "athread_value");
+  p->x.tid = p->self;
 }
 
 /* Cell v's name with a suffix: x_next for x, a_2_next for a[2]. */
@@ -196,29 +192,32 @@ static void string_text(mu *p, const char *s) {
 
 /* ---------------------------------------------------------------- expressions */
 
-static void emit_expr(mu *p, const ir_expr *e);
+static void emit_expr(mu *p, const ir_expr *e) { xp_expr(&p->x, e); }
 
-static bool is_atom(const ir_expr *e) {
-  if (e->kind == IR_QUANT) return is_atom(e->lowered);
+/* e, in parentheses unless it is an atom. */
+static void emit_tight(mu *p, const ir_expr *e) { xp_tight(&p->x, e); }
+
+/* Every operand is an atom or in parentheses, so Murphi's precedences (!
+ * binds looser than =) never matter. */
+static bool is_atom(const xp_printer *x, const ir_expr *e) {
+  if (e->kind == IR_QUANT) return is_atom(x, e->lowered);
   return e->kind == IR_BOOL || (e->kind == IR_INT && e->value >= 0) || e->kind == IR_TID || e->kind == IR_COUNT ||
          ((e->kind == IR_NAME || e->kind == IR_INDEX) && !e->primed);
-}
-
-/* e, in parentheses unless it is an atom: every operand is, so Murphi's
- * precedences (! binds looser than =) never matter. */
-static void emit_tight(mu *p, const ir_expr *e) {
-  bool parens = !is_atom(e);
-  if (parens) sbuf_putc(p->out, '(');
-  emit_expr(p, e);
-  if (parens) sbuf_putc(p->out, ')');
 }
 
 static void emit_in_state(mu *p, int thread, const char *index, int state) {
   sbuf_printf(p->out, "%s[%s] = %s", p->pc[thread], index, p->state[thread][state]);
 }
 
+/* T[i]@S: the element of pc_T at the instance's tid. */
+static void print_in_state(xp_printer *x, int thread, int64_t tid, int state) {
+  mu *p = x->ctx;
+  emit_in_state(p, thread, arena_printf(p->arena, "%" PRId64, tid), state);
+}
+
 /* count(T@S): a call of its function, declared once used. */
-static void emit_count(mu *p, const ir_expr *e) {
+static void print_count(xp_printer *x, const ir_expr *e) {
+  mu *p = x->ctx;
   const char **fn = &p->counter[e->index][e->state_index];
   if (!*fn) {
     const ast_thread *t = p->spec->threads.items[e->index];
@@ -227,31 +226,8 @@ static void emit_count(mu *p, const ir_expr *e) {
   sbuf_printf(p->out, "%s()", *fn);
 }
 
-/* Cell c, or its next value when primed: substituted, computed (inline), or
- * the step's choice. */
-static void emit_cell(mu *p, int c, bool primed) {
-  const bind *b = primed && p->binds ? &p->binds[c] : NULL;
-  if (!primed) sbuf_puts(p->out, p->var[c]);
-  else if (b && b->expr) emit_tight(p, b->expr);
-  else sbuf_puts(p->out, temp_of(p, c));
-}
-
-static void emit_name(mu *p, const ir_expr *e) {
-  if (e->ref == REF_CONST) sbuf_puts(p->out, p->konst[e->index]);
-  else emit_cell(p, e->index, e->primed);
-}
-
-/* An element: its cell, or the array indexed (only unprimed elements have an
- * index that is not constant here: the plans fix the others). */
-static void emit_element(mu *p, const ir_expr *e) {
-  if (e->cell >= 0) {
-    emit_cell(p, e->cell, e->primed);
-    return;
-  }
-  sbuf_printf(p->out, "%s[", p->array[e->index]);
-  emit_expr(p, e->a);
-  sbuf_putc(p->out, ']');
-}
+/* A primed cell that the step chooses. */
+static const char *print_temp(xp_printer *x, int cell) { return temp_of(x->ctx, cell); }
 
 static const char *op_text(ir_op op) {
   switch (op) {
@@ -264,42 +240,18 @@ static const char *op_text(ir_op op) {
   }
 }
 
-static void emit_at(mu *p, const ir_expr *e) {
-  int64_t i = 1;
-  sem_constant(p->spec, e->a, &i);
-  const char *tid = arena_printf(p->arena, "%" PRId64, p->of[e->index]->first_tid + i - 1);
-  emit_in_state(p, e->index, tid, e->state_index);
-}
+static const xp_syntax murphi_syntax = {
+    .op_text = op_text,
+    .ite = {"", " ? ", " : ", ""},
+    .inline_computed = true,
+    .atom = is_atom,
+    .count = print_count,
+    .in_state = print_in_state,
+    .temp = print_temp,
+};
 
-static void emit_expr(mu *p, const ir_expr *e) {
-  if (e->kind == IR_QUANT) e = e->lowered;
-  switch (e->kind) {
-  case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
-  case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
-  case IR_NAME: emit_name(p, e); break;
-  case IR_TID: sbuf_puts(p->out, p->self); break;
-  case IR_COUNT: emit_count(p, e); break;
-  case IR_AT: emit_at(p, e); break;
-  case IR_UNARY:
-    sbuf_puts(p->out, op_text(e->op));
-    emit_tight(p, e->a);
-    break;
-  case IR_BINARY:
-    emit_tight(p, e->a);
-    sbuf_printf(p->out, " %s ", op_text(e->op));
-    emit_tight(p, e->b);
-    break;
-  case IR_ITE:
-    emit_tight(p, e->a);
-    sbuf_puts(p->out, " ? ");
-    emit_tight(p, e->b);
-    sbuf_puts(p->out, " : ");
-    emit_tight(p, e->c);
-    break;
-  case IR_INDEX: emit_element(p, e); break;
-  case IR_QUANT: break; /* replaced by its expansion above */
-  }
-}
+/* Where text goes now (the printer writes there too). */
+static void set_out(mu *p, strbuf *out) { p->out = p->x.out = out; }
 
 /* ---------------------------------------------------------------- declarations */
 
@@ -689,7 +641,7 @@ static void emit_via_locals(mu *p, const step *s) {
 
 static void emit_rule(mu *p, const ast_thread *t, const step *s) {
   int ti = (int)t->index;
-  p->binds = s->binds;
+  p->x.binds = s->binds;
   emit_ruleset(p, ti, s);
   emit_rule_name(p, t, s);
   emit_guard(p, ti, s);
@@ -699,7 +651,7 @@ static void emit_rule(mu *p, const ast_thread *t, const step *s) {
   line(p, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
   line(p, 2, "end;");
   line(p, 0, "end;");
-  p->binds = NULL;
+  p->x.binds = NULL;
 }
 
 static void emit_rules(mu *p, const ast_thread *t) {
@@ -814,12 +766,12 @@ static void emit_model(mu *p, const char *m_name) {
   emit_consts(p);
   emit_types(p);
   emit_vars(p);
-  p->out = &p->body;
+  set_out(p, &p->body);
   emit_startstate(p);
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_rules(p, spec->threads.items[t]);
   emit_invariants(p);
-  p->out = p->model;
+  set_out(p, p->model);
   emit_counters(p);
   sbuf_puts(p->out, sbuf_str(&p->body));
 }
@@ -843,6 +795,8 @@ bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool sym
   p.pick = arena_alloc(p.arena, (nt + 1) * sizeof *p.pick);
   p.of = arena_alloc(p.arena, (nt + 1) * sizeof *p.of);
   p.scalarset = arena_alloc(p.arena, nt + 1);
+  p.x = (xp_printer){
+      .syntax = &murphi_syntax, .out = out, .spec = spec, .konst = p.konst, .var = p.var, .array = p.array, .ctx = &p};
   emit_model(&p, m_name);
   sbuf_free(&p.body);
   symtab_free(&p.taken);

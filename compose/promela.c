@@ -28,6 +28,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "expr-print.h"
 #include "step-plan.h"
 
 /* SPIN runs at most 255 processes: init and one per instance. */
@@ -50,8 +51,7 @@ typedef struct pml {
   bool use_mtype;                        /* states are mtype symbols (else #defines) */
   const char *pc;                        /* the array of instance states */
   const char *check;                     /* the inline that asserts every property */
-  int64_t tid;                           /* what tid reads as: an instance number, or 0 for the parameter tid */
-  const bind *binds;                     /* how primes read in the expression being written, or NULL */
+  xp_printer x;                          /* prints expressions: tid reads as an instance number or the parameter */
   const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
 } pml;
 
@@ -94,12 +94,6 @@ static void check_thread_numbers(void *ctx, const ast_thread *t) {
     pml_check_numbers(p, e->kind == EDGE_RELATION ? e->relation : e->guard);
     vec_foreach(&e->assigns, k) pml_check_numbers(p, e->assigns.items[k].value);
   }
-}
-
-static const ast_instance *instance_of(const ast_spec *spec, int thread) {
-  vec_foreach(&spec->instances, i)
-    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
-  return NULL;
 }
 
 /* ---------------------------------------------------------------- names */
@@ -276,7 +270,7 @@ static int prec(const pml *p, const ir_expr *e) {
     default: return PR_MUL;
     }
   case IR_AT: return PR_EQ;
-  case IR_COUNT: return instance_of(p->spec, e->index)->count_value > 1 ? PR_ADD : PR_EQ;
+  case IR_COUNT: return plan_instance_of(p->spec, e->index)->count_value > 1 ? PR_ADD : PR_EQ;
   default: return PR_ATOM; /* ?: and substituted primes bring their own parentheses */
   }
 }
@@ -292,8 +286,9 @@ static bool needs_parens(const pml *p, int parent, const ir_expr *child, bool ri
   return c == parent && right && parent >= PR_ADD;
 }
 
-static void emit_expr(pml *p, const ir_expr *e);
+static void emit_expr(pml *p, const ir_expr *e) { xp_expr(&p->x, e); }
 
+/* e as an operand of an operator of binding strength parent. */
 static void emit_operand(pml *p, int parent, const ir_expr *e, bool right) {
   bool parens = needs_parens(p, parent, e, right);
   if (parens) sbuf_putc(p->out, '(');
@@ -301,21 +296,26 @@ static void emit_operand(pml *p, int parent, const ir_expr *e, bool right) {
   if (parens) sbuf_putc(p->out, ')');
 }
 
-/* e alone, in parentheses unless it is an atom (so no "--1" or "!!b", which
- * Promela reads as decrement and as a channel send). */
-static void emit_tight(pml *p, const ir_expr *e) {
-  bool parens = prec(p, e) < PR_ATOM;
-  if (parens) sbuf_putc(p->out, '(');
-  emit_expr(p, e);
-  if (parens) sbuf_putc(p->out, ')');
+/* e alone needs no parentheses when it is an atom (so no "--1" or "!!b",
+ * which Promela reads as decrement and as a channel send). */
+static bool is_atom(const xp_printer *x, const ir_expr *e) { return prec(x->ctx, e) == PR_ATOM; }
+
+static bool operand_parens(const xp_printer *x, const ir_expr *parent, const ir_expr *child, bool right) {
+  return needs_parens(x->ctx, prec(x->ctx, parent), child, right);
 }
 
 static void emit_in_state(pml *p, int64_t tid, int thread, int state) {
   sbuf_printf(p->out, "%s[%" PRId64 "] == %s", p->pc, tid, p->state[thread][state]);
 }
 
-static void emit_count(pml *p, const ir_expr *e) {
-  const ast_instance *in = instance_of(p->spec, e->index);
+static void print_in_state(xp_printer *x, int thread, int64_t tid, int state) {
+  emit_in_state(x->ctx, tid, thread, state);
+}
+
+/* count(T@S): the sum over the instances of T of (pc[tid] == S). */
+static void print_count(xp_printer *x, const ir_expr *e) {
+  pml *p = x->ctx;
+  const ast_instance *in = plan_instance_of(p->spec, e->index);
   for (int64_t k = 0; k < in->count_value; k++) {
     if (k > 0) sbuf_puts(p->out, " + ");
     if (in->count_value > 1) sbuf_putc(p->out, '(');
@@ -324,87 +324,30 @@ static void emit_count(pml *p, const ir_expr *e) {
   }
 }
 
-/* Cell c, or its next value (substituted, or its temporary) when primed. */
-static void emit_cell(pml *p, int c, bool primed) {
-  if (!primed) {
-    sbuf_puts(p->out, p->var[c]);
-    return;
-  }
-  const bind *b = p->binds ? &p->binds[c] : NULL;
-  if (b && b->kind == BIND_SUBST) emit_tight(p, b->expr);
-  else sbuf_puts(p->out, p->temp[c] ? p->temp[c] : "?"); /* BIND_TEMP: planned */
+/* A primed cell's temporary (BIND_TEMP: planned). */
+static const char *print_temp(xp_printer *x, int cell) {
+  const pml *p = x->ctx;
+  return p->temp[cell] ? p->temp[cell] : "?";
 }
 
-static void emit_name(pml *p, const ir_expr *e) {
-  if (e->ref == REF_CONST) {
-    const char *macro = p->konst[e->index];
-    if (macro) sbuf_puts(p->out, macro);
-    else sbuf_printf(p->out, "%" PRId64, p->spec->consts.items[e->index]->value); /* reported */
-    return;
+static const char *op_text(ir_op op) {
+  switch (op) {
+  case OP_IMPLIES: return "||";
+  case OP_IFF: return "==";
+  default: return ir_op_text(op);
   }
-  emit_cell(p, e->index, e->primed);
 }
 
-/* An element: its cell, or the array indexed (only unprimed elements have an
- * index that is not constant here: the plans fix the others). */
-static void emit_element(pml *p, const ir_expr *e) {
-  if (e->cell >= 0) {
-    emit_cell(p, e->cell, e->primed);
-    return;
-  }
-  sbuf_printf(p->out, "%s[", p->array[e->index]);
-  emit_expr(p, e->a);
-  sbuf_putc(p->out, ']');
-}
-
-static void emit_binary(pml *p, const ir_expr *e) {
-  int pr = prec(p, e);
-  if (e->op == OP_IMPLIES) {
-    sbuf_putc(p->out, '!');
-    emit_tight(p, e->a);
-  } else {
-    emit_operand(p, pr, e->a, false);
-  }
-  const char *op = e->op == OP_IMPLIES ? "||" : e->op == OP_IFF ? "==" : ir_op_text(e->op);
-  sbuf_printf(p->out, " %s ", op);
-  emit_operand(p, pr, e->b, true);
-}
-
-static void emit_expr(pml *p, const ir_expr *e) {
-  if (e->kind == IR_QUANT) e = e->lowered;
-  switch (e->kind) {
-  case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
-  case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
-  case IR_NAME: emit_name(p, e); break;
-  case IR_TID:
-    if (p->tid) sbuf_printf(p->out, "%" PRId64, p->tid);
-    else sbuf_puts(p->out, "tid");
-    break;
-  case IR_COUNT: emit_count(p, e); break;
-  case IR_AT: {
-    int64_t i = 1;
-    sem_constant(p->spec, e->a, &i);
-    emit_in_state(p, instance_of(p->spec, e->index)->first_tid + i - 1, e->index, e->state_index);
-    break;
-  }
-  case IR_UNARY:
-    sbuf_puts(p->out, ir_op_text(e->op));
-    emit_tight(p, e->a);
-    break;
-  case IR_BINARY: emit_binary(p, e); break;
-  case IR_ITE:
-    sbuf_putc(p->out, '(');
-    emit_tight(p, e->a);
-    sbuf_puts(p->out, " -> ");
-    emit_tight(p, e->b);
-    sbuf_puts(p->out, " : ");
-    emit_tight(p, e->c);
-    sbuf_putc(p->out, ')');
-    break;
-  case IR_INDEX: emit_element(p, e); break;
-  case IR_QUANT: break; /* replaced by its expansion above */
-  }
-}
+static const xp_syntax promela_syntax = {
+    .op_text = op_text,
+    .implies_negates_left = true,
+    .ite = {"(", " -> ", " : ", ")"},
+    .atom = is_atom,
+    .operand_parens = operand_parens,
+    .count = print_count,
+    .in_state = print_in_state,
+    .temp = print_temp,
+};
 
 /* ---------------------------------------------------------------- declarations */
 
@@ -620,7 +563,7 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
   vec_foreach(&t->states, s)
     any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
   if (!any) return;
-  p->tid = tid;
+  p->x.tid = arena_printf(p->arena, "%" PRId64, tid);
   if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
   else line(p, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
   emit_array_checks(p, t, tid);
@@ -641,7 +584,7 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
     }
     s = end;
   }
-  p->tid = 0;
+  p->x.tid = "tid";
 }
 
 static void emit_check(pml *p) {
@@ -650,7 +593,7 @@ static void emit_check(pml *p) {
   line(p, 0, " * system invariant, is false. */");
   line(p, 0, "inline %s() {", p->check);
   size_t before = p->out->len;
-  p->binds = NULL;
+  p->x.binds = NULL;
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
     const ast_thread *t = spec->threads.items[in->thread_index];
@@ -812,7 +755,7 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
     sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
   else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
   sbuf_puts(p->out, " */\n");
-  p->binds = s->binds;
+  p->x.binds = s->binds;
   indent(p, 5);
   sbuf_printf(p->out, "%s { ", plan_is_deterministic(s) ? "d_step" : "atomic");
   emit_guard(p, t, s);
@@ -821,7 +764,7 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
   else emit_commit(p, 7, t, s);
   emit_resets(p, 7, s);
   line(p, 5, "}");
-  p->binds = NULL;
+  p->x.binds = NULL;
 }
 
 static void emit_proctype(pml *p, const ast_thread *t) {
@@ -954,6 +897,14 @@ bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
     p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
     p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);
+    p.x = (xp_printer){.syntax = &promela_syntax,
+                       .out = out,
+                       .spec = spec,
+                       .konst = p.konst,
+                       .var = p.var,
+                       .array = p.array,
+                       .tid = "tid",
+                       .ctx = &p};
     p.plan = plan_new(spec, p.arena, "Promela");
     p.plan.check_thread = check_thread_numbers;
     p.plan.ctx = &p;

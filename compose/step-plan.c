@@ -271,3 +271,9 @@ bool plan_common_value(const ast_spec *spec, const ast_shared *v, int64_t *value
   }
   return v->length > 0;
 }
+
+const ast_instance *plan_instance_of(const ast_spec *spec, int thread) {
+  vec_foreach(&spec->instances, i)
+    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
+  return NULL;
+}

@@ -82,5 +82,7 @@ bool plan_constantly_true(const ast_spec *spec, const ir_expr *e);
 bool plan_start_value(const ast_spec *spec, int c, int64_t *value, bool *from_init);
 /* The value every element of array v starts with, when they share one. */
 bool plan_common_value(const ast_spec *spec, const ast_shared *v, int64_t *value);
+/* The instance set of thread t in the system, or NULL when it has none. */
+const ast_instance *plan_instance_of(const ast_spec *spec, int thread);
 
 #endif
