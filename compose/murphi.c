@@ -17,7 +17,6 @@
 #include "murphi.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +24,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "export-text.h"
 #include "expr-print.h"
 #include "step-plan.h"
 
@@ -128,15 +128,7 @@ static void name_thread(mu *p, const ast_thread *t) {
 }
 
 static void name_variable(mu *p, const ast_shared *v) {
-  const char *name = fresh_name(p, v->name);
-  if (!v->size) {
-    p->var[v->index] = name;
-    return;
-  }
-  for (int64_t k = 0; k < v->length; k++) {
-    p->var[v->index + k] = arena_printf(p->arena, "%s[%" PRId64 "]", name, k);
-    p->array[v->index + k] = name;
-  }
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->var, p->array);
 }
 
 static void name_everything(mu *p) {
@@ -163,32 +155,7 @@ static const char *temp_of(mu *p, int v) {
 
 /* ---------------------------------------------------------------- output helpers */
 
-static void line(mu *p, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void line(mu *p, int n, const char *fmt, ...) {
-  va_list ap, again;
-  va_start(ap, fmt);
-  va_copy(again, ap);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *buf = xmalloc((size_t)len + 1);
-  vsnprintf(buf, (size_t)len + 1, fmt, again);
-  va_end(again);
-  for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
-  sbuf_puts(p->out, buf);
-  sbuf_putc(p->out, '\n');
-  free(buf);
-}
-
-/* Appends text for use inside a comment (to the end of the line): no
- * control bytes. */
-static void comment_text(mu *p, const char *s) {
-  for (; *s; s++) sbuf_putc(p->out, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-}
-
-/* Appends text for use inside a "string" (a rule's or invariant's name). */
-static void string_text(mu *p, const char *s) {
-  for (; *s; s++) sbuf_putc(p->out, *s == '"' ? '\'' : (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-}
+static const ex_comment murphi_comment = {"-- ", "-- ", "", EX_LINE_COMMENT};
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -256,37 +223,30 @@ static void set_out(mu *p, strbuf *out) { p->out = p->x.out = out; }
 /* ---------------------------------------------------------------- declarations */
 
 static void emit_header(mu *p, const char *m_name) {
-  const ast_spec *spec = p->spec;
-  sbuf_puts(p->out, "-- ");
-  comment_text(p, m_name);
-  sbuf_puts(p->out, " -- ");
-  if (spec->system) sbuf_printf(p->out, "system %s of ", spec->system->name);
-  else sbuf_puts(p->out, "the default system (one instance of every thread) of ");
-  comment_text(p, spec->src->name);
-  sbuf_puts(p->out, ",\n-- as a Murphi model for rumur, written by athread murphi.\n");
-  line(p, 0, "--");
-  line(p, 0, "-- Check it (an exhaustive search for invariant violations):");
-  sbuf_puts(p->out, "--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t ");
-  comment_text(p, m_name);
-  sbuf_puts(p->out, " -o model.c\n");
-  line(p, 0, "--   gcc -O3 -mcx16 -o model model.c -lpthread && ./model");
-  line(p, 0, "-- \"No error found\" means the system is safe: in every reachable state, no");
-  line(p, 0, "-- instance goes wrong and every system invariant holds. A failed invariant is");
-  line(p, 0, "-- a counterexample. A state without an enabled rule is not an error (athread");
-  line(p, 0, "-- does not check deadlocks), hence --deadlock-detection off; values are");
-  line(p, 0, "-- 32-bit (--value-type int32_t), so that a guard may compute x - 1 < 0.");
-  line(p, 0, "--");
-  line(p, 0, "-- pc_T[i] is the state of instance i of thread T. Each edge (or each");
-  line(p, 0, "-- top-level disjunct of a relation) is one rule per instance and choice; a");
-  line(p, 0, "-- value outside a variable's range disables the rule. Interchangeable");
-  line(p, 0, "-- instances are a scalarset (rumur reduces by symmetry); unbounded ints are");
-  line(p, 0, "-- 32-bit ranges (leaving one is an error of the verifier).");
+  ex_title(p->out, &murphi_comment, p->spec, m_name, "a Murphi model for rumur, written by athread murphi");
+  sbuf_puts(p->out, "--\n"
+                    "-- Check it (an exhaustive search for invariant violations):\n"
+                    "--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t ");
+  ex_text(p->out, m_name, EX_LINE_COMMENT);
+  sbuf_puts(p->out, " -o model.c\n"
+                    "--   gcc -O3 -mcx16 -o model model.c -lpthread && ./model\n"
+                    "-- \"No error found\" means the system is safe: in every reachable state, no\n"
+                    "-- instance goes wrong and every system invariant holds. A failed invariant is\n"
+                    "-- a counterexample. A state without an enabled rule is not an error (athread\n"
+                    "-- does not check deadlocks), hence --deadlock-detection off; values are\n"
+                    "-- 32-bit (--value-type int32_t), so that a guard may compute x - 1 < 0.\n"
+                    "--\n"
+                    "-- pc_T[i] is the state of instance i of thread T. Each edge (or each\n"
+                    "-- top-level disjunct of a relation) is one rule per instance and choice; a\n"
+                    "-- value outside a variable's range disables the rule. Interchangeable\n"
+                    "-- instances are a scalarset (rumur reduces by symmetry); unbounded ints are\n"
+                    "-- 32-bit ranges (leaving one is an error of the verifier).\n");
 }
 
 static void emit_consts(mu *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
-  line(p, 0, "\nconst");
+  sbuf_line(p->out, 0, "\nconst");
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
     sbuf_printf(p->out, "  %s: %" PRId64 ";", p->konst[i], c->value);
@@ -307,36 +267,37 @@ static void emit_thread_types(mu *p, const ast_thread *t) {
   vec_foreach(&t->states, s) sbuf_printf(p->out, "%s %s", s ? "," : "", p->state[t->index][s]);
   sbuf_puts(p->out, " };\n");
   if (p->scalarset[t->index])
-    line(p, 2, "%s: scalarset(%" PRId64 "); -- %s[1..%" PRId64 "], tids %" PRId64 "..%" PRId64 ": interchangeable",
-         p->ids[t->index], in->count_value, t->name, in->count_value, in->first_tid,
-         in->first_tid + in->count_value - 1);
+    sbuf_line(p->out, 2,
+              "%s: scalarset(%" PRId64 "); -- %s[1..%" PRId64 "], tids %" PRId64 "..%" PRId64 ": interchangeable",
+              p->ids[t->index], in->count_value, t->name, in->count_value, in->first_tid,
+              in->first_tid + in->count_value - 1);
   else
-    line(p, 2, "%s: %" PRId64 "..%" PRId64 "; -- the tids of %s", p->ids[t->index], in->first_tid,
-         in->first_tid + in->count_value - 1, t->name);
+    sbuf_line(p->out, 2, "%s: %" PRId64 "..%" PRId64 "; -- the tids of %s", p->ids[t->index], in->first_tid,
+              in->first_tid + in->count_value - 1, t->name);
 }
 
 /* rumur sizes its values by the model's types: with only non-negative
  * ranges they are unsigned, and a guard's x - 1 < 0 would overflow. One
  * signed 32-bit type, unused, makes them signed (as --value-type int32_t). */
 static void emit_types(mu *p) {
-  line(p, 0, "\ntype");
-  line(p, 2, "%s: %" PRId32 "..%" PRId32 "; -- unused: makes rumur's values signed 32-bit", p->wide, INT32_MIN,
-       INT32_MAX);
+  sbuf_line(p->out, 0, "\ntype");
+  sbuf_line(p->out, 2, "%s: %" PRId32 "..%" PRId32 "; -- unused: makes rumur's values signed 32-bit", p->wide,
+            INT32_MIN, INT32_MAX);
   vec_foreach(&p->spec->threads, t)
     if (p->pc[t]) emit_thread_types(p, p->spec->threads.items[t]);
 }
 
 static void emit_vars(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\nvar");
+  sbuf_line(p->out, 0, "\nvar");
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
     const char *type = type_text(p, &v->type);
-    if (v->size) line(p, 2, "%s: array [0..%" PRId64 "] of %s;", p->array[v->index], v->length - 1, type);
-    else line(p, 2, "%s: %s;%s", p->var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
+    if (v->size) sbuf_line(p->out, 2, "%s: array [0..%" PRId64 "] of %s;", p->array[v->index], v->length - 1, type);
+    else sbuf_line(p->out, 2, "%s: %s;%s", p->var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
   }
   vec_foreach(&spec->threads, t)
-    if (p->pc[t]) line(p, 2, "%s: array [%s] of %s;", p->pc[t], p->ids[t], p->states[t]);
+    if (p->pc[t]) sbuf_line(p->out, 2, "%s: array [%s] of %s;", p->pc[t], p->ids[t], p->states[t]);
 }
 
 /* One function per count(T@S) that the model uses. */
@@ -346,14 +307,14 @@ static void emit_counters(mu *p) {
     vec_foreach(&th->states, s) {
       if (!p->counter[t][s]) continue;
       int64_t n = p->of[t]->count_value;
-      line(p, 0, "\nfunction %s(): 0..%" PRId64 ";", p->counter[t][s], n);
-      line(p, 2, "var %s: 0..%" PRId64 ";", p->tally, n);
-      line(p, 0, "begin");
-      line(p, 2, "%s := 0;", p->tally);
-      line(p, 2, "for %s: %s do if %s[%s] = %s then %s := %s + 1; endif; endfor;", p->self, p->ids[t], p->pc[t],
-           p->self, p->state[t][s], p->tally, p->tally);
-      line(p, 2, "return %s;", p->tally);
-      line(p, 0, "end;");
+      sbuf_line(p->out, 0, "\nfunction %s(): 0..%" PRId64 ";", p->counter[t][s], n);
+      sbuf_line(p->out, 2, "var %s: 0..%" PRId64 ";", p->tally, n);
+      sbuf_line(p->out, 0, "begin");
+      sbuf_line(p->out, 2, "%s := 0;", p->tally);
+      sbuf_line(p->out, 2, "for %s: %s do if %s[%s] = %s then %s := %s + 1; endif; endfor;", p->self, p->ids[t],
+                p->pc[t], p->self, p->state[t][s], p->tally, p->tally);
+      sbuf_line(p->out, 2, "return %s;", p->tally);
+      sbuf_line(p->out, 0, "end;");
     }
   }
 }
@@ -433,9 +394,9 @@ static bool emit_start_choices(mu *p) {
 static void emit_start_values(mu *p) {
   vec_foreach(&p->spec->shared, c) {
     int64_t value;
-    if (p->start[c]) line(p, 2, "%s := %s;", p->var[c], p->start[c]);
+    if (p->start[c]) sbuf_line(p->out, 2, "%s := %s;", p->var[c], p->start[c]);
     else if (start_known(p, (int)c, &value))
-      line(p, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
+      sbuf_line(p->out, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
   }
 }
 
@@ -457,20 +418,20 @@ static void emit_counted_starts(mu *p, int t) {
   sbuf_puts(p->out, "  assume ");
   emit_count_sum(p, t, inits - 1);
   sbuf_printf(p->out, " <= %" PRId64 ";\n", p->of[t]->count_value);
-  line(p, 2, "%s := 0;", p->tally);
-  line(p, 2, "for %s: %s do", p->self, p->ids[t]);
+  sbuf_line(p->out, 2, "%s := 0;", p->tally);
+  sbuf_line(p->out, 2, "for %s: %s do", p->self, p->ids[t]);
   vec_foreach(&th->states, s) {
     if (!th->states.items[s]->initial) continue;
     if (++k == inits) {
-      line(p, 4, "else %s[%s] := %s; endif;", p->pc[t], p->self, p->state[t][s]);
+      sbuf_line(p->out, 4, "else %s[%s] := %s; endif;", p->pc[t], p->self, p->state[t][s]);
       break;
     }
     sbuf_printf(p->out, "    %s %s < ", k == 1 ? "if" : "elsif", p->tally);
     emit_count_sum(p, t, k);
     sbuf_printf(p->out, " then %s[%s] := %s;\n", p->pc[t], p->self, p->state[t][s]);
   }
-  line(p, 4, "%s := %s + 1;", p->tally, p->tally);
-  line(p, 2, "endfor;");
+  sbuf_line(p->out, 4, "%s := %s + 1;", p->tally, p->tally);
+  sbuf_line(p->out, 2, "endfor;");
 }
 
 static void emit_start_states(mu *p, int t) {
@@ -482,12 +443,13 @@ static void emit_start_states(mu *p, int t) {
   if (initial_states(th) == 1) {
     vec_foreach(&th->states, s)
       if (th->states.items[s]->initial)
-        line(p, 2, "for %s: %s do %s[%s] := %s; endfor;", p->self, p->ids[t], p->pc[t], p->self, p->state[t][s]);
+        sbuf_line(p->out, 2, "for %s: %s do %s[%s] := %s; endfor;", p->self, p->ids[t], p->pc[t], p->self,
+                  p->state[t][s]);
     return;
   }
   for (int64_t k = 0; k < p->of[t]->count_value; k++) {
     const char *choice = p->pick[t][k];
-    line(p, 2, "%s[%" PRId64 "] := %s;", p->pc[t], p->of[t]->first_tid + k, choice);
+    sbuf_line(p->out, 2, "%s[%" PRId64 "] := %s;", p->pc[t], p->of[t]->first_tid + k, choice);
     sbuf_puts(p->out, "  assume ");
     const char *sep = "";
     vec_foreach(&th->states, s) {
@@ -501,14 +463,14 @@ static void emit_start_states(mu *p, int t) {
 
 static void emit_startstate(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n-- the initial states");
+  sbuf_line(p->out, 0, "\n-- the initial states");
   bool ruleset = emit_start_choices(p);
-  line(p, 0, "startstate \"init\"");
+  sbuf_line(p->out, 0, "startstate \"init\"");
   int64_t most = 0;
   vec_foreach(&spec->threads, t)
     if (counts_starts(p, (int)t) && p->of[t]->count_value > most) most = p->of[t]->count_value;
-  if (most) line(p, 2, "var %s: 0..%" PRId64 ";", p->tally, most);
-  line(p, 0, "begin");
+  if (most) sbuf_line(p->out, 2, "var %s: 0..%" PRId64 ";", p->tally, most);
+  sbuf_line(p->out, 0, "begin");
   emit_start_values(p);
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_start_states(p, (int)t);
@@ -517,25 +479,15 @@ static void emit_startstate(mu *p) {
     emit_expr(p, spec->inits.items[i]);
     sbuf_puts(p->out, "; -- a system init predicate\n");
   }
-  line(p, 0, "end;");
-  if (ruleset) line(p, 0, "end;");
+  sbuf_line(p->out, 0, "end;");
+  if (ruleset) sbuf_line(p->out, 0, "end;");
 }
 
 /* ---------------------------------------------------------------- rules */
 
 static void emit_rule_name(mu *p, const ast_thread *t, const step *s) {
-  const ast_edge *e = s->edge;
-  sbuf_printf(p->out, "  rule \"%s: %s -> %s", t->name, t->states.items[e->from_index]->name,
-              t->states.items[e->to_index]->name);
-  if (e->label) {
-    sbuf_puts(p->out, " '");
-    string_text(p, e->label);
-    sbuf_putc(p->out, '\'');
-  }
-  if (s->parts && e->kind == EDGE_COMMAND) sbuf_printf(p->out, ", case %d of %d", s->plan->case_number, s->parts);
-  else if (s->parts && s->plan->case_number)
-    sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
-  else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
+  sbuf_printf(p->out, "  rule \"%s: ", t->name);
+  ex_step_name(p->out, t, s, EX_STRING);
   sbuf_puts(p->out, "\"\n");
 }
 
@@ -597,7 +549,7 @@ static bool keeps_value(const assign_plan *a) {
 /* The plain body: the assignments in the planner's order (none reads an
  * earlier target), then the choices. */
 static void emit_direct(mu *p, const step *s) {
-  line(p, 2, "begin");
+  sbuf_line(p->out, 2, "begin");
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     if (a->element) {
@@ -607,7 +559,7 @@ static void emit_direct(mu *p, const step *s) {
       emit_expr(p, a->value);
       sbuf_puts(p->out, ";\n");
     } else if (!a->value) {
-      line(p, 4, "%s := %s;", p->var[a->var], temp_of(p, a->var));
+      sbuf_line(p->out, 4, "%s := %s;", p->var[a->var], temp_of(p, a->var));
     } else if (!keeps_value(a)) {
       emit_set(p, p->var[a->var], a->value);
     }
@@ -621,22 +573,22 @@ static void emit_via_locals(mu *p, const step *s) {
   vec_foreach(&s->assigns, i)
     if (s->assigns.items[i].value) {
       int v = s->assigns.items[i].var;
-      line(p, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
+      sbuf_line(p->out, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
       kw = "   ";
     }
   vec_foreach(&s->computed, i) {
     int v = s->computed.items[i].var;
-    line(p, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
+    sbuf_line(p->out, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
     kw = "   ";
   }
-  line(p, 2, "begin");
+  sbuf_line(p->out, 2, "begin");
   vec_foreach(&s->assigns, i)
     if (s->assigns.items[i].value) emit_set(p, temp_of(p, s->assigns.items[i].var), s->assigns.items[i].value);
   vec_foreach(&s->computed, i) emit_set(p, temp_of(p, s->computed.items[i].var), s->computed.items[i].value);
   vec_foreach(&s->assigns, i)
-    line(p, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
   vec_foreach(&s->computed, i)
-    line(p, 4, "%s := %s;", p->var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
 }
 
 static void emit_rule(mu *p, const ast_thread *t, const step *s) {
@@ -647,19 +599,18 @@ static void emit_rule(mu *p, const ast_thread *t, const step *s) {
   emit_guard(p, ti, s);
   if (s->via_temps || s->computed.len > 0) emit_via_locals(p, s);
   else emit_direct(p, s);
-  vec_foreach(&s->chosen, i) line(p, 4, "%s := %s;", p->var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
-  line(p, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
-  line(p, 2, "end;");
-  line(p, 0, "end;");
+  vec_foreach(&s->chosen, i)
+    sbuf_line(p->out, 4, "%s := %s;", p->var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
+  sbuf_line(p->out, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
+  sbuf_line(p->out, 2, "end;");
+  sbuf_line(p->out, 0, "end;");
   p->x.binds = NULL;
 }
 
 static void emit_rules(mu *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  sbuf_printf(p->out, "\n-- thread %s", t->name);
-  if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
-  sbuf_putc(p->out, '\n');
-  if (steps->len == 0) line(p, 0, "-- no edges: its instances stay in their initial states");
+  ex_thread_title(p->out, &murphi_comment, t);
+  if (steps->len == 0) sbuf_line(p->out, 0, "-- no edges: its instances stay in their initial states");
   vec_foreach(steps, i) emit_rule(p, t, steps->items[i]);
 }
 
@@ -668,7 +619,7 @@ static void emit_rules(mu *p, const ast_thread *t) {
 /* invariant "NAME" forall self: T_id do (pc_T[self] = S | ...) -> (holds) end; */
 static void emit_instance_invariant(mu *p, int t, const char *name, size_t first, size_t end, const ir_expr *holds) {
   sbuf_puts(p->out, "invariant \"");
-  string_text(p, name);
+  ex_text(p->out, name, EX_STRING);
   sbuf_printf(p->out, "\"\n  forall %s: %s do ", p->self, p->ids[t]);
   if (end > first) {
     sbuf_putc(p->out, '(');
@@ -709,13 +660,13 @@ static void emit_thread_invariants(mu *p, const ast_thread *t) {
 
 static void emit_invariants(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n-- going wrong: a state assertion, thread invariant or array check of an");
-  line(p, 0, "-- instance, or a system invariant, is false");
+  sbuf_line(p->out, 0, "\n-- going wrong: a state assertion, thread invariant or array check of an");
+  sbuf_line(p->out, 0, "-- instance, or a system invariant, is false");
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_thread_invariants(p, spec->threads.items[t]);
   const sem_checks *cs = sem_system_checks(spec);
   for (size_t k = 0; k < cs->len; k++) {
-    line(p, 0, "invariant \"system invariant %zu\"", k + 1);
+    sbuf_line(p->out, 0, "invariant \"system invariant %zu\"", k + 1);
     sbuf_puts(p->out, "  ");
     emit_expr(p, cs->items[k].holds);
     sbuf_puts(p->out, ";\n");
@@ -724,25 +675,9 @@ static void emit_invariants(mu *p) {
 
 /* ---------------------------------------------------------------- driver */
 
-/* Reports every literal and const in e that does not fit in the verifier's
- * values (rumur --value-type int32_t: the widest that rumur accepts). */
-static void check_literals(mu *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->spec->src, e->at, "cannot export to Murphi: %s does not fit in rumur's 32-bit values", e->text);
-    p->plan.ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !fits32(p->spec->consts.items[e->index]->value)) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->spec->src, e->at,
-               "cannot export to Murphi: const '%s' is %" PRId64 ", which does not fit in rumur's 32-bit values",
-               c->name, c->value);
-    p->plan.ok = false;
-  }
-  if (e->kind == IR_AT) return; /* its index is the exporter's */
-  check_literals(p, e->a);
-  check_literals(p, e->b);
-  check_literals(p, e->c);
-}
+/* The numbers of e beyond rumur's values (--value-type int32_t: the widest
+ * that rumur accepts). */
+static void check_literals(mu *p, const ir_expr *e) { plan_check_numbers(&p->plan, e, "rumur's 32-bit values"); }
 
 static void check_thread(void *ctx, const ast_thread *t) {
   mu *p = ctx;

@@ -20,7 +20,6 @@
 #include "promela.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +27,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "export-text.h"
 #include "expr-print.h"
 #include "step-plan.h"
 
@@ -59,25 +59,9 @@ static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->
 
 static inline bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
-/* Reports every literal and const in e whose value needs more than 32 bits
- * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
-static void pml_check_numbers(pml *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
-    p->ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->src, e->at,
-               "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
-               c->name, c->value);
-    p->ok = false;
-  }
-  if (e->kind == IR_AT) return;
-  pml_check_numbers(p, e->a);
-  pml_check_numbers(p, e->b);
-  pml_check_numbers(p, e->c);
-}
+/* The numbers of e beyond Promela's int (the instance index of T[i]@S is
+ * used by the exporter, not by SPIN). */
+static void pml_check_numbers(pml *p, const ir_expr *e) { plan_check_numbers(&p->plan, e, "Promela's 32-bit int"); }
 
 /* Reports the numbers of thread t that need more than 32 bits (the
  * planner's check_thread). */
@@ -176,15 +160,7 @@ static void name_states(pml *p) {
 /* A scalar is a global of its own; an array one global array, whose cells
  * are its elements NAME[k]. */
 static void name_variable(pml *p, const ast_shared *v) {
-  const char *name = fresh_name(p, v->name);
-  if (!v->size) {
-    p->var[v->index] = name;
-    return;
-  }
-  for (int64_t k = 0; k < v->length; k++) {
-    p->var[v->index + k] = arena_printf(p->arena, "%s[%" PRId64 "]", name, k);
-    p->array[v->index + k] = name;
-  }
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->var, p->array);
 }
 
 static void name_everything(pml *p) {
@@ -219,30 +195,7 @@ static void indent(pml *p, int n) {
   for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
 }
 
-/* Appends one line: n spaces, the formatted text, a newline. */
-static void line(pml *p, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void line(pml *p, int n, const char *fmt, ...) {
-  va_list ap, again;
-  va_start(ap, fmt);
-  va_copy(again, ap);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *buf = xmalloc((size_t)len + 1);
-  vsnprintf(buf, (size_t)len + 1, fmt, again);
-  va_end(again);
-  indent(p, n);
-  sbuf_puts(p->out, buf);
-  sbuf_putc(p->out, '\n');
-  free(buf);
-}
-
-/* Appends text for use inside a comment: no comment end, no control bytes. */
-static void comment_text(pml *p, const char *s) {
-  for (; *s; s++) {
-    if (s[0] == '*' && s[1] == '/') sbuf_puts(p->out, "* ");
-    else sbuf_putc(p->out, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-  }
-}
+static const ex_comment promela_comment = {"/* ", " * ", " */", EX_BLOCK_COMMENT};
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -352,37 +305,30 @@ static const xp_syntax promela_syntax = {
 /* ---------------------------------------------------------------- declarations */
 
 static void emit_header(pml *p, const char *pml_name) {
-  const ast_spec *spec = p->spec;
-  sbuf_puts(p->out, "/* ");
-  comment_text(p, pml_name);
-  sbuf_puts(p->out, " -- ");
-  if (spec->system) sbuf_printf(p->out, "system %s of ", spec->system->name);
-  else sbuf_puts(p->out, "the default system (one instance of every thread) of ");
-  comment_text(p, spec->src->name);
-  sbuf_puts(p->out, ",\n * as a Promela model for SPIN, written by athread promela.\n");
-  line(p, 0, " *");
-  line(p, 0, " * Check it (an exhaustive search for assertion violations):");
-  sbuf_puts(p->out, " *   spin -a ");
-  comment_text(p, pml_name);
-  sbuf_puts(p->out, " && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n");
-  line(p, 0, " * \"errors: 0\" means the system is safe: in every reachable state, no instance");
-  line(p, 0, " * goes wrong and every system invariant holds. An assertion violation is a");
-  line(p, 0, " * counterexample (spin -t -p replays it). -E ignores invalid end states: a state");
-  line(p, 0, " * without an enabled edge is not an error. If pan says \"max search depth too");
-  line(p, 0, " * small\", search deeper with -m (./pan -E -m1000000).");
-  line(p, 0, " *");
-  line(p, 0, " * pc[tid] is the state of instance tid. Each edge (or each top-level disjunct");
-  line(p, 0, " * of a relation) is one atomic step of its instance's process; a value outside");
-  line(p, 0, " * a variable's range disables the step. check() asserts every state assertion,");
-  line(p, 0, " * thread invariant and system invariant, after the initialisation and after");
-  line(p, 0, " * every step. Unbounded ints are Promela ints (32 bits).");
-  line(p, 0, " */");
+  ex_title(p->out, &promela_comment, p->spec, pml_name, "a Promela model for SPIN, written by athread promela");
+  sbuf_puts(p->out, " *\n"
+                    " * Check it (an exhaustive search for assertion violations):\n"
+                    " *   spin -a ");
+  ex_text(p->out, pml_name, EX_BLOCK_COMMENT);
+  sbuf_puts(p->out, " && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n"
+                    " * \"errors: 0\" means the system is safe: in every reachable state, no instance\n"
+                    " * goes wrong and every system invariant holds. An assertion violation is a\n"
+                    " * counterexample (spin -t -p replays it). -E ignores invalid end states: a state\n"
+                    " * without an enabled edge is not an error. If pan says \"max search depth too\n"
+                    " * small\", search deeper with -m (./pan -E -m1000000).\n"
+                    " *\n"
+                    " * pc[tid] is the state of instance tid. Each edge (or each top-level disjunct\n"
+                    " * of a relation) is one atomic step of its instance's process; a value outside\n"
+                    " * a variable's range disables the step. check() asserts every state assertion,\n"
+                    " * thread invariant and system invariant, after the initialisation and after\n"
+                    " * every step. Unbounded ints are Promela ints (32 bits).\n"
+                    " */\n");
 }
 
 static void emit_consts(pml *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
-  line(p, 0, "\n/* consts */");
+  sbuf_line(p->out, 0, "\n/* consts */");
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
     const char *fmt = c->value < 0 ? "#define %s (%" PRId64 ")" : "#define %s %" PRId64;
@@ -475,7 +421,7 @@ static void emit_array(pml *p, const ast_shared *v) {
 static void emit_states(pml *p) {
   const ast_spec *spec = p->spec;
   if (p->use_mtype) {
-    line(p, 0, "\n/* the states of the threads, named as in the spec */");
+    sbuf_line(p->out, 0, "\n/* the states of the threads, named as in the spec */");
     sbuf_puts(p->out, "mtype = {");
     symtab seen = {0};
     size_t col = 9;
@@ -496,8 +442,8 @@ static void emit_states(pml *p) {
     return;
   }
   vec_foreach(&spec->threads, t) {
-    line(p, 0, "\n/* the states of thread %s */", spec->threads.items[t]->name);
-    vec_foreach(&spec->threads.items[t]->states, s) line(p, 0, "#define %s %zu", p->state[t][s], s);
+    sbuf_line(p->out, 0, "\n/* the states of thread %s */", spec->threads.items[t]->name);
+    vec_foreach(&spec->threads.items[t]->states, s) sbuf_line(p->out, 0, "#define %s %zu", p->state[t][s], s);
   }
 }
 
@@ -511,17 +457,17 @@ static const char *pc_type(const pml *p) {
 
 static void emit_instances(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* instances, by tid:");
+  sbuf_line(p->out, 0, "\n/* instances, by tid:");
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
-    if (in->count_value == 1) line(p, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
+    if (in->count_value == 1) sbuf_line(p->out, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
     else
-      line(p, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid,
-           in->first_tid + in->count_value - 1, in->thread, in->count_value);
+      sbuf_line(p->out, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid,
+                in->first_tid + in->count_value - 1, in->thread, in->count_value);
   }
-  line(p, 0, " */");
-  line(p, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p), p->pc,
-       spec->instance_total + 1, p->pc, p->pc);
+  sbuf_line(p->out, 0, " */");
+  sbuf_line(p->out, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p),
+            p->pc, spec->instance_total + 1, p->pc, p->pc);
 }
 
 /* ---------------------------------------------------------------- check() */
@@ -564,8 +510,8 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
     any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
   if (!any) return;
   p->x.tid = arena_printf(p->arena, "%" PRId64, tid);
-  if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
-  else line(p, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
+  if (index) sbuf_line(p->out, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
+  else sbuf_line(p->out, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
   emit_array_checks(p, t, tid);
   vec_foreach(&t->invariants, i) emit_assert(p, t->invariants.items[i]);
   for (size_t s = 0; s < t->states.len;) {
@@ -589,9 +535,9 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
 
 static void emit_check(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* Goes wrong when an instance's state assertion or thread invariant, or a");
-  line(p, 0, " * system invariant, is false. */");
-  line(p, 0, "inline %s() {", p->check);
+  sbuf_line(p->out, 0, "\n/* Goes wrong when an instance's state assertion or thread invariant, or a");
+  sbuf_line(p->out, 0, " * system invariant, is false. */");
+  sbuf_line(p->out, 0, "inline %s() {", p->check);
   size_t before = p->out->len;
   p->x.binds = NULL;
   vec_foreach(&spec->instances, i) {
@@ -601,11 +547,11 @@ static void emit_check(pml *p) {
       emit_instance_check(p, t, in->first_tid + k, in->count_value == 1 ? 0 : k + 1);
     }
   }
-  if (spec->properties.len > 0) line(p, 2, "/* system invariants */");
+  if (spec->properties.len > 0) sbuf_line(p->out, 2, "/* system invariants */");
   const sem_checks *cs = sem_system_checks(spec);
   for (size_t k = 0; k < cs->len; k++) emit_assert(p, cs->items[k].holds);
-  if (p->out->len == before) line(p, 2, "skip;");
-  line(p, 0, "}");
+  if (p->out->len == before) sbuf_line(p->out, 2, "skip;");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- steps */
@@ -614,13 +560,13 @@ static void emit_check(pml *p) {
  * element: an element counts up from the lowest value and stops anywhere). */
 static void emit_choice(pml *p, int n, const char *target, int var) {
   const ast_type *t = &pml_shared_var(p, var)->type;
-  if (t->kind == TYPE_BOOL) line(p, n, "if :: %s = false :: %s = true fi;", target, target);
-  else if (t->lo_value == t->hi_value) line(p, n, "%s = %" PRId64 ";", target, t->lo_value);
+  if (t->kind == TYPE_BOOL) sbuf_line(p->out, n, "if :: %s = false :: %s = true fi;", target, target);
+  else if (t->lo_value == t->hi_value) sbuf_line(p->out, n, "%s = %" PRId64 ";", target, t->lo_value);
   else if (!strchr(target, '['))
-    line(p, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
+    sbuf_line(p->out, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
   else
-    line(p, n, "%s = %" PRId64 "; do :: %s < %" PRId64 " -> %s++ :: break od;", target, t->lo_value, target,
-         t->hi_value, target);
+    sbuf_line(p->out, n, "%s = %" PRId64 "; do :: %s < %" PRId64 " -> %s++ :: break od;", target, t->lo_value, target,
+              t->hi_value, target);
 }
 
 static void emit_set(pml *p, int n, const char *target, const ir_expr *value) {
@@ -680,14 +626,14 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
   }
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
-    if (a->value && s->via_temps) line(p, n, "%s = %s;", p->var[a->var], p->temp[a->var]);
+    if (a->value && s->via_temps) sbuf_line(p->out, n, "%s = %s;", p->var[a->var], p->temp[a->var]);
     if (!a->value) emit_choice(p, n, p->var[a->var], a->var);
   }
-  vec_foreach(&s->chosen, i) line(p, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
+  vec_foreach(&s->chosen, i) sbuf_line(p->out, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
   vec_foreach(&s->computed, i)
-    line(p, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
-  line(p, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
-  line(p, n, "%s();", p->check);
+    sbuf_line(p->out, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
+  sbuf_line(p->out, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
+  sbuf_line(p->out, n, "%s();", p->check);
 }
 
 /* Resets the step's temporaries, so that they add nothing to the state. */
@@ -695,7 +641,8 @@ static void emit_resets(pml *p, int n, const step *s) {
   vec_foreach(&p->spec->shared, v) {
     bool used = s->binds[v].kind == BIND_TEMP;
     vec_foreach(&s->assigns, i) used |= s->via_temps && s->assigns.items[i].value && s->assigns.items[i].var == (int)v;
-    if (used) line(p, n, "%s = %s;", p->temp[v], pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "false" : "0");
+    if (used)
+      sbuf_line(p->out, n, "%s = %s;", p->temp[v], pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "false" : "0");
   }
 }
 
@@ -719,7 +666,7 @@ static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
     emit_commit(p, 7, t, s);
     return;
   }
-  line(p, 7, "if");
+  sbuf_line(p->out, 7, "if");
   indent(p, 7);
   sbuf_puts(p->out, ":: ");
   const char *sep = "";
@@ -737,23 +684,14 @@ static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
   }
   sbuf_puts(p->out, " ->\n");
   emit_commit(p, 10, t, s);
-  line(p, 7, ":: else -> skip /* the relation does not hold for this choice */");
-  line(p, 7, "fi;");
+  sbuf_line(p->out, 7, ":: else -> skip /* the relation does not hold for this choice */");
+  sbuf_line(p->out, 7, "fi;");
 }
 
 static void emit_step(pml *p, const ast_thread *t, const step *s) {
-  const ast_edge *e = s->edge;
   indent(p, 2);
-  sbuf_printf(p->out, ":: /* %s -> %s", t->states.items[e->from_index]->name, t->states.items[e->to_index]->name);
-  if (e->label) {
-    sbuf_puts(p->out, " \"");
-    comment_text(p, e->label);
-    sbuf_putc(p->out, '"');
-  }
-  if (s->parts && e->kind == EDGE_COMMAND) sbuf_printf(p->out, ", case %d of %d", s->plan->case_number, s->parts);
-  else if (s->parts && s->plan->case_number)
-    sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
-  else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
+  sbuf_puts(p->out, ":: /* ");
+  ex_step_name(p->out, t, s, EX_BLOCK_COMMENT);
   sbuf_puts(p->out, " */\n");
   p->x.binds = s->binds;
   indent(p, 5);
@@ -763,28 +701,26 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
   if (s->chosen.len || s->computed.len) emit_choose_and_test(p, t, s);
   else emit_commit(p, 7, t, s);
   emit_resets(p, 7, s);
-  line(p, 5, "}");
+  sbuf_line(p->out, 5, "}");
   p->x.binds = NULL;
 }
 
 static void emit_proctype(pml *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  sbuf_printf(p->out, "\n/* thread %s", t->name);
-  if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
-  sbuf_puts(p->out, " */\n");
+  ex_thread_title(p->out, &promela_comment, t);
   if (steps->len == 0) {
-    line(p, 0, "/* no edges: its instances stay in their initial states */");
+    sbuf_line(p->out, 0, "/* no edges: its instances stay in their initial states */");
     return;
   }
-  line(p, 0, "proctype %s(byte tid) {", p->proc[t->index]);
+  sbuf_line(p->out, 0, "proctype %s(byte tid) {", p->proc[t->index]);
   vec_foreach(&p->spec->shared, v)
     if (p->plan.temps_of[t->index][v])
-      line(p, 2, "%s %s; /* %s' */", pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int", p->temp[v],
-           pml_shared_var(p, (int)v)->name);
-  line(p, 2, "do");
+      sbuf_line(p->out, 2, "%s %s; /* %s' */", pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int",
+                p->temp[v], pml_shared_var(p, (int)v)->name);
+  sbuf_line(p->out, 2, "do");
   vec_foreach(steps, i) emit_step(p, t, steps->items[i]);
-  line(p, 2, "od");
-  line(p, 0, "}");
+  sbuf_line(p->out, 2, "od");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- init */
@@ -798,22 +734,22 @@ static void emit_element_starts(pml *p) {
     if (!v->size || plan_common_value(p->spec, v, &value)) continue;
     for (int c = v->index; c < v->index + (int)v->length; c++)
       if (element_start(p, c, &value))
-        line(p, 4, "%s = %s;", p->var[c],
-             v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
+        sbuf_line(p->out, 4, "%s = %s;", p->var[c],
+                  v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
   }
 }
 
 static void emit_init(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* the initial states, checked, then one process per instance */");
-  line(p, 0, "init {");
-  line(p, 2, "atomic {");
+  sbuf_line(p->out, 0, "\n/* the initial states, checked, then one process per instance */");
+  sbuf_line(p->out, 0, "init {");
+  sbuf_line(p->out, 2, "atomic {");
   emit_element_starts(p);
   vec_foreach(&spec->shared, v) {
     const ast_shared *var = spec->shared.items[v];
     if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->var[v], (int)v);
   }
-  if (spec->inits.len > 0) line(p, 4, "/* system init predicates: the other choices block */");
+  if (spec->inits.len > 0) sbuf_line(p->out, 4, "/* system init predicates: the other choices block */");
   vec_foreach(&spec->inits, i) {
     indent(p, 4);
     emit_expr(p, spec->inits.items[i]);
@@ -833,15 +769,15 @@ static void emit_init(pml *p) {
       sbuf_puts(p->out, inits > 1 ? " fi;\n" : ";\n");
     }
   }
-  line(p, 4, "%s();", p->check);
+  sbuf_line(p->out, 4, "%s();", p->check);
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
     if (p->plan.steps[in->thread_index].len == 0) continue;
     for (int64_t tid = in->first_tid; tid < in->first_tid + in->count_value; tid++)
-      line(p, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
+      sbuf_line(p->out, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
   }
-  line(p, 2, "}");
-  line(p, 0, "}");
+  sbuf_line(p->out, 2, "}");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -866,7 +802,7 @@ static void emit_model(pml *p, const char *pml_name) {
   name_everything(p);
   emit_header(p, pml_name ? pml_name : "OUT.pml");
   emit_consts(p);
-  if (spec->shared.len > 0) line(p, 0, "\n/* shared variables */");
+  if (spec->shared.len > 0) sbuf_line(p->out, 0, "\n/* shared variables */");
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
     if (v->size) emit_array(p, v);
