@@ -97,6 +97,16 @@ $(BUILD)/gen/review-assets.h: review/page.css review/page.js
 $(BUILD)/review/review-page.o: $(BUILD)/gen/review-assets.h
 $(BUILD)/review/review-page.o: ALL_CFLAGS += -I$(BUILD)/gen
 
+# The exporters' header comments, templates in compose/*-header.txt, as C
+# arrays (compose_murphi_header_txt, compose_promela_header_txt).
+$(BUILD)/gen/%-header.h: compose/%-header.txt
+	@mkdir -p $(dir $@)
+	xxd -i $< > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/compose/murphi.o: $(BUILD)/gen/murphi-header.h
+$(BUILD)/compose/promela.o: $(BUILD)/gen/promela-header.h
+$(BUILD)/compose/murphi.o $(BUILD)/compose/promela.o: ALL_CFLAGS += -I$(BUILD)/gen
+
 # ---------------------------------------------------------------- tests
 
 $(UNIT_BIN): $(UNIT_SRC) $(LIB)

@@ -3,6 +3,7 @@
 #include "export-text.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 /* What c becomes at place: a '?' for a control byte, a '\'' for a '"' in a
  * string. */
@@ -18,17 +19,30 @@ void ex_text(strbuf *out, const char *s, ex_place place) {
   }
 }
 
-void ex_title(strbuf *out, const ex_comment *c, const ast_spec *spec, const char *name, const char *what) {
+/* Appends the header's text: the template with @MODEL@ as name. */
+static void header_text(strbuf *out, const ex_style *c, const char *name) {
+  static const char mark[] = "@MODEL@";
+  const char *t = (const char *)c->header;
+  for (size_t i = 0; i < c->header_len;) {
+    bool at_mark = c->header_len - i >= sizeof mark - 1 && memcmp(t + i, mark, sizeof mark - 1) == 0;
+    if (at_mark) ex_text(out, name, c->place);
+    else sbuf_putc(out, t[i]);
+    i += at_mark ? sizeof mark - 1 : 1;
+  }
+}
+
+void ex_header(strbuf *out, const ex_style *c, const ast_spec *spec, const char *name) {
   sbuf_puts(out, c->open);
   ex_text(out, name, c->place);
   sbuf_puts(out, " -- ");
   if (spec->system) sbuf_printf(out, "system %s of ", spec->system->name);
   else sbuf_puts(out, "the default system (one instance of every thread) of ");
   ex_text(out, spec->src->name, c->place);
-  sbuf_printf(out, ",\n%sas %s.\n", c->next, what);
+  sbuf_puts(out, ",\n");
+  header_text(out, c, name);
 }
 
-void ex_thread_title(strbuf *out, const ex_comment *c, const ast_thread *t) {
+void ex_thread_title(strbuf *out, const ex_style *c, const ast_thread *t) {
   sbuf_printf(out, "\n%sthread %s", c->open, t->name);
   if (t->impl) sbuf_printf(out, " (implements %s)", t->impl);
   sbuf_printf(out, "%s\n", c->close);

@@ -8,6 +8,18 @@
 
 #include "../spec-lang/semantics.h"
 
+xp_printer xp_new(const xp_syntax *syntax, strbuf *out, const ast_spec *spec, arena *a, void *ctx) {
+  size_t cells = spec->shared.len + 1;
+  return (xp_printer){.syntax = syntax,
+                      .out = out,
+                      .spec = spec,
+                      .konst = arena_alloc(a, (spec->consts.len + 1) * sizeof(const char *)),
+                      .var = arena_alloc(a, cells * sizeof(const char *)),
+                      .array = arena_alloc(a, cells * sizeof(const char *)),
+                      .tid = "tid",
+                      .ctx = ctx};
+}
+
 static void print_operand(xp_printer *x, const ir_expr *parent, const ir_expr *e, bool right) {
   const xp_syntax *s = x->syntax;
   bool parens = s->operand_parens ? s->operand_parens(x, parent, e, right) : !s->atom(x, e);

@@ -4,9 +4,9 @@
  * callbacks for what only the target knows (tid, count(T@S), T[i]@S, the
  * name of a step's temporary).
  *
- * The printer borrows everything it points to (the spec, the exporter's
- * names, the step's binds) and appends to the exporter's strbuf; it owns
- * nothing.
+ * The printer borrows the spec and the step's binds and appends to the
+ * exporter's strbuf; the names it prints (the exporter's) live in the
+ * exporter's arena.
  */
 #ifndef ATHREAD_EXPR_PRINT_H
 #define ATHREAD_EXPR_PRINT_H
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/arena.h"
 #include "../core/ir.h"
 #include "../core/strbuf.h"
 #include "../spec-lang/ast.h"
@@ -48,6 +49,10 @@ struct xp_printer {
   void *ctx;               /* the exporter's, for the callbacks */
 };
 
+/* A printer for spec in syntax, appending to out, with tid reading as
+ * "tid": its konst, var and array (per const, per cell) are allocated in a,
+ * all NULL, for the exporter to fill. */
+xp_printer xp_new(const xp_syntax *syntax, strbuf *out, const ast_spec *spec, arena *a, void *ctx);
 /* Appends e. */
 void xp_expr(xp_printer *x, const ir_expr *e);
 /* Appends e, in parentheses unless it is an atom. */

@@ -24,6 +24,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "murphi-header.h"
 #include "export-text.h"
 #include "expr-print.h"
 #include "step-plan.h"
@@ -37,9 +38,6 @@ typedef struct mu {
   symtab taken;            /* every Murphi name in use (interned in arena) */
   bool symmetry;           /* interchangeable instances are scalarsets */
   planner plan;            /* the steps of every thread */
-  const char **konst;      /* per const: its name */
-  const char **var;        /* per cell: its global, or its element (a[2]) */
-  const char **array;      /* per cell: its array, or NULL */
   const char **temp;       /* per cell: its choice or local in the step being written, or NULL */
   const char **start;      /* per cell: its choice in the startstate, or NULL */
   const char **pc;         /* per thread: the array of its instances' states (NULL: no instance) */
@@ -128,12 +126,12 @@ static void name_thread(mu *p, const ast_thread *t) {
 }
 
 static void name_variable(mu *p, const ast_shared *v) {
-  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->var, p->array);
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->x.var, p->x.array);
 }
 
 static void name_everything(mu *p) {
   const ast_spec *spec = p->spec;
-  vec_foreach(&spec->consts, i) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
+  vec_foreach(&spec->consts, i) p->x.konst[i] = fresh_name(p, spec->consts.items[i]->name);
   vec_foreach(&spec->variables, i) name_variable(p, spec->variables.items[i]);
   vec_foreach(&spec->threads, i) name_thread(p, spec->threads.items[i]);
   p->self = fresh_name(p, "self");
@@ -144,8 +142,8 @@ static void name_everything(mu *p) {
 
 /* Cell v's name with a suffix: x_next for x, a_2_next for a[2]. */
 static const char *cell_name(mu *p, int v, const char *suffix) {
-  if (!p->array[v]) return fresh_name(p, arena_printf(p->arena, "%s_%s", p->var[v], suffix));
-  return fresh_name(p, arena_printf(p->arena, "%s_%" PRId64 "_%s", p->array[v], mu_var(p, v)->element, suffix));
+  if (!p->x.array[v]) return fresh_name(p, arena_printf(p->arena, "%s_%s", p->x.var[v], suffix));
+  return fresh_name(p, arena_printf(p->arena, "%s_%" PRId64 "_%s", p->x.array[v], mu_var(p, v)->element, suffix));
 }
 
 static const char *temp_of(mu *p, int v) {
@@ -155,7 +153,9 @@ static const char *temp_of(mu *p, int v) {
 
 /* ---------------------------------------------------------------- output helpers */
 
-static const ex_comment murphi_comment = {"-- ", "-- ", "", EX_LINE_COMMENT};
+/* Its comments, and its header (murphi-header.h: compose/murphi-header.txt). */
+static const ex_style murphi_style = {"-- ", "", EX_LINE_COMMENT, compose_murphi_header_txt,
+                                      sizeof compose_murphi_header_txt};
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -222,34 +222,13 @@ static void set_out(mu *p, strbuf *out) { p->out = p->x.out = out; }
 
 /* ---------------------------------------------------------------- declarations */
 
-static void emit_header(mu *p, const char *m_name) {
-  ex_title(p->out, &murphi_comment, p->spec, m_name, "a Murphi model for rumur, written by athread murphi");
-  sbuf_puts(p->out, "--\n"
-                    "-- Check it (an exhaustive search for invariant violations):\n"
-                    "--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t ");
-  ex_text(p->out, m_name, EX_LINE_COMMENT);
-  sbuf_puts(p->out, " -o model.c\n"
-                    "--   gcc -O3 -mcx16 -o model model.c -lpthread && ./model\n"
-                    "-- \"No error found\" means the system is safe: in every reachable state, no\n"
-                    "-- instance goes wrong and every system invariant holds. A failed invariant is\n"
-                    "-- a counterexample. A state without an enabled rule is not an error (athread\n"
-                    "-- does not check deadlocks), hence --deadlock-detection off; values are\n"
-                    "-- 32-bit (--value-type int32_t), so that a guard may compute x - 1 < 0.\n"
-                    "--\n"
-                    "-- pc_T[i] is the state of instance i of thread T. Each edge (or each\n"
-                    "-- top-level disjunct of a relation) is one rule per instance and choice; a\n"
-                    "-- value outside a variable's range disables the rule. Interchangeable\n"
-                    "-- instances are a scalarset (rumur reduces by symmetry); unbounded ints are\n"
-                    "-- 32-bit ranges (leaving one is an error of the verifier).\n");
-}
-
 static void emit_consts(mu *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
   sbuf_line(p->out, 0, "\nconst");
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
-    sbuf_printf(p->out, "  %s: %" PRId64 ";", p->konst[i], c->value);
+    sbuf_printf(p->out, "  %s: %" PRId64 ";", p->x.konst[i], c->value);
     if (c->overridden) sbuf_printf(p->out, " -- --set %s=%" PRId64, c->name, c->value);
     sbuf_putc(p->out, '\n');
   }
@@ -293,8 +272,9 @@ static void emit_vars(mu *p) {
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
     const char *type = type_text(p, &v->type);
-    if (v->size) sbuf_line(p->out, 2, "%s: array [0..%" PRId64 "] of %s;", p->array[v->index], v->length - 1, type);
-    else sbuf_line(p->out, 2, "%s: %s;%s", p->var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
+    if (v->size) sbuf_line(p->out, 2, "%s: array [0..%" PRId64 "] of %s;", p->x.array[v->index], v->length - 1, type);
+    else
+      sbuf_line(p->out, 2, "%s: %s;%s", p->x.var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
   }
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) sbuf_line(p->out, 2, "%s: array [%s] of %s;", p->pc[t], p->ids[t], p->states[t]);
@@ -394,9 +374,9 @@ static bool emit_start_choices(mu *p) {
 static void emit_start_values(mu *p) {
   vec_foreach(&p->spec->shared, c) {
     int64_t value;
-    if (p->start[c]) sbuf_line(p->out, 2, "%s := %s;", p->var[c], p->start[c]);
+    if (p->start[c]) sbuf_line(p->out, 2, "%s := %s;", p->x.var[c], p->start[c]);
     else if (start_known(p, (int)c, &value))
-      sbuf_line(p->out, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
+      sbuf_line(p->out, 2, "%s := %s;", p->x.var[c], value_text(p, mu_var(p, (int)c), value));
   }
 }
 
@@ -553,15 +533,15 @@ static void emit_direct(mu *p, const step *s) {
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     if (a->element) {
-      sbuf_printf(p->out, "    %s[", p->array[a->var]);
+      sbuf_printf(p->out, "    %s[", p->x.array[a->var]);
       emit_expr(p, a->element->a);
       sbuf_puts(p->out, "] := ");
       emit_expr(p, a->value);
       sbuf_puts(p->out, ";\n");
     } else if (!a->value) {
-      sbuf_line(p->out, 4, "%s := %s;", p->var[a->var], temp_of(p, a->var));
+      sbuf_line(p->out, 4, "%s := %s;", p->x.var[a->var], temp_of(p, a->var));
     } else if (!keeps_value(a)) {
-      emit_set(p, p->var[a->var], a->value);
+      emit_set(p, p->x.var[a->var], a->value);
     }
   }
 }
@@ -586,9 +566,9 @@ static void emit_via_locals(mu *p, const step *s) {
     if (s->assigns.items[i].value) emit_set(p, temp_of(p, s->assigns.items[i].var), s->assigns.items[i].value);
   vec_foreach(&s->computed, i) emit_set(p, temp_of(p, s->computed.items[i].var), s->computed.items[i].value);
   vec_foreach(&s->assigns, i)
-    sbuf_line(p->out, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
   vec_foreach(&s->computed, i)
-    sbuf_line(p->out, 4, "%s := %s;", p->var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
 }
 
 static void emit_rule(mu *p, const ast_thread *t, const step *s) {
@@ -600,7 +580,7 @@ static void emit_rule(mu *p, const ast_thread *t, const step *s) {
   if (s->via_temps || s->computed.len > 0) emit_via_locals(p, s);
   else emit_direct(p, s);
   vec_foreach(&s->chosen, i)
-    sbuf_line(p->out, 4, "%s := %s;", p->var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
   sbuf_line(p->out, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
   sbuf_line(p->out, 2, "end;");
   sbuf_line(p->out, 0, "end;");
@@ -609,7 +589,7 @@ static void emit_rule(mu *p, const ast_thread *t, const step *s) {
 
 static void emit_rules(mu *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  ex_thread_title(p->out, &murphi_comment, t);
+  ex_thread_title(p->out, &murphi_style, t);
   if (steps->len == 0) sbuf_line(p->out, 0, "-- no edges: its instances stay in their initial states");
   vec_foreach(steps, i) emit_rule(p, t, steps->items[i]);
 }
@@ -697,7 +677,7 @@ static void emit_model(mu *p, const char *m_name) {
   vec_foreach(&spec->inits, i) check_literals(p, spec->inits.items[i]);
   vec_foreach(&spec->properties, i) check_literals(p, spec->properties.items[i]);
   plan_threads(&p->plan);
-  emit_header(p, m_name ? m_name : "OUT.m");
+  ex_header(p->out, &murphi_style, spec, m_name ? m_name : "OUT.m");
   emit_consts(p);
   emit_types(p);
   emit_vars(p);
@@ -717,9 +697,6 @@ bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool sym
   p.plan = plan_new(spec, p.arena, "Murphi");
   p.plan.check_thread = check_thread;
   p.plan.ctx = &p;
-  p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
-  p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
-  p.array = arena_alloc(p.arena, (nv + 1) * sizeof *p.array);
   p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
   p.start = arena_alloc(p.arena, (nv + 1) * sizeof *p.start);
   p.pc = arena_alloc(p.arena, (nt + 1) * sizeof *p.pc);
@@ -730,8 +707,7 @@ bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool sym
   p.pick = arena_alloc(p.arena, (nt + 1) * sizeof *p.pick);
   p.of = arena_alloc(p.arena, (nt + 1) * sizeof *p.of);
   p.scalarset = arena_alloc(p.arena, nt + 1);
-  p.x = (xp_printer){
-      .syntax = &murphi_syntax, .out = out, .spec = spec, .konst = p.konst, .var = p.var, .array = p.array, .ctx = &p};
+  p.x = xp_new(&murphi_syntax, out, spec, p.arena, &p);
   emit_model(&p, m_name);
   sbuf_free(&p.body);
   symtab_free(&p.taken);

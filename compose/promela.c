@@ -27,6 +27,7 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "promela-header.h"
 #include "export-text.h"
 #include "expr-print.h"
 #include "step-plan.h"
@@ -42,9 +43,6 @@ typedef struct pml {
   symtab taken;                          /* every Promela name in use (interned in arena) */
   bool ok;                               /* nothing reported */
   planner plan;                          /* the steps of every thread (step-plan.h) */
-  const char **konst;                    /* per const: its macro, NULL if its value needs more than 32 bits */
-  const char **var;                      /* per cell: its global, or its element of a global array (a[2]) */
-  const char **array;                    /* per cell: the global array it is an element of, or NULL */
   const char **temp;                     /* per cell: its temporary, NULL when no step needs it */
   const char **proc;                     /* per thread: its proctype */
   const char ***state;                   /* per thread, per state: its constant */
@@ -160,14 +158,14 @@ static void name_states(pml *p) {
 /* A scalar is a global of its own; an array one global array, whose cells
  * are its elements NAME[k]. */
 static void name_variable(pml *p, const ast_shared *v) {
-  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->var, p->array);
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->x.var, p->x.array);
 }
 
 static void name_everything(pml *p) {
   const ast_spec *spec = p->spec;
   reserve_all(p);
   vec_foreach(&spec->consts, i)
-    if (fits32(spec->consts.items[i]->value)) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
+    if (fits32(spec->consts.items[i]->value)) p->x.konst[i] = fresh_name(p, spec->consts.items[i]->name);
   vec_foreach(&spec->variables, i) name_variable(p, spec->variables.items[i]);
   vec_foreach(&spec->threads, i) p->proc[i] = fresh_name(p, spec->threads.items[i]->name);
   name_states(p);
@@ -178,8 +176,8 @@ static void name_everything(pml *p) {
 /* The name of cell v's temporary: x_next for x, a_2_next for a[2]. */
 static const char *temp_name(pml *p, int v) {
   const ast_shared *c = pml_shared_var(p, v);
-  if (!p->array[v]) return arena_printf(p->arena, "%s_next", p->var[v]);
-  return arena_printf(p->arena, "%s_%" PRId64 "_next", p->array[v], c->element);
+  if (!p->x.array[v]) return arena_printf(p->arena, "%s_next", p->x.var[v]);
+  return arena_printf(p->arena, "%s_%" PRId64 "_next", p->x.array[v], c->element);
 }
 
 /* Names the temporaries that the planned steps use. */
@@ -195,7 +193,9 @@ static void indent(pml *p, int n) {
   for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
 }
 
-static const ex_comment promela_comment = {"/* ", " * ", " */", EX_BLOCK_COMMENT};
+/* Its comments, and its header (promela-header.h: compose/promela-header.txt). */
+static const ex_style promela_style = {"/* ", " */", EX_BLOCK_COMMENT, compose_promela_header_txt,
+                                       sizeof compose_promela_header_txt};
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -304,27 +304,6 @@ static const xp_syntax promela_syntax = {
 
 /* ---------------------------------------------------------------- declarations */
 
-static void emit_header(pml *p, const char *pml_name) {
-  ex_title(p->out, &promela_comment, p->spec, pml_name, "a Promela model for SPIN, written by athread promela");
-  sbuf_puts(p->out, " *\n"
-                    " * Check it (an exhaustive search for assertion violations):\n"
-                    " *   spin -a ");
-  ex_text(p->out, pml_name, EX_BLOCK_COMMENT);
-  sbuf_puts(p->out, " && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n"
-                    " * \"errors: 0\" means the system is safe: in every reachable state, no instance\n"
-                    " * goes wrong and every system invariant holds. An assertion violation is a\n"
-                    " * counterexample (spin -t -p replays it). -E ignores invalid end states: a state\n"
-                    " * without an enabled edge is not an error. If pan says \"max search depth too\n"
-                    " * small\", search deeper with -m (./pan -E -m1000000).\n"
-                    " *\n"
-                    " * pc[tid] is the state of instance tid. Each edge (or each top-level disjunct\n"
-                    " * of a relation) is one atomic step of its instance's process; a value outside\n"
-                    " * a variable's range disables the step. check() asserts every state assertion,\n"
-                    " * thread invariant and system invariant, after the initialisation and after\n"
-                    " * every step. Unbounded ints are Promela ints (32 bits).\n"
-                    " */\n");
-}
-
 static void emit_consts(pml *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
@@ -332,7 +311,7 @@ static void emit_consts(pml *p) {
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
     const char *fmt = c->value < 0 ? "#define %s (%" PRId64 ")" : "#define %s %" PRId64;
-    if (p->konst[i]) sbuf_printf(p->out, fmt, p->konst[i], c->value);
+    if (p->x.konst[i]) sbuf_printf(p->out, fmt, p->x.konst[i], c->value);
     else sbuf_printf(p->out, "/* const %s = %" PRId64 " needs more than 32 bits */", c->name, c->value);
     if (c->overridden) sbuf_printf(p->out, " /* --set %s=%" PRId64 " */", c->name, c->value);
     sbuf_putc(p->out, '\n');
@@ -386,7 +365,7 @@ static void emit_shared(pml *p, int i) {
   check_start(p, i);
   int64_t value = 0;
   bool from_init, has_value = start_value(p, i, &value, &from_init) && !from_init;
-  sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->var[i]);
+  sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->x.var[i]);
   if (v->type.kind == TYPE_BOOL && has_value) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (has_value || from_init) sbuf_printf(p->out, " = %" PRId64, value);
   sbuf_puts(p->out, ";");
@@ -396,7 +375,7 @@ static void emit_shared(pml *p, int i) {
   else if (v->type.kind == TYPE_BOOL && !has_value) sbuf_puts(p->out, " /* chosen by init */");
   else if (from_init) sbuf_puts(p->out, " /* unbounded int, fixed by the system init predicates */");
   else if (v->type.kind == TYPE_INT) sbuf_puts(p->out, " /* unbounded int */");
-  if (strcmp(p->var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  if (strcmp(p->x.var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
 }
 
@@ -407,14 +386,14 @@ static void emit_array(pml *p, const ast_shared *v) {
   for (int64_t k = 0; k < v->length; k++) check_start(p, v->index + (int)k);
   int64_t value = 0;
   bool same = plan_common_value(p->spec, v, &value);
-  sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->array[v->index], v->length);
+  sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->x.array[v->index], v->length);
   if (same && v->type.kind == TYPE_BOOL) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (same) sbuf_printf(p->out, " = %" PRId64, value);
   sbuf_puts(p->out, ";");
   if (v->type.kind == TYPE_RANGE)
     sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "] */", v->type.lo_value, v->type.hi_value);
   if (!same) sbuf_puts(p->out, " /* set or chosen by init */");
-  if (strcmp(p->array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  if (strcmp(p->x.array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
 }
 
@@ -608,7 +587,7 @@ static void emit_guard(pml *p, const ast_thread *t, const step *s) {
 /* a[i] = v for an assignment to an element by an index that is not constant. */
 static void emit_element_set(pml *p, int n, const assign_plan *a) {
   indent(p, n);
-  sbuf_printf(p->out, "%s[", p->array[a->var]);
+  sbuf_printf(p->out, "%s[", p->x.array[a->var]);
   emit_expr(p, a->element->a);
   sbuf_puts(p->out, "] = ");
   emit_expr(p, a->value);
@@ -622,16 +601,17 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
                  a->value->index == a->var;    /* x' == x */
     if (a->element) emit_element_set(p, n, a); /* never through temporaries (promela-plan.c) */
     else if (a->value && !(keeps && !s->via_temps))
-      emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
+      emit_set(p, n, s->via_temps ? p->temp[a->var] : p->x.var[a->var], a->value);
   }
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
-    if (a->value && s->via_temps) sbuf_line(p->out, n, "%s = %s;", p->var[a->var], p->temp[a->var]);
-    if (!a->value) emit_choice(p, n, p->var[a->var], a->var);
+    if (a->value && s->via_temps) sbuf_line(p->out, n, "%s = %s;", p->x.var[a->var], p->temp[a->var]);
+    if (!a->value) emit_choice(p, n, p->x.var[a->var], a->var);
   }
-  vec_foreach(&s->chosen, i) sbuf_line(p->out, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
+  vec_foreach(&s->chosen, i)
+    sbuf_line(p->out, n, "%s = %s;", p->x.var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
   vec_foreach(&s->computed, i)
-    sbuf_line(p->out, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
+    sbuf_line(p->out, n, "%s = %s;", p->x.var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
   sbuf_line(p->out, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
   sbuf_line(p->out, n, "%s();", p->check);
 }
@@ -707,7 +687,7 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
 
 static void emit_proctype(pml *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  ex_thread_title(p->out, &promela_comment, t);
+  ex_thread_title(p->out, &promela_style, t);
   if (steps->len == 0) {
     sbuf_line(p->out, 0, "/* no edges: its instances stay in their initial states */");
     return;
@@ -734,7 +714,7 @@ static void emit_element_starts(pml *p) {
     if (!v->size || plan_common_value(p->spec, v, &value)) continue;
     for (int c = v->index; c < v->index + (int)v->length; c++)
       if (element_start(p, c, &value))
-        sbuf_line(p->out, 4, "%s = %s;", p->var[c],
+        sbuf_line(p->out, 4, "%s = %s;", p->x.var[c],
                   v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
   }
 }
@@ -747,7 +727,7 @@ static void emit_init(pml *p) {
   emit_element_starts(p);
   vec_foreach(&spec->shared, v) {
     const ast_shared *var = spec->shared.items[v];
-    if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->var[v], (int)v);
+    if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->x.var[v], (int)v);
   }
   if (spec->inits.len > 0) sbuf_line(p->out, 4, "/* system init predicates: the other choices block */");
   vec_foreach(&spec->inits, i) {
@@ -800,7 +780,7 @@ static bool check_instance_count(pml *p) {
 static void emit_model(pml *p, const char *pml_name) {
   const ast_spec *spec = p->spec;
   name_everything(p);
-  emit_header(p, pml_name ? pml_name : "OUT.pml");
+  ex_header(p->out, &promela_style, spec, pml_name ? pml_name : "OUT.pml");
   emit_consts(p);
   if (spec->shared.len > 0) sbuf_line(p->out, 0, "\n/* shared variables */");
   vec_foreach(&spec->variables, i) {
@@ -827,20 +807,10 @@ bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
   p.false_expr = ir_bool(p.arena, (loc){0, 0}, false);
   p.ok = check_instance_count(&p);
   if (p.ok) {
-    p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
-    p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
-    p.array = arena_alloc(p.arena, (nv + 1) * sizeof *p.array);
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
     p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
     p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);
-    p.x = (xp_printer){.syntax = &promela_syntax,
-                       .out = out,
-                       .spec = spec,
-                       .konst = p.konst,
-                       .var = p.var,
-                       .array = p.array,
-                       .tid = "tid",
-                       .ctx = &p};
+    p.x = xp_new(&promela_syntax, out, spec, p.arena, &p);
     p.plan = plan_new(spec, p.arena, "Promela");
     p.plan.check_thread = check_thread_numbers;
     p.plan.ctx = &p;
