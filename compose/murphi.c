@@ -17,7 +17,6 @@
 #include "murphi.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +24,9 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "murphi-header.h"
+#include "export-text.h"
+#include "expr-print.h"
 #include "step-plan.h"
 
 typedef struct mu {
@@ -36,9 +38,6 @@ typedef struct mu {
   symtab taken;            /* every Murphi name in use (interned in arena) */
   bool symmetry;           /* interchangeable instances are scalarsets */
   planner plan;            /* the steps of every thread */
-  const char **konst;      /* per const: its name */
-  const char **var;        /* per cell: its global, or its element (a[2]) */
-  const char **array;      /* per cell: its array, or NULL */
   const char **temp;       /* per cell: its choice or local in the step being written, or NULL */
   const char **start;      /* per cell: its choice in the startstate, or NULL */
   const char **pc;         /* per thread: the array of its instances' states (NULL: no instance) */
@@ -52,7 +51,7 @@ typedef struct mu {
   const char *self;        /* the instance variable of rules and invariants */
   const char *tally;       /* the local of the count functions and of the startstate */
   const char *wide;        /* the type that makes rumur's values signed 32-bit */
-  const bind *binds;       /* how primes read in the expression being written, or NULL */
+  xp_printer x;            /* prints expressions (its binds: how primes read in the step being written) */
 } mu;
 
 static const ast_shared *mu_var(const mu *p, int i) { return p->spec->shared.items[i]; }
@@ -95,12 +94,6 @@ static const char *fresh_name(mu *p, const char *base) {
   }
 }
 
-static const ast_instance *instance_of(const ast_spec *spec, int thread) {
-  vec_foreach(&spec->instances, i)
-    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
-  return NULL;
-}
-
 static size_t initial_states(const ast_thread *t) {
   size_t n = 0;
   vec_foreach(&t->states, s) n += t->states.items[s]->initial;
@@ -119,7 +112,7 @@ static bool counts_starts(const mu *p, int t) {
 }
 
 static void name_thread(mu *p, const ast_thread *t) {
-  const ast_instance *in = instance_of(p->spec, t->index);
+  const ast_instance *in = plan_instance_of(p->spec, t->index);
   p->of[t->index] = in;
   p->state[t->index] = arena_alloc(p->arena, (t->states.len + 1) * sizeof **p->state);
   p->counter[t->index] = arena_alloc(p->arena, (t->states.len + 1) * sizeof **p->counter);
@@ -133,31 +126,24 @@ static void name_thread(mu *p, const ast_thread *t) {
 }
 
 static void name_variable(mu *p, const ast_shared *v) {
-  const char *name = fresh_name(p, v->name);
-  if (!v->size) {
-    p->var[v->index] = name;
-    return;
-  }
-  for (int64_t k = 0; k < v->length; k++) {
-    p->var[v->index + k] = arena_printf(p->arena, "%s[%" PRId64 "]", name, k);
-    p->array[v->index + k] = name;
-  }
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->x.var, p->x.array);
 }
 
 static void name_everything(mu *p) {
   const ast_spec *spec = p->spec;
-  vec_foreach(&spec->consts, i) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
+  vec_foreach(&spec->consts, i) p->x.konst[i] = fresh_name(p, spec->consts.items[i]->name);
   vec_foreach(&spec->variables, i) name_variable(p, spec->variables.items[i]);
   vec_foreach(&spec->threads, i) name_thread(p, spec->threads.items[i]);
   p->self = fresh_name(p, "self");
   p->tally = fresh_name(p, "tally");
   p->wide = fresh_name(p, "athread_value");
+  p->x.tid = p->self;
 }
 
 /* Cell v's name with a suffix: x_next for x, a_2_next for a[2]. */
 static const char *cell_name(mu *p, int v, const char *suffix) {
-  if (!p->array[v]) return fresh_name(p, arena_printf(p->arena, "%s_%s", p->var[v], suffix));
-  return fresh_name(p, arena_printf(p->arena, "%s_%" PRId64 "_%s", p->array[v], mu_var(p, v)->element, suffix));
+  if (!p->x.array[v]) return fresh_name(p, arena_printf(p->arena, "%s_%s", p->x.var[v], suffix));
+  return fresh_name(p, arena_printf(p->arena, "%s_%" PRId64 "_%s", p->x.array[v], mu_var(p, v)->element, suffix));
 }
 
 static const char *temp_of(mu *p, int v) {
@@ -167,58 +153,38 @@ static const char *temp_of(mu *p, int v) {
 
 /* ---------------------------------------------------------------- output helpers */
 
-static void line(mu *p, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void line(mu *p, int n, const char *fmt, ...) {
-  va_list ap, again;
-  va_start(ap, fmt);
-  va_copy(again, ap);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *buf = xmalloc((size_t)len + 1);
-  vsnprintf(buf, (size_t)len + 1, fmt, again);
-  va_end(again);
-  for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
-  sbuf_puts(p->out, buf);
-  sbuf_putc(p->out, '\n');
-  free(buf);
-}
-
-/* Appends text for use inside a comment (to the end of the line): no
- * control bytes. */
-static void comment_text(mu *p, const char *s) {
-  for (; *s; s++) sbuf_putc(p->out, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-}
-
-/* Appends text for use inside a "string" (a rule's or invariant's name). */
-static void string_text(mu *p, const char *s) {
-  for (; *s; s++) sbuf_putc(p->out, *s == '"' ? '\'' : (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-}
+/* Its comments, and its header (murphi-header.h: compose/murphi-header.txt). */
+static const ex_style murphi_style = {"-- ", "", EX_LINE_COMMENT, compose_murphi_header_txt,
+                                      sizeof compose_murphi_header_txt};
 
 /* ---------------------------------------------------------------- expressions */
 
-static void emit_expr(mu *p, const ir_expr *e);
+static void emit_expr(mu *p, const ir_expr *e) { xp_expr(&p->x, e); }
 
-static bool is_atom(const ir_expr *e) {
-  if (e->kind == IR_QUANT) return is_atom(e->lowered);
+/* e, in parentheses unless it is an atom. */
+static void emit_tight(mu *p, const ir_expr *e) { xp_tight(&p->x, e); }
+
+/* Every operand is an atom or in parentheses, so Murphi's precedences (!
+ * binds looser than =) never matter. */
+static bool is_atom(const xp_printer *x, const ir_expr *e) {
+  if (e->kind == IR_QUANT) return is_atom(x, e->lowered);
   return e->kind == IR_BOOL || (e->kind == IR_INT && e->value >= 0) || e->kind == IR_TID || e->kind == IR_COUNT ||
          ((e->kind == IR_NAME || e->kind == IR_INDEX) && !e->primed);
-}
-
-/* e, in parentheses unless it is an atom: every operand is, so Murphi's
- * precedences (! binds looser than =) never matter. */
-static void emit_tight(mu *p, const ir_expr *e) {
-  bool parens = !is_atom(e);
-  if (parens) sbuf_putc(p->out, '(');
-  emit_expr(p, e);
-  if (parens) sbuf_putc(p->out, ')');
 }
 
 static void emit_in_state(mu *p, int thread, const char *index, int state) {
   sbuf_printf(p->out, "%s[%s] = %s", p->pc[thread], index, p->state[thread][state]);
 }
 
+/* T[i]@S: the element of pc_T at the instance's tid. */
+static void print_in_state(xp_printer *x, int thread, int64_t tid, int state) {
+  mu *p = x->ctx;
+  emit_in_state(p, thread, arena_printf(p->arena, "%" PRId64, tid), state);
+}
+
 /* count(T@S): a call of its function, declared once used. */
-static void emit_count(mu *p, const ir_expr *e) {
+static void print_count(xp_printer *x, const ir_expr *e) {
+  mu *p = x->ctx;
   const char **fn = &p->counter[e->index][e->state_index];
   if (!*fn) {
     const ast_thread *t = p->spec->threads.items[e->index];
@@ -227,31 +193,8 @@ static void emit_count(mu *p, const ir_expr *e) {
   sbuf_printf(p->out, "%s()", *fn);
 }
 
-/* Cell c, or its next value when primed: substituted, computed (inline), or
- * the step's choice. */
-static void emit_cell(mu *p, int c, bool primed) {
-  const bind *b = primed && p->binds ? &p->binds[c] : NULL;
-  if (!primed) sbuf_puts(p->out, p->var[c]);
-  else if (b && b->expr) emit_tight(p, b->expr);
-  else sbuf_puts(p->out, temp_of(p, c));
-}
-
-static void emit_name(mu *p, const ir_expr *e) {
-  if (e->ref == REF_CONST) sbuf_puts(p->out, p->konst[e->index]);
-  else emit_cell(p, e->index, e->primed);
-}
-
-/* An element: its cell, or the array indexed (only unprimed elements have an
- * index that is not constant here: the plans fix the others). */
-static void emit_element(mu *p, const ir_expr *e) {
-  if (e->cell >= 0) {
-    emit_cell(p, e->cell, e->primed);
-    return;
-  }
-  sbuf_printf(p->out, "%s[", p->array[e->index]);
-  emit_expr(p, e->a);
-  sbuf_putc(p->out, ']');
-}
+/* A primed cell that the step chooses. */
+static const char *print_temp(xp_printer *x, int cell) { return temp_of(x->ctx, cell); }
 
 static const char *op_text(ir_op op) {
   switch (op) {
@@ -264,80 +207,28 @@ static const char *op_text(ir_op op) {
   }
 }
 
-static void emit_at(mu *p, const ir_expr *e) {
-  int64_t i = 1;
-  sem_constant(p->spec, e->a, &i);
-  const char *tid = arena_printf(p->arena, "%" PRId64, p->of[e->index]->first_tid + i - 1);
-  emit_in_state(p, e->index, tid, e->state_index);
-}
+static const xp_syntax murphi_syntax = {
+    .op_text = op_text,
+    .ite = {"", " ? ", " : ", ""},
+    .inline_computed = true,
+    .atom = is_atom,
+    .count = print_count,
+    .in_state = print_in_state,
+    .temp = print_temp,
+};
 
-static void emit_expr(mu *p, const ir_expr *e) {
-  if (e->kind == IR_QUANT) e = e->lowered;
-  switch (e->kind) {
-  case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
-  case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
-  case IR_NAME: emit_name(p, e); break;
-  case IR_TID: sbuf_puts(p->out, p->self); break;
-  case IR_COUNT: emit_count(p, e); break;
-  case IR_AT: emit_at(p, e); break;
-  case IR_UNARY:
-    sbuf_puts(p->out, op_text(e->op));
-    emit_tight(p, e->a);
-    break;
-  case IR_BINARY:
-    emit_tight(p, e->a);
-    sbuf_printf(p->out, " %s ", op_text(e->op));
-    emit_tight(p, e->b);
-    break;
-  case IR_ITE:
-    emit_tight(p, e->a);
-    sbuf_puts(p->out, " ? ");
-    emit_tight(p, e->b);
-    sbuf_puts(p->out, " : ");
-    emit_tight(p, e->c);
-    break;
-  case IR_INDEX: emit_element(p, e); break;
-  case IR_QUANT: break; /* replaced by its expansion above */
-  }
-}
+/* Where text goes now (the printer writes there too). */
+static void set_out(mu *p, strbuf *out) { p->out = p->x.out = out; }
 
 /* ---------------------------------------------------------------- declarations */
-
-static void emit_header(mu *p, const char *m_name) {
-  const ast_spec *spec = p->spec;
-  sbuf_puts(p->out, "-- ");
-  comment_text(p, m_name);
-  sbuf_puts(p->out, " -- ");
-  if (spec->system) sbuf_printf(p->out, "system %s of ", spec->system->name);
-  else sbuf_puts(p->out, "the default system (one instance of every thread) of ");
-  comment_text(p, spec->src->name);
-  sbuf_puts(p->out, ",\n-- as a Murphi model for rumur, written by athread murphi.\n");
-  line(p, 0, "--");
-  line(p, 0, "-- Check it (an exhaustive search for invariant violations):");
-  sbuf_puts(p->out, "--   rumur --deadlock-detection off --scalarset-schedules off --value-type int32_t ");
-  comment_text(p, m_name);
-  sbuf_puts(p->out, " -o model.c\n");
-  line(p, 0, "--   gcc -O3 -mcx16 -o model model.c -lpthread && ./model");
-  line(p, 0, "-- \"No error found\" means the system is safe: in every reachable state, no");
-  line(p, 0, "-- instance goes wrong and every system invariant holds. A failed invariant is");
-  line(p, 0, "-- a counterexample. A state without an enabled rule is not an error (athread");
-  line(p, 0, "-- does not check deadlocks), hence --deadlock-detection off; values are");
-  line(p, 0, "-- 32-bit (--value-type int32_t), so that a guard may compute x - 1 < 0.");
-  line(p, 0, "--");
-  line(p, 0, "-- pc_T[i] is the state of instance i of thread T. Each edge (or each");
-  line(p, 0, "-- top-level disjunct of a relation) is one rule per instance and choice; a");
-  line(p, 0, "-- value outside a variable's range disables the rule. Interchangeable");
-  line(p, 0, "-- instances are a scalarset (rumur reduces by symmetry); unbounded ints are");
-  line(p, 0, "-- 32-bit ranges (leaving one is an error of the verifier).");
-}
 
 static void emit_consts(mu *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
-  line(p, 0, "\nconst");
+  sbuf_line(p->out, 0, "\nconst");
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
-    sbuf_printf(p->out, "  %s: %" PRId64 ";", p->konst[i], c->value);
+    sbuf_printf(p->out, "  %s: %" PRId64 ";", p->x.konst[i], c->value);
     if (c->overridden) sbuf_printf(p->out, " -- --set %s=%" PRId64, c->name, c->value);
     sbuf_putc(p->out, '\n');
   }
@@ -355,36 +246,38 @@ static void emit_thread_types(mu *p, const ast_thread *t) {
   vec_foreach(&t->states, s) sbuf_printf(p->out, "%s %s", s ? "," : "", p->state[t->index][s]);
   sbuf_puts(p->out, " };\n");
   if (p->scalarset[t->index])
-    line(p, 2, "%s: scalarset(%" PRId64 "); -- %s[1..%" PRId64 "], tids %" PRId64 "..%" PRId64 ": interchangeable",
-         p->ids[t->index], in->count_value, t->name, in->count_value, in->first_tid,
-         in->first_tid + in->count_value - 1);
+    sbuf_line(p->out, 2,
+              "%s: scalarset(%" PRId64 "); -- %s[1..%" PRId64 "], tids %" PRId64 "..%" PRId64 ": interchangeable",
+              p->ids[t->index], in->count_value, t->name, in->count_value, in->first_tid,
+              in->first_tid + in->count_value - 1);
   else
-    line(p, 2, "%s: %" PRId64 "..%" PRId64 "; -- the tids of %s", p->ids[t->index], in->first_tid,
-         in->first_tid + in->count_value - 1, t->name);
+    sbuf_line(p->out, 2, "%s: %" PRId64 "..%" PRId64 "; -- the tids of %s", p->ids[t->index], in->first_tid,
+              in->first_tid + in->count_value - 1, t->name);
 }
 
 /* rumur sizes its values by the model's types: with only non-negative
  * ranges they are unsigned, and a guard's x - 1 < 0 would overflow. One
  * signed 32-bit type, unused, makes them signed (as --value-type int32_t). */
 static void emit_types(mu *p) {
-  line(p, 0, "\ntype");
-  line(p, 2, "%s: %" PRId32 "..%" PRId32 "; -- unused: makes rumur's values signed 32-bit", p->wide, INT32_MIN,
-       INT32_MAX);
+  sbuf_line(p->out, 0, "\ntype");
+  sbuf_line(p->out, 2, "%s: %" PRId32 "..%" PRId32 "; -- unused: makes rumur's values signed 32-bit", p->wide,
+            INT32_MIN, INT32_MAX);
   vec_foreach(&p->spec->threads, t)
     if (p->pc[t]) emit_thread_types(p, p->spec->threads.items[t]);
 }
 
 static void emit_vars(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\nvar");
+  sbuf_line(p->out, 0, "\nvar");
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
     const char *type = type_text(p, &v->type);
-    if (v->size) line(p, 2, "%s: array [0..%" PRId64 "] of %s;", p->array[v->index], v->length - 1, type);
-    else line(p, 2, "%s: %s;%s", p->var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
+    if (v->size) sbuf_line(p->out, 2, "%s: array [0..%" PRId64 "] of %s;", p->x.array[v->index], v->length - 1, type);
+    else
+      sbuf_line(p->out, 2, "%s: %s;%s", p->x.var[v->index], type, v->type.kind == TYPE_INT ? " -- unbounded int" : "");
   }
   vec_foreach(&spec->threads, t)
-    if (p->pc[t]) line(p, 2, "%s: array [%s] of %s;", p->pc[t], p->ids[t], p->states[t]);
+    if (p->pc[t]) sbuf_line(p->out, 2, "%s: array [%s] of %s;", p->pc[t], p->ids[t], p->states[t]);
 }
 
 /* One function per count(T@S) that the model uses. */
@@ -394,14 +287,14 @@ static void emit_counters(mu *p) {
     vec_foreach(&th->states, s) {
       if (!p->counter[t][s]) continue;
       int64_t n = p->of[t]->count_value;
-      line(p, 0, "\nfunction %s(): 0..%" PRId64 ";", p->counter[t][s], n);
-      line(p, 2, "var %s: 0..%" PRId64 ";", p->tally, n);
-      line(p, 0, "begin");
-      line(p, 2, "%s := 0;", p->tally);
-      line(p, 2, "for %s: %s do if %s[%s] = %s then %s := %s + 1; endif; endfor;", p->self, p->ids[t], p->pc[t],
-           p->self, p->state[t][s], p->tally, p->tally);
-      line(p, 2, "return %s;", p->tally);
-      line(p, 0, "end;");
+      sbuf_line(p->out, 0, "\nfunction %s(): 0..%" PRId64 ";", p->counter[t][s], n);
+      sbuf_line(p->out, 2, "var %s: 0..%" PRId64 ";", p->tally, n);
+      sbuf_line(p->out, 0, "begin");
+      sbuf_line(p->out, 2, "%s := 0;", p->tally);
+      sbuf_line(p->out, 2, "for %s: %s do if %s[%s] = %s then %s := %s + 1; endif; endfor;", p->self, p->ids[t],
+                p->pc[t], p->self, p->state[t][s], p->tally, p->tally);
+      sbuf_line(p->out, 2, "return %s;", p->tally);
+      sbuf_line(p->out, 0, "end;");
     }
   }
 }
@@ -481,9 +374,9 @@ static bool emit_start_choices(mu *p) {
 static void emit_start_values(mu *p) {
   vec_foreach(&p->spec->shared, c) {
     int64_t value;
-    if (p->start[c]) line(p, 2, "%s := %s;", p->var[c], p->start[c]);
+    if (p->start[c]) sbuf_line(p->out, 2, "%s := %s;", p->x.var[c], p->start[c]);
     else if (start_known(p, (int)c, &value))
-      line(p, 2, "%s := %s;", p->var[c], value_text(p, mu_var(p, (int)c), value));
+      sbuf_line(p->out, 2, "%s := %s;", p->x.var[c], value_text(p, mu_var(p, (int)c), value));
   }
 }
 
@@ -505,20 +398,20 @@ static void emit_counted_starts(mu *p, int t) {
   sbuf_puts(p->out, "  assume ");
   emit_count_sum(p, t, inits - 1);
   sbuf_printf(p->out, " <= %" PRId64 ";\n", p->of[t]->count_value);
-  line(p, 2, "%s := 0;", p->tally);
-  line(p, 2, "for %s: %s do", p->self, p->ids[t]);
+  sbuf_line(p->out, 2, "%s := 0;", p->tally);
+  sbuf_line(p->out, 2, "for %s: %s do", p->self, p->ids[t]);
   vec_foreach(&th->states, s) {
     if (!th->states.items[s]->initial) continue;
     if (++k == inits) {
-      line(p, 4, "else %s[%s] := %s; endif;", p->pc[t], p->self, p->state[t][s]);
+      sbuf_line(p->out, 4, "else %s[%s] := %s; endif;", p->pc[t], p->self, p->state[t][s]);
       break;
     }
     sbuf_printf(p->out, "    %s %s < ", k == 1 ? "if" : "elsif", p->tally);
     emit_count_sum(p, t, k);
     sbuf_printf(p->out, " then %s[%s] := %s;\n", p->pc[t], p->self, p->state[t][s]);
   }
-  line(p, 4, "%s := %s + 1;", p->tally, p->tally);
-  line(p, 2, "endfor;");
+  sbuf_line(p->out, 4, "%s := %s + 1;", p->tally, p->tally);
+  sbuf_line(p->out, 2, "endfor;");
 }
 
 static void emit_start_states(mu *p, int t) {
@@ -530,12 +423,13 @@ static void emit_start_states(mu *p, int t) {
   if (initial_states(th) == 1) {
     vec_foreach(&th->states, s)
       if (th->states.items[s]->initial)
-        line(p, 2, "for %s: %s do %s[%s] := %s; endfor;", p->self, p->ids[t], p->pc[t], p->self, p->state[t][s]);
+        sbuf_line(p->out, 2, "for %s: %s do %s[%s] := %s; endfor;", p->self, p->ids[t], p->pc[t], p->self,
+                  p->state[t][s]);
     return;
   }
   for (int64_t k = 0; k < p->of[t]->count_value; k++) {
     const char *choice = p->pick[t][k];
-    line(p, 2, "%s[%" PRId64 "] := %s;", p->pc[t], p->of[t]->first_tid + k, choice);
+    sbuf_line(p->out, 2, "%s[%" PRId64 "] := %s;", p->pc[t], p->of[t]->first_tid + k, choice);
     sbuf_puts(p->out, "  assume ");
     const char *sep = "";
     vec_foreach(&th->states, s) {
@@ -549,14 +443,14 @@ static void emit_start_states(mu *p, int t) {
 
 static void emit_startstate(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n-- the initial states");
+  sbuf_line(p->out, 0, "\n-- the initial states");
   bool ruleset = emit_start_choices(p);
-  line(p, 0, "startstate \"init\"");
+  sbuf_line(p->out, 0, "startstate \"init\"");
   int64_t most = 0;
   vec_foreach(&spec->threads, t)
     if (counts_starts(p, (int)t) && p->of[t]->count_value > most) most = p->of[t]->count_value;
-  if (most) line(p, 2, "var %s: 0..%" PRId64 ";", p->tally, most);
-  line(p, 0, "begin");
+  if (most) sbuf_line(p->out, 2, "var %s: 0..%" PRId64 ";", p->tally, most);
+  sbuf_line(p->out, 0, "begin");
   emit_start_values(p);
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_start_states(p, (int)t);
@@ -565,25 +459,15 @@ static void emit_startstate(mu *p) {
     emit_expr(p, spec->inits.items[i]);
     sbuf_puts(p->out, "; -- a system init predicate\n");
   }
-  line(p, 0, "end;");
-  if (ruleset) line(p, 0, "end;");
+  sbuf_line(p->out, 0, "end;");
+  if (ruleset) sbuf_line(p->out, 0, "end;");
 }
 
 /* ---------------------------------------------------------------- rules */
 
 static void emit_rule_name(mu *p, const ast_thread *t, const step *s) {
-  const ast_edge *e = s->edge;
-  sbuf_printf(p->out, "  rule \"%s: %s -> %s", t->name, t->states.items[e->from_index]->name,
-              t->states.items[e->to_index]->name);
-  if (e->label) {
-    sbuf_puts(p->out, " '");
-    string_text(p, e->label);
-    sbuf_putc(p->out, '\'');
-  }
-  if (s->parts && e->kind == EDGE_COMMAND) sbuf_printf(p->out, ", case %d of %d", s->plan->case_number, s->parts);
-  else if (s->parts && s->plan->case_number)
-    sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
-  else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
+  sbuf_printf(p->out, "  rule \"%s: ", t->name);
+  ex_step_name(p->out, t, s, EX_STRING);
   sbuf_puts(p->out, "\"\n");
 }
 
@@ -645,19 +529,19 @@ static bool keeps_value(const assign_plan *a) {
 /* The plain body: the assignments in the planner's order (none reads an
  * earlier target), then the choices. */
 static void emit_direct(mu *p, const step *s) {
-  line(p, 2, "begin");
+  sbuf_line(p->out, 2, "begin");
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
     if (a->element) {
-      sbuf_printf(p->out, "    %s[", p->array[a->var]);
+      sbuf_printf(p->out, "    %s[", p->x.array[a->var]);
       emit_expr(p, a->element->a);
       sbuf_puts(p->out, "] := ");
       emit_expr(p, a->value);
       sbuf_puts(p->out, ";\n");
     } else if (!a->value) {
-      line(p, 4, "%s := %s;", p->var[a->var], temp_of(p, a->var));
+      sbuf_line(p->out, 4, "%s := %s;", p->x.var[a->var], temp_of(p, a->var));
     } else if (!keeps_value(a)) {
-      emit_set(p, p->var[a->var], a->value);
+      emit_set(p, p->x.var[a->var], a->value);
     }
   }
 }
@@ -669,45 +553,44 @@ static void emit_via_locals(mu *p, const step *s) {
   vec_foreach(&s->assigns, i)
     if (s->assigns.items[i].value) {
       int v = s->assigns.items[i].var;
-      line(p, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
+      sbuf_line(p->out, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
       kw = "   ";
     }
   vec_foreach(&s->computed, i) {
     int v = s->computed.items[i].var;
-    line(p, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
+    sbuf_line(p->out, 2, "%s %s: %s;", kw, temp_of(p, v), type_text(p, &mu_var(p, v)->type));
     kw = "   ";
   }
-  line(p, 2, "begin");
+  sbuf_line(p->out, 2, "begin");
   vec_foreach(&s->assigns, i)
     if (s->assigns.items[i].value) emit_set(p, temp_of(p, s->assigns.items[i].var), s->assigns.items[i].value);
   vec_foreach(&s->computed, i) emit_set(p, temp_of(p, s->computed.items[i].var), s->computed.items[i].value);
   vec_foreach(&s->assigns, i)
-    line(p, 4, "%s := %s;", p->var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->assigns.items[i].var], temp_of(p, s->assigns.items[i].var));
   vec_foreach(&s->computed, i)
-    line(p, 4, "%s := %s;", p->var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->computed.items[i].var], temp_of(p, s->computed.items[i].var));
 }
 
 static void emit_rule(mu *p, const ast_thread *t, const step *s) {
   int ti = (int)t->index;
-  p->binds = s->binds;
+  p->x.binds = s->binds;
   emit_ruleset(p, ti, s);
   emit_rule_name(p, t, s);
   emit_guard(p, ti, s);
   if (s->via_temps || s->computed.len > 0) emit_via_locals(p, s);
   else emit_direct(p, s);
-  vec_foreach(&s->chosen, i) line(p, 4, "%s := %s;", p->var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
-  line(p, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
-  line(p, 2, "end;");
-  line(p, 0, "end;");
-  p->binds = NULL;
+  vec_foreach(&s->chosen, i)
+    sbuf_line(p->out, 4, "%s := %s;", p->x.var[s->chosen.items[i]], temp_of(p, s->chosen.items[i]));
+  sbuf_line(p->out, 4, "%s[%s] := %s;", p->pc[ti], p->self, p->state[ti][s->edge->to_index]);
+  sbuf_line(p->out, 2, "end;");
+  sbuf_line(p->out, 0, "end;");
+  p->x.binds = NULL;
 }
 
 static void emit_rules(mu *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  sbuf_printf(p->out, "\n-- thread %s", t->name);
-  if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
-  sbuf_putc(p->out, '\n');
-  if (steps->len == 0) line(p, 0, "-- no edges: its instances stay in their initial states");
+  ex_thread_title(p->out, &murphi_style, t);
+  if (steps->len == 0) sbuf_line(p->out, 0, "-- no edges: its instances stay in their initial states");
   vec_foreach(steps, i) emit_rule(p, t, steps->items[i]);
 }
 
@@ -716,7 +599,7 @@ static void emit_rules(mu *p, const ast_thread *t) {
 /* invariant "NAME" forall self: T_id do (pc_T[self] = S | ...) -> (holds) end; */
 static void emit_instance_invariant(mu *p, int t, const char *name, size_t first, size_t end, const ir_expr *holds) {
   sbuf_puts(p->out, "invariant \"");
-  string_text(p, name);
+  ex_text(p->out, name, EX_STRING);
   sbuf_printf(p->out, "\"\n  forall %s: %s do ", p->self, p->ids[t]);
   if (end > first) {
     sbuf_putc(p->out, '(');
@@ -757,13 +640,13 @@ static void emit_thread_invariants(mu *p, const ast_thread *t) {
 
 static void emit_invariants(mu *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n-- going wrong: a state assertion, thread invariant or array check of an");
-  line(p, 0, "-- instance, or a system invariant, is false");
+  sbuf_line(p->out, 0, "\n-- going wrong: a state assertion, thread invariant or array check of an");
+  sbuf_line(p->out, 0, "-- instance, or a system invariant, is false");
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_thread_invariants(p, spec->threads.items[t]);
   const sem_checks *cs = sem_system_checks(spec);
   for (size_t k = 0; k < cs->len; k++) {
-    line(p, 0, "invariant \"system invariant %zu\"", k + 1);
+    sbuf_line(p->out, 0, "invariant \"system invariant %zu\"", k + 1);
     sbuf_puts(p->out, "  ");
     emit_expr(p, cs->items[k].holds);
     sbuf_puts(p->out, ";\n");
@@ -772,25 +655,9 @@ static void emit_invariants(mu *p) {
 
 /* ---------------------------------------------------------------- driver */
 
-/* Reports every literal and const in e that does not fit in the verifier's
- * values (rumur --value-type int32_t: the widest that rumur accepts). */
-static void check_literals(mu *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->spec->src, e->at, "cannot export to Murphi: %s does not fit in rumur's 32-bit values", e->text);
-    p->plan.ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !fits32(p->spec->consts.items[e->index]->value)) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->spec->src, e->at,
-               "cannot export to Murphi: const '%s' is %" PRId64 ", which does not fit in rumur's 32-bit values",
-               c->name, c->value);
-    p->plan.ok = false;
-  }
-  if (e->kind == IR_AT) return; /* its index is the exporter's */
-  check_literals(p, e->a);
-  check_literals(p, e->b);
-  check_literals(p, e->c);
-}
+/* The numbers of e beyond rumur's values (--value-type int32_t: the widest
+ * that rumur accepts). */
+static void check_literals(mu *p, const ir_expr *e) { plan_check_numbers(&p->plan, e, "rumur's 32-bit values"); }
 
 static void check_thread(void *ctx, const ast_thread *t) {
   mu *p = ctx;
@@ -810,16 +677,16 @@ static void emit_model(mu *p, const char *m_name) {
   vec_foreach(&spec->inits, i) check_literals(p, spec->inits.items[i]);
   vec_foreach(&spec->properties, i) check_literals(p, spec->properties.items[i]);
   plan_threads(&p->plan);
-  emit_header(p, m_name ? m_name : "OUT.m");
+  ex_header(p->out, &murphi_style, spec, m_name ? m_name : "OUT.m");
   emit_consts(p);
   emit_types(p);
   emit_vars(p);
-  p->out = &p->body;
+  set_out(p, &p->body);
   emit_startstate(p);
   vec_foreach(&spec->threads, t)
     if (p->pc[t]) emit_rules(p, spec->threads.items[t]);
   emit_invariants(p);
-  p->out = p->model;
+  set_out(p, p->model);
   emit_counters(p);
   sbuf_puts(p->out, sbuf_str(&p->body));
 }
@@ -830,9 +697,6 @@ bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool sym
   p.plan = plan_new(spec, p.arena, "Murphi");
   p.plan.check_thread = check_thread;
   p.plan.ctx = &p;
-  p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
-  p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
-  p.array = arena_alloc(p.arena, (nv + 1) * sizeof *p.array);
   p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
   p.start = arena_alloc(p.arena, (nv + 1) * sizeof *p.start);
   p.pc = arena_alloc(p.arena, (nt + 1) * sizeof *p.pc);
@@ -843,6 +707,7 @@ bool murphi_emit(strbuf *out, const ast_spec *spec, const char *m_name, bool sym
   p.pick = arena_alloc(p.arena, (nt + 1) * sizeof *p.pick);
   p.of = arena_alloc(p.arena, (nt + 1) * sizeof *p.of);
   p.scalarset = arena_alloc(p.arena, nt + 1);
+  p.x = xp_new(&murphi_syntax, out, spec, p.arena, &p);
   emit_model(&p, m_name);
   sbuf_free(&p.body);
   symtab_free(&p.taken);

@@ -20,7 +20,6 @@
 #include "promela.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +27,9 @@
 #include "../core/symtab.h"
 #include "../core/vec.h"
 #include "../spec-lang/semantics.h"
+#include "promela-header.h"
+#include "export-text.h"
+#include "expr-print.h"
 #include "step-plan.h"
 
 /* SPIN runs at most 255 processes: init and one per instance. */
@@ -41,17 +43,13 @@ typedef struct pml {
   symtab taken;                          /* every Promela name in use (interned in arena) */
   bool ok;                               /* nothing reported */
   planner plan;                          /* the steps of every thread (step-plan.h) */
-  const char **konst;                    /* per const: its macro, NULL if its value needs more than 32 bits */
-  const char **var;                      /* per cell: its global, or its element of a global array (a[2]) */
-  const char **array;                    /* per cell: the global array it is an element of, or NULL */
   const char **temp;                     /* per cell: its temporary, NULL when no step needs it */
   const char **proc;                     /* per thread: its proctype */
   const char ***state;                   /* per thread, per state: its constant */
   bool use_mtype;                        /* states are mtype symbols (else #defines) */
   const char *pc;                        /* the array of instance states */
   const char *check;                     /* the inline that asserts every property */
-  int64_t tid;                           /* what tid reads as: an instance number, or 0 for the parameter tid */
-  const bind *binds;                     /* how primes read in the expression being written, or NULL */
+  xp_printer x;                          /* prints expressions: tid reads as an instance number or the parameter */
   const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
 } pml;
 
@@ -59,25 +57,9 @@ static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->
 
 static inline bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
-/* Reports every literal and const in e whose value needs more than 32 bits
- * (the instance index of T[i]@S is used by the exporter, not by SPIN). */
-static void pml_check_numbers(pml *p, const ir_expr *e) {
-  if (!e) return;
-  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
-    diag_error(p->src, e->at, "cannot export to Promela: %s does not fit in Promela's 32-bit int", e->text);
-    p->ok = false;
-  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !p->konst[e->index]) {
-    const ast_const *c = p->spec->consts.items[e->index];
-    diag_error(p->src, e->at,
-               "cannot export to Promela: const '%s' is %" PRId64 ", which does not fit in Promela's 32-bit int",
-               c->name, c->value);
-    p->ok = false;
-  }
-  if (e->kind == IR_AT) return;
-  pml_check_numbers(p, e->a);
-  pml_check_numbers(p, e->b);
-  pml_check_numbers(p, e->c);
-}
+/* The numbers of e beyond Promela's int (the instance index of T[i]@S is
+ * used by the exporter, not by SPIN). */
+static void pml_check_numbers(pml *p, const ir_expr *e) { plan_check_numbers(&p->plan, e, "Promela's 32-bit int"); }
 
 /* Reports the numbers of thread t that need more than 32 bits (the
  * planner's check_thread). */
@@ -94,12 +76,6 @@ static void check_thread_numbers(void *ctx, const ast_thread *t) {
     pml_check_numbers(p, e->kind == EDGE_RELATION ? e->relation : e->guard);
     vec_foreach(&e->assigns, k) pml_check_numbers(p, e->assigns.items[k].value);
   }
-}
-
-static const ast_instance *instance_of(const ast_spec *spec, int thread) {
-  vec_foreach(&spec->instances, i)
-    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
-  return NULL;
 }
 
 /* ---------------------------------------------------------------- names */
@@ -182,22 +158,14 @@ static void name_states(pml *p) {
 /* A scalar is a global of its own; an array one global array, whose cells
  * are its elements NAME[k]. */
 static void name_variable(pml *p, const ast_shared *v) {
-  const char *name = fresh_name(p, v->name);
-  if (!v->size) {
-    p->var[v->index] = name;
-    return;
-  }
-  for (int64_t k = 0; k < v->length; k++) {
-    p->var[v->index + k] = arena_printf(p->arena, "%s[%" PRId64 "]", name, k);
-    p->array[v->index + k] = name;
-  }
+  ex_name_cells(p->arena, v, fresh_name(p, v->name), p->x.var, p->x.array);
 }
 
 static void name_everything(pml *p) {
   const ast_spec *spec = p->spec;
   reserve_all(p);
   vec_foreach(&spec->consts, i)
-    if (fits32(spec->consts.items[i]->value)) p->konst[i] = fresh_name(p, spec->consts.items[i]->name);
+    if (fits32(spec->consts.items[i]->value)) p->x.konst[i] = fresh_name(p, spec->consts.items[i]->name);
   vec_foreach(&spec->variables, i) name_variable(p, spec->variables.items[i]);
   vec_foreach(&spec->threads, i) p->proc[i] = fresh_name(p, spec->threads.items[i]->name);
   name_states(p);
@@ -208,8 +176,8 @@ static void name_everything(pml *p) {
 /* The name of cell v's temporary: x_next for x, a_2_next for a[2]. */
 static const char *temp_name(pml *p, int v) {
   const ast_shared *c = pml_shared_var(p, v);
-  if (!p->array[v]) return arena_printf(p->arena, "%s_next", p->var[v]);
-  return arena_printf(p->arena, "%s_%" PRId64 "_next", p->array[v], c->element);
+  if (!p->x.array[v]) return arena_printf(p->arena, "%s_next", p->x.var[v]);
+  return arena_printf(p->arena, "%s_%" PRId64 "_next", p->x.array[v], c->element);
 }
 
 /* Names the temporaries that the planned steps use. */
@@ -225,30 +193,9 @@ static void indent(pml *p, int n) {
   for (int i = 0; i < n; i++) sbuf_putc(p->out, ' ');
 }
 
-/* Appends one line: n spaces, the formatted text, a newline. */
-static void line(pml *p, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void line(pml *p, int n, const char *fmt, ...) {
-  va_list ap, again;
-  va_start(ap, fmt);
-  va_copy(again, ap);
-  int len = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *buf = xmalloc((size_t)len + 1);
-  vsnprintf(buf, (size_t)len + 1, fmt, again);
-  va_end(again);
-  indent(p, n);
-  sbuf_puts(p->out, buf);
-  sbuf_putc(p->out, '\n');
-  free(buf);
-}
-
-/* Appends text for use inside a comment: no comment end, no control bytes. */
-static void comment_text(pml *p, const char *s) {
-  for (; *s; s++) {
-    if (s[0] == '*' && s[1] == '/') sbuf_puts(p->out, "* ");
-    else sbuf_putc(p->out, (unsigned char)*s < ' ' || *s == 0x7f ? '?' : *s);
-  }
-}
+/* Its comments, and its header (promela-header.h: compose/promela-header.txt). */
+static const ex_style promela_style = {"/* ", " */", EX_BLOCK_COMMENT, compose_promela_header_txt,
+                                       sizeof compose_promela_header_txt};
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -276,7 +223,7 @@ static int prec(const pml *p, const ir_expr *e) {
     default: return PR_MUL;
     }
   case IR_AT: return PR_EQ;
-  case IR_COUNT: return instance_of(p->spec, e->index)->count_value > 1 ? PR_ADD : PR_EQ;
+  case IR_COUNT: return plan_instance_of(p->spec, e->index)->count_value > 1 ? PR_ADD : PR_EQ;
   default: return PR_ATOM; /* ?: and substituted primes bring their own parentheses */
   }
 }
@@ -292,8 +239,9 @@ static bool needs_parens(const pml *p, int parent, const ir_expr *child, bool ri
   return c == parent && right && parent >= PR_ADD;
 }
 
-static void emit_expr(pml *p, const ir_expr *e);
+static void emit_expr(pml *p, const ir_expr *e) { xp_expr(&p->x, e); }
 
+/* e as an operand of an operator of binding strength parent. */
 static void emit_operand(pml *p, int parent, const ir_expr *e, bool right) {
   bool parens = needs_parens(p, parent, e, right);
   if (parens) sbuf_putc(p->out, '(');
@@ -301,21 +249,26 @@ static void emit_operand(pml *p, int parent, const ir_expr *e, bool right) {
   if (parens) sbuf_putc(p->out, ')');
 }
 
-/* e alone, in parentheses unless it is an atom (so no "--1" or "!!b", which
- * Promela reads as decrement and as a channel send). */
-static void emit_tight(pml *p, const ir_expr *e) {
-  bool parens = prec(p, e) < PR_ATOM;
-  if (parens) sbuf_putc(p->out, '(');
-  emit_expr(p, e);
-  if (parens) sbuf_putc(p->out, ')');
+/* e alone needs no parentheses when it is an atom (so no "--1" or "!!b",
+ * which Promela reads as decrement and as a channel send). */
+static bool is_atom(const xp_printer *x, const ir_expr *e) { return prec(x->ctx, e) == PR_ATOM; }
+
+static bool operand_parens(const xp_printer *x, const ir_expr *parent, const ir_expr *child, bool right) {
+  return needs_parens(x->ctx, prec(x->ctx, parent), child, right);
 }
 
 static void emit_in_state(pml *p, int64_t tid, int thread, int state) {
   sbuf_printf(p->out, "%s[%" PRId64 "] == %s", p->pc, tid, p->state[thread][state]);
 }
 
-static void emit_count(pml *p, const ir_expr *e) {
-  const ast_instance *in = instance_of(p->spec, e->index);
+static void print_in_state(xp_printer *x, int thread, int64_t tid, int state) {
+  emit_in_state(x->ctx, tid, thread, state);
+}
+
+/* count(T@S): the sum over the instances of T of (pc[tid] == S). */
+static void print_count(xp_printer *x, const ir_expr *e) {
+  pml *p = x->ctx;
+  const ast_instance *in = plan_instance_of(p->spec, e->index);
   for (int64_t k = 0; k < in->count_value; k++) {
     if (k > 0) sbuf_puts(p->out, " + ");
     if (in->count_value > 1) sbuf_putc(p->out, '(');
@@ -324,126 +277,41 @@ static void emit_count(pml *p, const ir_expr *e) {
   }
 }
 
-/* Cell c, or its next value (substituted, or its temporary) when primed. */
-static void emit_cell(pml *p, int c, bool primed) {
-  if (!primed) {
-    sbuf_puts(p->out, p->var[c]);
-    return;
-  }
-  const bind *b = p->binds ? &p->binds[c] : NULL;
-  if (b && b->kind == BIND_SUBST) emit_tight(p, b->expr);
-  else sbuf_puts(p->out, p->temp[c] ? p->temp[c] : "?"); /* BIND_TEMP: planned */
+/* A primed cell's temporary (BIND_TEMP: planned). */
+static const char *print_temp(xp_printer *x, int cell) {
+  const pml *p = x->ctx;
+  return p->temp[cell] ? p->temp[cell] : "?";
 }
 
-static void emit_name(pml *p, const ir_expr *e) {
-  if (e->ref == REF_CONST) {
-    const char *macro = p->konst[e->index];
-    if (macro) sbuf_puts(p->out, macro);
-    else sbuf_printf(p->out, "%" PRId64, p->spec->consts.items[e->index]->value); /* reported */
-    return;
+static const char *op_text(ir_op op) {
+  switch (op) {
+  case OP_IMPLIES: return "||";
+  case OP_IFF: return "==";
+  default: return ir_op_text(op);
   }
-  emit_cell(p, e->index, e->primed);
 }
 
-/* An element: its cell, or the array indexed (only unprimed elements have an
- * index that is not constant here: the plans fix the others). */
-static void emit_element(pml *p, const ir_expr *e) {
-  if (e->cell >= 0) {
-    emit_cell(p, e->cell, e->primed);
-    return;
-  }
-  sbuf_printf(p->out, "%s[", p->array[e->index]);
-  emit_expr(p, e->a);
-  sbuf_putc(p->out, ']');
-}
-
-static void emit_binary(pml *p, const ir_expr *e) {
-  int pr = prec(p, e);
-  if (e->op == OP_IMPLIES) {
-    sbuf_putc(p->out, '!');
-    emit_tight(p, e->a);
-  } else {
-    emit_operand(p, pr, e->a, false);
-  }
-  const char *op = e->op == OP_IMPLIES ? "||" : e->op == OP_IFF ? "==" : ir_op_text(e->op);
-  sbuf_printf(p->out, " %s ", op);
-  emit_operand(p, pr, e->b, true);
-}
-
-static void emit_expr(pml *p, const ir_expr *e) {
-  if (e->kind == IR_QUANT) e = e->lowered;
-  switch (e->kind) {
-  case IR_BOOL: sbuf_puts(p->out, e->value ? "true" : "false"); break;
-  case IR_INT: sbuf_printf(p->out, "%" PRId64, e->value); break;
-  case IR_NAME: emit_name(p, e); break;
-  case IR_TID:
-    if (p->tid) sbuf_printf(p->out, "%" PRId64, p->tid);
-    else sbuf_puts(p->out, "tid");
-    break;
-  case IR_COUNT: emit_count(p, e); break;
-  case IR_AT: {
-    int64_t i = 1;
-    sem_constant(p->spec, e->a, &i);
-    emit_in_state(p, instance_of(p->spec, e->index)->first_tid + i - 1, e->index, e->state_index);
-    break;
-  }
-  case IR_UNARY:
-    sbuf_puts(p->out, ir_op_text(e->op));
-    emit_tight(p, e->a);
-    break;
-  case IR_BINARY: emit_binary(p, e); break;
-  case IR_ITE:
-    sbuf_putc(p->out, '(');
-    emit_tight(p, e->a);
-    sbuf_puts(p->out, " -> ");
-    emit_tight(p, e->b);
-    sbuf_puts(p->out, " : ");
-    emit_tight(p, e->c);
-    sbuf_putc(p->out, ')');
-    break;
-  case IR_INDEX: emit_element(p, e); break;
-  case IR_QUANT: break; /* replaced by its expansion above */
-  }
-}
+static const xp_syntax promela_syntax = {
+    .op_text = op_text,
+    .implies_negates_left = true,
+    .ite = {"(", " -> ", " : ", ")"},
+    .atom = is_atom,
+    .operand_parens = operand_parens,
+    .count = print_count,
+    .in_state = print_in_state,
+    .temp = print_temp,
+};
 
 /* ---------------------------------------------------------------- declarations */
-
-static void emit_header(pml *p, const char *pml_name) {
-  const ast_spec *spec = p->spec;
-  sbuf_puts(p->out, "/* ");
-  comment_text(p, pml_name);
-  sbuf_puts(p->out, " -- ");
-  if (spec->system) sbuf_printf(p->out, "system %s of ", spec->system->name);
-  else sbuf_puts(p->out, "the default system (one instance of every thread) of ");
-  comment_text(p, spec->src->name);
-  sbuf_puts(p->out, ",\n * as a Promela model for SPIN, written by athread promela.\n");
-  line(p, 0, " *");
-  line(p, 0, " * Check it (an exhaustive search for assertion violations):");
-  sbuf_puts(p->out, " *   spin -a ");
-  comment_text(p, pml_name);
-  sbuf_puts(p->out, " && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E\n");
-  line(p, 0, " * \"errors: 0\" means the system is safe: in every reachable state, no instance");
-  line(p, 0, " * goes wrong and every system invariant holds. An assertion violation is a");
-  line(p, 0, " * counterexample (spin -t -p replays it). -E ignores invalid end states: a state");
-  line(p, 0, " * without an enabled edge is not an error. If pan says \"max search depth too");
-  line(p, 0, " * small\", search deeper with -m (./pan -E -m1000000).");
-  line(p, 0, " *");
-  line(p, 0, " * pc[tid] is the state of instance tid. Each edge (or each top-level disjunct");
-  line(p, 0, " * of a relation) is one atomic step of its instance's process; a value outside");
-  line(p, 0, " * a variable's range disables the step. check() asserts every state assertion,");
-  line(p, 0, " * thread invariant and system invariant, after the initialisation and after");
-  line(p, 0, " * every step. Unbounded ints are Promela ints (32 bits).");
-  line(p, 0, " */");
-}
 
 static void emit_consts(pml *p) {
   const ast_spec *spec = p->spec;
   if (spec->consts.len == 0) return;
-  line(p, 0, "\n/* consts */");
+  sbuf_line(p->out, 0, "\n/* consts */");
   vec_foreach(&spec->consts, i) {
     const ast_const *c = spec->consts.items[i];
     const char *fmt = c->value < 0 ? "#define %s (%" PRId64 ")" : "#define %s %" PRId64;
-    if (p->konst[i]) sbuf_printf(p->out, fmt, p->konst[i], c->value);
+    if (p->x.konst[i]) sbuf_printf(p->out, fmt, p->x.konst[i], c->value);
     else sbuf_printf(p->out, "/* const %s = %" PRId64 " needs more than 32 bits */", c->name, c->value);
     if (c->overridden) sbuf_printf(p->out, " /* --set %s=%" PRId64 " */", c->name, c->value);
     sbuf_putc(p->out, '\n');
@@ -497,7 +365,7 @@ static void emit_shared(pml *p, int i) {
   check_start(p, i);
   int64_t value = 0;
   bool from_init, has_value = start_value(p, i, &value, &from_init) && !from_init;
-  sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->var[i]);
+  sbuf_printf(p->out, "%s %s", promela_type(&v->type), p->x.var[i]);
   if (v->type.kind == TYPE_BOOL && has_value) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (has_value || from_init) sbuf_printf(p->out, " = %" PRId64, value);
   sbuf_puts(p->out, ";");
@@ -507,7 +375,7 @@ static void emit_shared(pml *p, int i) {
   else if (v->type.kind == TYPE_BOOL && !has_value) sbuf_puts(p->out, " /* chosen by init */");
   else if (from_init) sbuf_puts(p->out, " /* unbounded int, fixed by the system init predicates */");
   else if (v->type.kind == TYPE_INT) sbuf_puts(p->out, " /* unbounded int */");
-  if (strcmp(p->var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  if (strcmp(p->x.var[i], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
 }
 
@@ -518,21 +386,21 @@ static void emit_array(pml *p, const ast_shared *v) {
   for (int64_t k = 0; k < v->length; k++) check_start(p, v->index + (int)k);
   int64_t value = 0;
   bool same = plan_common_value(p->spec, v, &value);
-  sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->array[v->index], v->length);
+  sbuf_printf(p->out, "%s %s[%" PRId64 "]", promela_type(&v->type), p->x.array[v->index], v->length);
   if (same && v->type.kind == TYPE_BOOL) sbuf_printf(p->out, " = %s", value ? "true" : "false");
   else if (same) sbuf_printf(p->out, " = %" PRId64, value);
   sbuf_puts(p->out, ";");
   if (v->type.kind == TYPE_RANGE)
     sbuf_printf(p->out, " /* int[%" PRId64 "..%" PRId64 "] */", v->type.lo_value, v->type.hi_value);
   if (!same) sbuf_puts(p->out, " /* set or chosen by init */");
-  if (strcmp(p->array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
+  if (strcmp(p->x.array[v->index], v->name) != 0) sbuf_printf(p->out, " /* '%s' in the spec */", v->name);
   sbuf_putc(p->out, '\n');
 }
 
 static void emit_states(pml *p) {
   const ast_spec *spec = p->spec;
   if (p->use_mtype) {
-    line(p, 0, "\n/* the states of the threads, named as in the spec */");
+    sbuf_line(p->out, 0, "\n/* the states of the threads, named as in the spec */");
     sbuf_puts(p->out, "mtype = {");
     symtab seen = {0};
     size_t col = 9;
@@ -553,8 +421,8 @@ static void emit_states(pml *p) {
     return;
   }
   vec_foreach(&spec->threads, t) {
-    line(p, 0, "\n/* the states of thread %s */", spec->threads.items[t]->name);
-    vec_foreach(&spec->threads.items[t]->states, s) line(p, 0, "#define %s %zu", p->state[t][s], s);
+    sbuf_line(p->out, 0, "\n/* the states of thread %s */", spec->threads.items[t]->name);
+    vec_foreach(&spec->threads.items[t]->states, s) sbuf_line(p->out, 0, "#define %s %zu", p->state[t][s], s);
   }
 }
 
@@ -568,17 +436,17 @@ static const char *pc_type(const pml *p) {
 
 static void emit_instances(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* instances, by tid:");
+  sbuf_line(p->out, 0, "\n/* instances, by tid:");
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
-    if (in->count_value == 1) line(p, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
+    if (in->count_value == 1) sbuf_line(p->out, 0, " *   %" PRId64 ": %s", in->first_tid, in->thread);
     else
-      line(p, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid,
-           in->first_tid + in->count_value - 1, in->thread, in->count_value);
+      sbuf_line(p->out, 0, " *   %" PRId64 "..%" PRId64 ": %s[1..%" PRId64 "]", in->first_tid,
+                in->first_tid + in->count_value - 1, in->thread, in->count_value);
   }
-  line(p, 0, " */");
-  line(p, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p), p->pc,
-       spec->instance_total + 1, p->pc, p->pc);
+  sbuf_line(p->out, 0, " */");
+  sbuf_line(p->out, 0, "%s %s[%" PRId64 "]; /* %s[tid]: the state of instance tid (%s[0] is unused) */", pc_type(p),
+            p->pc, spec->instance_total + 1, p->pc, p->pc);
 }
 
 /* ---------------------------------------------------------------- check() */
@@ -620,9 +488,9 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
   vec_foreach(&t->states, s)
     any |= t->states.items[s]->assertion != NULL || has_array_checks(sem_state_checks(t->states.items[s]));
   if (!any) return;
-  p->tid = tid;
-  if (index) line(p, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
-  else line(p, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
+  p->x.tid = arena_printf(p->arena, "%" PRId64, tid);
+  if (index) sbuf_line(p->out, 2, "/* %s[%" PRId64 "]: tid %" PRId64 " */", t->name, index, tid);
+  else sbuf_line(p->out, 2, "/* %s: tid %" PRId64 " */", t->name, tid);
   emit_array_checks(p, t, tid);
   vec_foreach(&t->invariants, i) emit_assert(p, t->invariants.items[i]);
   for (size_t s = 0; s < t->states.len;) {
@@ -641,16 +509,16 @@ static void emit_instance_check(pml *p, const ast_thread *t, int64_t tid, int64_
     }
     s = end;
   }
-  p->tid = 0;
+  p->x.tid = "tid";
 }
 
 static void emit_check(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* Goes wrong when an instance's state assertion or thread invariant, or a");
-  line(p, 0, " * system invariant, is false. */");
-  line(p, 0, "inline %s() {", p->check);
+  sbuf_line(p->out, 0, "\n/* Goes wrong when an instance's state assertion or thread invariant, or a");
+  sbuf_line(p->out, 0, " * system invariant, is false. */");
+  sbuf_line(p->out, 0, "inline %s() {", p->check);
   size_t before = p->out->len;
-  p->binds = NULL;
+  p->x.binds = NULL;
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
     const ast_thread *t = spec->threads.items[in->thread_index];
@@ -658,11 +526,11 @@ static void emit_check(pml *p) {
       emit_instance_check(p, t, in->first_tid + k, in->count_value == 1 ? 0 : k + 1);
     }
   }
-  if (spec->properties.len > 0) line(p, 2, "/* system invariants */");
+  if (spec->properties.len > 0) sbuf_line(p->out, 2, "/* system invariants */");
   const sem_checks *cs = sem_system_checks(spec);
   for (size_t k = 0; k < cs->len; k++) emit_assert(p, cs->items[k].holds);
-  if (p->out->len == before) line(p, 2, "skip;");
-  line(p, 0, "}");
+  if (p->out->len == before) sbuf_line(p->out, 2, "skip;");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- steps */
@@ -671,13 +539,13 @@ static void emit_check(pml *p) {
  * element: an element counts up from the lowest value and stops anywhere). */
 static void emit_choice(pml *p, int n, const char *target, int var) {
   const ast_type *t = &pml_shared_var(p, var)->type;
-  if (t->kind == TYPE_BOOL) line(p, n, "if :: %s = false :: %s = true fi;", target, target);
-  else if (t->lo_value == t->hi_value) line(p, n, "%s = %" PRId64 ";", target, t->lo_value);
+  if (t->kind == TYPE_BOOL) sbuf_line(p->out, n, "if :: %s = false :: %s = true fi;", target, target);
+  else if (t->lo_value == t->hi_value) sbuf_line(p->out, n, "%s = %" PRId64 ";", target, t->lo_value);
   else if (!strchr(target, '['))
-    line(p, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
+    sbuf_line(p->out, n, "select(%s : %" PRId64 " .. %" PRId64 ");", target, t->lo_value, t->hi_value);
   else
-    line(p, n, "%s = %" PRId64 "; do :: %s < %" PRId64 " -> %s++ :: break od;", target, t->lo_value, target,
-         t->hi_value, target);
+    sbuf_line(p->out, n, "%s = %" PRId64 "; do :: %s < %" PRId64 " -> %s++ :: break od;", target, t->lo_value, target,
+              t->hi_value, target);
 }
 
 static void emit_set(pml *p, int n, const char *target, const ir_expr *value) {
@@ -719,7 +587,7 @@ static void emit_guard(pml *p, const ast_thread *t, const step *s) {
 /* a[i] = v for an assignment to an element by an index that is not constant. */
 static void emit_element_set(pml *p, int n, const assign_plan *a) {
   indent(p, n);
-  sbuf_printf(p->out, "%s[", p->array[a->var]);
+  sbuf_printf(p->out, "%s[", p->x.array[a->var]);
   emit_expr(p, a->element->a);
   sbuf_puts(p->out, "] = ");
   emit_expr(p, a->value);
@@ -733,18 +601,19 @@ static void emit_commit(pml *p, int n, const ast_thread *t, const step *s) {
                  a->value->index == a->var;    /* x' == x */
     if (a->element) emit_element_set(p, n, a); /* never through temporaries (promela-plan.c) */
     else if (a->value && !(keeps && !s->via_temps))
-      emit_set(p, n, s->via_temps ? p->temp[a->var] : p->var[a->var], a->value);
+      emit_set(p, n, s->via_temps ? p->temp[a->var] : p->x.var[a->var], a->value);
   }
   vec_foreach(&s->assigns, i) {
     const assign_plan *a = &s->assigns.items[i];
-    if (a->value && s->via_temps) line(p, n, "%s = %s;", p->var[a->var], p->temp[a->var]);
-    if (!a->value) emit_choice(p, n, p->var[a->var], a->var);
+    if (a->value && s->via_temps) sbuf_line(p->out, n, "%s = %s;", p->x.var[a->var], p->temp[a->var]);
+    if (!a->value) emit_choice(p, n, p->x.var[a->var], a->var);
   }
-  vec_foreach(&s->chosen, i) line(p, n, "%s = %s;", p->var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
+  vec_foreach(&s->chosen, i)
+    sbuf_line(p->out, n, "%s = %s;", p->x.var[s->chosen.items[i]], p->temp[s->chosen.items[i]]);
   vec_foreach(&s->computed, i)
-    line(p, n, "%s = %s;", p->var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
-  line(p, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
-  line(p, n, "%s();", p->check);
+    sbuf_line(p->out, n, "%s = %s;", p->x.var[s->computed.items[i].var], p->temp[s->computed.items[i].var]);
+  sbuf_line(p->out, n, "%s[tid] = %s;", p->pc, p->state[t->index][s->edge->to_index]);
+  sbuf_line(p->out, n, "%s();", p->check);
 }
 
 /* Resets the step's temporaries, so that they add nothing to the state. */
@@ -752,7 +621,8 @@ static void emit_resets(pml *p, int n, const step *s) {
   vec_foreach(&p->spec->shared, v) {
     bool used = s->binds[v].kind == BIND_TEMP;
     vec_foreach(&s->assigns, i) used |= s->via_temps && s->assigns.items[i].value && s->assigns.items[i].var == (int)v;
-    if (used) line(p, n, "%s = %s;", p->temp[v], pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "false" : "0");
+    if (used)
+      sbuf_line(p->out, n, "%s = %s;", p->temp[v], pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "false" : "0");
   }
 }
 
@@ -776,7 +646,7 @@ static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
     emit_commit(p, 7, t, s);
     return;
   }
-  line(p, 7, "if");
+  sbuf_line(p->out, 7, "if");
   indent(p, 7);
   sbuf_puts(p->out, ":: ");
   const char *sep = "";
@@ -794,25 +664,16 @@ static void emit_choose_and_test(pml *p, const ast_thread *t, const step *s) {
   }
   sbuf_puts(p->out, " ->\n");
   emit_commit(p, 10, t, s);
-  line(p, 7, ":: else -> skip /* the relation does not hold for this choice */");
-  line(p, 7, "fi;");
+  sbuf_line(p->out, 7, ":: else -> skip /* the relation does not hold for this choice */");
+  sbuf_line(p->out, 7, "fi;");
 }
 
 static void emit_step(pml *p, const ast_thread *t, const step *s) {
-  const ast_edge *e = s->edge;
   indent(p, 2);
-  sbuf_printf(p->out, ":: /* %s -> %s", t->states.items[e->from_index]->name, t->states.items[e->to_index]->name);
-  if (e->label) {
-    sbuf_puts(p->out, " \"");
-    comment_text(p, e->label);
-    sbuf_putc(p->out, '"');
-  }
-  if (s->parts && e->kind == EDGE_COMMAND) sbuf_printf(p->out, ", case %d of %d", s->plan->case_number, s->parts);
-  else if (s->parts && s->plan->case_number)
-    sbuf_printf(p->out, ", disjunct %d, case %d", s->plan->disjunct, s->plan->case_number);
-  else if (s->parts) sbuf_printf(p->out, ", disjunct %d of %d", s->plan->disjunct, s->parts);
+  sbuf_puts(p->out, ":: /* ");
+  ex_step_name(p->out, t, s, EX_BLOCK_COMMENT);
   sbuf_puts(p->out, " */\n");
-  p->binds = s->binds;
+  p->x.binds = s->binds;
   indent(p, 5);
   sbuf_printf(p->out, "%s { ", plan_is_deterministic(s) ? "d_step" : "atomic");
   emit_guard(p, t, s);
@@ -820,28 +681,26 @@ static void emit_step(pml *p, const ast_thread *t, const step *s) {
   if (s->chosen.len || s->computed.len) emit_choose_and_test(p, t, s);
   else emit_commit(p, 7, t, s);
   emit_resets(p, 7, s);
-  line(p, 5, "}");
-  p->binds = NULL;
+  sbuf_line(p->out, 5, "}");
+  p->x.binds = NULL;
 }
 
 static void emit_proctype(pml *p, const ast_thread *t) {
   const step_list *steps = &p->plan.steps[t->index];
-  sbuf_printf(p->out, "\n/* thread %s", t->name);
-  if (t->impl) sbuf_printf(p->out, " (implements %s)", t->impl);
-  sbuf_puts(p->out, " */\n");
+  ex_thread_title(p->out, &promela_style, t);
   if (steps->len == 0) {
-    line(p, 0, "/* no edges: its instances stay in their initial states */");
+    sbuf_line(p->out, 0, "/* no edges: its instances stay in their initial states */");
     return;
   }
-  line(p, 0, "proctype %s(byte tid) {", p->proc[t->index]);
+  sbuf_line(p->out, 0, "proctype %s(byte tid) {", p->proc[t->index]);
   vec_foreach(&p->spec->shared, v)
     if (p->plan.temps_of[t->index][v])
-      line(p, 2, "%s %s; /* %s' */", pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int", p->temp[v],
-           pml_shared_var(p, (int)v)->name);
-  line(p, 2, "do");
+      sbuf_line(p->out, 2, "%s %s; /* %s' */", pml_shared_var(p, (int)v)->type.kind == TYPE_BOOL ? "bool" : "int",
+                p->temp[v], pml_shared_var(p, (int)v)->name);
+  sbuf_line(p->out, 2, "do");
   vec_foreach(steps, i) emit_step(p, t, steps->items[i]);
-  line(p, 2, "od");
-  line(p, 0, "}");
+  sbuf_line(p->out, 2, "od");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- init */
@@ -855,22 +714,22 @@ static void emit_element_starts(pml *p) {
     if (!v->size || plan_common_value(p->spec, v, &value)) continue;
     for (int c = v->index; c < v->index + (int)v->length; c++)
       if (element_start(p, c, &value))
-        line(p, 4, "%s = %s;", p->var[c],
-             v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
+        sbuf_line(p->out, 4, "%s = %s;", p->x.var[c],
+                  v->type.kind == TYPE_BOOL ? (value ? "true" : "false") : arena_printf(p->arena, "%" PRId64, value));
   }
 }
 
 static void emit_init(pml *p) {
   const ast_spec *spec = p->spec;
-  line(p, 0, "\n/* the initial states, checked, then one process per instance */");
-  line(p, 0, "init {");
-  line(p, 2, "atomic {");
+  sbuf_line(p->out, 0, "\n/* the initial states, checked, then one process per instance */");
+  sbuf_line(p->out, 0, "init {");
+  sbuf_line(p->out, 2, "atomic {");
   emit_element_starts(p);
   vec_foreach(&spec->shared, v) {
     const ast_shared *var = spec->shared.items[v];
-    if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->var[v], (int)v);
+    if (!var->init && var->type.kind != TYPE_INT) emit_choice(p, 4, p->x.var[v], (int)v);
   }
-  if (spec->inits.len > 0) line(p, 4, "/* system init predicates: the other choices block */");
+  if (spec->inits.len > 0) sbuf_line(p->out, 4, "/* system init predicates: the other choices block */");
   vec_foreach(&spec->inits, i) {
     indent(p, 4);
     emit_expr(p, spec->inits.items[i]);
@@ -890,15 +749,15 @@ static void emit_init(pml *p) {
       sbuf_puts(p->out, inits > 1 ? " fi;\n" : ";\n");
     }
   }
-  line(p, 4, "%s();", p->check);
+  sbuf_line(p->out, 4, "%s();", p->check);
   vec_foreach(&spec->instances, i) {
     const ast_instance *in = spec->instances.items[i];
     if (p->plan.steps[in->thread_index].len == 0) continue;
     for (int64_t tid = in->first_tid; tid < in->first_tid + in->count_value; tid++)
-      line(p, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
+      sbuf_line(p->out, 4, "run %s(%" PRId64 ");", p->proc[in->thread_index], tid);
   }
-  line(p, 2, "}");
-  line(p, 0, "}");
+  sbuf_line(p->out, 2, "}");
+  sbuf_line(p->out, 0, "}");
 }
 
 /* ---------------------------------------------------------------- driver */
@@ -921,9 +780,9 @@ static bool check_instance_count(pml *p) {
 static void emit_model(pml *p, const char *pml_name) {
   const ast_spec *spec = p->spec;
   name_everything(p);
-  emit_header(p, pml_name ? pml_name : "OUT.pml");
+  ex_header(p->out, &promela_style, spec, pml_name ? pml_name : "OUT.pml");
   emit_consts(p);
-  if (spec->shared.len > 0) line(p, 0, "\n/* shared variables */");
+  if (spec->shared.len > 0) sbuf_line(p->out, 0, "\n/* shared variables */");
   vec_foreach(&spec->variables, i) {
     const ast_shared *v = spec->variables.items[i];
     if (v->size) emit_array(p, v);
@@ -948,12 +807,10 @@ bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
   p.false_expr = ir_bool(p.arena, (loc){0, 0}, false);
   p.ok = check_instance_count(&p);
   if (p.ok) {
-    p.konst = arena_alloc(p.arena, (spec->consts.len + 1) * sizeof *p.konst);
-    p.var = arena_alloc(p.arena, (nv + 1) * sizeof *p.var);
-    p.array = arena_alloc(p.arena, (nv + 1) * sizeof *p.array);
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
     p.proc = arena_alloc(p.arena, (nt + 1) * sizeof *p.proc);
     p.state = arena_alloc(p.arena, (nt + 1) * sizeof *p.state);
+    p.x = xp_new(&promela_syntax, out, spec, p.arena, &p);
     p.plan = plan_new(spec, p.arena, "Promela");
     p.plan.check_thread = check_thread_numbers;
     p.plan.ctx = &p;

@@ -271,3 +271,35 @@ bool plan_common_value(const ast_spec *spec, const ast_shared *v, int64_t *value
   }
   return v->length > 0;
 }
+
+const ast_instance *plan_instance_of(const ast_spec *spec, int thread) {
+  vec_foreach(&spec->instances, i)
+    if (spec->instances.items[i]->thread_index == thread) return spec->instances.items[i];
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static bool fits32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+/* Reports e itself when it is a literal or a const beyond 32 bits. */
+static void check_number(planner *p, const ir_expr *e, const char *values) {
+  if (e->kind == IR_INT && (e->big || !fits32(e->value))) {
+    diag_error(p->src, e->at, "cannot export to %s: %s does not fit in %s", p->target, e->text, values);
+    p->ok = false;
+  } else if (e->kind == IR_NAME && e->ref == REF_CONST && !fits32(p->spec->consts.items[e->index]->value)) {
+    const ast_const *c = p->spec->consts.items[e->index];
+    diag_error(p->src, e->at, "cannot export to %s: const '%s' is %" PRId64 ", which does not fit in %s", p->target,
+               c->name, c->value, values);
+    p->ok = false;
+  }
+}
+
+void plan_check_numbers(planner *p, const ir_expr *e, const char *values) {
+  if (!e) return;
+  check_number(p, e, values);
+  if (e->kind == IR_AT) return; /* its index is the exporter's */
+  plan_check_numbers(p, e->a, values);
+  plan_check_numbers(p, e->b, values);
+  plan_check_numbers(p, e->c, values);
+}

@@ -82,5 +82,11 @@ bool plan_constantly_true(const ast_spec *spec, const ir_expr *e);
 bool plan_start_value(const ast_spec *spec, int c, int64_t *value, bool *from_init);
 /* The value every element of array v starts with, when they share one. */
 bool plan_common_value(const ast_spec *spec, const ast_shared *v, int64_t *value);
+/* Reports every literal and const in e that does not fit in 32 bits, the
+ * target's numbers (values: "rumur's 32-bit values", for messages); p->ok
+ * is false after one. The index of T[i]@S is the exporter's, not checked. */
+void plan_check_numbers(planner *p, const ir_expr *e, const char *values);
+/* The instance set of thread t in the system, or NULL when it has none. */
+const ast_instance *plan_instance_of(const ast_spec *spec, int thread);
 
 #endif

@@ -32,16 +32,31 @@ void sbuf_puts(strbuf *b, const char *s) { sbuf_putn(b, s, strlen(s)); }
 
 void sbuf_putc(strbuf *b, char c) { sbuf_putn(b, &c, 1); }
 
+/* Appends the formatted text (ap is used up). */
+static void vappend(strbuf *b, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  reserve(b, (size_t)n);
+  vsnprintf(b->text + b->len, (size_t)n + 1, fmt, again);
+  va_end(again);
+  b->len += (size_t)n;
+}
+
 void sbuf_printf(strbuf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  vappend(b, fmt, ap);
   va_end(ap);
-  reserve(b, (size_t)n);
+}
+
+void sbuf_line(strbuf *b, int indent, const char *fmt, ...) {
+  va_list ap;
+  for (int i = 0; i < indent; i++) sbuf_putc(b, ' ');
   va_start(ap, fmt);
-  vsnprintf(b->text + b->len, (size_t)n + 1, fmt, ap);
+  vappend(b, fmt, ap);
   va_end(ap);
-  b->len += (size_t)n;
+  sbuf_putc(b, '\n');
 }
 
 const char *sbuf_str(const strbuf *b) { return b->text ? b->text : ""; }

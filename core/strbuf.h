@@ -19,6 +19,8 @@ void sbuf_putn(strbuf *b, const char *s, size_t n);
 void sbuf_puts(strbuf *b, const char *s);
 void sbuf_putc(strbuf *b, char c);
 void sbuf_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends one line: indent spaces, the formatted text, a newline. */
+void sbuf_line(strbuf *b, int indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Drops the text after the first len bytes (len <= b->len). */
 void sbuf_truncate(strbuf *b, size_t len);
 /* Returns the contents ("" if empty); valid until the next change. */

@@ -15,6 +15,7 @@
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
 # RUMUR_CFLAGS (default -O0: the models are small, compiling dominates).
 set -u
+source "$(dirname "$0")/diff-lib.sh"
 
 # ---------------------------------------------------------------- one case (run in parallel)
 
@@ -52,7 +53,7 @@ one_case() {
   local name=$1
   local spec=$SCRATCH/specs/$name.athread dir=$SCRATCH/run/$name expected problems=""
   mkdir -p "$dir"
-  expected=$(awk -v s="${name#seed-}" '$1 == s { print $2 }' "$SCRATCH/verdicts")
+  expected=$(oracle_expected "${name#seed-}")
   if ! "$ATHREAD" murphi "$spec" -o "$dir/sym.m" 2> "$dir/murphi.err"; then
     if grep -q "cannot export to Murphi" "$dir/murphi.err"; then echo "SKIP $name" > "$SCRATCH/results/$name"
     else echo "FAIL $name: athread murphi failed: $(head -n 1 "$dir/murphi.err")" > "$SCRATCH/results/$name"; fi
@@ -75,41 +76,15 @@ one_case() {
     [ -z "$expected" ] || [ "$expected" = unknown ] || [ "$expected" = "$verdict" ] || problems+="the generator's search says $expected; "
     [ "$verdict" != safe ] || [ "${r2#* }" = "${c2#* }" ] || problems+="states without symmetry differ; "
   fi
-  if [ -z "$problems" ]; then
-    echo "PASS $name ${c2%% *}" > "$SCRATCH/results/$name"
-  else
-    echo "FAIL $name ($verdicts): $problems" > "$SCRATCH/results/$name"
-  fi
+  oracle_record "$name" "${c2%% *}" "$problems" "$verdicts"
 }
 
-if [ "${1:-}" = --one ]; then
-  one_case "$2"
-  exit 0
-fi
+oracle_dispatch "$@"
 
 # ---------------------------------------------------------------- driver
 
-source "$(dirname "$0")/../setup"
-count=${1:-20}
-first=${2:-1}
-export JOBS=${JOBS:-2} RUMUR_CFLAGS=${RUMUR_CFLAGS:--O0} SCRATCH ATHREAD
-PYTHON=${PYTHON:-python3}
-start=$(date +%s)
-
-for tool in rumur gcc "$PYTHON"; do
-  if ! command -v "$tool" > /dev/null; then
-    fail "$tool is not installed (make deps installs rumur)"
-    summary rumur-oracle
-    exit 1
-  fi
-done
-
-mkdir -p "$SCRATCH/specs" "$SCRATCH/run" "$SCRATCH/results"
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-system.py" --batch "$SCRATCH/specs" "$first" "$count" > "$SCRATCH/verdicts"; then
-  fail "gen-system.py --batch failed"
-  summary rumur-oracle
-  exit 1
-fi
+export RUMUR_CFLAGS=${RUMUR_CFLAGS:--O0}
+oracle_start rumur-oracle rumur 20 "$@"
 names=()
 for seed in $(seq "$first" $((first + count - 1))); do names+=("seed-$seed"); done
 # the examples, at the N they declare (small)
@@ -119,25 +94,11 @@ for example in "$TESTS_DIR"/../examples/*/*.athread; do
   names+=("$name")
 done
 
-printf '%s\n' "${names[@]}" | xargs -P "$JOBS" -n 1 "$0" --one
+oracle_run "${names[@]}"
 
 unsafe=0 skipped=0
 for name in "${names[@]}"; do
-  result=$SCRATCH/results/$name
-  if [ ! -s "$result" ]; then
-    fail "$name: no result"
-    continue
-  fi
-  read -r status _ verdict < "$result"
-  case $status in
-    PASS) pass; [ "$verdict" = unsafe ] && unsafe=$((unsafe + 1)) ;;
-    SKIP) skipped=$((skipped + 1)) ;;
-    *)
-      fail "$name: $(cut -d' ' -f3- "$result")"
-      echo "---- $name"
-      cat "$SCRATCH/specs/$name.athread"
-      echo "----" ;;
-  esac
+  oracle_collect "$name" "$name" "$name" "$SCRATCH/specs/$name.athread"
 done
 echo "rumur-oracle: ${#names[@]} systems ($count random from seed $first, the rest examples), $unsafe unsafe, $skipped not exportable, $(($(date +%s) - start)) s"
 summary rumur-oracle

@@ -15,6 +15,7 @@
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
 # PAN_CFLAGS (default -O0: these models are small, compiling pan dominates).
 set -u
+source "$(dirname "$0")/diff-lib.sh"
 
 # ---------------------------------------------------------------- one case (run in parallel)
 
@@ -80,7 +81,7 @@ one_case() {
   local spec=$SCRATCH/specs/seed-$seed.athread dir=$SCRATCH/run/$seed
   local expected problems="" spin c1 c2
   mkdir -p "$dir"
-  expected=$(awk -v s="$seed" '$1 == s { print $2 }' "$SCRATCH/verdicts")
+  expected=$(oracle_expected "$seed")
   "$ATHREAD" lint -w "$spec" > "$dir/lint.out" 2>&1 || problems+="lint -w failed: $(head -n 1 "$dir/lint.out"); "
   if "$ATHREAD" promela "$spec" -o "$dir/model.pml" 2> "$dir/promela.err"; then
     spin=$(spin_verdict "$dir")
@@ -100,61 +101,20 @@ one_case() {
       *) [ "$c" = "$spin" ] || problems+="compose says $c, SPIN says $spin; " ;;
     esac
   done
-  if [ -z "$problems" ]; then
-    echo "PASS $seed $spin" > "$SCRATCH/results/$seed"
-  else
-    echo "FAIL $seed ($verdicts): $problems" > "$SCRATCH/results/$seed"
-  fi
+  oracle_record "$seed" "$spin" "$problems" "$verdicts"
 }
 
-if [ "${1:-}" = --one ]; then
-  one_case "$2"
-  exit 0
-fi
+oracle_dispatch "$@"
 
 # ---------------------------------------------------------------- driver
 
-source "$(dirname "$0")/../setup"
-count=${1:-200}
-first=${2:-1}
-export JOBS=${JOBS:-2} PAN_CFLAGS=${PAN_CFLAGS:--O0} SCRATCH ATHREAD
-PYTHON=${PYTHON:-python3}
-start=$(date +%s)
-
-for tool in spin gcc "$PYTHON"; do
-  if ! command -v "$tool" > /dev/null; then
-    fail "$tool is not installed (make deps installs spin)"
-    summary oracle
-    exit 1
-  fi
-done
-
-mkdir -p "$SCRATCH/specs" "$SCRATCH/run" "$SCRATCH/results"
-if ! "$PYTHON" "$TESTS_DIR/oracle/gen-system.py" --batch "$SCRATCH/specs" "$first" "$count" > "$SCRATCH/verdicts"; then
-  fail "gen-system.py --batch failed"
-  summary oracle
-  exit 1
-fi
-
-seq "$first" $((first + count - 1)) | xargs -P "$JOBS" -n 1 "$0" --one
+export PAN_CFLAGS=${PAN_CFLAGS:--O0}
+oracle_start oracle spin 200 "$@"
+oracle_run $(seq "$first" $((first + count - 1)))
 
 unsafe=0
 for seed in $(seq "$first" $((first + count - 1))); do
-  result=$SCRATCH/results/$seed
-  if [ ! -s "$result" ]; then
-    fail "seed $seed: no result"
-    continue
-  fi
-  read -r status _ verdict < "$result"
-  if [ "$status" = PASS ]; then
-    pass
-    [ "$verdict" = unsafe ] && unsafe=$((unsafe + 1))
-  else
-    fail "seed $seed: $(cut -d' ' -f3- "$result")"
-    echo "---- seed $seed: tests/oracle/gen-system.py $seed"
-    cat "$SCRATCH/specs/seed-$seed.athread"
-    echo "----"
-  fi
+  oracle_collect "$seed" "seed $seed" "seed $seed: tests/oracle/gen-system.py $seed" "$SCRATCH/specs/seed-$seed.athread"
 done
 echo "oracle: $count systems from seed $first, $unsafe unsafe ($((100 * unsafe / (count > 0 ? count : 1)))%), $(($(date +%s) - start)) s"
 summary oracle

@@ -81,6 +81,20 @@ static void strbuf_formats(void **state) {
   free(owned);
 }
 
+/* sbuf_line: the indent, the formatted text (longer than the buffer's
+ * first allocation) and the newline. */
+static void strbuf_lines(void **state) {
+  (void)state;
+  strbuf b = {0};
+  sbuf_line(&b, 0, "a%d", 1);
+  sbuf_line(&b, 3, "%s", "b");
+  sbuf_line(&b, 2, "%0100d", 7);
+  assert_int_equal(b.len, 3 + 5 + 103);
+  assert_memory_equal(sbuf_str(&b), "a1\n   b\n  0000", 14);
+  assert_string_equal(sbuf_str(&b) + b.len - 3, "07\n");
+  sbuf_free(&b);
+}
+
 /* Runs report(src) with the sink on a memory stream; returns the text. */
 static char *captured(const char *text, void (*report)(diag_source *)) {
   char *out = NULL;
@@ -571,6 +585,7 @@ int run_core_tests(void) {
       cmocka_unit_test(symtab_maps_and_refuses_duplicates),
       cmocka_unit_test(heap_vectors_grow),
       cmocka_unit_test(strbuf_formats),
+      cmocka_unit_test(strbuf_lines),
       cmocka_unit_test(diagnostics_have_location_line_and_caret),
       cmocka_unit_test(error_limit_stops_printing),
       cmocka_unit_test(json_format_keeps_messages),
