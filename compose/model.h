@@ -78,6 +78,7 @@ typedef void (*mdl_next_fn)(void *ctx, const mdl_step *step, const int64_t *dst)
 typedef enum mdl_fault { MDL_FAULT_NONE, MDL_FAULT_OVERFLOW } mdl_fault;
 
 size_t mdl_width(const mdl *m);
+/* Slot i; the slots are one array (mdl_slot_at(m, 0) + i is slot i). */
 const mdl_slot *mdl_slot_at(const mdl *m, size_t i);
 /* The interchangeable instances (empty when reduction is off or nothing is
  * symmetric). */

@@ -41,7 +41,8 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
 
 /* What the explicit search took and reached, over its model. */
 typedef struct coverage {
-  const mdl *m;
+  const mdl_slot *slots; /* the searched model's slots */
+  size_t width;          /* how many */
   compose_coverage *c;
 } coverage;
 
@@ -56,11 +57,11 @@ static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const
   coverage *c = ctx;
   (void)dst;
   if (step) {
-    mark(&c->c->taken[mdl_slot_at(c->m, (size_t)step->slot)->thread][step->edge]);
+    mark(&c->c->taken[c->slots[step->slot].thread][step->edge]);
     return;
   }
-  for (size_t k = 0; k < mdl_width(c->m); k++) {
-    const mdl_slot *slot = mdl_slot_at(c->m, k);
+  for (size_t k = 0; k < c->width; k++) {
+    const mdl_slot *slot = &c->slots[k];
     if (slot->kind == SLOT_INSTANCE) mark(&c->c->reached[slot->thread][src[k]]);
     if (slot->kind == SLOT_COUNT && src[k] > 0) mark(&c->c->reached[slot->thread][slot->state]);
   }
@@ -118,11 +119,12 @@ static void run_explicit(const ast_spec *spec, const compose_request *rq, compos
     cov->reached[i] = xcalloc(spec->threads.items[i]->states.len + 1, sizeof **cov->reached);
   }
   mdl *counted = product_counted(out->m); /* symmetry: the search counts interchangeable instances */
-  coverage c = {counted ? counted : out->m, cov};
+  const mdl *searched = counted ? counted : out->m;
+  coverage c = {mdl_slot_at(searched, 0), mdl_width(searched), cov};
   explicit_options limits = rq->limits;
   limits.observe = take_step;
   limits.observe_ctx = &c;
-  explicit_run(c.m, &limits, &out->r);
+  explicit_run(searched, &limits, &out->r);
   if (counted) product_uncount(counted, &out->r);
   mdl_free(counted);
   if (out->r.verdict == VERDICT_SAFE) warn_never_taken(spec, cov);
