@@ -9,7 +9,10 @@
 #     counts as a failure: these systems are small and finite).
 # The explicit runs are made with --threads 1 and --threads 3, whose outputs
 # (verdict, counts, counterexample) must be the same but for the memory
-# figures.
+# figures. For a safe system, the explicit engine's state count must be the
+# generator's: without symmetry all reachable states, with symmetry (the
+# counted search) their number up to permutations of interchangeable
+# instances.
 # Each spec must also pass athread lint -w. A mismatch prints the seed, the
 # verdicts and the spec. Ends with "oracle: N passed, N failed".
 # Environment: JOBS (parallel cases, default 2), PYTHON (default python3),
@@ -76,6 +79,20 @@ workers_agree() {
   fi
 }
 
+# states_in FILE: the state count of a compose output.
+states_in() { sed -n 's/^\([0-9][0-9]*\) states\{0,1\}, .*/\1/p' "$1"; }
+
+# counts_agree SEED SPEC: problems with the state counts of a safe system's
+# explicit runs (SPEC.sym.out, SPEC.plain.out) against the generator's.
+counts_agree() {
+  local all orbits
+  read -r all orbits <<< "$(awk -v s="$1" '$1 == s { print $3, $4 }' "$SCRATCH/verdicts")"
+  [ "$(states_in "$2.plain.out")" = "$all" ] ||
+    echo -n "compose --no-symmetry stores $(states_in "$2.plain.out") states, the generator reaches $all; "
+  [ "$(states_in "$2.sym.out")" = "$orbits" ] ||
+    echo -n "compose stores $(states_in "$2.sym.out") states, the generator's up to symmetry are $orbits; "
+}
+
 one_case() {
   local seed=$1
   local spec=$SCRATCH/specs/seed-$seed.athread dir=$SCRATCH/run/$seed
@@ -92,7 +109,10 @@ one_case() {
   [ "$expected" = unknown ] || [ "$spin" = "$expected" ] || problems+="SPIN says $spin, the generator's search says $expected; "
   local verdicts="generator $expected, spin $spin"
   c1=$(workers_agree "$spec" --engine explicit)
+  mv "$spec.three.out" "$spec.sym.out"
   c2=$(workers_agree "$spec" --engine explicit --no-symmetry)
+  mv "$spec.three.out" "$spec.plain.out"
+  [ "$expected" != safe ] || [ "$c1" != safe ] || [ "$c2" != safe ] || problems+=$(counts_agree "$seed" "$spec")
   c3=$(compose_verdict "$spec" --engine symbolic --timeout 60)
   verdicts+=", compose $c1, compose --no-symmetry $c2, compose --engine symbolic $c3"
   for c in "$c1" "$c2" "$c3"; do
