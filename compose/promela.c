@@ -50,7 +50,6 @@ typedef struct pml {
   const char *pc;                        /* the array of instance states */
   const char *check;                     /* the inline that asserts every property */
   xp_printer x;                          /* prints expressions: tid reads as an instance number or the parameter */
-  const ir_expr *true_expr, *false_expr; /* the values that x' and !x' give a bool */
 } pml;
 
 static inline const ast_shared *pml_shared_var(const pml *p, int i) { return p->spec->shared.items[i]; }
@@ -803,8 +802,6 @@ static void emit_model(pml *p, const char *pml_name) {
 bool promela_emit(strbuf *out, const ast_spec *spec, const char *pml_name) {
   size_t nt = spec->threads.len, nv = spec->shared.len;
   pml p = {.spec = spec, .src = spec->src, .out = out, .arena = arena_new(), .ok = true};
-  p.true_expr = ir_bool(p.arena, (loc){0, 0}, true);
-  p.false_expr = ir_bool(p.arena, (loc){0, 0}, false);
   p.ok = check_instance_count(&p);
   if (p.ok) {
     p.temp = arena_alloc(p.arena, (nv + 1) * sizeof *p.temp);
