@@ -38,79 +38,83 @@ static int all_counts(int64_t (*out)[1 + STATES]) {
   return n;
 }
 
+/* A spec's product with symmetry, its counted view, and a store for the view. */
+typedef struct fixture {
+  ast_spec *spec;
+  mdl *m, *c;
+  store st;
+} fixture;
+
+static fixture *fixture_new(const char *text) {
+  fixture *f = calloc(1, sizeof *f);
+  f->spec = unit_spec_load(text, NULL, NULL);
+  assert_non_null(f->spec);
+  f->m = product_build(f->spec, true);
+  f->c = product_counted(f->m);
+  assert_non_null(f->c);
+  store_init(&f->st, f->c);
+  return f;
+}
+
+static void fixture_free(fixture *f) {
+  store_free(&f->st);
+  mdl_free(f->c);
+  mdl_free(f->m);
+  unit_spec_free(f->spec);
+  free(f);
+}
+
 static void counts_pack_one_to_one(void **unused) {
   (void)unused;
-  ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
-  assert_non_null(spec);
-  mdl *m = product_build(spec, true);
-  mdl *c = product_counted(m);
-  assert_int_equal(mdl_width(c), 1 + STATES);
-  assert_int_equal(mdl_slot_at(c, 2)->kind, SLOT_COUNT);
-  assert_string_equal(mdl_slot_at(c, 2)->name, "count(W@B)");
-  store st;
-  store_init(&st, c);
-  assert_int_equal(st.layout.group_count, 1);
-  assert_true(st.layout.groups[0].as_counts);
-  assert_int_equal(st.layout.bytes, 1); /* 1 + 2 counts of 3 bits, against 1 + 5 * 2 bits */
+  fixture *f = fixture_new(five_workers);
+  assert_int_equal(mdl_width(f->c), 1 + STATES);
+  assert_int_equal(mdl_slot_at(f->c, 2)->kind, SLOT_COUNT);
+  assert_string_equal(mdl_slot_at(f->c, 2)->name, "count(W@B)");
+  const store_layout *l = &f->st.layout;
+  assert_int_equal(l->group_count, 1);
+  assert_true(l->groups[0].as_counts);
+  assert_int_equal(l->bytes, 1); /* 1 + 2 counts of 3 bits, against 1 + 5 * 2 bits */
   enum { ALL = 2 * 21 };
   int64_t states[ALL][1 + STATES], back[1 + STATES];
   uint8_t packed[ALL][1 + STORE_SLACK];
   assert_int_equal(all_counts(states), ALL);
   for (int i = 0; i < ALL; i++) {
     int bad = -1;
-    assert_true(store_pack(&st.layout, states[i], packed[i], &bad));
-    store_unpack(&st.layout, packed[i], back);
+    assert_true(store_pack(l, states[i], packed[i], &bad));
+    store_unpack(l, packed[i], back);
     assert_memory_equal(back, states[i], sizeof back);
     for (int j = 0; j < i; j++) assert_true(packed[i][0] != packed[j][0]);
   }
-  store_free(&st);
-  mdl_free(c);
-  mdl_free(m);
-  unit_spec_free(spec);
+  fixture_free(f);
 }
 
 static void counts_that_are_no_spread_do_not_pack(void **unused) {
   (void)unused;
-  ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
-  assert_non_null(spec);
-  mdl *m = product_build(spec, true);
-  mdl *c = product_counted(m);
-  store st;
-  store_init(&st, c);
+  fixture *f = fixture_new(five_workers);
   int64_t too_many[] = {0, 3, 3, 0}, negative[] = {1, 6, -1, 0};
   uint8_t buf[1 + STORE_SLACK];
   int bad = -1;
-  assert_false(store_pack(&st.layout, too_many, buf, &bad));
+  assert_false(store_pack(&f->st.layout, too_many, buf, &bad));
   assert_int_equal(bad, 1);
   bad = -1;
-  assert_false(store_pack(&st.layout, negative, buf, &bad));
+  assert_false(store_pack(&f->st.layout, negative, buf, &bad));
   assert_int_equal(bad, 1);
-  store_free(&st);
-  mdl_free(c);
-  mdl_free(m);
-  unit_spec_free(spec);
+  fixture_free(f);
 }
 
 static void few_instances_pack_as_states(void **unused) {
   (void)unused;
-  ast_spec *spec = unit_spec_load(two_walkers, NULL, NULL);
-  assert_non_null(spec);
-  mdl *m = product_build(spec, true);
-  mdl *c = product_counted(m);
-  store st;
-  store_init(&st, c);
-  assert_false(st.layout.groups[0].as_counts);
-  assert_int_equal(st.layout.bytes, 1); /* 2 states of 3 bits, against 7 counts of 2 bits */
+  fixture *f = fixture_new(two_walkers);
+  const store_layout *l = &f->st.layout;
+  assert_false(l->groups[0].as_counts);
+  assert_int_equal(l->bytes, 1); /* 2 states of 3 bits, against 7 counts of 2 bits */
   int64_t state[8] = {0, 1, 0, 0, 0, 0, 0, 1}, back[8];
   uint8_t buf[1 + STORE_SLACK];
   int bad = -1;
-  assert_true(store_pack(&st.layout, state, buf, &bad));
-  store_unpack(&st.layout, buf, back);
+  assert_true(store_pack(l, state, buf, &bad));
+  store_unpack(l, buf, back);
   assert_memory_equal(back, state, sizeof back);
-  store_free(&st);
-  mdl_free(c);
-  mdl_free(m);
-  unit_spec_free(spec);
+  fixture_free(f);
 }
 
 /* The counted view re-checks its own initial states and steps. */
@@ -134,10 +138,8 @@ static void recheck_step(void *ctx, const mdl_step *step, const int64_t *dst) {
 
 static void counted_steps_recheck(void **unused) {
   (void)unused;
-  ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
-  assert_non_null(spec);
-  mdl *m = product_build(spec, true);
-  mdl *c = product_counted(m);
+  fixture *f = fixture_new(five_workers);
+  const mdl *c = f->c;
   assert_null(mdl_symbolic_new(c, NULL));
   enum { ALL = 2 * 21 };
   int64_t states[ALL][1 + STATES];
@@ -153,9 +155,7 @@ static void counted_steps_recheck(void **unused) {
   assert_int_equal(initial, 2); /* every instance in A, either flag */
   assert_int_equal(r.steps, 2 * (15 + 15 + 15)); /* per flag: the states with some in A, in B, in C */
   assert_int_equal(r.wrong_moves_refused, r.steps);
-  mdl_free(c);
-  mdl_free(m);
-  unit_spec_free(spec);
+  fixture_free(f);
 }
 
 static void without_symmetry_every_slot_packs(void **unused) {
