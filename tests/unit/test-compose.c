@@ -2,7 +2,8 @@
  * product's counted view: a thread's counts pack in the fewer bits of two
  * forms (counts, or one control state per instance) and unpack to the same
  * counts; every state and step of the counted view re-checks as one, and a
- * step that moves the wrong count does not. */
+ * step that moves the wrong count does not; a counted counterexample becomes
+ * one of real instances, or, when it does not replay, verdict unknown. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,12 @@ static const char *const two_walkers = "thread W { init state S0; state S1, S2, 
                                        "  S0 -> S1 : true;  S1 -> S2 : true;  S2 -> S3 : true;  S3 -> S4 : true;\n"
                                        "  S4 -> S5 : true;  S5 -> S6 : true;  S6 -> S7 : true; }\n"
                                        "system S { W[2]; }\n";
+
+/* five_workers where B asserts that the flag is down: the first step goes wrong. */
+static const char *const five_asserting = "shared bool f;\n"
+                                          "thread W { init state A; state B assert !f; state C;\n"
+                                          "  A -> B : f' == !f;  B -> C : true;  C -> A : true; }\n"
+                                          "system S { W[5]; }\n";
 
 enum { WIDTH = 6, STATES = 3, GROUP = 5 };
 
@@ -158,6 +165,43 @@ static void counted_steps_recheck(void **unused) {
   fixture_free(f);
 }
 
+/* An unsafe result of the counted search, of one step from every instance in A. */
+static compose_result one_step(int64_t f_after, int64_t a_after, int64_t b_after) {
+  compose_result r = {.verdict = VERDICT_UNSAFE, .trace_steps = 1};
+  int64_t states[] = {0, GROUP, 0, 0, f_after, a_after, b_after, 0};
+  r.trace_states = malloc(sizeof states);
+  memcpy(r.trace_states, states, sizeof states);
+  r.trace = calloc(2, sizeof *r.trace);
+  r.trace[0] = (mdl_step){.slot = 1, .edge = 0}; /* one of the count of A takes A -> B */
+  return r;
+}
+
+static void counted_traces_name_instances(void **unused) {
+  (void)unused;
+  fixture *f = fixture_new(five_asserting);
+  compose_result r = one_step(1, GROUP - 1, 1);
+  product_uncount(f->c, &r);
+  assert_int_equal(r.verdict, VERDICT_UNSAFE);
+  assert_int_equal(r.trace[0].slot, 1); /* W[1], the least numbered in A */
+  int64_t after[WIDTH] = {1, 1, 0, 0, 0, 0};
+  assert_memory_equal(r.trace_states + WIDTH, after, sizeof after);
+  assert_int_equal(r.violation.kind, MDL_ASSERTION);
+  assert_int_equal(r.violation.slot, 1);
+  compose_result_free(&r);
+  fixture_free(f);
+}
+
+static void counted_traces_that_do_not_replay_are_unknown(void **unused) {
+  (void)unused;
+  fixture *f = fixture_new(five_asserting);
+  compose_result r = one_step(0, GROUP - 1, 1); /* the flag did not change */
+  product_uncount(f->c, &r);
+  assert_int_equal(r.verdict, VERDICT_UNKNOWN);
+  assert_non_null(strstr(r.unknown_reason, "does not replay"));
+  compose_result_free(&r);
+  fixture_free(f);
+}
+
 static void without_symmetry_every_slot_packs(void **unused) {
   (void)unused;
   ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
@@ -185,6 +229,8 @@ int run_compose_tests(void) {
       cmocka_unit_test(counts_that_are_no_spread_do_not_pack),
       cmocka_unit_test(few_instances_pack_as_states),
       cmocka_unit_test(counted_steps_recheck),
+      cmocka_unit_test(counted_traces_name_instances),
+      cmocka_unit_test(counted_traces_that_do_not_replay_are_unknown),
       cmocka_unit_test(without_symmetry_every_slot_packs),
   };
   return cmocka_run_group_tests_name("compose", tests, NULL, NULL);
