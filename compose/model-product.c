@@ -309,7 +309,7 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
 
 static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t *dst, int64_t tid) {
   const product *p = w->p;
-  memcpy(dst, src, p->base.width * sizeof *dst); /* the counted view's width in the view */
+  memcpy(dst, src, p->base.width * sizeof *dst); /* in the counted view, p->base is the view's: its width */
   env v = {p, src, dst, tid, w->fault};
   w->to = ce->edge->to_index;
   w->count_to = w->step.slot + ce->edge->to_index - ce->edge->from_index;
