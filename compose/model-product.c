@@ -160,6 +160,7 @@ static void run_steps(const solver *sv, size_t k, size_t i) {
     if (!in_domain(slot, x)) return; /* out of range: not enabled for this value */
     sv->cand[st->var] = x;
     run_steps(sv, k, i + 1);
+    sv->cand[st->var] = sv->v.cur[st->var];
     return;
   }
   for (int64_t x = slot->lo;; x++) { /* domains are small: product_build checks */
@@ -167,6 +168,7 @@ static void run_steps(const solver *sv, size_t k, size_t i) {
     run_steps(sv, k, i + 1);
     if (x == slot->hi) break;
   }
+  sv->cand[st->var] = sv->v.cur[st->var];
 }
 
 static void solve(solver *sv) {
@@ -260,13 +262,15 @@ typedef struct step_walk {
   mdl_fault *fault; /* the engine's record of the first fault */
 } step_walk;
 
-/* A counted instance moves from one count to another, and back after the
- * callback: the next choice of the same step starts from the source's counts. */
+/* The instance moves (a counted one from one count to another), and back
+ * after the callback: cand is the source again outside the step's writes. */
 static void emit_successor(void *ctx, int64_t *cand) {
   step_walk *w = ctx;
   if (!w->counted) {
+    int64_t from = cand[w->step.slot];
     cand[w->step.slot] = w->to;
     w->fn(w->ctx, &w->step, cand);
+    cand[w->step.slot] = from;
     return;
   }
   cand[w->step.slot]--, cand[w->count_to]++;
@@ -283,7 +287,8 @@ static int target_cell(const env *v, const ast_assign *as) {
   return k >= 0 && k < t->extent ? t->index + (int)k : -1;
 }
 
-/* Parallel assignment: every right-hand side reads src; '*' enumerates. */
+/* Parallel assignment: every right-hand side reads src; '*' enumerates.
+ * Each write is undone before returning (dst is the source again). */
 static void assign_from(const step_walk *w, const env *v, const ast_edge *e, size_t k, int64_t *dst) {
   if (k == e->assigns.len) {
     emit_successor((void *)w, dst);
@@ -298,6 +303,7 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
     if (!in_domain(slot, x)) return;
     dst[cell] = x;
     assign_from(w, v, e, k + 1, dst);
+    dst[cell] = v->cur[cell];
     return;
   }
   for (int64_t x = slot->lo;; x++) {
@@ -305,12 +311,13 @@ static void assign_from(const step_walk *w, const env *v, const ast_edge *e, siz
     assign_from(w, v, e, k + 1, dst);
     if (x == slot->hi) break;
   }
+  dst[cell] = v->cur[cell];
 }
 
+/* dst equals src when called and when it returns: every write of a step is
+ * undone once its successors are emitted, so no state is copied per edge. */
 static void take_edge(step_walk *w, const cedge *ce, const int64_t *src, int64_t *dst, int64_t tid) {
-  const product *p = w->p;
-  memcpy(dst, src, p->base.width * sizeof *dst); /* in the counted view, p->base is the view's: its width */
-  env v = {p, src, dst, tid, w->fault};
+  env v = {w->p, src, dst, tid, w->fault};
   w->to = ce->edge->to_index;
   w->count_to = w->step.slot + ce->edge->to_index - ce->edge->from_index;
   if (ce->edge->kind == EDGE_RELATION) {
@@ -346,16 +353,21 @@ static void instance_steps(step_walk *w, const cthread *t, int first, const int6
   }
 }
 
+/* States this wide are copied on the stack, wider ones to the heap. */
+#define STACK_WIDTH 64
+
 static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
-  int64_t *dst = xmalloc(m->width * sizeof *dst);
+  int64_t local[STACK_WIDTH];
+  int64_t *dst = m->width <= STACK_WIDTH ? local : xmalloc(m->width * sizeof *dst);
+  memcpy(dst, src, m->width * sizeof *dst);
   step_walk w = {.p = p, .fn = fn, .ctx = ctx, .fault = fault};
   vec_foreach(&p->spec->instances, i) {
     int thread = p->spec->instances.items[i]->thread_index;
     w.counted = p->at.counted[thread];
     (w.counted ? counted_steps : instance_steps)(&w, &p->threads[thread], p->at.first[thread], src, dst);
   }
-  free(dst);
+  if (dst != local) free(dst);
 }
 
 static const ast_thread *thread_of_slot(const product *p, int slot);

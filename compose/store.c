@@ -138,9 +138,7 @@ bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *
     if (g ? !pack_group(g, state, &w, bad_slot) : !pack_slot(l, i, state, &w, bad_slot)) return false;
     if (g) i += g->states - 1;
   }
-  memcpy(w.out, &w.acc, 8); /* the last partial word; bytes past the state land in the slack */
-  size_t used = (size_t)(w.out - buf) + (w.fill + 7) / 8;
-  memset(buf + used, 0, l->bytes + STORE_SLACK - used); /* padding bits compare equal */
+  memcpy(w.out, &w.acc, 8); /* the last partial word, its padding bits zero; bytes past the state land in the slack */
   return true;
 }
 
@@ -170,19 +168,23 @@ void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
 
 /* ---------------------------------------------------------------- the table */
 
+/* Bytes [at, at + 8) of a packed state of n bytes, those past n read as 0.
+ * Reads 8 bytes whatever n: every buffer of packed states has STORE_SLACK
+ * after it, and a table entry has its tag and the next entry. */
+static inline uint64_t packed_word(const uint8_t *p, size_t n, size_t at) {
+  uint64_t w;
+  memcpy(&w, p + at, 8);
+  return n - at >= 8 ? w : w & (((uint64_t)1 << (8 * (n - at))) - 1);
+}
+
 static uint64_t hash_packed(const uint8_t *p, size_t n) {
   uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-  while (n >= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+  size_t at = 0;
+  for (; n - at >= 8; at += 8) {
+    h = (h ^ packed_word(p, n, at)) * 0xff51afd7ed558ccdULL;
     h ^= h >> 32;
-    p += 8;
-    n -= 8;
   }
-  uint64_t w = 0;
-  memcpy(&w, p, n);
-  h ^= w; /* murmur3's finalizer: every input bit reaches the low bits used as the index */
+  h ^= packed_word(p, n, at); /* murmur3's finalizer: every input bit reaches the low bits used as the index */
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33;
@@ -234,12 +236,19 @@ void store_prefetch(const store *s, uint64_t hash) {
   __builtin_prefetch(s->table + (hash & (s->table_size - 1)) * s->entry_bytes);
 }
 
+/* Word by word, without a call: states are a few words. */
+static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n) {
+  for (size_t at = 0; at < n; at += 8)
+    if (packed_word(a, n, at) != packed_word(b, n, at)) return false;
+  return true;
+}
+
 /* The entry holding packed, or the empty entry where it belongs. */
 static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t hash) {
   size_t mask = s->table_size - 1, bytes = s->layout.bytes;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     uint8_t *e = s->table + i * s->entry_bytes;
-    if (entry_tag(e, bytes) == 0 || (e[0] == packed[0] && memcmp(e, packed, bytes) == 0)) return e; /* most differ early */
+    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes)) return e;
   }
 }
 
