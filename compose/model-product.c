@@ -150,7 +150,7 @@ static bool seen_before(const solver *sv, size_t k) {
 static void run_steps(const solver *sv, size_t k, size_t i) {
   const sem_plan *pl = &sv->ps->items[k];
   if (i == pl->step_count) {
-    if (eval(&sv->v, pl->test) && !seen_before(sv, k)) sv->emit(sv->ctx, sv->cand);
+    if ((!pl->rest || eval(&sv->v, pl->rest)) && !seen_before(sv, k)) sv->emit(sv->ctx, sv->cand);
     return;
   }
   const sem_step *st = &pl->steps[i];

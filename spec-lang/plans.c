@@ -153,6 +153,14 @@ static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *con
   return -2;
 }
 
+/* True when conjunct c gave a step its definition: the step makes c true
+ * (the value it stores is the one c requires), so c need not be tested. */
+static bool defines_a_step(const ir_expr *c, const sem_step *steps, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (steps[i].from == c) return true;
+  return false;
+}
+
 /* Plans one disjunct; returns -1, or the unknown it cannot determine. */
 static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disjunct, sem_plan *out) {
   ir_expr_list conj = {0};
@@ -167,9 +175,11 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   vec_free(&ds.all);
   sem_step *copy = arena_alloc(spec->arena, (steps.len + 1) * sizeof *copy);
   if (steps.len) memcpy(copy, steps.items, steps.len * sizeof *steps.items);
-  out->pre = NULL;
-  vec_foreach(&conj, k)
+  out->pre = out->rest = NULL;
+  vec_foreach(&conj, k) {
     if (conj.len > 1 && computable(u, conj.items[k], true)) out->pre = sem_join(spec, OP_AND, out->pre, conj.items[k]);
+    else if (!defines_a_step(conj.items[k], steps.items, steps.len)) out->rest = sem_join(spec, OP_AND, out->rest, conj.items[k]);
+  }
   out->test = disjunct;
   out->step_count = steps.len;
   out->steps = copy;

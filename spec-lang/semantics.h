@@ -104,7 +104,8 @@ bool sem_constant(const ast_spec *spec, const ir_expr *e, int64_t *out);
  * conjunct x == e (or x, !x for a bool) whose e reads only what is fixed
  * already (definitions from the pre-state first), else by trying every value
  * of a bounded variable's domain (first those that no conjunct could define);
- * then test the whole disjunct.
+ * then test the disjunct: its conjuncts that read only the pre-state (pre)
+ * before the steps, the others but the definitions after them (rest).
  * A solution found by several disjuncts is the first one's (callers skip
  * it when an earlier disjunct holds). */
 
@@ -119,6 +120,7 @@ typedef struct sem_plan {
   size_t step_count;     /* entries in steps */
   const ir_expr *test;   /* the disjunct (its case): what every solution satisfies */
   const ir_expr *pre;    /* the conjuncts of test that read only the state before (tested first), or NULL */
+  const ir_expr *rest;   /* the conjuncts of test that neither pre nor a step's definition makes true, or NULL */
   int disjunct;          /* which top-level disjunct it solves, from 1 */
   int case_number;       /* which choice of written elements, from 1; 0 when no write needs one */
 } sem_plan;
