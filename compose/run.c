@@ -43,27 +43,30 @@ static bool choose_engine(const compose_request *rq, ast_spec *spec, compose_run
 typedef struct coverage {
   const mdl_slot *slots; /* the searched model's slots */
   size_t width;          /* how many */
+  size_t unmarked;       /* flags of the system's threads not set yet: at 0, nothing is left to look at */
   compose_coverage *c;
 } coverage;
 
 /* Sets a flag that workers of the search may set at once: read first, so
  * that a flag already set is not written again (its cache line then stays
- * shared between the cores). */
-static void mark(bool *flag) {
-  if (!__atomic_load_n(flag, __ATOMIC_RELAXED)) __atomic_store_n(flag, true, __ATOMIC_RELAXED);
+ * shared between the cores); the one worker that sets it counts it. */
+static void mark(coverage *c, bool *flag) {
+  if (!__atomic_load_n(flag, __ATOMIC_RELAXED) && !__atomic_exchange_n(flag, true, __ATOMIC_RELAXED))
+    __atomic_fetch_sub(&c->unmarked, 1, __ATOMIC_RELAXED);
 }
 
 static void take_step(void *ctx, const int64_t *src, const mdl_step *step, const int64_t *dst) {
   coverage *c = ctx;
   (void)dst;
+  if (__atomic_load_n(&c->unmarked, __ATOMIC_RELAXED) == 0) return;
   if (step) {
-    mark(&c->c->taken[c->slots[step->slot].thread][step->edge]);
+    mark(c, &c->c->taken[c->slots[step->slot].thread][step->edge]);
     return;
   }
   for (size_t k = 0; k < c->width; k++) {
     const mdl_slot *slot = &c->slots[k];
-    if (slot->kind == SLOT_INSTANCE) mark(&c->c->reached[slot->thread][src[k]]);
-    if (slot->kind == SLOT_COUNT && src[k] > 0) mark(&c->c->reached[slot->thread][slot->state]);
+    if (slot->kind == SLOT_INSTANCE) mark(c, &c->c->reached[slot->thread][src[k]]);
+    if (slot->kind == SLOT_COUNT && src[k] > 0) mark(c, &c->c->reached[slot->thread][slot->state]);
   }
 }
 
@@ -100,6 +103,14 @@ static void warn_never_taken(const ast_spec *spec, const compose_coverage *c) {
   }
 }
 
+/* The states and edges of the threads the system runs. */
+static size_t flags_of_system(const ast_spec *spec) {
+  size_t n = 0;
+  vec_foreach(&spec->threads, i)
+    if (in_system(spec, i)) n += spec->threads.items[i]->states.len + spec->threads.items[i]->edges.len;
+  return n;
+}
+
 static void coverage_free(compose_coverage *c) {
   for (size_t i = 0; i < c->threads; i++) free(c->taken[i]), free(c->reached[i]);
   free(c->taken);
@@ -120,7 +131,7 @@ static void run_explicit(const ast_spec *spec, const compose_request *rq, compos
   }
   mdl *counted = product_counted(out->m); /* symmetry: the search counts interchangeable instances */
   const mdl *searched = counted ? counted : out->m;
-  coverage c = {mdl_slot_at(searched, 0), mdl_width(searched), cov};
+  coverage c = {mdl_slot_at(searched, 0), mdl_width(searched), flags_of_system(spec), cov};
   explicit_options limits = rq->limits;
   limits.observe = take_step;
   limits.observe_ctx = &c;

@@ -34,23 +34,24 @@ static size_t group_bits(const store_group *g) { return (g->as_counts ? g->state
 
 static void layout_init(store_layout *l, const mdl *m) {
   l->width = mdl_width(m);
-  l->bits = xcalloc(l->width + 1, 1);
-  l->offset = xcalloc(l->width + 1, sizeof *l->offset);
-  l->group_at = xcalloc(l->width + 1, sizeof *l->group_at);
+  l->fields = xcalloc(l->width + 1, sizeof *l->fields);
   l->groups = xcalloc(l->width + 1, sizeof *l->groups);
   size_t total = 0;
   for (size_t i = 0; i < l->width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
+    store_field *f = &l->fields[l->field_count++];
+    f->slot = i;
     if (s->kind == SLOT_COUNT && s->state == 0) {
-      l->groups[l->group_count] = count_run(m, i);
-      l->group_at[i] = ++l->group_count;
-      total += group_bits(&l->groups[l->group_count - 1]);
-      i += l->groups[l->group_count - 1].states - 1;
+      store_group *g = &l->groups[l->group_count++];
+      *g = count_run(m, i);
+      f->group = g;
+      total += group_bits(g);
+      i += g->states - 1;
       continue;
     }
-    l->offset[i] = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
-    l->bits[i] = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
-    total += l->bits[i];
+    f->offset = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
+    f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
+    total += f->bits;
   }
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
@@ -115,29 +116,26 @@ static bool pack_group(const store_group *g, const int64_t *state, bit_writer *w
   return true;
 }
 
-/* Writes slot i of state; false when its value does not fit. */
-static bool pack_slot(const store_layout *l, size_t i, const int64_t *state, bit_writer *w, int *bad_slot) {
-  uint64_t v = (uint64_t)state[i] - (uint64_t)l->offset[i];
-  if (l->bits[i] < 64 && (v >> l->bits[i]) != 0) {
-    *bad_slot = (int)i;
+/* Writes the slot of field f; false when its value does not fit. */
+static bool pack_slot(const store_field *f, const int64_t *state, bit_writer *w, int *bad_slot) {
+  uint64_t v = (uint64_t)state[f->slot] - (uint64_t)f->offset;
+  if (f->bits < 64 && (v >> f->bits) != 0) {
+    *bad_slot = (int)f->slot;
     return false;
   }
-  if (l->bits[i] <= 32) {
-    write_bits(w, v, l->bits[i]);
+  if (f->bits <= 32) {
+    write_bits(w, v, f->bits);
   } else {
     write_bits(w, v & 0xffffffffu, 32);
-    write_bits(w, v >> 32, l->bits[i] - 32u);
+    write_bits(w, v >> 32, f->bits - 32u);
   }
   return true;
 }
 
 bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot) {
   bit_writer w = {buf, 0, 0};
-  for (size_t i = 0; i < l->width; i++) {
-    const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
-    if (g ? !pack_group(g, state, &w, bad_slot) : !pack_slot(l, i, state, &w, bad_slot)) return false;
-    if (g) i += g->states - 1;
-  }
+  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++)
+    if (f->group ? !pack_group(f->group, state, &w, bad_slot) : !pack_slot(f, state, &w, bad_slot)) return false;
   memcpy(w.out, &w.acc, 8); /* the last partial word, its padding bits zero; bytes past the state land in the slack */
   return true;
 }
@@ -153,16 +151,13 @@ static void unpack_group(const store_group *g, bit_reader *r, int64_t *state) {
 
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
   bit_reader r = {buf, 0, 0};
-  for (size_t i = 0; i < l->width; i++) {
-    const store_group *g = l->group_at[i] ? &l->groups[l->group_at[i] - 1] : NULL;
-    if (g) {
-      unpack_group(g, &r, state);
-      i += g->states - 1;
+  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++) {
+    if (f->group) {
+      unpack_group(f->group, &r, state);
       continue;
     }
-    uint64_t v =
-        l->bits[i] <= 32 ? read_bits(&r, l->bits[i]) : read_bits(&r, 32) | read_bits(&r, l->bits[i] - 32u) << 32;
-    state[i] = (int64_t)(v + (uint64_t)l->offset[i]);
+    uint64_t v = f->bits <= 32 ? read_bits(&r, f->bits) : read_bits(&r, 32) | read_bits(&r, f->bits - 32u) << 32;
+    state[f->slot] = (int64_t)(v + (uint64_t)f->offset);
   }
 }
 
@@ -216,10 +211,8 @@ void store_init(store *s, const mdl *m) {
 }
 
 void store_free(store *s) {
-  free(s->layout.bits);
-  free(s->layout.offset);
+  free(s->layout.fields);
   free(s->layout.groups);
-  free(s->layout.group_at);
   free(s->table);
   memset(s, 0, sizeof *s);
 }

@@ -27,13 +27,20 @@ typedef struct store_group {
   uint8_t bits;     /* bits of one count, or of one control state */
 } store_group;
 
+/* What is packed, in order: one slot's value, or one group's counts. */
+typedef struct store_field {
+  size_t slot;              /* the slot (a group's first) */
+  int64_t offset;           /* a slot: the value stored is value - offset */
+  uint8_t bits;             /* a slot: the bits it takes */
+  const store_group *group; /* the group, or NULL for a slot */
+} store_field;
+
 typedef struct store_layout {
   size_t width;        /* slots */
-  uint8_t *bits;       /* per slot: bits it takes */
-  int64_t *offset;     /* per slot: value stored is value - offset */
+  store_field *fields; /* packed in this order */
+  size_t field_count;  /* how many */
   store_group *groups; /* the threads' count slots */
   size_t group_count;  /* how many */
-  size_t *group_at;    /* per slot: 1 + the index of the group it starts, else 0 */
   size_t bytes;        /* bytes of a packed state */
 } store_layout;
 
