@@ -46,6 +46,12 @@
 /* Workers at most (the default is the cores). */
 #define MAX_WORKERS 64
 
+/* Bytes that the cores move between them as one (two 64-byte lines: the
+ * adjacent-line prefetcher pairs them). What a worker writes on every step
+ * sits on lines of its own: a line that another core reads meanwhile would
+ * go back and forth between the two (false sharing). */
+#define CACHE_LINE 128
+
 /* Packed states back to back (with slack for unpacking). */
 typedef struct frontier {
   uint8_t *data;   /* count states of bytes each */
@@ -70,19 +76,26 @@ typedef struct worker {
   uint8_t *packed;    /* scratch: a packed state */
   outbox *out;        /* per store: successors found this round */
   frontier now, next; /* its store's states of the level expanded, and of the next one */
-  size_t from, to;    /* its share of the level still to expand (indexes into the level) */
   uint8_t *bad;       /* the least state of its store that goes wrong at this level */
-  bool has_bad;       /* bad holds one */
-  mdl_fault fault;    /* the first evaluation fault it met */
+  _Alignas(CACHE_LINE) size_t from, to; /* its share of the level still to expand (indexes into the level) */
+  bool has_bad;                         /* bad holds one */
+  mdl_fault fault;                      /* the first evaluation fault it met */
   uint64_t transitions, expanded;
 } worker;
+
+/* A store per worker, on lines of its own: its owner writes the count on
+ * every insertion. */
+typedef struct shard {
+  _Alignas(CACHE_LINE) store st;
+} shard;
 
 struct search {
   const mdl *m;              /* the model */
   const explicit_options *o; /* limits and progress */
   compose_result *r;         /* what we report */
   size_t workers;            /* how many */
-  store *shards;             /* per worker: the states whose hash says so */
+  shard *shards;             /* per worker: the states whose hash says so */
+  store_layout layout;       /* how every shard packs (all alike): read by every worker, written by none */
   worker *w;                 /* the workers */
   size_t *level_at;          /* level_at[v]: the level's index of w[v].now's first state; [workers]: its size */
   uint32_t depth;            /* depth of the level being expanded */
@@ -150,11 +163,11 @@ static void frontier_push(frontier *f, const uint8_t *packed, size_t bytes) {
   memcpy(f->data + f->count++ * bytes, packed, bytes);
 }
 
-static size_t bytes_of(const search *s) { return s->shards[0].layout.bytes; }
+static size_t bytes_of(const search *s) { return s->layout.bytes; }
 
 static size_t stored(const search *s) {
   size_t n = 0;
-  for (size_t v = 0; v < s->workers; v++) n += s->shards[v].count;
+  for (size_t v = 0; v < s->workers; v++) n += s->shards[v].st.count;
   return n;
 }
 
@@ -162,7 +175,7 @@ static size_t memory_in_use(const search *s) {
   size_t n = 0, bytes = bytes_of(s);
   for (size_t v = 0; v < s->workers; v++) {
     const worker *w = &s->w[v];
-    n += store_memory(&s->shards[v]) + (w->now.capacity + w->next.capacity) * bytes;
+    n += store_memory(&s->shards[v].st) + (w->now.capacity + w->next.capacity) * bytes;
     for (size_t k = 0; k < s->workers; k++) n += w->out[k].states.capacity * (bytes + sizeof(uint64_t));
   }
   return n;
@@ -176,7 +189,7 @@ static size_t shard_of(const search *s, uint64_t hash) { return (size_t)((hash >
 /* Packs a state and puts it in the outbox of its store. */
 static void send(worker *w, const int64_t *state) {
   search *s = w->s;
-  const store_layout *l = &s->shards[0].layout;
+  const store_layout *l = &s->layout;
   int bad = 0;
   if (!store_pack(l, state, w->packed, &bad)) {
     const mdl_slot *slot = mdl_slot_at(s->m, (size_t)bad);
@@ -187,7 +200,7 @@ static void send(worker *w, const int64_t *state) {
               slot->name);
     return;
   }
-  uint64_t h = store_hash(&s->shards[0], w->packed);
+  uint64_t h = store_hash(l, w->packed);
   outbox *o = &w->out[shard_of(s, h)];
   frontier_push(&o->states, w->packed, l->bytes);
   vec_push(NULL, &o->hashes, h);
@@ -222,7 +235,7 @@ static void expand_round(worker *w) {
   uint64_t first = w->transitions;
   for (size_t k = 0; k < ROUND_STATES && w->from < w->to && w->transitions - first < ROUND_SUCCESSORS; k++) {
     if (stopping(s)) return;
-    store_unpack(&s->shards[w->id].layout, level_state(s, w->from++), w->cur);
+    store_unpack(&s->layout, level_state(s, w->from++), w->cur);
     if (s->o->observe) s->o->observe(s->o->observe_ctx, w->cur, NULL, NULL);
     mdl_next_all(s->m, w->cur, on_successor, w, &w->fault);
     w->expanded++;
@@ -241,9 +254,9 @@ static void keep_least_bad(worker *owner, const uint8_t *packed, size_t bytes) {
  * scratch. True when it was new. */
 static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t hash) {
   size_t bytes = bytes_of(s);
-  if (!store_add_hashed(&s->shards[v], packed, hash, s->insert_depth)) return false;
+  if (!store_add_hashed(&s->shards[v].st, packed, hash, s->insert_depth)) return false;
   frontier_push(&s->w[v].next, packed, bytes);
-  store_unpack(&s->shards[v].layout, packed, x->unpacked);
+  store_unpack(&s->layout, packed, x->unpacked);
   mdl_violation why;
   if (!mdl_check(s->m, x->unpacked, &why, &x->fault)) keep_least_bad(&s->w[v], packed, bytes);
   return true;
@@ -257,7 +270,7 @@ static size_t add_inbox(search *s, worker *x, size_t v, size_t room) {
   for (size_t k = 0; k < s->workers; k++) {
     outbox *o = &s->w[k].out[v];
     for (size_t i = 0; i < o->states.count && added < room; i++) {
-      if (i + PREFETCH_AHEAD < o->states.count) store_prefetch(&s->shards[v], o->hashes.items[i + PREFETCH_AHEAD]);
+      if (i + PREFETCH_AHEAD < o->states.count) store_prefetch(&s->shards[v].st, o->hashes.items[i + PREFETCH_AHEAD]);
       added += add(s, x, v, o->states.data + i * bytes, o->hashes.items[i]);
     }
     o->states.count = 0;
@@ -401,7 +414,7 @@ typedef struct finder {
 static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   finder *f = ctx;
   worker *w = &f->s->w[0];
-  const store_layout *l = &f->s->shards[0].layout;
+  const store_layout *l = &f->s->layout;
   int bad = 0;
   if (f->found) return;
   if (!store_pack(l, dst, w->packed, &bad) || memcmp(w->packed, f->target, l->bytes) != 0) return;
@@ -413,7 +426,7 @@ static void match_successor(void *ctx, const mdl_step *step, const int64_t *dst)
 /* True when packed (a stored state) has target as a successor. */
 static bool leads_to(search *s, const uint8_t *packed, const uint8_t *target) {
   finder f = {.s = s, .target = target};
-  store_unpack(&s->shards[0].layout, packed, s->w[0].cur);
+  store_unpack(&s->layout, packed, s->w[0].cur);
   mdl_next_all(s->m, s->w[0].cur, match_successor, &f, &s->w[0].fault);
   return f.found;
 }
@@ -423,9 +436,9 @@ static void least_predecessor(search *s, uint32_t d, const uint8_t *target, uint
   bool found = false;
   size_t bytes = bytes_of(s);
   for (size_t v = 0; v < s->workers; v++)
-    for (size_t i = 0; i < s->shards[v].table_size; i++) {
+    for (size_t i = 0; i < s->shards[v].st.table_size; i++) {
       uint32_t depth;
-      const uint8_t *e = store_entry(&s->shards[v], i, &depth);
+      const uint8_t *e = store_entry(&s->shards[v].st, i, &depth);
       if (!e || depth != d || (found && memcmp(e, out, bytes) >= 0) || !leads_to(s, e, target)) continue;
       memcpy(out, e, bytes);
       found = true;
@@ -451,7 +464,7 @@ static void replay_chain(search *s) {
   r->trace_steps = steps;
   r->trace_states = xcalloc((steps + 1) * w, sizeof *r->trace_states);
   r->trace = xcalloc(steps + 1, sizeof *r->trace);
-  store_unpack(&s->shards[0].layout, chain, r->trace_states);
+  store_unpack(&s->layout, chain, r->trace_states);
   for (size_t k = 0; k < steps; k++) {
     finder f = {.s = s, .target = chain + (k + 1) * bytes, .dst = r->trace_states + (k + 1) * w};
     mdl_next_all(s->m, r->trace_states + k * w, match_successor, &f, &s->w[0].fault);
@@ -463,20 +476,31 @@ static void replay_chain(search *s) {
 
 /* ---------------------------------------------------------------- entry */
 
+/* A zeroed array, each entry starting a cache line (CACHE_LINE divides the size). */
+static void *per_worker(size_t count, size_t size) {
+  void *p = aligned_alloc(CACHE_LINE, count * size);
+  if (!p) {
+    fprintf(stderr, "athread: out of memory\n");
+    abort();
+  }
+  return memset(p, 0, count * size);
+}
+
 static void search_init(search *s, const mdl *m, const explicit_options *o, compose_result *r) {
   *s = (search){.m = m, .o = o, .r = r, .workers = default_workers(o->threads)};
   size_t width = mdl_width(m);
-  s->shards = xcalloc(s->workers, sizeof *s->shards);
-  s->w = xcalloc(s->workers, sizeof *s->w);
+  s->shards = per_worker(s->workers, sizeof *s->shards);
+  s->w = per_worker(s->workers, sizeof *s->w);
   s->level_at = xcalloc(s->workers + 1, sizeof *s->level_at);
+  store_layout_init(&s->layout, m);
   for (size_t v = 0; v < s->workers; v++) {
-    store_init(&s->shards[v], m);
+    store_init(&s->shards[v].st, m);
     worker *w = &s->w[v];
     *w = (worker){.s = s, .id = v, .out = xcalloc(s->workers, sizeof *w->out)};
     w->cur = xcalloc(width + 1, sizeof *w->cur);
     w->unpacked = xcalloc(width + 1, sizeof *w->unpacked);
-    w->packed = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
-    w->bad = xcalloc(s->shards[v].layout.bytes + STORE_SLACK, 1);
+    w->packed = xcalloc(s->layout.bytes + STORE_SLACK, 1);
+    w->bad = xcalloc(s->layout.bytes + STORE_SLACK, 1);
   }
   pthread_barrier_init(&s->barrier, NULL, (unsigned)s->workers);
   pthread_mutex_init(&s->lock, NULL);
@@ -493,8 +517,9 @@ static void search_free(search *s) {
     }
     void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
-    store_free(&s->shards[v]);
+    store_free(&s->shards[v].st);
   }
+  store_layout_free(&s->layout);
   pthread_barrier_destroy(&s->barrier);
   pthread_mutex_destroy(&s->lock);
   free(s->shards);

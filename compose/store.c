@@ -32,7 +32,8 @@ static store_group count_run(const mdl *m, size_t first) {
 
 static size_t group_bits(const store_group *g) { return (g->as_counts ? g->states - 1 : g->instances) * g->bits; }
 
-static void layout_init(store_layout *l, const mdl *m) {
+void store_layout_init(store_layout *l, const mdl *m) {
+  memset(l, 0, sizeof *l);
   l->width = mdl_width(m);
   l->fields = xcalloc(l->width + 1, sizeof *l->fields);
   l->groups = xcalloc(l->width + 1, sizeof *l->groups);
@@ -204,15 +205,19 @@ static uint8_t *table_alloc(size_t bytes) {
 
 void store_init(store *s, const mdl *m) {
   memset(s, 0, sizeof *s);
-  layout_init(&s->layout, m);
+  store_layout_init(&s->layout, m);
   s->entry_bytes = s->layout.bytes + 4;
   s->table_size = 1024;
   s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
 }
 
+void store_layout_free(store_layout *l) {
+  free(l->fields);
+  free(l->groups);
+}
+
 void store_free(store *s) {
-  free(s->layout.fields);
-  free(s->layout.groups);
+  store_layout_free(&s->layout);
   free(s->table);
   memset(s, 0, sizeof *s);
 }
@@ -223,7 +228,7 @@ static uint32_t entry_tag(const uint8_t *entry, size_t bytes) {
   return tag;
 }
 
-uint64_t store_hash(const store *s, const uint8_t *packed) { return hash_packed(packed, s->layout.bytes); }
+uint64_t store_hash(const store_layout *l, const uint8_t *packed) { return hash_packed(packed, l->bytes); }
 
 void store_prefetch(const store *s, uint64_t hash) {
   __builtin_prefetch(s->table + (hash & (s->table_size - 1)) * s->entry_bytes);
@@ -245,7 +250,7 @@ static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t has
   }
 }
 
-static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(s, packed)); }
+static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(&s->layout, packed)); }
 
 static void grow(store *s) {
   uint8_t *old = s->table;
@@ -260,7 +265,7 @@ static void grow(store *s) {
 }
 
 bool store_add(store *s, const uint8_t *packed, uint32_t depth) {
-  return store_add_hashed(s, packed, store_hash(s, packed), depth);
+  return store_add_hashed(s, packed, store_hash(&s->layout, packed), depth);
 }
 
 bool store_add_hashed(store *s, const uint8_t *packed, uint64_t hash, uint32_t depth) {

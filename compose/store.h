@@ -60,12 +60,15 @@ typedef struct store {
 
 void store_init(store *s, const mdl *m);
 void store_free(store *s);
+/* The layout of m's states, as a store packs them; free with store_layout_free. */
+void store_layout_init(store_layout *l, const mdl *m);
+void store_layout_free(store_layout *l);
 /* Packs state into buf (layout.bytes + STORE_SLACK); false when a value does
  * not fit, or counts do not sum to their instances (*bad_slot: where). */
 bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot);
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state);
 /* The hash of a packed state (what store_add_hashed wants). */
-uint64_t store_hash(const store *s, const uint8_t *packed);
+uint64_t store_hash(const store_layout *l, const uint8_t *packed);
 /* Asks the CPU to fetch the table entry a hash points at. */
 void store_prefetch(const store *s, uint64_t hash);
 /* Adds a packed state found at depth unless present; true if it was new. */
