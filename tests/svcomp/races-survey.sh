@@ -3,7 +3,7 @@
 # `athread races`, not a test (make test does not run it; it always exits 0
 # unless the manifest cannot be read): for every no-data-race task of
 # tests/svcomp/tasks.txt, what athread can do today with the program. One
-# row a task:
+# row a task, then a line of totals:
 #   TASK EXPECTED LINES SKELETON THREADS CONFORM [WHY]
 # SKELETON is `ok` when athread skeleton (libclang) drafts a spec, `error`
 # when it does not (WHY: its first error). THREADS is the draft's thread
@@ -77,5 +77,9 @@ while read -r -u 3 task input property expected _ _ where _; do
     continue
   fi
   survey "$task" "$expected" "$prog"
-done 3< "$SVCOMP_TASKS"
+done 3< "$SVCOMP_TASKS" | tee "$SCRATCH/rows"
+# The totals: tasks, and how many of them each column's answers cover.
+awk '{ n++; if ($3 == "-") miss++; else { sk[$4]++; if ($4 == "ok") cf[$6]++ } }
+     END { printf "races-survey: %d tasks, %d missing; skeleton: %d ok, %d error; conform: %d accepted, %d rejected, %d unknown, %d internal\n",
+           n, miss, sk["ok"], sk["error"], cf["accepted"], cf["rejected"], cf["unknown"], cf["internal"] }' "$SCRATCH/rows"
 exit 0
