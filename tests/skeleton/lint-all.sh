@@ -23,6 +23,27 @@ check() {
   if "$ATHREAD" fmt --check "$draft" 2> /dev/null; then pass; else fail "$name: the draft is not in canonical layout"; fi
 }
 
+# SV-COMP tasks that skeleton does not draft today, with the start of the
+# first error it must give (TASK<TAB>ERROR). Such a task is still checked:
+# skeleton must fail with that error, and a task that drafts fails the run
+# until it leaves this list. 04-mutex_36-trylock_nr calls sleep() without
+# <unistd.h>, which clang rejects in C99 and later (the program is kept
+# unmodified: the coming `athread races` meets such programs).
+skeleton_xfail=$'goblint-regression/04-mutex_36-trylock_nr\t34:5: error: call to undeclared function \'sleep\''
+
+# xfail TASK: the error that skeleton_xfail expects of the task, if any.
+xfail() { printf '%s\n' "$skeleton_xfail" | awk -F '\t' -v t="$1" '$1 == t { print $2 }'; }
+
+# check_xfail NAME DIR FILE ERROR: skeleton fails on the file with ERROR.
+check_xfail() {
+  if (cd "$2" && "$ATHREAD" skeleton "$3") > /dev/null 2> "$SCRATCH/err"; then
+    fail "$1: skeleton now drafts it: take it out of skeleton_xfail"; return
+  fi
+  if head -n 1 "$SCRATCH/err" | grep -qF -e "$3:$4"; then pass; else
+    fail "$1: skeleton failed, but not with the expected error ($4)"; head -n 5 "$SCRATCH/err"
+  fi
+}
+
 # Golden cases whose C file skeleton accepts (exit 0).
 cases=$SCRATCH/cases
 mkdir -p "$cases"
@@ -49,7 +70,9 @@ while read -r -u 3 task input _ _ _ _ where _; do
     else fail "$why (no network? ATHREAD_SVCOMP_OPTIONAL=1 skips it)"; fi
     continue
   fi
-  check "svcomp/${task%/*}/$input" "$(dirname "$prog")" "$input"
+  why=$(xfail "$task")
+  if [ -n "$why" ]; then check_xfail "svcomp/${task%/*}/$input" "$(dirname "$prog")" "$input" "$why"
+  else check "svcomp/${task%/*}/$input" "$(dirname "$prog")" "$input"; fi
 done 3< "$SVCOMP_TASKS"
 [ $skipped = 0 ] || echo "skeleton-lint: $skipped SV-COMP tasks skipped, not tested"
 
