@@ -100,21 +100,36 @@ static inline uint64_t read_bits(bit_reader *r, unsigned n) {
   return v;
 }
 
+/* Writes a group's counts but the last (the rest); false when they are not
+ * a spread of its instances (a count < 0, or a sum that is not the
+ * instances). A bad count may spoil the bits written: the state is dropped. */
+static bool pack_counts(const store_group *g, const int64_t *count, bit_writer *w) {
+  int64_t rest = (int64_t)g->instances;
+  for (size_t q = 0; q + 1 < g->states; q++) {
+    if (count[q] < 0) return false;
+    rest -= count[q];
+    write_bits(w, (uint64_t)count[q], g->bits);
+  }
+  return rest >= 0 && count[g->states - 1] == rest;
+}
+
+/* Writes a group as its instances' control states in order; false as pack_counts. */
+static bool pack_states(const store_group *g, const int64_t *count, bit_writer *w) {
+  int64_t rest = (int64_t)g->instances;
+  for (size_t q = 0; q < g->states; q++) {
+    if (count[q] < 0 || count[q] > rest) return false;
+    rest -= count[q];
+    for (int64_t k = 0; k < count[q]; k++) write_bits(w, q, g->bits);
+  }
+  return rest == 0;
+}
+
 /* Writes group g of state; false when its counts are not a spread of its
  * instances (*bad_slot: its first). */
 static bool pack_group(const store_group *g, const int64_t *state, bit_writer *w, int *bad_slot) {
-  const int64_t *count = state + g->first;
-  int64_t rest = (int64_t)g->instances;
-  for (size_t q = 0; q < g->states && rest >= 0; q++) rest = count[q] < 0 ? -1 : rest - count[q];
-  if (rest != 0) {
-    *bad_slot = (int)g->first;
-    return false;
-  }
-  for (size_t q = 0; q < g->states; q++) {
-    if (g->as_counts && q + 1 < g->states) write_bits(w, (uint64_t)count[q], g->bits);
-    for (int64_t k = 0; !g->as_counts && k < count[q]; k++) write_bits(w, q, g->bits);
-  }
-  return true;
+  if ((g->as_counts ? pack_counts : pack_states)(g, state + g->first, w)) return true;
+  *bad_slot = (int)g->first;
+  return false;
 }
 
 /* Writes the slot of field f; false when its value does not fit. */
