@@ -178,8 +178,23 @@ static void edges_mean_their_relation_with_the_frame_rule(void **state) {
   unit_spec_free(spec);
 }
 
+/* e printed, or "(none)" for NULL. */
+static char *printed(const ir_expr *e) {
+  strbuf out = {0};
+  if (e) ir_print(&out, e);
+  else sbuf_puts(&out, "(none)");
+  return sbuf_take(&out);
+}
+
+static void check_expr(const ir_expr *e, const char *expected) {
+  char *text = printed(e);
+  assert_string_equal(text, expected);
+  free(text);
+}
+
 /* Plans fix from the pre-state first, then from what is fixed, and enumerate
- * first the variables that no conjunct could define. */
+ * first the variables that no conjunct could define; what remains to test
+ * after the steps is the conjuncts that gave no step its value. */
 static void plans_compute_before_they_enumerate(void **state) {
   (void)state;
   ast_spec *spec = unit_spec_load("shared int[0..3] x; shared int[0..3] y; shared bool b;\n"
@@ -197,6 +212,8 @@ static void plans_compute_before_they_enumerate(void **state) {
   assert_null(p->steps[1].def);
   assert_null(p->steps[1].from);
   assert_int_equal(p->steps[2].var, 0); /* x from y' */
+  check_expr(p->pre, "(none)");
+  check_expr(p->rest, "y' <= 2");
   const sem_plans *two = sem_edge_plans(t->edges.items[1]);
   assert_int_equal(two->count, 2);
   assert_int_equal(two->items[0].steps[0].var, 0); /* x' == y': each could define the other; x is enumerated */
@@ -205,6 +222,8 @@ static void plans_compute_before_they_enumerate(void **state) {
   assert_non_null(two->items[0].steps[1].def);
   assert_int_equal(two->items[1].steps[0].var, 0); /* x' == 1 from the pre-state, then y' any value */
   assert_null(two->items[1].steps[1].def);
+  check_expr(two->items[0].rest, "(none)"); /* each disjunct is its definition */
+  check_expr(two->items[1].rest, "(none)");
   unit_spec_free(spec);
 }
 
