@@ -80,13 +80,21 @@ static inline int64_t arith(const env *v, ir_op op, int64_t a, int64_t b) {
   return r;
 }
 
+/* An operand: a literal or a variable is read here, without the call that
+ * most operands would otherwise cost. */
+static inline int64_t operand(const env *v, const ir_expr *e) {
+  if (e->kind == IR_INT || e->kind == IR_BOOL) return e->value;
+  if (e->kind == IR_NAME && e->ref != REF_CONST) return e->primed ? v->nxt[e->index] : v->cur[e->index];
+  return eval(v, e);
+}
+
 static int64_t eval_binary(const env *v, const ir_expr *e) {
-  int64_t a = eval(v, e->a);
+  int64_t a = operand(v, e->a);
   switch (e->op) { /* the logical operators short-circuit */
-  case OP_AND: return a && eval(v, e->b);
-  case OP_OR: return a || eval(v, e->b);
-  case OP_IMPLIES: return !a || eval(v, e->b);
-  default: return arith(v, e->op, a, eval(v, e->b));
+  case OP_AND: return a && operand(v, e->b);
+  case OP_OR: return a || operand(v, e->b);
+  case OP_IMPLIES: return !a || operand(v, e->b);
+  default: return arith(v, e->op, a, operand(v, e->b));
   }
 }
 
@@ -117,7 +125,7 @@ static int64_t eval(const env *v, const ir_expr *e) {
   case IR_COUNT: return count_in_state(v, e->index, e->state_index);
   case IR_AT: return v->cur[v->p->at.first[e->index] + eval(v, e->a) - 1] == e->state_index;
   case IR_UNARY: {
-    int64_t a = eval(v, e->a);
+    int64_t a = operand(v, e->a);
     return arith(v, e->op, a, 0);
   }
   case IR_BINARY: return eval_binary(v, e);
