@@ -78,9 +78,9 @@ def gen_region(rng, nlocks, drop):
 
 
 def gen_thread(rng, nlocks, drop):
-    """A worker: 1-3 blocks, each a locked region, a branch or a flag store."""
+    """A worker: 1-2 blocks, each a locked region, a branch or a flag store."""
     out = []
-    for _ in range(rng.randint(1, 3)):
+    for _ in range(rng.randint(1, 2)):
         r = rng.random()
         if r < 0.6:
             out += gen_region(rng, nlocks, drop)
@@ -103,7 +103,7 @@ def generate(seed):
     """A program: main's prologue, 2-3 workers, optional joins and epilogue."""
     rng = random.Random(seed)
     nlocks = rng.randint(1, 2)
-    drop = rng.choice([0.0, 0.0, 0.1, 0.25])
+    drop = rng.choice([0.0, 0.1, 0.2, 0.4])
     workers = [gen_thread(rng, nlocks, drop) for _ in range(rng.randint(2, 3))]
     join = rng.random() < 0.7
     between = []
