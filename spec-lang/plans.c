@@ -15,6 +15,7 @@ typedef struct unknowns {
   bool *fixed;                         /* per cell: fixed by an earlier plan step */
   const ir_expr *true_lit, *false_lit; /* what a conjunct x or !x gives a bool x */
   int low;                             /* per plan: every cell below is known or fixed */
+  bool *defining;                      /* per conjunct of the disjunct planned: it gave a step its value */
 } unknowns;
 
 static bool is_unknown_ref(const unknowns *u, const ir_expr *e) {
@@ -101,6 +102,7 @@ static bool add_definition(unknowns *u, const ir_expr *const *conj, definers *ds
     const ir_expr *def = defined_by(u, conj[d.k], d.var);
     if (!def || !computable(u, def, pre_only)) continue;
     u->fixed[d.var] = true;
+    u->defining[d.k] = true;
     vec_push(NULL, steps, ((sem_step){d.var, def, conj[d.k]}));
     return true;
   }
@@ -153,14 +155,6 @@ static int add_step(const ast_spec *spec, unknowns *u, const ir_expr *const *con
   return -2;
 }
 
-/* True when conjunct c gave a step its definition: the step makes c true
- * (the value it stores is the one c requires), so c need not be tested. */
-static bool defines_a_step(const ir_expr *c, const sem_step *steps, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (steps[i].from == c) return true;
-  return false;
-}
-
 /* Plans one disjunct; returns -1, or the unknown it cannot determine. */
 static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disjunct, sem_plan *out) {
   ir_expr_list conj = {0};
@@ -169,6 +163,7 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   u->low = 0;
   definers ds = {0};
   find_definers(u, conj.items, conj.len, &ds);
+  u->defining = xcalloc(conj.len + 1, sizeof *u->defining);
   step_vec steps = {0};
   int r;
   while ((r = add_step(spec, u, conj.items, conj.len, &ds, &steps)) == -1) {}
@@ -178,8 +173,10 @@ static int plan_disjunct(const ast_spec *spec, unknowns *u, const ir_expr *disju
   out->pre = out->rest = NULL;
   vec_foreach(&conj, k) {
     if (conj.len > 1 && computable(u, conj.items[k], true)) out->pre = sem_join(spec, OP_AND, out->pre, conj.items[k]);
-    else if (!defines_a_step(conj.items[k], steps.items, steps.len)) out->rest = sem_join(spec, OP_AND, out->rest, conj.items[k]);
+    else if (!u->defining[k]) out->rest = sem_join(spec, OP_AND, out->rest, conj.items[k]); /* a step makes it true */
   }
+  free(u->defining);
+  u->defining = NULL;
   out->test = disjunct;
   out->step_count = steps.len;
   out->steps = copy;
