@@ -34,11 +34,11 @@ static size_t group_bits(const store_group *g) { return (g->as_counts ? g->state
 
 void store_layout_init(store_layout *l, const mdl *m) {
   memset(l, 0, sizeof *l);
-  l->width = mdl_width(m);
-  l->fields = xcalloc(l->width + 1, sizeof *l->fields);
-  l->groups = xcalloc(l->width + 1, sizeof *l->groups);
+  size_t width = mdl_width(m);
+  l->fields = xcalloc(width + 1, sizeof *l->fields);
+  l->groups = xcalloc(width + 1, sizeof *l->groups);
   size_t total = 0;
-  for (size_t i = 0; i < l->width; i++) {
+  for (size_t i = 0; i < width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
     store_field *f = &l->fields[l->field_count++];
     f->slot = i;

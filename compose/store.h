@@ -36,7 +36,6 @@ typedef struct store_field {
 } store_field;
 
 typedef struct store_layout {
-  size_t width;        /* slots */
   store_field *fields; /* packed in this order */
   size_t field_count;  /* how many */
   store_group *groups; /* the threads' count slots */
