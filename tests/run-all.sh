@@ -73,6 +73,8 @@ suite "composer oracle: random systems, SPIN vs athread (with and without symmet
 
 suite "composer oracle against rumur: random systems and every example, athread murphi's model in rumur (scalarsets and --no-symmetry) vs compose (verdicts; states without symmetry)" 30 tests/oracle/rumur-diff.sh "${RUMUR_CASES:-6}" 1
 
+suite "race oracle self-check: the random pthread programs compile (gcc, clang), the exhaustive interleaving search gets the hand-written cases right, and TSan never reports a race the oracle rules out" 6 tests/oracle/race-selftest.sh "${RACE_ORACLE_CASES:-300}"
+
 suite "conformance oracle: random (spec, C) pairs, athread conform vs the generator's brute-force search" 30 tests/oracle/conform-diff.sh "${CONFORM_CASES:-300}" 1
 
 suite "conformance oracle under --atomicity access: the same pairs, the environment moving between shared accesses" 30 env ATOMICITY=access tests/oracle/conform-diff.sh "${CONFORM_ACCESS_CASES:-150}" 1

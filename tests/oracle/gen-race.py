@@ -4,6 +4,8 @@
   gen-race.py SEED [--count N]   prints the C program of each seed SEED..SEED+N-1
                                  (with --count > 1 each is preceded by a
                                  "/* seed N */" line)
+  gen-race.py SEED --count N --out DIR
+                                 writes the program of each seed S to DIR/pS.c
   gen-race.py SEED --verdict [--count N] [--witness]
                                  prints one line per program:
                                    SEED VERDICT STATES
@@ -26,6 +28,7 @@ the same location (variable, struct field, array element), at least one a
 write, not both atomic. Exhaustive DFS, no partial-order reduction, a visited
 set of states. Python 3 standard library only.
 """
+import os
 import random
 import sys
 
@@ -386,6 +389,9 @@ def main(argv):
         text = render(prog)
         if "--verdict" in argv:
             report(s, prog, "--witness" in argv)
+        elif "--out" in argv:
+            with open(os.path.join(argv[argv.index("--out") + 1], f"p{s}.c"), "w") as f:
+                f.write(text)
         else:
             if count > 1:
                 print(f"/* seed {s} */")
