@@ -41,6 +41,7 @@ void store_layout_init(store_layout *l, const mdl *m) {
   size_t width = mdl_width(m);
   l->fields = xcalloc(width + 1, sizeof *l->fields);
   l->groups = xcalloc(width + 1, sizeof *l->groups);
+  l->slots = xcalloc(width + 1, sizeof *l->slots);
   size_t total = 0;
   for (size_t i = 0; i < width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
@@ -50,6 +51,7 @@ void store_layout_init(store_layout *l, const mdl *m) {
     if (s->kind == SLOT_COUNT && s->state == 0) {
       store_group *g = &l->groups[l->group_count++];
       *g = count_run(m, i);
+      g->pos = total;
       f->group = g;
       total += group_bits(g);
       i += g->states - 1;
@@ -59,6 +61,7 @@ void store_layout_init(store_layout *l, const mdl *m) {
     f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
     f->mask = mask_of(f->bits);
     total += f->bits;
+    l->slots[l->slot_count++] = *f;
   }
   l->one_word = total <= 64;
   l->bytes = (total + 7) / 8;
@@ -116,54 +119,69 @@ static inline __attribute__((always_inline)) uint64_t get_bits(const bits *b, bo
   return read_at(b->buf, pos, 0xffffffffu) | read_at(b->buf, pos + 32, mask >> 32) << 32;
 }
 
-/* Writes a group's counts but the last (the rest); false when they are not
- * a spread of its instances (a count < 0, or a sum that is not the
- * instances). A bad count may spoil the bits written: the state is dropped. */
-static inline __attribute__((always_inline)) bool pack_counts(const store_group *g, size_t pos, const int64_t *count,
-                                                              bits *b, bool one) {
+/* Whether a group's counts are a spread of its instances: none < 0, and
+ * their sum is the instances. */
+static bool spread(const store_group *g, const int64_t *count) {
   int64_t rest = (int64_t)g->instances;
+  for (size_t q = 0; q < g->states; q++) {
+    if (count[q] < 0 || count[q] > rest) return false;
+    rest -= count[q];
+  }
+  return rest == 0;
+}
+
+/* Writes a group's counts but the last (the rest); false when they are not
+ * a spread (a count too wide for its bits is in *over). */
+static inline __attribute__((always_inline)) bool pack_counts(const store_group *g, const int64_t *count, bits *b,
+                                                              bool one, uint64_t *over) {
+  int64_t rest = (int64_t)g->instances;
+  size_t pos = g->pos;
   for (size_t q = 0; q + 1 < g->states; q++, pos += g->bits) {
-    if (count[q] < 0) return false;
+    *over |= (uint64_t)count[q] & ~g->mask;
     rest -= count[q];
     put_bits(b, one, pos, (uint64_t)count[q], g->bits);
   }
   return rest >= 0 && count[g->states - 1] == rest;
 }
 
-/* Writes a group as its instances' control states in order; false as pack_counts. */
-static inline __attribute__((always_inline)) bool pack_states(const store_group *g, size_t pos, const int64_t *count,
-                                                              bits *b, bool one) {
-  int64_t rest = (int64_t)g->instances;
-  for (size_t q = 0; q < g->states; q++) {
-    if (count[q] < 0 || count[q] > rest) return false;
-    rest -= count[q];
+/* Writes a group as its instances' control states in order; false when
+ * its counts are not a spread. */
+static inline __attribute__((always_inline)) bool pack_states(const store_group *g, const int64_t *count, bits *b,
+                                                              bool one) {
+  if (!spread(g, count)) return false;
+  size_t pos = g->pos;
+  for (size_t q = 0; q < g->states; q++)
     for (int64_t k = 0; k < count[q]; k++, pos += g->bits) put_bits(b, one, pos, q, g->bits);
-  }
-  return rest == 0;
+  return true;
 }
 
-/* Writes field f of state; false when it does not fit (*bad_slot: its slot,
- * or a group's first). */
-static inline __attribute__((always_inline)) bool pack_field(const store_field *f, const int64_t *state, bits *b,
-                                                             bool one, int *bad_slot) {
-  const store_group *g = f->group;
-  bool fits;
-  if (g) {
-    fits = g->as_counts ? pack_counts(g, f->pos, state + g->first, b, one) : pack_states(g, f->pos, state + g->first, b, one);
-  } else {
-    uint64_t v = (uint64_t)state[f->slot] - (uint64_t)f->offset;
-    fits = (v & ~f->mask) == 0;
-    put_bits(b, one, f->pos, v, f->bits);
-  }
-  if (!fits) *bad_slot = (int)f->slot;
-  return fits;
+/* The first field in packing order that does not fit (a slot) or is no
+ * spread (a group): its slot, or the group's first. */
+static int first_bad(const store_layout *l, const int64_t *state) {
+  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++)
+    if (f->group ? !spread(f->group, state + f->group->first)
+                 : (((uint64_t)state[f->slot] - (uint64_t)f->offset) & ~f->mask) != 0)
+      return (int)f->slot;
+  return -1;
 }
 
+/* The slots first, without a branch (a value too wide only sets bits of
+ * over), then the groups; a state that does not fit is dropped, so what its
+ * bad values wrote does not matter. */
 static inline __attribute__((always_inline)) bool pack_all(const store_layout *l, const int64_t *state, bits *b,
                                                            bool one, int *bad_slot) {
-  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++)
-    if (!pack_field(f, state, b, one, bad_slot)) return false;
-  return true;
+  uint64_t over = 0;
+  bool ok = true;
+  for (const store_field *f = l->slots; f < l->slots + l->slot_count; f++) {
+    uint64_t v = (uint64_t)state[f->slot] - (uint64_t)f->offset;
+    over |= v & ~f->mask;
+    put_bits(b, one, f->pos, v, f->bits);
+  }
+  for (const store_group *g = l->groups; g < l->groups + l->group_count; g++)
+    ok &= g->as_counts ? pack_counts(g, state + g->first, b, one, &over) : pack_states(g, state + g->first, b, one);
+  if (ok && over == 0) return true;
+  *bad_slot = first_bad(l, state);
+  return false;
 }
 
 bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot) {
@@ -177,10 +195,11 @@ bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *
   return pack_all(l, state, &b, false, bad_slot);
 }
 
-/* Reads group g, packed from pos, into state's counts. */
-static inline __attribute__((always_inline)) void unpack_group(const store_group *g, size_t pos, const bits *b, bool one,
+/* Reads group g into state's counts. */
+static inline __attribute__((always_inline)) void unpack_group(const store_group *g, const bits *b, bool one,
                                                                int64_t *state) {
   int64_t *count = state + g->first, rest = (int64_t)g->instances;
+  size_t pos = g->pos;
   if (!g->as_counts) {
     memset(count, 0, g->states * sizeof *count);
     for (size_t k = 0; k < g->instances; k++, pos += g->bits) count[get_bits(b, one, pos, g->mask, g->bits)]++;
@@ -193,12 +212,9 @@ static inline __attribute__((always_inline)) void unpack_group(const store_group
 
 static inline __attribute__((always_inline)) void unpack_all(const store_layout *l, const bits *b, bool one,
                                                              int64_t *state) {
-  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++) {
-    if (f->group)
-      unpack_group(f->group, f->pos, b, one, state);
-    else
-      state[f->slot] = (int64_t)(get_bits(b, one, f->pos, f->mask, f->bits) + (uint64_t)f->offset);
-  }
+  for (const store_field *f = l->slots; f < l->slots + l->slot_count; f++)
+    state[f->slot] = (int64_t)(get_bits(b, one, f->pos, f->mask, f->bits) + (uint64_t)f->offset);
+  for (const store_group *g = l->groups; g < l->groups + l->group_count; g++) unpack_group(g, b, one, state);
 }
 
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
@@ -263,6 +279,7 @@ void store_init(store *s, const mdl *m) {
 void store_layout_free(store_layout *l) {
   free(l->fields);
   free(l->groups);
+  free(l->slots);
 }
 
 void store_free(store *s) {

@@ -23,6 +23,7 @@ typedef struct store_group {
   size_t first;     /* its first slot */
   size_t instances; /* what the counts sum to */
   size_t states;    /* its slots: one per control state */
+  size_t pos;       /* its first bit in the packed state */
   bool as_counts;   /* stored as counts, else as the instances' control states */
   uint8_t bits;     /* bits of one count, or of one control state */
   uint64_t mask;    /* the values of those bits */
@@ -43,6 +44,8 @@ typedef struct store_layout {
   size_t field_count;  /* how many */
   store_group *groups; /* the threads' count slots */
   size_t group_count;  /* how many */
+  store_field *slots;  /* the fields that are one slot, in order (packed apart from the groups) */
+  size_t slot_count;   /* how many */
   size_t bytes;        /* bytes of a packed state */
   bool one_word;       /* the fields fit in 64 bits */
 } store_layout;
