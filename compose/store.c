@@ -66,6 +66,7 @@ void store_layout_init(store_layout *l, const mdl *m) {
   l->one_word = total <= 64;
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
+  l->tail = mask_of(8 * (unsigned)(l->bytes % 8));
 }
 
 /* Bit i of a packed state is bit i % 8 of its byte i / 8: the fields one
@@ -229,23 +230,24 @@ void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
 
 /* ---------------------------------------------------------------- the table */
 
-/* Bytes [at, at + 8) of a packed state of n bytes, those past n read as 0.
- * Reads 8 bytes whatever n: every buffer of packed states has STORE_SLACK
- * after it, and a table entry has its tag and the next entry. */
-static inline uint64_t packed_word(const uint8_t *p, size_t n, size_t at) {
+/* The 8 bytes at p (every buffer of packed states has STORE_SLACK after
+ * it, and a table entry has its tag and the next entry). */
+static inline uint64_t word_at(const uint8_t *p) {
   uint64_t w;
-  memcpy(&w, p + at, 8);
-  return n - at >= 8 ? w : w & (((uint64_t)1 << (8 * (n - at))) - 1);
+  memcpy(&w, p, 8);
+  return w;
 }
 
-static uint64_t hash_packed(const uint8_t *p, size_t n) {
+/* A packed state of n bytes is its whole words, then (when 8 does not
+ * divide n) a partial one: the word at its end masked by tail. */
+static uint64_t hash_packed(const uint8_t *p, size_t n, uint64_t tail) {
   uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
   size_t at = 0;
   for (; n - at >= 8; at += 8) {
-    h = (h ^ packed_word(p, n, at)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ word_at(p + at)) * 0xff51afd7ed558ccdULL;
     h ^= h >> 32;
   }
-  h ^= packed_word(p, n, at); /* murmur3's finalizer: every input bit reaches the low bits used as the index */
+  if (at < n) h ^= word_at(p + at) & tail; /* murmur3's finalizer: every input bit reaches the low bits used as the index */
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33;
@@ -294,17 +296,18 @@ static uint32_t entry_tag(const uint8_t *entry, size_t bytes) {
   return tag;
 }
 
-uint64_t store_hash(const store_layout *l, const uint8_t *packed) { return hash_packed(packed, l->bytes); }
+uint64_t store_hash(const store_layout *l, const uint8_t *packed) { return hash_packed(packed, l->bytes, l->tail); }
 
 void store_prefetch(const store *s, uint64_t hash) {
   __builtin_prefetch(s->table + (hash & (s->table_size - 1)) * s->entry_bytes);
 }
 
 /* Word by word, without a call: states are a few words. */
-static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n) {
-  for (size_t at = 0; at < n; at += 8)
-    if (packed_word(a, n, at) != packed_word(b, n, at)) return false;
-  return true;
+static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n, uint64_t tail) {
+  size_t at = 0;
+  for (; n - at >= 8; at += 8)
+    if (word_at(a + at) != word_at(b + at)) return false;
+  return at == n || ((word_at(a + at) ^ word_at(b + at)) & tail) == 0;
 }
 
 /* The entry holding packed, or the empty entry where it belongs. */
@@ -312,7 +315,7 @@ static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t has
   size_t mask = s->table_size - 1, bytes = s->layout.bytes;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     uint8_t *e = s->table + i * s->entry_bytes;
-    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes)) return e;
+    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes, s->layout.tail)) return e;
   }
 }
 

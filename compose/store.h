@@ -47,6 +47,7 @@ typedef struct store_layout {
   store_field *slots;  /* the fields that are one slot, in order (packed apart from the groups) */
   size_t slot_count;   /* how many */
   size_t bytes;        /* bytes of a packed state */
+  uint64_t tail;       /* the bits of its last bytes % 8 bytes (its partial word) */
   bool one_word;       /* the fields fit in 64 bits */
 } store_layout;
 
