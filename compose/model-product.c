@@ -31,6 +31,7 @@ typedef struct cthread {
   int *out_first;           /* out[out_first[s] .. out_first[s+1]) leave state s */
   int count;                /* its instances */
   int64_t first_tid;        /* tid of its first instance */
+  uint64_t tid_free;        /* control states (< 64) whose checks do not read tid: they hold for all its instances or none */
 } cthread;
 
 /* Where each thread's instances are in a state: one slot per instance (its
@@ -412,6 +413,21 @@ static bool instance_ok(const env *v, const cthread *t, int slot, int64_t q, mdl
   return checks_hold(v, sem_state_checks(t->thread->states.items[q]), why);
 }
 
+/* Each instance of a thread, but those in a control state whose checks do
+ * not read tid and held for an instance before (the same checks of the same
+ * state: they hold again). */
+static bool instances_ok(env *v, const cthread *t, int first, const int64_t *state, mdl_violation *why) {
+  uint64_t held = 0; /* such control states met */
+  for (int i = 0; i < t->count; i++) {
+    int64_t q = state[first + i];
+    if (q < 64 && (held >> q & 1)) continue;
+    v->tid = t->first_tid + i;
+    if (!instance_ok(v, t, first + i, q, why)) return false;
+    if (q < 64) held |= t->tid_free & (uint64_t)1 << q;
+  }
+  return true;
+}
+
 /* The instances of one thread: each, or each control state that counts some. */
 static bool thread_ok(const product *p, int thread, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
   const cthread *t = &p->threads[thread];
@@ -422,11 +438,7 @@ static bool thread_ok(const product *p, int thread, const int64_t *state, mdl_vi
       if (state[first + (int)q] > 0 && !instance_ok(&v, t, first + (int)q, (int64_t)q, why)) return false;
     return true;
   }
-  for (int i = 0; i < t->count; i++) {
-    v.tid = t->first_tid + i;
-    if (!instance_ok(&v, t, first + i, state[first + i], why)) return false;
-  }
-  return true;
+  return instances_ok(&v, t, first, state, why);
 }
 
 static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
@@ -729,10 +741,29 @@ static bool compile_command(product *p, cedge *ce) {
   return true;
 }
 
+static bool reads_tid(const ir_expr *e) {
+  if (!e) return false;
+  if (e->kind == IR_TID) return true;
+  return reads_tid(e->a) || reads_tid(e->b) || reads_tid(e->c) || (e->kind == IR_QUANT && reads_tid(e->lowered));
+}
+
+/* The control states (< 64) none of whose checks reads tid. */
+static uint64_t tid_free_states(const ast_thread *t) {
+  uint64_t free_of_tid = 0;
+  for (size_t q = 0; q < t->states.len && q < 64; q++) {
+    const sem_checks *cs = sem_state_checks(t->states.items[q]);
+    bool reads = false;
+    for (size_t i = 0; i < cs->len && !reads; i++) reads = reads_tid(cs->items[i].holds);
+    if (!reads) free_of_tid |= (uint64_t)1 << q;
+  }
+  return free_of_tid;
+}
+
 static bool compile_thread(product *p, int index) {
   const ast_thread *t = p->spec->threads.items[index];
   cthread *ct = &p->threads[index];
   ct->thread = t;
+  ct->tid_free = tid_free_states(t);
   ct->edges = xcalloc(t->edges.len + 1, sizeof *ct->edges);
   ct->out = xcalloc(t->edges.len + 1, sizeof *ct->out);
   ct->out_first = xcalloc(t->states.len + 2, sizeof *ct->out_first);

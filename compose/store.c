@@ -16,6 +16,9 @@ static uint8_t bits_for(uint64_t span) {
   return b;
 }
 
+/* The values of n bits: bits set, but for n = 64 (a shift by 64 is undefined). */
+static uint64_t mask_of(unsigned n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; }
+
 /* The run of count slots of one thread that starts at slot first. */
 static store_group count_run(const mdl *m, size_t first) {
   const mdl_slot *s = mdl_slot_at(m, first);
@@ -27,6 +30,7 @@ static store_group count_run(const mdl *m, size_t first) {
   uint8_t count_bits = bits_for((uint64_t)s->hi), state_bits = bits_for(states - 1);
   g.as_counts = (states - 1) * count_bits <= g.instances * state_bits;
   g.bits = g.as_counts ? count_bits : state_bits;
+  g.mask = mask_of(g.bits);
   return g;
 }
 
@@ -37,14 +41,17 @@ void store_layout_init(store_layout *l, const mdl *m) {
   size_t width = mdl_width(m);
   l->fields = xcalloc(width + 1, sizeof *l->fields);
   l->groups = xcalloc(width + 1, sizeof *l->groups);
+  l->slots = xcalloc(width + 1, sizeof *l->slots);
   size_t total = 0;
   for (size_t i = 0; i < width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
     store_field *f = &l->fields[l->field_count++];
     f->slot = i;
+    f->pos = total;
     if (s->kind == SLOT_COUNT && s->state == 0) {
       store_group *g = &l->groups[l->group_count++];
       *g = count_run(m, i);
+      g->pos = total;
       f->group = g;
       total += group_bits(g);
       i += g->states - 1;
@@ -52,150 +59,195 @@ void store_layout_init(store_layout *l, const mdl *m) {
     }
     f->offset = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
     f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
+    f->mask = mask_of(f->bits);
     total += f->bits;
+    l->slots[l->slot_count++] = *f;
   }
+  l->one_word = total <= 64;
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
+  l->tail = mask_of(8 * (unsigned)(l->bytes % 8));
 }
 
-/* Packing streams the slots' bits through a 64-bit accumulator, 32 bits at
- * a time (wider slots go in two halves). */
+/* Bit i of a packed state is bit i % 8 of its byte i / 8: the fields one
+ * after the other, lowest bit first. Each field's place is fixed by the
+ * layout, so packing and unpacking go to it directly. When the whole state
+ * fits in 64 bits (the common case), it is built and taken apart in one
+ * word; else each field is read and or-ed into the buffer with an unaligned
+ * 8-byte access at its first byte (fields of more than 32 bits in two
+ * halves, so that they fit in the 57 bits such an access always holds).
+ * The functions below are written once for both: `one` is a constant at
+ * every call, so each use compiles to one of them. */
 
-typedef struct bit_writer {
-  uint8_t *out;  /* next byte to write */
-  uint64_t acc;  /* pending bits, lowest first */
-  unsigned fill; /* pending bits in acc (< 32 between calls) */
-} bit_writer;
+/* Where a state is packed: one word, or a buffer. */
+typedef struct bits {
+  uint8_t *buf;  /* the buffer (!one) */
+  uint64_t word; /* the word (one) */
+} bits;
 
-/* Appends n <= 32 bits. */
-static inline void write_bits(bit_writer *w, uint64_t v, unsigned n) {
-  w->acc |= v << w->fill;
-  w->fill += n;
-  if (w->fill < 32) return;
-  uint32_t low = (uint32_t)w->acc;
-  memcpy(w->out, &low, 4);
-  w->out += 4;
-  w->acc >>= 32;
-  w->fill -= 32;
+/* Or-s v (< 2^57) into buf at bit pos. */
+static inline void or_at(uint8_t *buf, size_t pos, uint64_t v) {
+  uint64_t w;
+  memcpy(&w, buf + pos / 8, 8); /* may reach into the slack after the state */
+  w |= v << (pos % 8);
+  memcpy(buf + pos / 8, &w, 8);
 }
 
-typedef struct bit_reader {
-  const uint8_t *in; /* next byte to load */
-  uint64_t acc;      /* loaded bits, lowest first */
-  unsigned avail;    /* bits in acc */
-} bit_reader;
+/* The bits of buf from pos, as many as mask (< 2^57) has. */
+static inline uint64_t read_at(const uint8_t *buf, size_t pos, uint64_t mask) {
+  uint64_t w;
+  memcpy(&w, buf + pos / 8, 8); /* may read into the slack after the state */
+  return (w >> (pos % 8)) & mask;
+}
 
-/* Takes n <= 32 bits. */
-static inline uint64_t read_bits(bit_reader *r, unsigned n) {
-  if (r->avail < n) {
-    uint32_t word;
-    memcpy(&word, r->in, 4); /* may read into the slack after the state */
-    r->in += 4;
-    r->acc |= (uint64_t)word << r->avail;
-    r->avail += 32;
+/* Writes v (it fits in n bits) at bit pos. */
+static inline __attribute__((always_inline)) void put_bits(bits *b, bool one, size_t pos, uint64_t v, unsigned n) {
+  if (one) {
+    b->word |= v << pos;
+  } else if (n <= 32) {
+    or_at(b->buf, pos, v);
+  } else {
+    or_at(b->buf, pos, v & 0xffffffffu);
+    or_at(b->buf, pos + 32, v >> 32);
   }
-  uint64_t v = n == 0 ? 0 : r->acc & (((uint64_t)1 << n) - 1);
-  r->acc >>= n;
-  r->avail -= n;
-  return v;
 }
 
-/* Writes a group's counts but the last (the rest); false when they are not
- * a spread of its instances (a count < 0, or a sum that is not the
- * instances). A bad count may spoil the bits written: the state is dropped. */
-static bool pack_counts(const store_group *g, const int64_t *count, bit_writer *w) {
-  int64_t rest = (int64_t)g->instances;
-  for (size_t q = 0; q + 1 < g->states; q++) {
-    if (count[q] < 0) return false;
-    rest -= count[q];
-    write_bits(w, (uint64_t)count[q], g->bits);
-  }
-  return rest >= 0 && count[g->states - 1] == rest;
+/* The n bits (mask: their values) at bit pos. */
+static inline __attribute__((always_inline)) uint64_t get_bits(const bits *b, bool one, size_t pos, uint64_t mask,
+                                                               unsigned n) {
+  if (one) return (b->word >> pos) & mask;
+  if (n <= 32) return read_at(b->buf, pos, mask);
+  return read_at(b->buf, pos, 0xffffffffu) | read_at(b->buf, pos + 32, mask >> 32) << 32;
 }
 
-/* Writes a group as its instances' control states in order; false as pack_counts. */
-static bool pack_states(const store_group *g, const int64_t *count, bit_writer *w) {
+/* Whether a group's counts are a spread of its instances: none < 0, and
+ * their sum is the instances. */
+static bool spread(const store_group *g, const int64_t *count) {
   int64_t rest = (int64_t)g->instances;
   for (size_t q = 0; q < g->states; q++) {
     if (count[q] < 0 || count[q] > rest) return false;
     rest -= count[q];
-    for (int64_t k = 0; k < count[q]; k++) write_bits(w, q, g->bits);
   }
   return rest == 0;
 }
 
-/* Writes group g of state; false when its counts are not a spread of its
- * instances (*bad_slot: its first). */
-static bool pack_group(const store_group *g, const int64_t *state, bit_writer *w, int *bad_slot) {
-  if ((g->as_counts ? pack_counts : pack_states)(g, state + g->first, w)) return true;
-  *bad_slot = (int)g->first;
+/* Writes a group's counts but the last (the rest); false when they are not
+ * a spread (a count too wide for its bits is in *over). */
+static inline __attribute__((always_inline)) bool pack_counts(const store_group *g, const int64_t *count, bits *b,
+                                                              bool one, uint64_t *over) {
+  int64_t rest = (int64_t)g->instances;
+  size_t pos = g->pos;
+  for (size_t q = 0; q + 1 < g->states; q++, pos += g->bits) {
+    *over |= (uint64_t)count[q] & ~g->mask;
+    rest -= count[q];
+    put_bits(b, one, pos, (uint64_t)count[q], g->bits);
+  }
+  return rest >= 0 && count[g->states - 1] == rest;
+}
+
+/* Writes a group as its instances' control states in order; false when
+ * its counts are not a spread. */
+static inline __attribute__((always_inline)) bool pack_states(const store_group *g, const int64_t *count, bits *b,
+                                                              bool one) {
+  if (!spread(g, count)) return false;
+  size_t pos = g->pos;
+  for (size_t q = 0; q < g->states; q++)
+    for (int64_t k = 0; k < count[q]; k++, pos += g->bits) put_bits(b, one, pos, q, g->bits);
+  return true;
+}
+
+/* The first field in packing order that does not fit (a slot) or is no
+ * spread (a group): its slot, or the group's first. */
+static int first_bad(const store_layout *l, const int64_t *state) {
+  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++)
+    if (f->group ? !spread(f->group, state + f->group->first)
+                 : (((uint64_t)state[f->slot] - (uint64_t)f->offset) & ~f->mask) != 0)
+      return (int)f->slot;
+  return -1;
+}
+
+/* The slots first, without a branch (a value too wide only sets bits of
+ * over), then the groups; a state that does not fit is dropped, so what its
+ * bad values wrote does not matter. */
+static inline __attribute__((always_inline)) bool pack_all(const store_layout *l, const int64_t *state, bits *b,
+                                                           bool one, int *bad_slot) {
+  uint64_t over = 0;
+  bool ok = true;
+  for (const store_field *f = l->slots; f < l->slots + l->slot_count; f++) {
+    uint64_t v = (uint64_t)state[f->slot] - (uint64_t)f->offset;
+    over |= v & ~f->mask;
+    put_bits(b, one, f->pos, v, f->bits);
+  }
+  for (const store_group *g = l->groups; g < l->groups + l->group_count; g++)
+    ok &= g->as_counts ? pack_counts(g, state + g->first, b, one, &over) : pack_states(g, state + g->first, b, one);
+  if (ok && over == 0) return true;
+  *bad_slot = first_bad(l, state);
   return false;
 }
 
-/* Writes the slot of field f; false when its value does not fit. */
-static bool pack_slot(const store_field *f, const int64_t *state, bit_writer *w, int *bad_slot) {
-  uint64_t v = (uint64_t)state[f->slot] - (uint64_t)f->offset;
-  if (f->bits < 64 && (v >> f->bits) != 0) {
-    *bad_slot = (int)f->slot;
-    return false;
-  }
-  if (f->bits <= 32) {
-    write_bits(w, v, f->bits);
-  } else {
-    write_bits(w, v & 0xffffffffu, 32);
-    write_bits(w, v >> 32, f->bits - 32u);
-  }
-  return true;
-}
-
 bool store_pack(const store_layout *l, const int64_t *state, uint8_t *buf, int *bad_slot) {
-  bit_writer w = {buf, 0, 0};
-  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++)
-    if (f->group ? !pack_group(f->group, state, &w, bad_slot) : !pack_slot(f, state, &w, bad_slot)) return false;
-  memcpy(w.out, &w.acc, 8); /* the last partial word, its padding bits zero; bytes past the state land in the slack */
-  return true;
+  bits b = {buf, 0};
+  if (l->one_word) {
+    if (!pack_all(l, state, &b, true, bad_slot)) return false;
+    memcpy(buf, &b.word, 8); /* its padding bits zero; bytes past the state land in the slack */
+    return true;
+  }
+  memset(buf, 0, l->bytes + 7); /* what the 8-byte accesses of the last bytes reach */
+  return pack_all(l, state, &b, false, bad_slot);
 }
 
 /* Reads group g into state's counts. */
-static void unpack_group(const store_group *g, bit_reader *r, int64_t *state) {
+static inline __attribute__((always_inline)) void unpack_group(const store_group *g, const bits *b, bool one,
+                                                               int64_t *state) {
   int64_t *count = state + g->first, rest = (int64_t)g->instances;
-  memset(count, 0, g->states * sizeof *count);
-  for (size_t k = 0; !g->as_counts && k < g->instances; k++) count[read_bits(r, g->bits)]++;
-  for (size_t q = 0; g->as_counts && q + 1 < g->states; q++) rest -= count[q] = (int64_t)read_bits(r, g->bits);
-  if (g->as_counts) count[g->states - 1] = rest;
+  size_t pos = g->pos;
+  if (!g->as_counts) {
+    memset(count, 0, g->states * sizeof *count);
+    for (size_t k = 0; k < g->instances; k++, pos += g->bits) count[get_bits(b, one, pos, g->mask, g->bits)]++;
+    return;
+  }
+  for (size_t q = 0; q + 1 < g->states; q++, pos += g->bits)
+    rest -= count[q] = (int64_t)get_bits(b, one, pos, g->mask, g->bits);
+  count[g->states - 1] = rest;
+}
+
+static inline __attribute__((always_inline)) void unpack_all(const store_layout *l, const bits *b, bool one,
+                                                             int64_t *state) {
+  for (const store_field *f = l->slots; f < l->slots + l->slot_count; f++)
+    state[f->slot] = (int64_t)(get_bits(b, one, f->pos, f->mask, f->bits) + (uint64_t)f->offset);
+  for (const store_group *g = l->groups; g < l->groups + l->group_count; g++) unpack_group(g, b, one, state);
 }
 
 void store_unpack(const store_layout *l, const uint8_t *buf, int64_t *state) {
-  bit_reader r = {buf, 0, 0};
-  for (const store_field *f = l->fields; f < l->fields + l->field_count; f++) {
-    if (f->group) {
-      unpack_group(f->group, &r, state);
-      continue;
-    }
-    uint64_t v = f->bits <= 32 ? read_bits(&r, f->bits) : read_bits(&r, 32) | read_bits(&r, f->bits - 32u) << 32;
-    state[f->slot] = (int64_t)(v + (uint64_t)f->offset);
+  bits b = {(uint8_t *)buf, 0};
+  if (!l->one_word) {
+    unpack_all(l, &b, false, state);
+    return;
   }
+  memcpy(&b.word, buf, 8); /* may read into the slack after the state */
+  unpack_all(l, &b, true, state);
 }
 
 /* ---------------------------------------------------------------- the table */
 
-/* Bytes [at, at + 8) of a packed state of n bytes, those past n read as 0.
- * Reads 8 bytes whatever n: every buffer of packed states has STORE_SLACK
- * after it, and a table entry has its tag and the next entry. */
-static inline uint64_t packed_word(const uint8_t *p, size_t n, size_t at) {
+/* The 8 bytes at p (every buffer of packed states has STORE_SLACK after
+ * it, and a table entry has its tag and the next entry). */
+static inline uint64_t word_at(const uint8_t *p) {
   uint64_t w;
-  memcpy(&w, p + at, 8);
-  return n - at >= 8 ? w : w & (((uint64_t)1 << (8 * (n - at))) - 1);
+  memcpy(&w, p, 8);
+  return w;
 }
 
-static uint64_t hash_packed(const uint8_t *p, size_t n) {
+/* A packed state of n bytes is its whole words, then (when 8 does not
+ * divide n) a partial one: the word at its end masked by tail. */
+static uint64_t hash_packed(const uint8_t *p, size_t n, uint64_t tail) {
   uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
   size_t at = 0;
   for (; n - at >= 8; at += 8) {
-    h = (h ^ packed_word(p, n, at)) * 0xff51afd7ed558ccdULL;
+    h = (h ^ word_at(p + at)) * 0xff51afd7ed558ccdULL;
     h ^= h >> 32;
   }
-  h ^= packed_word(p, n, at); /* murmur3's finalizer: every input bit reaches the low bits used as the index */
+  if (at < n) h ^= word_at(p + at) & tail; /* murmur3's finalizer: every input bit reaches the low bits used as the index */
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33;
@@ -229,6 +281,7 @@ void store_init(store *s, const mdl *m) {
 void store_layout_free(store_layout *l) {
   free(l->fields);
   free(l->groups);
+  free(l->slots);
 }
 
 void store_free(store *s) {
@@ -243,17 +296,18 @@ static uint32_t entry_tag(const uint8_t *entry, size_t bytes) {
   return tag;
 }
 
-uint64_t store_hash(const store_layout *l, const uint8_t *packed) { return hash_packed(packed, l->bytes); }
+uint64_t store_hash(const store_layout *l, const uint8_t *packed) { return hash_packed(packed, l->bytes, l->tail); }
 
 void store_prefetch(const store *s, uint64_t hash) {
   __builtin_prefetch(s->table + (hash & (s->table_size - 1)) * s->entry_bytes);
 }
 
 /* Word by word, without a call: states are a few words. */
-static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n) {
-  for (size_t at = 0; at < n; at += 8)
-    if (packed_word(a, n, at) != packed_word(b, n, at)) return false;
-  return true;
+static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n, uint64_t tail) {
+  size_t at = 0;
+  for (; n - at >= 8; at += 8)
+    if (word_at(a + at) != word_at(b + at)) return false;
+  return at == n || ((word_at(a + at) ^ word_at(b + at)) & tail) == 0;
 }
 
 /* The entry holding packed, or the empty entry where it belongs. */
@@ -261,7 +315,7 @@ static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t has
   size_t mask = s->table_size - 1, bytes = s->layout.bytes;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     uint8_t *e = s->table + i * s->entry_bytes;
-    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes)) return e;
+    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes, s->layout.tail)) return e;
   }
 }
 

@@ -23,15 +23,19 @@ typedef struct store_group {
   size_t first;     /* its first slot */
   size_t instances; /* what the counts sum to */
   size_t states;    /* its slots: one per control state */
+  size_t pos;       /* its first bit in the packed state */
   bool as_counts;   /* stored as counts, else as the instances' control states */
   uint8_t bits;     /* bits of one count, or of one control state */
+  uint64_t mask;    /* the values of those bits */
 } store_group;
 
 /* What is packed, in order: one slot's value, or one group's counts. */
 typedef struct store_field {
   size_t slot;              /* the slot (a group's first) */
+  size_t pos;               /* its first bit in the packed state */
   int64_t offset;           /* a slot: the value stored is value - offset */
   uint8_t bits;             /* a slot: the bits it takes */
+  uint64_t mask;            /* a slot: the values of those bits */
   const store_group *group; /* the group, or NULL for a slot */
 } store_field;
 
@@ -40,7 +44,11 @@ typedef struct store_layout {
   size_t field_count;  /* how many */
   store_group *groups; /* the threads' count slots */
   size_t group_count;  /* how many */
+  store_field *slots;  /* the fields that are one slot, in order (packed apart from the groups) */
+  size_t slot_count;   /* how many */
   size_t bytes;        /* bytes of a packed state */
+  uint64_t tail;       /* the bits of its last bytes % 8 bytes (its partial word) */
+  bool one_word;       /* the fields fit in 64 bits */
 } store_layout;
 
 typedef struct store {

@@ -225,6 +225,67 @@ static void without_symmetry_every_slot_packs(void **unused) {
   unit_spec_free(spec);
 }
 
+/* Slots of more than 64 bits in all (1 + 32 + 42 + 32 + 3 + 2 * 3 + 2 * 3),
+ * some wider than 32 bits, some straddling a word. */
+enum { WIDE = 16 };
+static const mdl_slot wide_slots[WIDE] = {
+    {.kind = SLOT_SHARED, .name = "f", .bounded = true, .hi = 1},
+    {.kind = SLOT_SHARED, .name = "a"},
+    {.kind = SLOT_SHARED, .name = "big", .bounded = true, .hi = 4000000000000},
+    {.kind = SLOT_SHARED, .name = "b"},
+    {.kind = SLOT_SHARED, .name = "c", .bounded = true, .lo = -3, .hi = 3},
+    {.kind = SLOT_COUNT, .name = "count(W@A)", .bounded = true, .hi = 5, .state = 0},
+    {.kind = SLOT_COUNT, .name = "count(W@B)", .bounded = true, .hi = 5, .state = 1},
+    {.kind = SLOT_COUNT, .name = "count(W@C)", .bounded = true, .hi = 5, .state = 2},
+    {.kind = SLOT_COUNT, .name = "count(V@S0)", .bounded = true, .hi = 2, .state = 0},
+    {.kind = SLOT_COUNT, .name = "count(V@S1)", .bounded = true, .hi = 2, .state = 1},
+    {.kind = SLOT_COUNT, .name = "count(V@S2)", .bounded = true, .hi = 2, .state = 2},
+    {.kind = SLOT_COUNT, .name = "count(V@S3)", .bounded = true, .hi = 2, .state = 3},
+    {.kind = SLOT_COUNT, .name = "count(V@S4)", .bounded = true, .hi = 2, .state = 4},
+    {.kind = SLOT_COUNT, .name = "count(V@S5)", .bounded = true, .hi = 2, .state = 5},
+    {.kind = SLOT_COUNT, .name = "count(V@S6)", .bounded = true, .hi = 2, .state = 6},
+    {.kind = SLOT_COUNT, .name = "count(V@S7)", .bounded = true, .hi = 2, .state = 7},
+};
+
+/* Appends the n low bits of v to out at bit *at, lowest first: the stream
+ * that a packed state is, bit by bit. */
+static void stream_bits(uint8_t *out, size_t *at, uint64_t v, unsigned n) {
+  for (unsigned i = 0; i < n; i++, (*at)++)
+    if (v >> i & 1) out[*at / 8] |= (uint8_t)(1u << (*at % 8));
+}
+
+static void wide_states_pack_as_one_stream(void **unused) {
+  (void)unused;
+  struct mdl wide = {.width = WIDE, .slots = (mdl_slot *)wide_slots};
+  store_layout l;
+  store_layout_init(&l, &wide);
+  assert_int_equal(l.bytes, 16); /* 122 bits */
+  int64_t state[WIDE] = {1, INT32_MIN, 3999999999999, INT32_MAX, -3, 1, 3, 1, 0, 1, 0, 0, 0, 0, 0, 1}, back[WIDE];
+  uint8_t buf[16 + STORE_SLACK], expected[16 + STORE_SLACK] = {0};
+  size_t at = 0;
+  stream_bits(expected, &at, 1, 1);
+  stream_bits(expected, &at, 0, 32);
+  stream_bits(expected, &at, 3999999999999, 42);
+  stream_bits(expected, &at, UINT32_MAX, 32);
+  stream_bits(expected, &at, 0, 3);
+  stream_bits(expected, &at, 1, 3); /* W as counts: A and B */
+  stream_bits(expected, &at, 3, 3);
+  stream_bits(expected, &at, 1, 3); /* V as its instances' states: S1 and S7 */
+  stream_bits(expected, &at, 7, 3);
+  int bad = -1;
+  assert_true(store_pack(&l, state, buf, &bad));
+  assert_memory_equal(buf, expected, 16);
+  store_unpack(&l, buf, back);
+  assert_memory_equal(back, state, sizeof state);
+  state[3] = (int64_t)INT32_MAX + 1; /* out of the window of unbounded ints */
+  assert_false(store_pack(&l, state, buf, &bad));
+  assert_int_equal(bad, 3);
+  state[3] = 0, state[2] = (int64_t)1 << 42; /* more than its bits hold */
+  assert_false(store_pack(&l, state, buf, &bad));
+  assert_int_equal(bad, 2);
+  store_layout_free(&l);
+}
+
 /* A broken provider: two instances counted over two control states, whose
  * one step loses an instance. */
 static void lossy_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault) {
@@ -268,6 +329,7 @@ int run_compose_tests(void) {
       cmocka_unit_test(counted_traces_name_instances),
       cmocka_unit_test(counted_traces_that_do_not_replay_are_unknown),
       cmocka_unit_test(without_symmetry_every_slot_packs),
+      cmocka_unit_test(wide_states_pack_as_one_stream),
       cmocka_unit_test(counts_that_lose_an_instance_are_an_internal_error),
   };
   return cmocka_run_group_tests_name("compose", tests, NULL, NULL);
