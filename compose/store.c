@@ -19,6 +19,11 @@ static uint8_t bits_for(uint64_t span) {
 /* The values of n bits: bits set, but for n = 64 (a shift by 64 is undefined). */
 static uint64_t mask_of(unsigned n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1; }
 
+/* Where a field of bits bits goes when total bits precede it: a field of
+ * none (one value) goes to bit 0, where writing and reading nothing is
+ * defined (a shift by 64 is not, at the end of a full word). */
+static size_t at_bit(size_t total, size_t bits) { return bits ? total : 0; }
+
 /* The run of count slots of one thread that starts at slot first. */
 static store_group count_run(const mdl *m, size_t first) {
   const mdl_slot *s = mdl_slot_at(m, first);
@@ -47,11 +52,10 @@ void store_layout_init(store_layout *l, const mdl *m) {
     const mdl_slot *s = mdl_slot_at(m, i);
     store_field *f = &l->fields[l->field_count++];
     f->slot = i;
-    f->pos = total;
     if (s->kind == SLOT_COUNT && s->state == 0) {
       store_group *g = &l->groups[l->group_count++];
       *g = count_run(m, i);
-      g->pos = total;
+      g->pos = f->pos = at_bit(total, group_bits(g));
       f->group = g;
       total += group_bits(g);
       i += g->states - 1;
@@ -60,6 +64,7 @@ void store_layout_init(store_layout *l, const mdl *m) {
     f->offset = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
     f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
     f->mask = mask_of(f->bits);
+    f->pos = at_bit(total, f->bits);
     total += f->bits;
     l->slots[l->slot_count++] = *f;
   }

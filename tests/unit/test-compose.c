@@ -286,6 +286,32 @@ static void wide_states_pack_as_one_stream(void **unused) {
   store_layout_free(&l);
 }
 
+/* 64 bits of slots, then a slot that takes none (its one value): the one-word
+ * form must not shift by 64 for it (undefined: UBSan's suite would flag it). */
+static const mdl_slot full_word_slots[3] = {
+    {.kind = SLOT_SHARED, .name = "a"},
+    {.kind = SLOT_SHARED, .name = "b"},
+    {.kind = SLOT_SHARED, .name = "k", .bounded = true, .lo = 5, .hi = 5},
+};
+
+static void a_slot_of_no_bits_after_a_full_word(void **unused) {
+  (void)unused;
+  struct mdl full = {.width = 3, .slots = (mdl_slot *)full_word_slots};
+  store_layout l;
+  store_layout_init(&l, &full);
+  assert_int_equal(l.bytes, 8);
+  int64_t state[3] = {INT32_MIN, INT32_MAX, 5}, back[3];
+  uint8_t buf[8 + STORE_SLACK];
+  int bad = -1;
+  assert_true(store_pack(&l, state, buf, &bad));
+  store_unpack(&l, buf, back);
+  assert_memory_equal(back, state, sizeof state);
+  state[2] = 6;
+  assert_false(store_pack(&l, state, buf, &bad));
+  assert_int_equal(bad, 2);
+  store_layout_free(&l);
+}
+
 /* A broken provider: two instances counted over two control states, whose
  * one step loses an instance. */
 static void lossy_initial(const mdl *m, mdl_state_fn fn, void *ctx, mdl_fault *fault) {
@@ -330,6 +356,7 @@ int run_compose_tests(void) {
       cmocka_unit_test(counted_traces_that_do_not_replay_are_unknown),
       cmocka_unit_test(without_symmetry_every_slot_packs),
       cmocka_unit_test(wide_states_pack_as_one_stream),
+      cmocka_unit_test(a_slot_of_no_bits_after_a_full_word),
       cmocka_unit_test(counts_that_lose_an_instance_are_an_internal_error),
   };
   return cmocka_run_group_tests_name("compose", tests, NULL, NULL);
