@@ -494,7 +494,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
   s->level_at = xcalloc(s->workers + 1, sizeof *s->level_at);
   store_layout_init(&s->layout, m);
   for (size_t v = 0; v < s->workers; v++) {
-    store_init(&s->shards[v].st, m);
+    store_init(&s->shards[v].st, &s->layout);
     worker *w = &s->w[v];
     *w = (worker){.s = s, .id = v, .out = xcalloc(s->workers, sizeof *w->out)};
     w->cur = xcalloc(width + 1, sizeof *w->cur);

@@ -275,10 +275,10 @@ static uint8_t *table_alloc(size_t bytes) {
 /* The table grows when it is this full (numerator over 16). */
 #define MAX_LOAD_16THS 13
 
-void store_init(store *s, const mdl *m) {
+void store_init(store *s, const store_layout *layout) {
   memset(s, 0, sizeof *s);
-  store_layout_init(&s->layout, m);
-  s->entry_bytes = s->layout.bytes + 4;
+  s->layout = layout;
+  s->entry_bytes = s->layout->bytes + 4;
   s->table_size = 1024;
   s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
 }
@@ -290,7 +290,6 @@ void store_layout_free(store_layout *l) {
 }
 
 void store_free(store *s) {
-  store_layout_free(&s->layout);
   free(s->table);
   memset(s, 0, sizeof *s);
 }
@@ -317,14 +316,14 @@ static bool same_packed(const uint8_t *a, const uint8_t *b, size_t n, uint64_t t
 
 /* The entry holding packed, or the empty entry where it belongs. */
 static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t hash) {
-  size_t mask = s->table_size - 1, bytes = s->layout.bytes;
+  size_t mask = s->table_size - 1, bytes = s->layout->bytes;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     uint8_t *e = s->table + i * s->entry_bytes;
-    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes, s->layout.tail)) return e;
+    if (entry_tag(e, bytes) == 0 || same_packed(e, packed, bytes, s->layout->tail)) return e;
   }
 }
 
-static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(&s->layout, packed)); }
+static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(s->layout, packed)); }
 
 static void grow(store *s) {
   uint8_t *old = s->table;
@@ -333,32 +332,32 @@ static void grow(store *s) {
   s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
   for (size_t i = 0; i < old_size; i++) {
     const uint8_t *e = old + i * s->entry_bytes;
-    if (entry_tag(e, s->layout.bytes)) memcpy(probe(s, e), e, s->entry_bytes);
+    if (entry_tag(e, s->layout->bytes)) memcpy(probe(s, e), e, s->entry_bytes);
   }
   free(old);
 }
 
 bool store_add(store *s, const uint8_t *packed, uint32_t depth) {
-  return store_add_hashed(s, packed, store_hash(&s->layout, packed), depth);
+  return store_add_hashed(s, packed, store_hash(s->layout, packed), depth);
 }
 
 bool store_add_hashed(store *s, const uint8_t *packed, uint64_t hash, uint32_t depth) {
   uint8_t *e = probe_hashed(s, packed, hash);
-  if (entry_tag(e, s->layout.bytes)) return false;
+  if (entry_tag(e, s->layout->bytes)) return false;
   uint32_t tag = depth + 1;
-  memcpy(e, packed, s->layout.bytes);
-  memcpy(e + s->layout.bytes, &tag, 4);
+  memcpy(e, packed, s->layout->bytes);
+  memcpy(e + s->layout->bytes, &tag, 4);
   if (16 * ++s->count > MAX_LOAD_16THS * s->table_size) grow(s);
   return true;
 }
 
 uint32_t store_depth_of(const store *s, const uint8_t *packed) {
-  return entry_tag(probe(s, packed), s->layout.bytes) - 1; /* empty: 0 - 1 = UINT32_MAX */
+  return entry_tag(probe(s, packed), s->layout->bytes) - 1; /* empty: 0 - 1 = UINT32_MAX */
 }
 
 const uint8_t *store_entry(const store *s, size_t i, uint32_t *depth) {
   const uint8_t *e = s->table + i * s->entry_bytes;
-  *depth = entry_tag(e, s->layout.bytes) - 1;
+  *depth = entry_tag(e, s->layout->bytes) - 1;
   return *depth == UINT32_MAX ? NULL : e;
 }
 

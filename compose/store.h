@@ -4,7 +4,8 @@
  * counted instances in the fewer bits of two forms: store_group) and stored inline in an
  * open-addressing table together with their breadth-first depth, so a lookup
  * touches one cache line and a state costs its packed size plus 4 bytes,
- * over the load factor. Owns its memory; free with store_free.
+ * over the load factor. Owns its table; free with store_free. Borrows its
+ * layout (every store of a search packs alike).
  */
 #ifndef ATHREAD_STORE_H
 #define ATHREAD_STORE_H
@@ -52,9 +53,9 @@ typedef struct store_layout {
 } store_layout;
 
 typedef struct store {
-  store_layout layout; /* how states are packed */
+  const store_layout *layout; /* how states are packed (borrowed) */
   uint8_t *table;      /* entries: a packed state, then its BFS depth + 1 (0: empty) */
-  size_t entry_bytes;  /* layout.bytes + 4 */
+  size_t entry_bytes;  /* layout->bytes + 4 */
   size_t table_size;   /* entries, a power of two */
   size_t count;        /* states stored */
 } store;
@@ -65,7 +66,8 @@ typedef struct store {
 /* Unbounded ints take this many bits (two's complement window). */
 #define STORE_UNBOUNDED_BITS 32
 
-void store_init(store *s, const mdl *m);
+/* An empty store of states packed by layout (it must outlive the store). */
+void store_init(store *s, const store_layout *layout);
 void store_free(store *s);
 /* The layout of m's states, as a store packs them; free with store_layout_free. */
 void store_layout_init(store_layout *l, const mdl *m);

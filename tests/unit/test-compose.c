@@ -47,11 +47,11 @@ static int all_counts(int64_t (*out)[1 + STATES]) {
   return n;
 }
 
-/* A spec's product with symmetry, its counted view, and a store for the view. */
+/* A spec's product with symmetry, its counted view, and how a store packs the view. */
 typedef struct fixture {
   ast_spec *spec;
   mdl *m, *c;
-  store st;
+  store_layout layout;
 } fixture;
 
 static fixture *fixture_new(const char *text) {
@@ -61,12 +61,12 @@ static fixture *fixture_new(const char *text) {
   f->m = product_build(f->spec, true);
   f->c = product_counted(f->m);
   assert_non_null(f->c);
-  store_init(&f->st, f->c);
+  store_layout_init(&f->layout, f->c);
   return f;
 }
 
 static void fixture_free(fixture *f) {
-  store_free(&f->st);
+  store_layout_free(&f->layout);
   mdl_free(f->c);
   mdl_free(f->m);
   unit_spec_free(f->spec);
@@ -79,7 +79,7 @@ static void counts_pack_one_to_one(void **unused) {
   assert_int_equal(mdl_width(f->c), 1 + STATES);
   assert_int_equal(mdl_slot_at(f->c, 2)->kind, SLOT_COUNT);
   assert_string_equal(mdl_slot_at(f->c, 2)->name, "count(W@B)");
-  const store_layout *l = &f->st.layout;
+  const store_layout *l = &f->layout;
   assert_int_equal(l->group_count, 1);
   assert_true(l->groups[0].as_counts);
   assert_int_equal(l->bytes, 1); /* 1 + 2 counts of 3 bits, against 1 + 5 * 2 bits */
@@ -103,10 +103,10 @@ static void counts_that_are_no_spread_do_not_pack(void **unused) {
   int64_t too_many[] = {0, 3, 3, 0}, negative[] = {1, 6, -1, 0};
   uint8_t buf[1 + STORE_SLACK];
   int bad = -1;
-  assert_false(store_pack(&f->st.layout, too_many, buf, &bad));
+  assert_false(store_pack(&f->layout, too_many, buf, &bad));
   assert_int_equal(bad, 1);
   bad = -1;
-  assert_false(store_pack(&f->st.layout, negative, buf, &bad));
+  assert_false(store_pack(&f->layout, negative, buf, &bad));
   assert_int_equal(bad, 1);
   fixture_free(f);
 }
@@ -114,7 +114,7 @@ static void counts_that_are_no_spread_do_not_pack(void **unused) {
 static void few_instances_pack_as_states(void **unused) {
   (void)unused;
   fixture *f = fixture_new(two_walkers);
-  const store_layout *l = &f->st.layout;
+  const store_layout *l = &f->layout;
   assert_false(l->groups[0].as_counts);
   assert_int_equal(l->bytes, 1); /* 2 states of 3 bits, against 7 counts of 2 bits */
   int64_t state[8] = {0, 1, 0, 0, 0, 0, 0, 1}, back[8];
@@ -209,18 +209,18 @@ static void without_symmetry_every_slot_packs(void **unused) {
   ast_spec *spec = unit_spec_load(five_workers, NULL, NULL);
   assert_non_null(spec);
   mdl *m = product_build(spec, false);
-  store st;
-  store_init(&st, m);
+  store_layout layout;
+  store_layout_init(&layout, m);
   assert_null(product_counted(m));
-  assert_int_equal(st.layout.group_count, 0);
-  assert_int_equal(st.layout.bytes, 2); /* 1 + 5 * 2 bits */
+  assert_int_equal(layout.group_count, 0);
+  assert_int_equal(layout.bytes, 2); /* 1 + 5 * 2 bits */
   int64_t state[WIDTH] = {1, 2, 0, 1, 2, 0}, back[WIDTH];
   uint8_t buf[2 + STORE_SLACK];
   int bad = -1;
-  assert_true(store_pack(&st.layout, state, buf, &bad));
-  store_unpack(&st.layout, buf, back);
+  assert_true(store_pack(&layout, state, buf, &bad));
+  store_unpack(&layout, buf, back);
   assert_memory_equal(back, state, sizeof state); /* the order is kept */
-  store_free(&st);
+  store_layout_free(&layout);
   mdl_free(m);
   unit_spec_free(spec);
 }
