@@ -28,6 +28,9 @@ typedef struct lemma {
   Z3_ast of;   /* a bound: its term, else NULL */
   int64_t c;   /* a bound: its constant */
   bool lower;  /* a bound: c <= of, else of <= c */
+  Z3_ast when; /* a guarded candidate F != {S} || t: F[S], else NULL */
+  bool mentions_f; /* a template over F */
+  bool f_literal;  /* the template !F[S] */
 } lemma;
 
 typedef VEC(lemma) lemma_set;
@@ -61,21 +64,27 @@ static Z3_ast *bound_vars(houdini *h, int k) {
   return x;
 }
 
-/* F not empty, and each other live Boolean true, and false. Not F[S] nor
- * !F[S]: F moves around a loop of the abstract thread, and Houdini would
- * walk the loop's iterations one by one before dropping them. */
+/* F not empty, each !F[S] (S is not a candidate here: what is dropped
+ * tells the states possible at the cut), each other live Boolean true, and
+ * false, and each shared one's change in the step: old(g) implies g, and g
+ * implies old(g). */
 static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
     if (h->e->p->vars.items[v].kind == VAR_CAND) {
       vec_push(NULL, &f, x[v]);
+      vec_push(NULL, out, ((lemma){.term = smt_not(h->s, x[v]), .mentions_f = true, .f_literal = true}));
       continue;
     }
     vec_push(NULL, out, (lemma){.term = x[v]});
     vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
+    int old = h->old_of[v];
+    if (old < 0 || !x[old]) continue;
+    vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[old], x[v])});
+    vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[v], x[old])});
   }
-  if (f.len > 0) vec_push(NULL, out, (lemma){.term = smt_or(h->s, (unsigned)f.len, f.items)});
+  if (f.len > 0) vec_push(NULL, out, ((lemma){.term = smt_or(h->s, (unsigned)f.len, f.items), .mentions_f = true}));
   vec_free(&f);
 }
 
@@ -83,17 +92,30 @@ static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
 static void seed_bounds(houdini *h, Z3_ast t, lemma_set *out) {
   vec_foreach(&h->consts, i) {
     int64_t c = h->consts.items[i];
-    vec_push(NULL, out, ((lemma){smt_le(h->s, smt_int(h->s, c), t), t, c, true}));
-    vec_push(NULL, out, ((lemma){smt_le(h->s, t, smt_int(h->s, c)), t, c, false}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, smt_int(h->s, c), t), .of = t, .c = c, .lower = true}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, t, smt_int(h->s, c)), .of = t, .c = c, .lower = false}));
+  }
+}
+
+/* l == u as l - u >= 0 and l - u <= 0, for a local l and each other live
+ * integer u (a local that holds what the step read). */
+static void seed_equal(houdini *h, const Z3_ast *x, size_t l, lemma_set *out) {
+  for (size_t u = 0; u < h->e->var_count; u++) {
+    if (u == l || !x[u] || is_bool(h->e, u)) continue;
+    Z3_ast both[2] = {x[l], smt_keep(h->s, Z3_mk_unary_minus(h->c, x[u]))};
+    Z3_ast t = smt_add(h->s, 2, both), zero = smt_int(h->s, 0);
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, zero, t), .of = t, .lower = true}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, t, zero), .of = t}));
   }
 }
 
 /* Bounds of each live integer, and of each shared variable's change in the
- * step (g - old(g)). */
+ * step (g - old(g)); each local's equality with another integer. */
 static void seed_ints(houdini *h, const Z3_ast *x, lemma_set *out) {
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || is_bool(h->e, v)) continue;
     seed_bounds(h, x[v], out);
+    if (h->e->p->vars.items[v].kind == VAR_LOCAL) seed_equal(h, x, v, out);
     int old = h->old_of[v];
     if (old < 0 || !x[old]) continue;
     Z3_ast both[2] = {x[v], smt_keep(h->s, Z3_mk_unary_minus(h->c, x[old]))};
@@ -111,6 +133,47 @@ static void seed(houdini *h) {
     seed_ints(h, x, &h->cands[k]);
     free(x);
   }
+}
+
+/* Whether the first n candidates of set hold one whose term is t. */
+static bool holds_in(const lemma_set *set, size_t n, Z3_ast t) {
+  for (size_t i = 0; i < n; i++)
+    if (set->items[i].term == t) return true;
+  return false;
+}
+
+static bool holds(const lemma_set *set, Z3_ast t) { return holds_in(set, set->len, t); }
+
+/* The guarded candidates of cut k: F != {S} || t for each template t that
+ * the first search dropped, and each state S possible at k (!F[S] was
+ * dropped: the others would only restate it); and the dropped templates
+ * again, which the guarded ones may now make inductive. */
+static void seed_guarded(houdini *h, int k) {
+  lemma_set base = {0};
+  Z3_ast *x = bound_vars(h, k);
+  seed_bools(h, x, &base);
+  seed_ints(h, x, &base);
+  size_t kept = h->cands[k].len;
+  vec_foreach(&base, i) if (!holds(&h->cands[k], base.items[i].term)) vec_push(NULL, &h->cands[k], base.items[i]);
+  for (size_t v = 0; v < h->e->var_count; v++)
+    if (x[v] && h->e->p->vars.items[v].kind == VAR_CAND)
+      vec_push(NULL, &base, ((lemma){.term = x[v], .mentions_f = true, .f_literal = true}));
+  for (size_t v = 0; v < h->e->var_count; v++) {
+    if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND || holds_in(&h->cands[k], kept, smt_not(h->s, x[v]))) continue;
+    for (int sign = 0; sign < 2; sign++) {
+      Z3_ast guard = sign ? x[v] : smt_not(h->s, x[v]);
+      vec_foreach(&base, i) {
+        lemma l = base.items[i];
+        if (holds_in(&h->cands[k], kept, l.term) || (l.mentions_f && !l.f_literal) || l.term == guard || l.term == smt_not(h->s, guard)) continue;
+        Z3_ast either[2] = {guard, l.term};
+        l.term = smt_or(h->s, 2, either);
+        l.when = guard;
+        vec_push(NULL, &h->cands[k], l);
+      }
+    }
+  }
+  free(x);
+  vec_free(&base);
 }
 
 /* ---------------------------------------------------------------- the constants */
@@ -284,6 +347,18 @@ static void fixpoint(houdini *h) {
   free(order);
 }
 
+/* A second search with the guarded candidates added to what the first
+ * one kept (which is inductive, so it stays): the first tells which states
+ * are possible at each cut, which keeps the candidates few. */
+static void guarded(houdini *h) {
+  if (h->failed) return;
+  vec_foreach(&h->e->cuts, k) {
+    if ((int)k != h->e->cut_of[h->e->p->entry]) seed_guarded(h, (int)k);
+    mark_from(h, (int)k);
+  }
+  fixpoint(h);
+}
+
 /* ---------------------------------------------------------------- the result */
 
 /* Whether another bound in set, of the same term and direction, is stronger than b
@@ -293,6 +368,7 @@ static bool weaker(const lemma_set *set, size_t b) {
   vec_foreach(set, i) {
     const lemma *o = &set->items[i];
     if (i == b || !o->of || o->of != l->of || o->lower != l->lower) continue;
+    if (o->when != l->when) continue;
     if (o->c == l->c ? i < b : (o->c > l->c) == l->lower) return true;
   }
   return false;
@@ -324,6 +400,7 @@ Z3_ast *lemmas_find(enc *e, double deadline) {
   h.stale = xcalloc(e->clauses.len + 1, sizeof *h.stale);
   vec_foreach(&e->cuts, k) mark_from(&h, (int)k);
   fixpoint(&h);
+  guarded(&h);
   Z3_solver_dec_ref(h.c, h.sv);
   smt_set_rlimit(e->s, rlimit);
   Z3_ast *out = h.failed || smt_failed(e->s) ? NULL : conjunctions(&h);
