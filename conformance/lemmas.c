@@ -28,9 +28,10 @@ typedef struct lemma {
   Z3_ast of;   /* a bound: its term, else NULL */
   int64_t c;   /* a bound: its constant */
   bool lower;  /* a bound: c <= of, else of <= c */
-  Z3_ast when; /* a guarded candidate F != {S} || t: F[S], else NULL */
-  bool mentions_f; /* a template over F */
-  bool f_literal;  /* the template !F[S] */
+  Z3_ast when;    /* a guarded candidate when || t: its guard F[S] or !F[S], else NULL */
+  Z3_ast body;    /* a guarded candidate: its template t */
+  bool nonempty;  /* the template "F is not empty" */
+  bool state;     /* the template F[S] */
 } lemma;
 
 typedef VEC(lemma) lemma_set;
@@ -64,27 +65,23 @@ static Z3_ast *bound_vars(houdini *h, int k) {
   return x;
 }
 
-/* F not empty, each !F[S] (S is not a candidate here: what is dropped
- * tells the states possible at the cut), each other live Boolean true, and
- * false, and each shared one's change in the step: old(g) implies g, and g
- * implies old(g). */
+/* F not empty, each F[S] and !F[S] (what is dropped tells the states
+ * possible at the cut), each other live Boolean true, and false, and each
+ * shared one's change in the step: old(g) implies g, and g implies old(g). */
 static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
-    if (h->e->p->vars.items[v].kind == VAR_CAND) {
-      vec_push(NULL, &f, x[v]);
-      vec_push(NULL, out, ((lemma){.term = smt_not(h->s, x[v]), .mentions_f = true, .f_literal = true}));
-      continue;
-    }
-    vec_push(NULL, out, (lemma){.term = x[v]});
+    bool cand = h->e->p->vars.items[v].kind == VAR_CAND;
+    vec_push(NULL, out, ((lemma){.term = x[v], .state = cand}));
     vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
+    if (cand) vec_push(NULL, &f, x[v]);
     int old = h->old_of[v];
     if (old < 0 || !x[old]) continue;
     vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[old], x[v])});
     vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[v], x[old])});
   }
-  if (f.len > 0) vec_push(NULL, out, ((lemma){.term = smt_or(h->s, (unsigned)f.len, f.items), .mentions_f = true}));
+  if (f.len > 0) vec_push(NULL, out, ((lemma){.term = smt_or(h->s, (unsigned)f.len, f.items), .nonempty = true}));
   vec_free(&f);
 }
 
@@ -144,33 +141,35 @@ static bool holds_in(const lemma_set *set, size_t n, Z3_ast t) {
 
 static bool holds(const lemma_set *set, Z3_ast t) { return holds_in(set, set->len, t); }
 
-/* The guarded candidates of cut k: F != {S} || t for each template t that
- * the first search dropped, and each state S possible at k (!F[S] was
- * dropped: the others would only restate it); and the dropped templates
- * again, which the guarded ones may now make inductive. */
+/* guard || t for each template t of base that the first search dropped
+ * (the first n of set are what it kept), into set. */
+static void seed_guard(houdini *h, Z3_ast guard, const lemma_set *base, size_t n, lemma_set *set) {
+  vec_foreach(base, i) {
+    lemma l = base->items[i];
+    if (l.nonempty || holds_in(set, n, l.term) || l.term == guard || l.term == smt_not(h->s, guard)) continue;
+    Z3_ast either[2] = {guard, l.term};
+    l.term = smt_or(h->s, 2, either);
+    l.when = guard;
+    l.body = base->items[i].term;
+    l.state = false;
+    vec_push(NULL, set, l);
+  }
+}
+
+/* The second search's candidates at cut k: the templates that the first
+ * dropped, again, and !F[S] || t and F[S] || t for each of them and each
+ * state S possible at k (!F[S] was dropped: few states, so few candidates). */
 static void seed_guarded(houdini *h, int k) {
-  lemma_set base = {0};
+  lemma_set base = {0}, *set = &h->cands[k];
   Z3_ast *x = bound_vars(h, k);
   seed_bools(h, x, &base);
   seed_ints(h, x, &base);
-  size_t kept = h->cands[k].len;
-  vec_foreach(&base, i) if (!holds(&h->cands[k], base.items[i].term)) vec_push(NULL, &h->cands[k], base.items[i]);
-  for (size_t v = 0; v < h->e->var_count; v++)
-    if (x[v] && h->e->p->vars.items[v].kind == VAR_CAND)
-      vec_push(NULL, &base, ((lemma){.term = x[v], .mentions_f = true, .f_literal = true}));
+  size_t kept = set->len;
+  vec_foreach(&base, i) if (!holds(set, base.items[i].term)) vec_push(NULL, set, base.items[i]);
   for (size_t v = 0; v < h->e->var_count; v++) {
-    if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND || holds_in(&h->cands[k], kept, smt_not(h->s, x[v]))) continue;
-    for (int sign = 0; sign < 2; sign++) {
-      Z3_ast guard = sign ? x[v] : smt_not(h->s, x[v]);
-      vec_foreach(&base, i) {
-        lemma l = base.items[i];
-        if (holds_in(&h->cands[k], kept, l.term) || (l.mentions_f && !l.f_literal) || l.term == guard || l.term == smt_not(h->s, guard)) continue;
-        Z3_ast either[2] = {guard, l.term};
-        l.term = smt_or(h->s, 2, either);
-        l.when = guard;
-        vec_push(NULL, &h->cands[k], l);
-      }
-    }
+    if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND || holds_in(set, kept, smt_not(h->s, x[v]))) continue;
+    seed_guard(h, smt_not(h->s, x[v]), &base, kept, set);
+    seed_guard(h, x[v], &base, kept, set);
   }
   free(x);
   vec_free(&base);
@@ -374,15 +373,34 @@ static bool weaker(const lemma_set *set, size_t b) {
   return false;
 }
 
-/* Per cut, the conjunction of what survived, without the bounds that a
- * stronger one implies (the same conjunction, easier to read). */
+/* Whether guarded candidate i, a || b, comes after b || a (!F[S] || !F[T]
+ * and !F[T] || !F[S]: the same candidate). */
+static bool swapped_before(const lemma_set *set, size_t i) {
+  const lemma *l = &set->items[i];
+  for (size_t j = 0; j < i; j++)
+    if (set->items[j].when == l->body && set->items[j].body == l->when) return true;
+  return false;
+}
+
+/* Whether another candidate in set implies candidate i: a stronger bound,
+ * for guard || t guard or t itself (or t || guard, earlier), and for "F is
+ * not empty" some F[S]. */
+static bool implied(const lemma_set *set, size_t i) {
+  const lemma *l = &set->items[i];
+  if (l->when && (holds(set, l->when) || holds(set, l->body) || swapped_before(set, i))) return true;
+  if (l->nonempty) vec_foreach(set, j) if (set->items[j].state) return true;
+  return l->of && weaker(set, i);
+}
+
+/* Per cut, the conjunction of what survived, without the candidates that
+ * others imply (the same conjunction, easier to read). */
 static Z3_ast *conjunctions(houdini *h) {
   Z3_ast *out = xcalloc(h->e->cuts.len + 1, sizeof *out);
   enc_terms kept = {0};
   vec_foreach(&h->e->cuts, k) {
     kept.len = 0;
     vec_foreach(&h->cands[k], i)
-      if (!h->cands[k].items[i].of || !weaker(&h->cands[k], i)) vec_push(NULL, &kept, h->cands[k].items[i].term);
+      if (!implied(&h->cands[k], i)) vec_push(NULL, &kept, h->cands[k].items[i].term);
     out[k] = smt_and(h->s, (unsigned)kept.len, kept.items);
   }
   vec_free(&kept);
