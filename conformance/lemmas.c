@@ -36,7 +36,7 @@ typedef struct lemma {
 
 typedef VEC(lemma) lemma_set;
 
-typedef struct houdini {
+struct lemmas {
   enc *e;              /* borrowed: the proof encoding */
   smt *s;              /* borrowed: its context */
   Z3_context c;        /* s's Z3 context */
@@ -47,7 +47,10 @@ typedef struct houdini {
   lemma_consts consts; /* the bounds of the integer templates */
   int *old_of;         /* per variable: its VAR_OLD copy, or -1 */
   bool failed;         /* out of time or budget, interrupted, or Z3 failed: no result */
-} houdini;
+  bool second;         /* the second search (the guarded candidates) has run */
+};
+
+typedef lemmas houdini;
 
 /* ---------------------------------------------------------------- the templates */
 
@@ -407,25 +410,48 @@ static Z3_ast *conjunctions(houdini *h) {
   return out;
 }
 
-Z3_ast *lemmas_find(enc *e, double deadline) {
-  houdini h = {.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline};
+/* Runs step (a search) under the searches' resource limit. */
+static void limited(houdini *h, void (*step)(houdini *)) {
+  unsigned rlimit = smt_rlimit(h->s);
+  smt_set_rlimit(h->s, LEMMA_RLIMIT);
+  step(h);
+  smt_set_rlimit(h->s, rlimit);
+}
+
+static Z3_ast *result(houdini *h) { return h->failed || smt_failed(h->s) ? NULL : conjunctions(h); }
+
+lemmas *lemmas_new(enc *e, double deadline) {
+  houdini *h = xcalloc(1, sizeof *h);
+  *h = (houdini){.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline};
   unsigned rlimit = smt_rlimit(e->s);
   smt_set_rlimit(e->s, LEMMA_RLIMIT);
-  h.sv = smt_solver(e->s, deadline, false);
-  find_consts(&h);
-  find_olds(&h);
-  seed(&h);
-  h.stale = xcalloc(e->clauses.len + 1, sizeof *h.stale);
-  vec_foreach(&e->cuts, k) mark_from(&h, (int)k);
-  fixpoint(&h);
-  guarded(&h);
-  Z3_solver_dec_ref(h.c, h.sv);
+  h->sv = smt_solver(e->s, deadline, false);
   smt_set_rlimit(e->s, rlimit);
-  Z3_ast *out = h.failed || smt_failed(e->s) ? NULL : conjunctions(&h);
-  vec_foreach(&e->cuts, k) vec_free(&h.cands[k]);
-  free(h.cands);
-  free(h.stale);
-  free(h.old_of);
-  vec_free(&h.consts);
-  return out;
+  find_consts(h);
+  find_olds(h);
+  seed(h);
+  h->stale = xcalloc(e->clauses.len + 1, sizeof *h->stale);
+  vec_foreach(&e->cuts, k) mark_from(h, (int)k);
+  limited(h, fixpoint);
+  return h;
+}
+
+Z3_ast *lemmas_find(lemmas *h) { return result(h); }
+
+Z3_ast *lemmas_find_guarded(lemmas *h) {
+  if (h->failed || h->second) return NULL;
+  h->second = true;
+  limited(h, guarded);
+  return result(h);
+}
+
+void lemmas_free(lemmas *h) {
+  if (!h) return;
+  Z3_solver_dec_ref(h->c, h->sv);
+  vec_foreach(&h->e->cuts, k) vec_free(&h->cands[k]);
+  free(h->cands);
+  free(h->stale);
+  free(h->old_of);
+  vec_free(&h->consts);
+  free(h);
 }

@@ -493,14 +493,14 @@ static prog *swapping_states(int *v) {
 }
 
 /* Whether the lemmas of cut k imply t (over the constants x, one per variable). */
-static bool lemmas_imply(enc *e, const Z3_ast *lemmas, int k, const Z3_ast *x, Z3_ast t) {
+static bool lemmas_imply(enc *e, const Z3_ast *inv, int k, const Z3_ast *x, Z3_ast t) {
   Z3_context c = smt_z3(e->s);
   Z3_ast args[3];
   unsigned n = enc_live_args(e, k, x, args);
   assert_int_equal(n, 3);
-  Z3_ast inv = smt_keep(e->s, Z3_substitute_vars(c, lemmas[k], n, args));
+  Z3_ast at = smt_keep(e->s, Z3_substitute_vars(c, inv[k], n, args));
   Z3_solver sv = smt_solver(e->s, 0, false);
-  Z3_solver_assert(c, sv, smt_and(e->s, 2, (Z3_ast[]){inv, smt_not(e->s, t)}));
+  Z3_solver_assert(c, sv, smt_and(e->s, 2, (Z3_ast[]){at, smt_not(e->s, t)}));
   bool implied = Z3_solver_check(c, sv) == Z3_L_FALSE;
   Z3_solver_dec_ref(c, sv);
   return implied;
@@ -512,20 +512,28 @@ static void lemmas_find_guarded_invariants(void **state) {
   prog *p = swapping_states(v);
   smt *s = smt_new();
   enc *e = enc_new(s, p, false);
-  Z3_ast *lemmas = lemmas_find(e, 0);
-  assert_non_null(lemmas);
+  lemmas *guess = lemmas_new(e, 0);
+  Z3_ast *first = lemmas_find(guess), *second = lemmas_find_guarded(guess);
+  assert_non_null(first);
+  assert_non_null(second);
   int head = e->cut_of[3];
   assert_true(head >= 0);
   Z3_ast x[3] = {enc_var(e, v[0], NULL), enc_var(e, v[1], NULL), enc_var(e, v[2], NULL)};
   Z3_ast is1 = smt_eq(s, x[2], smt_int(s, 1)), is0 = smt_eq(s, x[2], smt_int(s, 0));
+  /* the first search: bounds only */
+  assert_true(lemmas_imply(e, first, head, x, smt_le(s, x[2], smt_int(s, 1))));
+  assert_false(lemmas_imply(e, first, head, x, smt_implies(s, x[1], is1)));
   /* found: F[B] => x == 1 and F[A] => x == 0 (the proof needs the first) */
-  assert_true(lemmas_imply(e, lemmas, head, x, smt_implies(s, x[1], is1)));
-  assert_true(lemmas_imply(e, lemmas, head, x, smt_implies(s, x[0], is0)));
+  assert_true(lemmas_imply(e, second, head, x, smt_implies(s, x[1], is1)));
+  assert_true(lemmas_imply(e, second, head, x, smt_implies(s, x[0], is0)));
   /* dropped: the wrong guarded candidates, and the unguarded ones */
-  assert_false(lemmas_imply(e, lemmas, head, x, smt_implies(s, x[1], is0)));
-  assert_false(lemmas_imply(e, lemmas, head, x, smt_not(s, x[1])));
-  assert_false(lemmas_imply(e, lemmas, head, x, is1));
-  free(lemmas);
+  assert_false(lemmas_imply(e, second, head, x, smt_implies(s, x[1], is0)));
+  assert_false(lemmas_imply(e, second, head, x, smt_not(s, x[1])));
+  assert_false(lemmas_imply(e, second, head, x, is1));
+  assert_null(lemmas_find_guarded(guess)); /* once */
+  free(first);
+  free(second);
+  lemmas_free(guess);
   enc_free(e);
   smt_free(s);
   prog_free(p);
