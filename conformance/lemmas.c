@@ -68,17 +68,20 @@ static Z3_ast *bound_vars(houdini *h, int k) {
   return x;
 }
 
-/* F not empty, each F[S] and !F[S] (what is dropped tells the states
- * possible at the cut), each other live Boolean true, and false, and each
- * shared one's change in the step: old(g) implies g, and g implies old(g). */
-static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
+/* F not empty; with states each F[S] and !F[S] (what is dropped tells the
+ * states possible at the cut; not in the first search, where Houdini would
+ * walk a loop of the abstract thread one state at a time); each other live
+ * Boolean true, and false; and each shared one's change in the step:
+ * old(g) implies g, and g implies old(g). */
+static void seed_bools(houdini *h, const Z3_ast *x, bool states, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
     bool cand = h->e->p->vars.items[v].kind == VAR_CAND;
+    if (cand) vec_push(NULL, &f, x[v]);
+    if (cand && !states) continue;
     vec_push(NULL, out, ((lemma){.term = x[v], .state = cand}));
     vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
-    if (cand) vec_push(NULL, &f, x[v]);
     int old = h->old_of[v];
     if (old < 0 || !x[old]) continue;
     vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[old], x[v])});
@@ -129,7 +132,7 @@ static void seed(houdini *h) {
   vec_foreach(&h->e->cuts, k) {
     if ((int)k == h->e->cut_of[h->e->p->entry]) continue;
     Z3_ast *x = bound_vars(h, (int)k);
-    seed_bools(h, x, &h->cands[k]);
+    seed_bools(h, x, false, &h->cands[k]);
     seed_ints(h, x, &h->cands[k]);
     free(x);
   }
@@ -165,7 +168,7 @@ static void seed_guard(houdini *h, Z3_ast guard, const lemma_set *base, size_t n
 static void seed_guarded(houdini *h, int k) {
   lemma_set base = {0}, *set = &h->cands[k];
   Z3_ast *x = bound_vars(h, k);
-  seed_bools(h, x, &base);
+  seed_bools(h, x, true, &base);
   seed_ints(h, x, &base);
   size_t kept = set->len;
   vec_foreach(&base, i) if (!holds(set, base.items[i].term)) vec_push(NULL, set, base.items[i]);
@@ -349,10 +352,29 @@ static void fixpoint(houdini *h) {
   free(order);
 }
 
-/* A second search with the guarded candidates added to what the first
- * one kept (which is inductive, so it stays): the first tells which states
- * are possible at each cut, which keeps the candidates few. */
+/* F[S] and !F[S] added to what the first search kept, at every cut but
+ * the entry: which states are possible where. */
+static void with_states(houdini *h) {
+  if (h->failed) return;
+  vec_foreach(&h->e->cuts, k) {
+    mark_from(h, (int)k);
+    if ((int)k == h->e->cut_of[h->e->p->entry]) continue;
+    Z3_ast *x = bound_vars(h, (int)k);
+    for (size_t v = 0; v < h->e->var_count; v++) {
+      if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND) continue;
+      vec_push(NULL, &h->cands[k], ((lemma){.term = x[v], .state = true}));
+      vec_push(NULL, &h->cands[k], (lemma){.term = smt_not(h->s, x[v])});
+    }
+    free(x);
+  }
+  fixpoint(h);
+}
+
+/* The second search: the states' literals, then the guarded candidates,
+ * each added to what the search before kept (which is inductive, so it
+ * stays); the states possible at each cut keep the candidates few. */
 static void guarded(houdini *h) {
+  with_states(h);
   if (h->failed) return;
   vec_foreach(&h->e->cuts, k) {
     if ((int)k != h->e->cut_of[h->e->p->entry]) seed_guarded(h, (int)k);

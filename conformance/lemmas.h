@@ -2,14 +2,14 @@
  * proved inductive before Spacer runs (Houdini).
  *
  * The candidates at each cut point: "F is not empty"; each live Boolean
- * (F[S] too), true, and false; each shared Boolean's change in the step
+ * other than F[S], true, and false; each shared Boolean's change in the step
  * (old(g) implies g, g implies old(g)); each live integer, and each shared
  * variable's change in the step (g - old(g)), at least and at most c, for 0
  * and the code's small constants; each local equal to another integer.
  * Houdini drops every candidate that some clause does not preserve, until
- * what is left is inductive. A second search adds !F[S] || t and F[S] || t
- * for each candidate t that the first dropped, and each state S possible at
- * the cut (!F[S] was dropped). The result is a guess, never a proof:
+ * what is left is inductive. A second search adds F[S] and !F[S], then
+ * !F[S] || t and F[S] || t for each candidate t dropped before, and each
+ * state S possible at the cut (!F[S] was dropped). The result is a guess, never a proof:
  * engine-chc.c re-checks it as the whole invariant, clause by clause like
  * Spacer's, and runs Spacer when it fails. Borrows the encoding (terms are
  * kept in its smt context).
