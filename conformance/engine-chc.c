@@ -20,6 +20,10 @@
 #include "../core/smt-drive.h"
 #include "../core/smt-print.h"
 
+/* Z3's resource limit per query of the guarded guess's re-check (about
+ * half a second; the battery's worker needs under a quarter of it). */
+#define GUARDED_RLIMIT 1000000u
+
 typedef struct chc {
   enc *e;
   Z3_context c;
@@ -259,12 +263,19 @@ static bool lemmas_prove(chc *h, Z3_ast *guessed, chc_proof *p) {
   return false;
 }
 
-/* The first search's guess, else the second's (lemmas.h). */
+/* The first search's guess, else the second's (lemmas.h), whose re-check
+ * gives up past GUARDED_RLIMIT a query (then Spacer runs: its many guarded
+ * conjuncts can make a query slow when they are no proof). */
 static bool guess_proves(chc *h, lemmas *guess, chc_proof *p) {
   if (!guess) return false;
   if (lemmas_prove(h, lemmas_find(guess), p)) return true;
   progress_phase(smt_progress(h->e->s), "guessing an invariant from templates guarded by the states");
-  return lemmas_prove(h, lemmas_find_guarded(guess), p);
+  Z3_ast *guarded = lemmas_find_guarded(guess);
+  unsigned rlimit = smt_rlimit(h->e->s);
+  smt_set_rlimit(h->e->s, rlimit && rlimit < GUARDED_RLIMIT ? rlimit : GUARDED_RLIMIT);
+  bool proved = lemmas_prove(h, guarded, p);
+  smt_set_rlimit(h->e->s, rlimit);
+  return proved;
 }
 
 int chc_prove(enc *e, lemmas *guess, double deadline, char **certificate, char **readable, char *reason,
