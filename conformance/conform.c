@@ -168,20 +168,20 @@ static bool quick_search(smt *s, traces *t, const conform_options *o, unsigned d
  * at the first attempt only. */
 typedef struct proof {
   enc *blocks;    /* NULL until the first attempt */
-  Z3_ast *lemmas; /* per cut of blocks, or NULL: none, or already tried */
+  lemmas *lemmas; /* the guess from templates for blocks, or NULL: already tried */
 } proof;
 
 static enc *proof_blocks(smt *s, const prog *p, const conform_options *o, proof *pf) {
   if (!pf->blocks) {
     pf->blocks = enc_new(s, p, false);
-    pf->lemmas = lemmas_find(pf->blocks, o->deadline);
+    pf->lemmas = lemmas_new(pf->blocks, o->deadline);
   }
   return pf->blocks;
 }
 
 static void proof_free(proof *pf) {
   enc_free(pf->blocks);
-  free(pf->lemmas);
+  lemmas_free(pf->lemmas);
 }
 
 /* fallback: when Spacer gives up, a bounded search (not within a limited attempt). */
@@ -192,7 +192,7 @@ static void run_chc(smt *s, traces *t, const conform_options *o, bool fallback, 
   r->segment_count = blocks->clauses.len;
   int outcome = chc_prove(blocks, pf->lemmas, o->deadline, o->certificate ? &r->certificate : NULL, &r->certificate_c,
                           r->reason, sizeof r->reason);
-  free(pf->lemmas); /* they proved it or failed the re-check: no use in the next attempts */
+  lemmas_free(pf->lemmas); /* they proved it or failed the re-check: no use in the next attempts */
   pf->lemmas = NULL;
   if (outcome == -1 && fallback && !out_of_time(o)) {
     search_after_spacer(s, t, o, r);

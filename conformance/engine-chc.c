@@ -7,7 +7,8 @@
  * P_to(live y), or false for a path that ends in a failing assertion.
  *
  * With lemmas (lemmas.h), they are tried first as the whole invariant, by
- * the same re-check; Spacer runs only when they fail it. (Assuming them in
+ * the same re-check (the first search's, then the second's); Spacer runs
+ * only when they fail it. (Assuming them in
  * Spacer's clauses made Spacer slower, up to ten times, on the battery.)
  */
 #include "engines.h"
@@ -18,6 +19,10 @@
 
 #include "../core/smt-drive.h"
 #include "../core/smt-print.h"
+
+/* Z3's resource limit per query of the guarded guess's re-check (about
+ * half a second; the battery's worker needs under a quarter of it). */
+#define GUARDED_RLIMIT 1000000u
 
 typedef struct chc {
   enc *e;
@@ -243,12 +248,12 @@ static bool accept(void *ctx, Z3_model m) {
   return true;
 }
 
-/* The lemmas alone as the invariant: true when they pass the re-check. */
-static bool lemmas_prove(chc *h, const Z3_ast *lemmas, chc_proof *p) {
-  if (!lemmas) return false;
+/* Guessed invariants alone (guessed: owned, or NULL) as the invariant:
+ * true when they pass the re-check. */
+static bool lemmas_prove(chc *h, Z3_ast *guessed, chc_proof *p) {
+  if (!guessed) return false;
   progress_phase(smt_progress(h->e->s), "re-checking the invariant guessed from templates");
-  h->interp = xcalloc(h->e->cuts.len + 1, sizeof *h->interp);
-  memcpy(h->interp, lemmas, h->e->cuts.len * sizeof *h->interp);
+  h->interp = guessed;
   if (rechecked(h, p->deadline)) {
     if (p->certificate) certificate_text(h, p->certificate, p->readable);
     return true;
@@ -258,12 +263,27 @@ static bool lemmas_prove(chc *h, const Z3_ast *lemmas, chc_proof *p) {
   return false;
 }
 
-int chc_prove(enc *e, const Z3_ast *lemmas, double deadline, char **certificate, char **readable, char *reason,
+/* The first search's guess, else the second's (lemmas.h), whose re-check
+ * gives up past GUARDED_RLIMIT a query (then Spacer runs: its many guarded
+ * conjuncts can make a query slow when they are no proof). */
+static bool guess_proves(chc *h, lemmas *guess, chc_proof *p) {
+  if (!guess) return false;
+  if (lemmas_prove(h, lemmas_find(guess), p)) return true;
+  progress_phase(smt_progress(h->e->s), "guessing an invariant from templates guarded by the states");
+  Z3_ast *guarded = lemmas_find_guarded(guess);
+  unsigned rlimit = smt_rlimit(h->e->s);
+  smt_set_rlimit(h->e->s, rlimit && rlimit < GUARDED_RLIMIT ? rlimit : GUARDED_RLIMIT);
+  bool proved = lemmas_prove(h, guarded, p);
+  smt_set_rlimit(h->e->s, rlimit);
+  return proved;
+}
+
+int chc_prove(enc *e, lemmas *guess, double deadline, char **certificate, char **readable, char *reason,
               size_t reason_size) {
   chc h = {.e = e, .c = smt_z3(e->s)};
   declare_predicates(&h);
   chc_proof p = {&h, deadline, certificate, readable};
-  if (lemmas_prove(&h, lemmas, &p)) {
+  if (guess_proves(&h, guess, &p)) {
     release(&h);
     return 1;
   }

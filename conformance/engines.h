@@ -7,13 +7,15 @@
 #define ATHREAD_ENGINES_H
 
 #include "encode.h"
+#include "lemmas.h"
 #include "result.h"
 
 /* Spacer on the Horn clauses; with certificate, *certificate gets the
  * invariant per cut point as SMT-LIB and *readable the same in C's syntax
- * (both owned, free()). lemmas (borrowed, or NULL): lemmas_find's for e,
- * tried first as the whole invariant (re-checked like Spacer's). */
-int chc_prove(enc *e, const Z3_ast *lemmas, double deadline, char **certificate, char **readable, char *reason,
+ * (both owned, free()). guess (borrowed, or NULL): lemmas_new's for e,
+ * whose invariants are tried first, the first search's then the second's,
+ * as the whole invariant (re-checked like Spacer's). */
+int chc_prove(enc *e, lemmas *guess, double deadline, char **certificate, char **readable, char *reason,
               size_t reason_size);
 /* The Horn clauses as SMT-LIB 2 text (owned). */
 char *chc_smt2(enc *e);

@@ -28,11 +28,15 @@ typedef struct lemma {
   Z3_ast of;   /* a bound: its term, else NULL */
   int64_t c;   /* a bound: its constant */
   bool lower;  /* a bound: c <= of, else of <= c */
+  Z3_ast when;    /* a guarded candidate when || t: its guard F[S] or !F[S], else NULL */
+  Z3_ast body;    /* a guarded candidate: its template t */
+  bool nonempty;  /* the template "F is not empty" */
+  bool state;     /* the template F[S] */
 } lemma;
 
 typedef VEC(lemma) lemma_set;
 
-typedef struct houdini {
+struct lemmas {
   enc *e;              /* borrowed: the proof encoding */
   smt *s;              /* borrowed: its context */
   Z3_context c;        /* s's Z3 context */
@@ -43,7 +47,10 @@ typedef struct houdini {
   lemma_consts consts; /* the bounds of the integer templates */
   int *old_of;         /* per variable: its VAR_OLD copy, or -1 */
   bool failed;         /* out of time or budget, interrupted, or Z3 failed: no result */
-} houdini;
+  bool second;         /* the second search (the guarded candidates) has run */
+};
+
+typedef lemmas houdini;
 
 /* ---------------------------------------------------------------- the templates */
 
@@ -61,21 +68,26 @@ static Z3_ast *bound_vars(houdini *h, int k) {
   return x;
 }
 
-/* F not empty, and each other live Boolean true, and false. Not F[S] nor
- * !F[S]: F moves around a loop of the abstract thread, and Houdini would
- * walk the loop's iterations one by one before dropping them. */
-static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
+/* F not empty; with states each F[S] and !F[S] (what is dropped tells the
+ * states possible at the cut; not in the first search, where Houdini would
+ * walk a loop of the abstract thread one state at a time); each other live
+ * Boolean true, and false; and each shared one's change in the step:
+ * old(g) implies g, and g implies old(g). */
+static void seed_bools(houdini *h, const Z3_ast *x, bool states, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
-    if (h->e->p->vars.items[v].kind == VAR_CAND) {
-      vec_push(NULL, &f, x[v]);
-      continue;
-    }
-    vec_push(NULL, out, (lemma){.term = x[v]});
+    bool cand = h->e->p->vars.items[v].kind == VAR_CAND;
+    if (cand) vec_push(NULL, &f, x[v]);
+    if (cand && !states) continue;
+    vec_push(NULL, out, ((lemma){.term = x[v], .state = cand}));
     vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
+    int old = h->old_of[v];
+    if (old < 0 || !x[old]) continue;
+    vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[old], x[v])});
+    vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[v], x[old])});
   }
-  if (f.len > 0) vec_push(NULL, out, (lemma){.term = smt_or(h->s, (unsigned)f.len, f.items)});
+  if (f.len > 0) vec_push(NULL, out, ((lemma){.term = smt_or(h->s, (unsigned)f.len, f.items), .nonempty = true}));
   vec_free(&f);
 }
 
@@ -83,17 +95,30 @@ static void seed_bools(houdini *h, const Z3_ast *x, lemma_set *out) {
 static void seed_bounds(houdini *h, Z3_ast t, lemma_set *out) {
   vec_foreach(&h->consts, i) {
     int64_t c = h->consts.items[i];
-    vec_push(NULL, out, ((lemma){smt_le(h->s, smt_int(h->s, c), t), t, c, true}));
-    vec_push(NULL, out, ((lemma){smt_le(h->s, t, smt_int(h->s, c)), t, c, false}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, smt_int(h->s, c), t), .of = t, .c = c, .lower = true}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, t, smt_int(h->s, c)), .of = t, .c = c, .lower = false}));
+  }
+}
+
+/* l == u as l - u >= 0 and l - u <= 0, for a local l and each other live
+ * integer u (a local that holds what the step read). */
+static void seed_equal(houdini *h, const Z3_ast *x, size_t l, lemma_set *out) {
+  for (size_t u = 0; u < h->e->var_count; u++) {
+    if (u == l || !x[u] || is_bool(h->e, u)) continue;
+    Z3_ast both[2] = {x[l], smt_keep(h->s, Z3_mk_unary_minus(h->c, x[u]))};
+    Z3_ast t = smt_add(h->s, 2, both), zero = smt_int(h->s, 0);
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, zero, t), .of = t, .lower = true}));
+    vec_push(NULL, out, ((lemma){.term = smt_le(h->s, t, zero), .of = t}));
   }
 }
 
 /* Bounds of each live integer, and of each shared variable's change in the
- * step (g - old(g)). */
+ * step (g - old(g)); each local's equality with another integer. */
 static void seed_ints(houdini *h, const Z3_ast *x, lemma_set *out) {
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || is_bool(h->e, v)) continue;
     seed_bounds(h, x[v], out);
+    if (h->e->p->vars.items[v].kind == VAR_LOCAL) seed_equal(h, x, v, out);
     int old = h->old_of[v];
     if (old < 0 || !x[old]) continue;
     Z3_ast both[2] = {x[v], smt_keep(h->s, Z3_mk_unary_minus(h->c, x[old]))};
@@ -107,10 +132,53 @@ static void seed(houdini *h) {
   vec_foreach(&h->e->cuts, k) {
     if ((int)k == h->e->cut_of[h->e->p->entry]) continue;
     Z3_ast *x = bound_vars(h, (int)k);
-    seed_bools(h, x, &h->cands[k]);
+    seed_bools(h, x, false, &h->cands[k]);
     seed_ints(h, x, &h->cands[k]);
     free(x);
   }
+}
+
+/* Whether the first n candidates of set hold one whose term is t. */
+static bool holds_in(const lemma_set *set, size_t n, Z3_ast t) {
+  for (size_t i = 0; i < n; i++)
+    if (set->items[i].term == t) return true;
+  return false;
+}
+
+static bool holds(const lemma_set *set, Z3_ast t) { return holds_in(set, set->len, t); }
+
+/* guard || t for each template t of base that the first search dropped
+ * (the first n of set are what it kept), into set. */
+static void seed_guard(houdini *h, Z3_ast guard, const lemma_set *base, size_t n, lemma_set *set) {
+  vec_foreach(base, i) {
+    lemma l = base->items[i];
+    if (l.nonempty || holds_in(set, n, l.term) || l.term == guard || l.term == smt_not(h->s, guard)) continue;
+    Z3_ast either[2] = {guard, l.term};
+    l.term = smt_or(h->s, 2, either);
+    l.when = guard;
+    l.body = base->items[i].term;
+    l.state = false;
+    vec_push(NULL, set, l);
+  }
+}
+
+/* The second search's candidates at cut k: the templates that the first
+ * dropped, again, and !F[S] || t and F[S] || t for each of them and each
+ * state S possible at k (!F[S] was dropped: few states, so few candidates). */
+static void seed_guarded(houdini *h, int k) {
+  lemma_set base = {0}, *set = &h->cands[k];
+  Z3_ast *x = bound_vars(h, k);
+  seed_bools(h, x, true, &base);
+  seed_ints(h, x, &base);
+  size_t kept = set->len;
+  vec_foreach(&base, i) if (!holds(set, base.items[i].term)) vec_push(NULL, set, base.items[i]);
+  for (size_t v = 0; v < h->e->var_count; v++) {
+    if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND || holds_in(set, kept, smt_not(h->s, x[v]))) continue;
+    seed_guard(h, smt_not(h->s, x[v]), &base, kept, set);
+    seed_guard(h, x[v], &base, kept, set);
+  }
+  free(x);
+  vec_free(&base);
 }
 
 /* ---------------------------------------------------------------- the constants */
@@ -284,6 +352,37 @@ static void fixpoint(houdini *h) {
   free(order);
 }
 
+/* F[S] and !F[S] added to what the first search kept, at every cut but
+ * the entry: which states are possible where. */
+static void with_states(houdini *h) {
+  if (h->failed) return;
+  vec_foreach(&h->e->cuts, k) {
+    mark_from(h, (int)k);
+    if ((int)k == h->e->cut_of[h->e->p->entry]) continue;
+    Z3_ast *x = bound_vars(h, (int)k);
+    for (size_t v = 0; v < h->e->var_count; v++) {
+      if (!x[v] || h->e->p->vars.items[v].kind != VAR_CAND) continue;
+      vec_push(NULL, &h->cands[k], ((lemma){.term = x[v], .state = true}));
+      vec_push(NULL, &h->cands[k], (lemma){.term = smt_not(h->s, x[v])});
+    }
+    free(x);
+  }
+  fixpoint(h);
+}
+
+/* The second search: the states' literals, then the guarded candidates,
+ * each added to what the search before kept (which is inductive, so it
+ * stays); the states possible at each cut keep the candidates few. */
+static void guarded(houdini *h) {
+  with_states(h);
+  if (h->failed) return;
+  vec_foreach(&h->e->cuts, k) {
+    if ((int)k != h->e->cut_of[h->e->p->entry]) seed_guarded(h, (int)k);
+    mark_from(h, (int)k);
+  }
+  fixpoint(h);
+}
+
 /* ---------------------------------------------------------------- the result */
 
 /* Whether another bound in set, of the same term and direction, is stronger than b
@@ -293,44 +392,88 @@ static bool weaker(const lemma_set *set, size_t b) {
   vec_foreach(set, i) {
     const lemma *o = &set->items[i];
     if (i == b || !o->of || o->of != l->of || o->lower != l->lower) continue;
+    if (o->when != l->when) continue;
     if (o->c == l->c ? i < b : (o->c > l->c) == l->lower) return true;
   }
   return false;
 }
 
-/* Per cut, the conjunction of what survived, without the bounds that a
- * stronger one implies (the same conjunction, easier to read). */
+/* Whether guarded candidate i, a || b, comes after b || a (!F[S] || !F[T]
+ * and !F[T] || !F[S]: the same candidate). */
+static bool swapped_before(const lemma_set *set, size_t i) {
+  const lemma *l = &set->items[i];
+  for (size_t j = 0; j < i; j++)
+    if (set->items[j].when == l->body && set->items[j].body == l->when) return true;
+  return false;
+}
+
+/* Whether another candidate in set implies candidate i: a stronger bound,
+ * for guard || t guard or t itself (or t || guard, earlier), and for "F is
+ * not empty" some F[S]. */
+static bool implied(const lemma_set *set, size_t i) {
+  const lemma *l = &set->items[i];
+  if (l->when && (holds(set, l->when) || holds(set, l->body) || swapped_before(set, i))) return true;
+  if (l->nonempty) vec_foreach(set, j) if (set->items[j].state) return true;
+  return l->of && weaker(set, i);
+}
+
+/* Per cut, the conjunction of what survived, without the candidates that
+ * others imply (the same conjunction, easier to read). */
 static Z3_ast *conjunctions(houdini *h) {
   Z3_ast *out = xcalloc(h->e->cuts.len + 1, sizeof *out);
   enc_terms kept = {0};
   vec_foreach(&h->e->cuts, k) {
     kept.len = 0;
     vec_foreach(&h->cands[k], i)
-      if (!h->cands[k].items[i].of || !weaker(&h->cands[k], i)) vec_push(NULL, &kept, h->cands[k].items[i].term);
+      if (!implied(&h->cands[k], i)) vec_push(NULL, &kept, h->cands[k].items[i].term);
     out[k] = smt_and(h->s, (unsigned)kept.len, kept.items);
   }
   vec_free(&kept);
   return out;
 }
 
-Z3_ast *lemmas_find(enc *e, double deadline) {
-  houdini h = {.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline};
+/* Runs step (a search) under the searches' resource limit. */
+static void limited(houdini *h, void (*step)(houdini *)) {
+  unsigned rlimit = smt_rlimit(h->s);
+  smt_set_rlimit(h->s, LEMMA_RLIMIT);
+  step(h);
+  smt_set_rlimit(h->s, rlimit);
+}
+
+static Z3_ast *result(houdini *h) { return h->failed || smt_failed(h->s) ? NULL : conjunctions(h); }
+
+lemmas *lemmas_new(enc *e, double deadline) {
+  houdini *h = xcalloc(1, sizeof *h);
+  *h = (houdini){.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline};
   unsigned rlimit = smt_rlimit(e->s);
   smt_set_rlimit(e->s, LEMMA_RLIMIT);
-  h.sv = smt_solver(e->s, deadline, false);
-  find_consts(&h);
-  find_olds(&h);
-  seed(&h);
-  h.stale = xcalloc(e->clauses.len + 1, sizeof *h.stale);
-  vec_foreach(&e->cuts, k) mark_from(&h, (int)k);
-  fixpoint(&h);
-  Z3_solver_dec_ref(h.c, h.sv);
+  h->sv = smt_solver(e->s, deadline, false);
   smt_set_rlimit(e->s, rlimit);
-  Z3_ast *out = h.failed || smt_failed(e->s) ? NULL : conjunctions(&h);
-  vec_foreach(&e->cuts, k) vec_free(&h.cands[k]);
-  free(h.cands);
-  free(h.stale);
-  free(h.old_of);
-  vec_free(&h.consts);
-  return out;
+  find_consts(h);
+  find_olds(h);
+  seed(h);
+  h->stale = xcalloc(e->clauses.len + 1, sizeof *h->stale);
+  vec_foreach(&e->cuts, k) mark_from(h, (int)k);
+  limited(h, fixpoint);
+  return h;
+}
+
+Z3_ast *lemmas_find(lemmas *h) { return result(h); }
+
+Z3_ast *lemmas_find_guarded(lemmas *h) {
+  if (h->failed || h->second) return NULL;
+  h->second = true;
+  limited(h, guarded);
+  return result(h);
+}
+
+void lemmas_free(lemmas *h) {
+  if (!h) return;
+  Z3_solver_dec_ref(h->c, h->sv);
+  vec_foreach(&h->e->cuts, k) vec_free(&h->cands[k]);
+  free(h->cands);
+  free(h->stale);
+  free(h->old_of);
+  vec_free(&h->consts);
+  free(h);
 }

@@ -311,7 +311,10 @@ expect_progress progress-for-all-n 1 '^compose: bounded model checking, depth 2:
 expect_progress progress-for-all-rerun 1 '^compose: the counter system has a counterexample with N = 2; checking the concrete system with N = 2$' -- compose race-n.athread --for-all N --progress
 expect_progress progress-conform-start 0 '^conform: thread A \(1/1\): checking thread_a$' -- conform p.athread p.c --progress
 expect_progress progress-conform-end 0 '^conform: thread A \(1/1\): conforms, engine chc, [0-9.]+ s$' -- conform p.athread p.c --progress
-expect_progress progress-conform-engine 0 '^conform: thread A \(1/1\): Spacer \(IC3/PDR\) is looking for an inductive invariant \(' -- conform p.athread p.c --progress
+# Thread A's invariant comes from the guarded templates; q.c's (x - y >= 1) from none: Spacer's.
+expect_progress progress-conform-guarded 0 '^conform: thread A \(1/1\): guessing an invariant from templates guarded by the states \(' -- conform p.athread p.c --progress
+printf '#include <athread.h>\nint g;\nvoid thread_a(void) {\n  int x = 1, y = 0;\n  while (*) {\n    if (*) { x = g; y = 0; } else if (x < 1000) { x = x + 2; y = y + 1; }\n  }\n  g = x - y;\n}\n' > q.c
+expect_progress progress-conform-engine 0 '^conform: thread A \(1/1\): Spacer \(IC3/PDR\) is looking for an inductive invariant \(' -- conform p.athread q.c --progress
 expect_progress progress-conform-threads 1 '^conform: thread B \(2/2\): does not conform, engine (bmc|chc), [0-9.]+ s$' -- conform p.athread p.c --thread B=thread_a --progress
 TUTORIAL=$TESTS_DIR/../examples/tutorial
 expect_progress progress-check-system 0 '^check: the abstract system: done, [0-9.]+ s$' -- check "$TUTORIAL/dispatch.athread" "$TUTORIAL/dispatch.c" --progress

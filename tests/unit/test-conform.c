@@ -8,8 +8,10 @@
 
 #include "../../conformance/atomicity.h"
 #include "../../conformance/conform.h"
+#include "../../conformance/encode.h"
 #include "../../conformance/env-closure.h"
 #include "../../conformance/instrument.h"
+#include "../../conformance/lemmas.h"
 #include "../../conformance/replay.h"
 #include "../../conformance/trace.h"
 #include "../../conformance/witness.h"
@@ -449,6 +451,94 @@ static void witness_yaml_quotes_and_nests(void **state) {
   json_decref(doc);
 }
 
+/* ---------------------------------------------------------------- lemmas */
+
+static ir_expr *boolean(prog *p, ir_op op, ir_expr *a, ir_expr *b) {
+  ir_expr *e = b ? ir_binary(p->arena, (loc){0, 0}, op, a, b) : ir_unary(p->arena, (loc){0, 0}, op, a);
+  e->type = TY_BOOL;
+  return e;
+}
+
+/* Two candidates A and B (VAR_CAND) that a loop swaps, with x 0 under A and
+ * 1 under B: F_A := true; F_B := false; x := 0; while (*) { either
+ * assume(F_A); F_A, F_B, x := false, true, 1 or assume(F_B); F_B, F_A, x :=
+ * false, true, 0 }; assert(!F_B || x == 1). At the loop head neither !F[A]
+ * nor !F[B] holds, nor any bound of x but 0 <= x <= 1: only the guarded
+ * templates say which x goes with which state. */
+static prog *swapping_states(int *v) {
+  prog *p = prog_new("swap");
+  int a = v[0] = prog_add_var(p, VAR_CAND, "F_A", TY_BOOL), b = v[1] = prog_add_var(p, VAR_CAND, "F_B", TY_BOOL);
+  int x = v[2] = prog_add_var(p, VAR_LOCAL, "x", TY_INT);
+  int l[11];
+  for (int i = 0; i < 11; i++) l[i] = prog_add_loc(p, true);
+  p->entry = l[0];
+  p->exit = l[10];
+  step(p, l[0], l[1], ACT_ASSIGN, a, ir_bool(p->arena, (loc){0, 0}, true));
+  step(p, l[1], l[2], ACT_ASSIGN, b, ir_bool(p->arena, (loc){0, 0}, false));
+  step(p, l[2], l[3], ACT_ASSIGN, x, num(p, "0"));
+  const int from[2] = {a, b}, to[2] = {b, a};
+  const char *value[2] = {"1", "0"};
+  for (int i = 0; i < 2; i++) {
+    int at = l[4 + 3 * i];
+    step(p, l[3], at, ACT_ASSUME, -1, prog_var_ref(p, from[i], (loc){0, 0}));
+    step(p, at, at + 1, ACT_ASSIGN, from[i], ir_bool(p->arena, (loc){0, 0}, false));
+    step(p, at + 1, at + 2, ACT_ASSIGN, to[i], ir_bool(p->arena, (loc){0, 0}, true));
+    step(p, at + 2, l[3], ACT_ASSIGN, x, num(p, value[i]));
+  }
+  ir_expr *one = ir_binary(p->arena, (loc){0, 0}, OP_EQ, prog_var_ref(p, x, (loc){0, 0}), num(p, "1"));
+  one->type = TY_BOOL;
+  ir_expr *not_b = boolean(p, OP_NOT, prog_var_ref(p, b, (loc){0, 0}), NULL);
+  step(p, l[3], l[10], ACT_ASSERT, -1, boolean(p, OP_OR, not_b, one));
+  return p;
+}
+
+/* Whether the lemmas of cut k imply t (over the constants x, one per variable). */
+static bool lemmas_imply(enc *e, const Z3_ast *inv, int k, const Z3_ast *x, Z3_ast t) {
+  Z3_context c = smt_z3(e->s);
+  Z3_ast args[3];
+  unsigned n = enc_live_args(e, k, x, args);
+  assert_int_equal(n, 3);
+  Z3_ast at = smt_keep(e->s, Z3_substitute_vars(c, inv[k], n, args));
+  Z3_solver sv = smt_solver(e->s, 0, false);
+  Z3_solver_assert(c, sv, smt_and(e->s, 2, (Z3_ast[]){at, smt_not(e->s, t)}));
+  bool implied = Z3_solver_check(c, sv) == Z3_L_FALSE;
+  Z3_solver_dec_ref(c, sv);
+  return implied;
+}
+
+static void lemmas_find_guarded_invariants(void **state) {
+  (void)state;
+  int v[3];
+  prog *p = swapping_states(v);
+  smt *s = smt_new();
+  enc *e = enc_new(s, p, false);
+  lemmas *guess = lemmas_new(e, 0);
+  Z3_ast *first = lemmas_find(guess), *second = lemmas_find_guarded(guess);
+  assert_non_null(first);
+  assert_non_null(second);
+  int head = e->cut_of[3];
+  assert_true(head >= 0);
+  Z3_ast x[3] = {enc_var(e, v[0], NULL), enc_var(e, v[1], NULL), enc_var(e, v[2], NULL)};
+  Z3_ast is1 = smt_eq(s, x[2], smt_int(s, 1)), is0 = smt_eq(s, x[2], smt_int(s, 0));
+  /* the first search: bounds only */
+  assert_true(lemmas_imply(e, first, head, x, smt_le(s, x[2], smt_int(s, 1))));
+  assert_false(lemmas_imply(e, first, head, x, smt_implies(s, x[1], is1)));
+  /* found: F[B] => x == 1 and F[A] => x == 0 (the proof needs the first) */
+  assert_true(lemmas_imply(e, second, head, x, smt_implies(s, x[1], is1)));
+  assert_true(lemmas_imply(e, second, head, x, smt_implies(s, x[0], is0)));
+  /* dropped: the wrong guarded candidates, and the unguarded ones */
+  assert_false(lemmas_imply(e, second, head, x, smt_implies(s, x[1], is0)));
+  assert_false(lemmas_imply(e, second, head, x, smt_not(s, x[1])));
+  assert_false(lemmas_imply(e, second, head, x, is1));
+  assert_null(lemmas_find_guarded(guess)); /* once */
+  free(first);
+  free(second);
+  lemmas_free(guess);
+  enc_free(e);
+  smt_free(s);
+  prog_free(p);
+}
+
 int run_conform_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(thread_a_conforms),
@@ -466,6 +556,7 @@ int run_conform_tests(void) {
       cmocka_unit_test(split_loads_all_reads_but_the_last),
       cmocka_unit_test(split_keeps_atomic_sections),
       cmocka_unit_test(split_refuses_two_writes),
+      cmocka_unit_test(lemmas_find_guarded_invariants),
   };
   int failures = cmocka_run_group_tests_name("conform", tests, NULL, NULL);
   smt_shutdown();
