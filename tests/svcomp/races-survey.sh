@@ -29,7 +29,7 @@ if [ "${1:-}" = --timeout ]; then timeout=$2; shift 2; fi
 first_error() {
   local line
   line=$(grep -m1 'error' "$1" || head -n 1 "$1")
-  line=${line#*.c:}
+  line=${line#*.[ci]:}
   printf '%s' "${line:-no message}"
 }
 
