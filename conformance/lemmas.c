@@ -68,22 +68,22 @@ static Z3_ast *bound_vars(houdini *h, int k) {
   return x;
 }
 
-/* F not empty; with states each F[S] and !F[S] (what is dropped tells the
- * states possible at the cut; not in the first search, where Houdini would
- * walk a loop of the abstract thread one state at a time); each other live
- * Boolean true, and false; and each shared one's change in the step:
- * old(g) implies g, and g implies old(g). */
-static void seed_bools(houdini *h, const Z3_ast *x, bool states, lemma_set *out) {
+/* F not empty; each live Boolean but F's true, and false; in the second
+ * search also each F[S] and !F[S] (what is dropped tells the states
+ * possible at the cut; not in the first search, where Houdini would walk a
+ * loop of the abstract thread one state at a time) and each shared
+ * Boolean's change in the step: old(g) implies g, and g implies old(g). */
+static void seed_bools(houdini *h, const Z3_ast *x, bool second, lemma_set *out) {
   enc_terms f = {0};
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || !is_bool(h->e, v)) continue;
     bool cand = h->e->p->vars.items[v].kind == VAR_CAND;
     if (cand) vec_push(NULL, &f, x[v]);
-    if (cand && !states) continue;
+    if (cand && !second) continue;
     vec_push(NULL, out, ((lemma){.term = x[v], .state = cand}));
     vec_push(NULL, out, (lemma){.term = smt_not(h->s, x[v])});
     int old = h->old_of[v];
-    if (old < 0 || !x[old]) continue;
+    if (!second || old < 0 || !x[old]) continue;
     vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[old], x[v])});
     vec_push(NULL, out, (lemma){.term = smt_implies(h->s, x[v], x[old])});
   }
@@ -113,12 +113,13 @@ static void seed_equal(houdini *h, const Z3_ast *x, size_t l, lemma_set *out) {
 }
 
 /* Bounds of each live integer, and of each shared variable's change in the
- * step (g - old(g)); each local's equality with another integer. */
-static void seed_ints(houdini *h, const Z3_ast *x, lemma_set *out) {
+ * step (g - old(g)); in the second search also each local's equality with
+ * another integer. */
+static void seed_ints(houdini *h, const Z3_ast *x, bool second, lemma_set *out) {
   for (size_t v = 0; v < h->e->var_count; v++) {
     if (!x[v] || is_bool(h->e, v)) continue;
     seed_bounds(h, x[v], out);
-    if (h->e->p->vars.items[v].kind == VAR_LOCAL) seed_equal(h, x, v, out);
+    if (second && h->e->p->vars.items[v].kind == VAR_LOCAL) seed_equal(h, x, v, out);
     int old = h->old_of[v];
     if (old < 0 || !x[old]) continue;
     Z3_ast both[2] = {x[v], smt_keep(h->s, Z3_mk_unary_minus(h->c, x[old]))};
@@ -133,7 +134,7 @@ static void seed(houdini *h) {
     if ((int)k == h->e->cut_of[h->e->p->entry]) continue;
     Z3_ast *x = bound_vars(h, (int)k);
     seed_bools(h, x, false, &h->cands[k]);
-    seed_ints(h, x, &h->cands[k]);
+    seed_ints(h, x, false, &h->cands[k]);
     free(x);
   }
 }
@@ -169,7 +170,7 @@ static void seed_guarded(houdini *h, int k) {
   lemma_set base = {0}, *set = &h->cands[k];
   Z3_ast *x = bound_vars(h, k);
   seed_bools(h, x, true, &base);
-  seed_ints(h, x, &base);
+  seed_ints(h, x, true, &base);
   size_t kept = set->len;
   vec_foreach(&base, i) if (!holds(set, base.items[i].term)) vec_push(NULL, set, base.items[i]);
   for (size_t v = 0; v < h->e->var_count; v++) {
