@@ -13,6 +13,11 @@
 /* ... and for the whole search: past it, no guess (Spacer proceeds as
  * without one). 2,000 lines at 64 states take 700,000. */
 #define LEMMA_BUDGET 20000000u
+/* ... and for the second search, from where the first ended: the
+ * battery's worker takes 890,000; past it the second search gives no guess,
+ * so that a thread it cannot prove goes to Spacer soon (peterson's threads
+ * took 2,900,000 each, a second, for nothing). */
+#define GUARDED_BUDGET 1200000u
 
 /* The constants of the integer templates: at most MAX_CONSTS, each at most
  * MAX_CONST in magnitude (bounds and steps, not the code's data). */
@@ -46,6 +51,7 @@ struct lemmas {
   bool *stale;         /* per clause: its cut's candidates shrank since it was checked */
   lemma_consts consts; /* the bounds of the integer templates */
   int *old_of;         /* per variable: its VAR_OLD copy, or -1 */
+  uint64_t budget;     /* the resources the solver may have used when the search ends */
   bool failed;         /* out of time or budget, interrupted, or Z3 failed: no result */
   bool second;         /* the second search (the guarded candidates) has run */
 };
@@ -347,7 +353,7 @@ static void fixpoint(houdini *h) {
       if (!h->stale[j]) continue;
       h->stale[j] = false;
       if (check_clause(h, j)) mark_from(h, h->e->clauses.items[j].to), again = true;
-      h->failed |= smt_resources_used(h->s, h->sv) > LEMMA_BUDGET;
+      h->failed |= smt_resources_used(h->s, h->sv) > h->budget;
     }
   }
   free(order);
@@ -445,7 +451,7 @@ static Z3_ast *result(houdini *h) { return h->failed || smt_failed(h->s) ? NULL 
 
 lemmas *lemmas_new(enc *e, double deadline) {
   houdini *h = xcalloc(1, sizeof *h);
-  *h = (houdini){.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline};
+  *h = (houdini){.e = e, .s = e->s, .c = smt_z3(e->s), .deadline = deadline, .budget = LEMMA_BUDGET};
   unsigned rlimit = smt_rlimit(e->s);
   smt_set_rlimit(e->s, LEMMA_RLIMIT);
   h->sv = smt_solver(e->s, deadline, false);
@@ -464,6 +470,7 @@ Z3_ast *lemmas_find(lemmas *h) { return result(h); }
 Z3_ast *lemmas_find_guarded(lemmas *h) {
   if (h->failed || h->second) return NULL;
   h->second = true;
+  h->budget = smt_resources_used(h->s, h->sv) + GUARDED_BUDGET;
   limited(h, guarded);
   return result(h);
 }
