@@ -218,28 +218,45 @@ static const char *pick_creator(const cfp_program *p) {
   return p->sites.len ? p->sites.items[0].creator : NULL;
 }
 
-/* The creator's early writes, with each call replaced by what it writes. */
+/* Adds the accesses of raw (one list's entries) with add, each call
+ * replaced by what the callee accesses transitively (only its writes when
+ * writes_only). */
+static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_only,
+                         void (*add)(cfp_program *, const cfp_early *)) {
+  vec_foreach(raw, k) {
+    const cfp_raw_early *w = &raw->items[k];
+    if (!w->callee) {
+      add(p, &w->early);
+      continue;
+    }
+    cfp_accesses reached = {0};
+    cfp_reach(p, w->callee, &reached);
+    vec_foreach(&reached, a)
+      if (reached.items[a].write || !writes_only) {
+        cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
+        add(p, &e);
+      }
+    vec_free(&reached);
+  }
+}
+
+static void add_early(cfp_program *p, const cfp_early *e) { vec_push(p->arena, &p->early, *e); }
+
+static void add_late(cfp_program *p, const cfp_early *e) {
+  cfp_late l = {e->where, e->at};
+  vec_push(p->arena, &p->late, l);
+}
+
+/* The creator's early writes and late accesses, with each call replaced by
+ * what it writes (accesses). */
 static void resolve_early(cfp_reader *r) {
   cfp_program *p = r->p;
   p->creator = pick_creator(p);
   vec_foreach(&r->early, i) {
     const cfp_early_list *list = &r->early.items[i];
     if (list->function != p->creator) continue;
-    vec_foreach(&list->writes, k) {
-      const cfp_raw_early *w = &list->writes.items[k];
-      if (!w->callee) {
-        vec_push(p->arena, &p->early, w->early);
-        continue;
-      }
-      cfp_accesses reached = {0};
-      cfp_reach(p, w->callee, &reached);
-      vec_foreach(&reached, a)
-        if (reached.items[a].write) {
-          cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
-          vec_push(p->arena, &p->early, e);
-        }
-      vec_free(&reached);
-    }
+    resolve_list(p, &list->writes, true, add_early);
+    resolve_list(p, &list->late, false, add_late);
     break;
   }
 }

@@ -1,8 +1,8 @@
 /* cfront/program.h -- a multithreaded C program as libclang reads it: the
  * globals with their types and initial values, the functions with the
  * globals each one reads and writes, the thread creation sites with the
- * loops around them, and what the creating function writes before its
- * first thread starts.
+ * loops around them, what the creating function writes before its
+ * first thread starts, and what it accesses while its threads run.
  *
  * Owns: cfp_program and everything it points to (one arena); free with
  * cfp_free. Borrows: the diagnostics sink and the options. No libclang type
@@ -151,6 +151,14 @@ typedef struct cfp_early {
   cfp_span at;      /* the statement that writes (for a call's writes: the call's statement) */
 } cfp_early;
 
+/* An access of the creating function that may run while its threads run:
+ * in a statement after its first start and before it has joined as many
+ * threads as it started (walk.c says how they are counted). */
+typedef struct cfp_late {
+  cfp_access where; /* what it reads or writes */
+  cfp_span at;      /* the statement (for a call's accesses: the call's statement) */
+} cfp_late;
+
 typedef struct cfp_program {
   arena *arena;                  /* owns everything below */
   VEC(cfp_global *) globals;     /* file-scope variables that code refers to, in order */
@@ -160,6 +168,7 @@ typedef struct cfp_program {
   VEC(cfp_site) sites;           /* thread creation calls, in source order */
   const char *creator;           /* the function whose writes are in early (main if it starts threads) */
   VEC(cfp_early) early;          /* its writes before the first start, in order */
+  VEC(cfp_late) late;            /* its accesses that may run while its threads run, in order */
   bool truncated;                /* an expression nested too deeply was not read */
 } cfp_program;
 

@@ -21,10 +21,14 @@ typedef struct cfp_raw_early {
   const char *callee; /* else: everything this function writes, transitively */
 } cfp_raw_early;
 
-/* The writes of one function before its first thread creation. */
+typedef VEC(cfp_raw_early) cfp_raw_list;
+
+/* The writes of one function before its first thread creation, and its
+ * accesses while its threads may run (early.where, with value unused). */
 typedef struct cfp_early_list {
   const char *function;      /* interned */
-  VEC(cfp_raw_early) writes; /* in order */
+  cfp_raw_list writes;  /* in order */
+  cfp_raw_list late;    /* in order */
 } cfp_early_list;
 
 typedef struct cfp_reader {

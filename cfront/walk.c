@@ -437,21 +437,113 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
+/* ---------------------------------------------------------------- accesses while threads run */
+
+/* Counts of threads: a count that is not a constant is UNBOUNDED. */
+#define UNBOUNDED INT64_MAX
+
+/* The threads the sites from sites0 on start: each site once per iteration
+ * of its loops. An upper bound: a site under an if counts too. */
+static int64_t started_by(const cfp_program *p, size_t sites0) {
+  int64_t n = 0;
+  for (size_t i = sites0; i < p->sites.len; i++) {
+    int64_t k = 1;
+    vec_foreach(&p->sites.items[i].loops, l) {
+      const cfp_loop *loop = &p->sites.items[i].loops.items[l];
+      if (!loop->constant || k > UNBOUNDED / loop->count) return UNBOUNDED;
+      k *= loop->count;
+    }
+    if (n > UNBOUNDED - k) return UNBOUNDED;
+    n += k;
+  }
+  return n;
+}
+
+static bool is_call_to(CXCursor c, const char *a, const char *b) {
+  c = cfc_strip(c);
+  if (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) { /* (void)pthread_join(t, 0) */
+    CXCursor kids[2];
+    size_t n = cfc_children(c, kids, 2);
+    if (n == 0) return false;
+    c = cfc_strip(kids[n - 1]);
+  }
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  CXString name = clang_getCursorSpelling(c);
+  const char *text = clang_getCString(name);
+  bool yes = text && (strcmp(text, a) == 0 || (b && strcmp(text, b) == 0));
+  clang_disposeString(name);
+  return yes;
+}
+
+/* The threads a statement of the creator surely joins: a join call as the
+ * whole statement (1), or a counted for loop whose body is one (its count);
+ * else 0. Each join is assumed to wait for a thread not joined before (POSIX
+ * leaves joining another undefined), so N joins after N starts mean every
+ * thread has ended. */
+static int64_t joined_by(walker *w, CXCursor stmt) {
+  if (is_call_to(stmt, "pthread_join", "thrd_join")) return 1;
+  CXCursor kids[5], body;
+  if (clang_getCursorKind(stmt) != CXCursor_ForStmt || cfc_children(stmt, kids, 5) != 4) return 0;
+  body = kids[3];
+  if (clang_getCursorKind(body) == CXCursor_CompoundStmt && cfc_children(body, &body, 1) != 1) return 0;
+  if (!is_call_to(body, "pthread_join", "thrd_join")) return 0;
+  cfp_loop l = analyze_loop(w, stmt);
+  return l.constant ? l.count : 0;
+}
+
+/* Statement stmt may run while threads run: its accesses and its calls'. */
+static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, size_t acc0, size_t calls0) {
+  arena *a = w->r->p->arena;
+  cfp_span at = cfp_span_of(w->r, stmt);
+  for (size_t i = acc0; i < w->fn->accesses.len; i++) {
+    cfp_raw_early e = {.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}};
+    vec_push(a, &list->late, e);
+  }
+  for (size_t i = calls0; i < w->fn->callees.len; i++) {
+    cfp_raw_early e = {.early = {.at = at}, .callee = w->fn->callees.items[i]};
+    vec_push(a, &list->late, e);
+  }
+}
+
+/* Where the creator is: before its first start, while threads may run, or
+ * after it has joined as many threads as it started. */
+typedef struct phase {
+  bool started;     /* a thread was started */
+  int64_t running;  /* threads started and not surely joined (UNBOUNDED: not counted) */
+} phase;
+
+/* Updates ph after statement stmt, which started the sites from sites0 on;
+ * true when stmt may run while threads run. The statement that starts the
+ * first threads runs before them only when it is the creation call itself. */
+static bool advance(walker *w, CXCursor stmt, size_t sites0, phase *ph) {
+  int64_t started = started_by(w->r->p, sites0);
+  bool concurrent = ph->running > 0 || (started > 0 && !is_call_to(stmt, "pthread_create", "thrd_create"));
+  if (started > 0) {
+    ph->started = true;
+    ph->running = ph->running > UNBOUNDED - started ? UNBOUNDED : ph->running + started;
+  }
+  int64_t joined = joined_by(w, stmt);
+  if (ph->running != UNBOUNDED) ph->running = joined >= ph->running ? 0 : ph->running - joined;
+  return concurrent;
+}
+
 /* The statements of the body in order; those before the first thread start
- * give the function's early writes (kept when it starts threads). */
+ * give the function's early writes, and those that may run while its
+ * threads run its late accesses (both kept when it starts threads). */
 static void walk_body(walker *w, CXCursor body) {
   VEC(CXCursor) stmts = {0};
   clang_visitChildren(body, collect, &stmts);
   cfp_program *p = w->r->p;
   cfp_early_list list = {.function = w->fn->name};
-  bool started = false;
+  phase ph = {0};
   vec_foreach(&stmts, i) {
     size_t sites0 = p->sites.len, acc0 = w->fn->accesses.len, calls0 = w->fn->callees.len;
     walk(w, stmts.items[i], READ);
-    if (!started && p->sites.len > sites0) started = true;
-    else if (!started) record_early(w, stmts.items[i], &list, acc0, calls0);
+    bool was_started = ph.started;
+    if (advance(w, stmts.items[i], sites0, &ph)) record_late(w, stmts.items[i], &list, acc0, calls0);
+    else if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, acc0, calls0);
   }
-  if (started) vec_push(NULL, &w->r->early, list);
+  if (ph.started) vec_push(NULL, &w->r->early, list);
   vec_free(&stmts);
 }
 
