@@ -1,0 +1,379 @@
+/* races/races.c -- the races pipeline up to layer 1 (races.h). */
+#include "races.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cfront/program.h"
+#include "../conformance/atomicity.h"
+#include "lockset.h"
+
+#define UNBOUNDED INT64_MAX
+
+/* A thread function with what the run knows of it. */
+typedef struct rc_thread {
+  const char *function; /* its C function */
+  int64_t instances;    /* how many run */
+  prog *code;           /* lowered, or NULL */
+  lk_thread lk;         /* layer 1's result when lowered */
+} rc_thread;
+
+/* One access of a cell, by a thread or by main. */
+typedef struct rc_access {
+  int thread;             /* index in run.threads, or -1 for main */
+  const lk_access *lk;    /* a thread's access, else NULL */
+  const cfp_late *late;   /* main's access, else NULL */
+  bool write, sync;       /* as in lk_access */
+} rc_access;
+
+typedef VEC(rc_access) rc_accesses;
+
+typedef struct run {
+  diag_sink *sink;           /* the run's */
+  const ast_spec *spec;      /* the cells */
+  const races_request *rq;   /* the files */
+  cfp_program *program;      /* libclang's reading (threads started, main's accesses) */
+  cfe_unit *unit;            /* the front end's */
+  VEC(rc_thread) threads;    /* the thread functions */
+  const char **paths;        /* per cell: its C path (arena) */
+  bool *is_lock;             /* per cell: a lock whose discipline holds */
+  rc_accesses *by_cell;      /* per cell: its accesses */
+  races_result *out;         /* the result */
+} run;
+
+static void reason(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reason(run *r, const char *fmt, ...) {
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  const char *kept = arena_strndup(r->out->arena, text, strlen(text));
+  vec_push(NULL, &r->out->reasons, kept);
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static int64_t add_counts(int64_t a, int64_t b) { return a > UNBOUNDED - b ? UNBOUNDED : a + b; }
+
+/* The threads site starts: once per iteration of each loop around it. */
+static int64_t site_count(const cfp_site *s) {
+  int64_t k = 1;
+  vec_foreach(&s->loops, l) {
+    const cfp_loop *loop = &s->loops.items[l];
+    if (!loop->constant || k > UNBOUNDED / loop->count) return UNBOUNDED;
+    k *= loop->count;
+  }
+  return k;
+}
+
+static rc_thread *thread_of(run *r, const char *function) {
+  vec_foreach(&r->threads, i)
+    if (strcmp(r->threads.items[i].function, function) == 0) return &r->threads.items[i];
+  rc_thread t = {.function = function};
+  vec_push(NULL, &r->threads, t);
+  return &r->threads.items[r->threads.len - 1];
+}
+
+/* The threads main starts (counted over its sites) and the spec's (the
+ * larger number of each: the analysis holds for more instances). */
+static void find_threads(run *r) {
+  vec_foreach(&r->program->sites, i) {
+    const cfp_site *s = &r->program->sites.items[i];
+    if (strcmp(s->creator, "main") != 0)
+      reason(r, "%s starts a thread at %s:%u: threads started outside main are not analysed (what the starting code "
+                "accesses meanwhile)",
+             s->creator, s->file, s->line);
+    if (!s->function) {
+      reason(r, "the thread started at %s:%u runs a function athread cannot name", s->file, s->line);
+      continue;
+    }
+    rc_thread *t = thread_of(r, s->function);
+    t->instances = add_counts(t->instances, site_count(s));
+  }
+  vec_foreach(&r->spec->threads, i) {
+    const char *f = r->rq->function[i];
+    if (!f) {
+      reason(r, "thread %s of the specification has no implementation", r->spec->threads.items[i]->name);
+      continue;
+    }
+    int64_t n = 0;
+    vec_foreach(&r->spec->instances, k)
+      if (r->spec->instances.items[k]->thread_index == (int)i) n = add_counts(n, r->spec->instances.items[k]->count_value);
+    rc_thread *t = thread_of(r, f);
+    if (n > t->instances) t->instances = n;
+  }
+}
+
+/* Lowers each thread and runs layer 1 over it; a thread that cannot be
+ * lowered is a reason. */
+static void analyse_threads(run *r) {
+  vec_foreach(&r->threads, i) {
+    rc_thread *t = &r->threads.items[i];
+    if (!cfe_has_function(r->unit, t->function)) {
+      reason(r, "thread %s: no function '%s' in the C files given", t->function, t->function);
+      continue;
+    }
+    diag_sink quiet = {0};
+    t->code = cfe_lower(r->unit, r->spec, t->function, CFE_INTS_C);
+    if (t->code && !atomicity_split(t->code, &quiet)) prog_free(t->code), t->code = NULL;
+    if (!t->code) {
+      reason(r, "thread %s: the C front end cannot lower it: %s", t->function, quiet.first_error);
+      continue;
+    }
+    if (!lk_analyse(t->code, r->unit, r->spec->shared.len, &t->lk))
+      reason(r, "thread %s: too big for the lockset analysis", t->function);
+  }
+}
+
+/* ---------------------------------------------------------------- cells */
+
+/* The C path of cell i: its binding, or its name; an element: its array's
+ * path with the index. */
+static const char *cell_path(run *r, size_t i) {
+  const ast_shared *c = r->spec->shared.items[i];
+  const ast_shared *whole = c->array ? c->array : c;
+  const char *base = whole->binds ? whole->binds : whole->name;
+  if (!c->array) return arena_strndup(r->out->arena, base, strlen(base));
+  return arena_printf(r->out->arena, "%s[%lld]", base, (long long)c->element);
+}
+
+/* The C path of a part of a global, "[*]" for an index not known. */
+static const char *access_path(run *r, const cfp_access *a) {
+  strbuf b = {0};
+  sbuf_puts(&b, r->program->globals.items[a->global]->name);
+  for (size_t i = 0; i < a->len; i++) {
+    if (!a->steps[i].field && a->steps[i].index == CFP_ANY) sbuf_puts(&b, "[*]");
+    else if (!a->steps[i].field) sbuf_printf(&b, "[%lld]", (long long)a->steps[i].index);
+    else if (!cfp_is_anonymous(a->steps[i].field)) sbuf_printf(&b, ".%s", a->steps[i].field);
+  }
+  const char *path = arena_printf(r->out->arena, "%s", sbuf_str(&b));
+  sbuf_free(&b);
+  return path;
+}
+
+/* True when the access path a (with "[*]" for any index) and the cell path c
+ * overlap: one is the other or a part of it. */
+static bool overlaps(const char *a, const char *c) {
+  while (*a && *c) {
+    if (strncmp(a, "[*]", 3) == 0 && *c == '[') {
+      a += 3;
+      c = strchr(c, ']');
+      if (!c) return false;
+      c++;
+      continue;
+    }
+    if (*a != *c) return false;
+    a++, c++;
+  }
+  return (!*a && (!*c || *c == '.' || *c == '[')) || (!*c && (*a == '.' || *a == '['));
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+static void add_access(run *r, int cell, rc_access a) {
+  if (cell < 0 || (size_t)cell >= r->spec->shared.len) return;
+  vec_push(NULL, &r->by_cell[cell], a);
+}
+
+static void collect_threads(run *r) {
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    if (!t->code) continue;
+    vec_foreach(&t->lk.accesses, k) {
+      const lk_access *a = &t->lk.accesses.items[k];
+      add_access(r, a->cell, (rc_access){(int)i, a, NULL, a->write, a->sync});
+    }
+  }
+}
+
+/* main's accesses while its threads run: plain, with no lock (main's code
+ * is not analysed further). */
+static void collect_main(run *r) {
+  vec_foreach(&r->program->late, i) {
+    const cfp_late *l = &r->program->late.items[i];
+    const char *path = access_path(r, &l->where);
+    vec_foreach(&r->spec->shared, c)
+      if (overlaps(path, r->paths[c])) {
+        if (l->where.read) add_access(r, (int)c, (rc_access){-1, NULL, l, false, false});
+        if (l->where.write) add_access(r, (int)c, (rc_access){-1, NULL, l, true, false});
+      }
+  }
+}
+
+/* ---------------------------------------------------------------- locks */
+
+static const char *origin_text(run *r, const prog *p, prog_origin o) {
+  const char *file = "";
+  size_t line = 0;
+  if (!prog_origin_line(p, o, &file, &line)) return "(unknown place)";
+  return arena_printf(r->out->arena, "%s:%zu:%zu", file, line, prog_origin_column(p, o));
+}
+
+/* A bool cell is a lock when some thread acquires it and every change of
+ * it is an acquire or a release by a thread that holds it; a cell acquired
+ * somewhere whose discipline breaks is a reason. */
+static void find_locks(run *r) {
+  size_t n = r->spec->shared.len;
+  bool *acquired = xcalloc(n + 1, sizeof *acquired);
+  const char **broken = xcalloc(n + 1, sizeof *broken);
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    if (!t->code) continue;
+    vec_foreach(&t->lk.lock_writes, k) {
+      const lk_lock_write *w = &t->lk.lock_writes.items[k];
+      if (w->kind == LK_ACQUIRE) acquired[w->cell] = true;
+      if (w->kind == LK_BROKEN && !broken[w->cell]) broken[w->cell] = origin_text(r, t->code, w->at);
+    }
+  }
+  for (size_t c = 0; c < n; c++)
+    vec_foreach(&r->by_cell[c], k)
+      if (r->by_cell[c].items[k].thread < 0 && r->by_cell[c].items[k].write && !broken[c]) {
+        const cfp_span *at = &r->by_cell[c].items[k].late->at;
+        broken[c] = arena_printf(r->out->arena, "%s:%u:%u (main, while its threads run)", at->file, at->line, at->col);
+      }
+  for (size_t c = 0; c < n; c++) {
+    r->is_lock[c] = acquired[c] && !broken[c];
+    if (r->is_lock[c]) vec_push(NULL, &r->out->locks, r->paths[c]);
+    if (acquired[c] && broken[c])
+      reason(r, "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
+                "thread that holds it",
+             r->paths[c], broken[c]);
+  }
+  free(acquired);
+  free(broken);
+}
+
+/* ---------------------------------------------------------------- candidates */
+
+static bool holds(const run *r, const rc_access *a, int lock) {
+  return a->lk && lk_holds(&r->threads.items[a->thread].lk, a->lk, lock);
+}
+
+static bool common_lock(const run *r, const rc_access *a, const rc_access *b) {
+  vec_foreach(&r->spec->shared, c)
+    if (r->is_lock[c] && holds(r, a, (int)c) && holds(r, b, (int)c)) return true;
+  return false;
+}
+
+/* Two accesses may race: different thread instances, one a write, not
+ * both synchronised, no common lock. */
+static bool conflict(const run *r, const rc_access *a, const rc_access *b, bool same_entry) {
+  if (a->thread == b->thread && (a->thread < 0 || r->threads.items[a->thread].instances < 2)) return false;
+  if (same_entry && a->thread < 0) return false;
+  return (a->write || b->write) && !(a->sync && b->sync) && !common_lock(r, a, b);
+}
+
+static const char *locks_text(run *r, const rc_access *a) {
+  strbuf b = {0};
+  vec_foreach(&r->spec->shared, c)
+    if (r->is_lock[c] && holds(r, a, (int)c)) sbuf_printf(&b, "%s%s", b.len ? ", " : "", r->paths[c]);
+  const char *text = arena_printf(r->out->arena, "%s", sbuf_str(&b));
+  sbuf_free(&b);
+  return text;
+}
+
+static races_access describe(run *r, const rc_access *a) {
+  races_access d = {.write = a->write, .sync = a->sync, .file = "", .locks = locks_text(r, a)};
+  if (a->thread < 0) {
+    d.thread = "main";
+    d.file = arena_strndup(r->out->arena, a->late->at.file, strlen(a->late->at.file));
+    d.line = a->late->at.line, d.col = a->late->at.col;
+    return d;
+  }
+  const rc_thread *t = &r->threads.items[a->thread];
+  d.thread = arena_strndup(r->out->arena, t->function, strlen(t->function));
+  size_t line = 0;
+  const char *file = "";
+  if (prog_origin_line(t->code, a->lk->at, &file, &line)) {
+    d.file = arena_strndup(r->out->arena, file, strlen(file));
+    d.line = (unsigned)line;
+    d.col = (unsigned)prog_origin_column(t->code, a->lk->at);
+  }
+  return d;
+}
+
+static void find_candidates(run *r) {
+  vec_foreach(&r->spec->shared, c) {
+    const rc_accesses *v = &r->by_cell[c];
+    if (r->is_lock[c] || !v->len) continue;
+    races_candidate cand = {.cell = r->paths[c]};
+    for (size_t i = 0; i < v->len; i++)
+      for (size_t j = i; j < v->len; j++) {
+        if (!conflict(r, &v->items[i], &v->items[j], i == j)) continue;
+        if (!cand.pairs++) cand.first = describe(r, &v->items[i]), cand.second = describe(r, &v->items[j]);
+      }
+    if (cand.pairs) vec_push(NULL, &r->out->candidates, cand);
+    else r->out->race_free++;
+  }
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static void report_threads(run *r) {
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    const char *f = arena_strndup(r->out->arena, t->function, strlen(t->function));
+    races_thread d = {f, t->instances, t->code != NULL, t->code ? t->lk.accesses.len : 0};
+    vec_push(NULL, &r->out->threads, d);
+  }
+}
+
+static void analyse(run *r) {
+  size_t n = r->spec->shared.len;
+  r->paths = arena_alloc(r->out->arena, (n + 1) * sizeof *r->paths);
+  for (size_t c = 0; c < n; c++) r->paths[c] = cell_path(r, c);
+  r->is_lock = xcalloc(n + 1, sizeof *r->is_lock);
+  r->by_cell = xcalloc(n + 1, sizeof *r->by_cell);
+  find_threads(r);
+  if (!r->threads.len) reason(r, "no thread to analyse");
+  analyse_threads(r);
+  collect_threads(r);
+  collect_main(r);
+  find_locks(r);
+  find_candidates(r);
+  report_threads(r);
+  r->out->cells = n;
+  r->out->verdict = r->out->candidates.len || r->out->reasons.len ? RACES_UNKNOWN : RACES_FREE;
+}
+
+static void run_free(run *r) {
+  vec_foreach(&r->threads, i) {
+    lk_free(&r->threads.items[i].lk);
+    prog_free(r->threads.items[i].code);
+  }
+  vec_free(&r->threads);
+  for (size_t c = 0; r->by_cell && c < r->spec->shared.len; c++) vec_free(&r->by_cell[c]);
+  free(r->by_cell);
+  free(r->is_lock);
+  cfe_free(r->unit);
+  cfp_free(r->program);
+}
+
+bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out) {
+  memset(out, 0, sizeof *out);
+  out->arena = arena_new();
+  run r = {.sink = sink, .spec = spec, .rq = rq, .out = out};
+  cfp_options o = {rq->cpp.cpp_flags, rq->cpp.cpp_flag_count, rq->cpp.include_dir};
+  r.program = cfp_read(sink, rq->files, rq->file_count, &o);
+  if (r.program) r.unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
+  bool ok = r.program && r.unit;
+  if (ok) analyse(&r);
+  run_free(&r);
+  return ok;
+}
+
+void races_free(races_result *out) {
+  vec_free(&out->threads);
+  vec_free(&out->candidates);
+  vec_free(&out->reasons);
+  vec_free(&out->locks);
+  arena_free(out->arena);
+}
+
+const char *races_verdict_text(races_verdict v) {
+  return v == RACES_FREE ? "no data race" : v == RACES_FOUND ? "data race" : "unknown";
+}
