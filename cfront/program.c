@@ -222,11 +222,11 @@ static const char *pick_creator(const cfp_program *p) {
  * replaced by what the callee accesses transitively (only its writes when
  * writes_only). */
 static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_only,
-                         void (*add)(cfp_program *, const cfp_early *)) {
+                         void (*add)(cfp_program *, const cfp_early *, int)) {
   vec_foreach(raw, k) {
     const cfp_raw_early *w = &raw->items[k];
     if (!w->callee) {
-      add(p, &w->early);
+      add(p, &w->early, w->lock_op);
       continue;
     }
     cfp_accesses reached = {0};
@@ -234,16 +234,19 @@ static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_on
     vec_foreach(&reached, a)
       if (reached.items[a].write || !writes_only) {
         cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
-        add(p, &e);
+        add(p, &e, 0); /* a callee's access is plain */
       }
     vec_free(&reached);
   }
 }
 
-static void add_early(cfp_program *p, const cfp_early *e) { vec_push(p->arena, &p->early, *e); }
+static void add_early(cfp_program *p, const cfp_early *e, int lock_op) {
+  (void)lock_op; /* only late accesses lock */
+  vec_push(p->arena, &p->early, *e);
+}
 
-static void add_late(cfp_program *p, const cfp_early *e) {
-  cfp_late l = {e->where, e->at};
+static void add_late(cfp_program *p, const cfp_early *e, int lock_op) {
+  cfp_late l = {e->where, e->at, lock_op};
   vec_push(p->arena, &p->late, l);
 }
 

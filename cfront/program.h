@@ -157,6 +157,7 @@ typedef struct cfp_early {
 typedef struct cfp_late {
   cfp_access where; /* what it reads or writes */
   cfp_span at;      /* the statement (for a call's accesses: the call's statement) */
+  int lock_op;      /* +1: the statement is pthread_mutex_lock(&where) (or spin), -1: unlock; 0: a plain access */
 } cfp_late;
 
 typedef struct cfp_program {

@@ -19,6 +19,7 @@
 typedef struct cfp_raw_early {
   cfp_early early;    /* a write, when callee is NULL */
   const char *callee; /* else: everything this function writes, transitively */
+  int lock_op;        /* a late access: cfp_late.lock_op */
 } cfp_raw_early;
 
 typedef VEC(cfp_raw_early) cfp_raw_list;

@@ -491,12 +491,22 @@ static int64_t joined_by(walker *w, CXCursor stmt) {
   return l.constant ? l.count : 0;
 }
 
+/* +1 when stmt is a lock call with its lock as the only access (from acc0
+ * on), -1 for an unlock call, else 0. */
+static int lock_op(walker *w, CXCursor stmt, size_t acc0) {
+  if (w->fn->accesses.len != acc0 + 1) return 0;
+  if (is_call_to(stmt, "pthread_mutex_lock", "pthread_spin_lock")) return 1;
+  if (is_call_to(stmt, "pthread_mutex_unlock", "pthread_spin_unlock")) return -1;
+  return 0;
+}
+
 /* Statement stmt may run while threads run: its accesses and its calls'. */
 static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, size_t acc0, size_t calls0) {
   arena *a = w->r->p->arena;
   cfp_span at = cfp_span_of(w->r, stmt);
+  int op = lock_op(w, stmt, acc0);
   for (size_t i = acc0; i < w->fn->accesses.len; i++) {
-    cfp_raw_early e = {.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}};
+    cfp_raw_early e = {.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}, .lock_op = op};
     vec_push(a, &list->late, e);
   }
   for (size_t i = calls0; i < w->fn->callees.len; i++) {

@@ -174,14 +174,24 @@ static bool state_join(const analysis *a, lk_state *to, const lk_state *from) {
 
 static bool is_bool_cell(const prog *p, int v) { return is_shared(p, v) && p->vars.items[v].type == TY_BOOL; }
 
+/* The bool cell e names under vals (a read through a pointer is a ?: over
+ * the cells it may point to, chosen by the pointer's value), or -1. */
+static int cell_named(const analysis *a, const ir_expr *e, const lkv *vals) {
+  for (int depth = 0; depth < IR_MAX_DEPTH && e->kind == IR_ITE; depth++) {
+    lkv c = eval(a, e->a, vals, -1);
+    if (c.kind != LV_CONST) return -1;
+    e = c.v ? e->b : e->c;
+  }
+  return e->kind == IR_NAME && e->ref == REF_VAR && is_bool_cell(a->p, e->index) ? e->index : -1;
+}
+
 /* What assume(c) teaches: !v for a bool cell v, x == k for a local x. */
 static void learn(const analysis *a, const ir_expr *c, lk_state *s) {
   if (c->kind == IR_BINARY && c->op == OP_AND) {
     learn(a, c->a, s);
     learn(a, c->b, s);
-  } else if (c->kind == IR_UNARY && c->op == OP_NOT && c->a->kind == IR_NAME && c->a->ref == REF_VAR &&
-             is_bool_cell(a->p, c->a->index)) {
-    set_bit(s->free, c->a->index);
+  } else if (c->kind == IR_UNARY && c->op == OP_NOT && cell_named(a, c->a, s->vals) >= 0) {
+    set_bit(s->free, cell_named(a, c->a, s->vals));
   } else if (c->kind == IR_BINARY && c->op == OP_EQ) {
     const ir_expr *x = c->a, *k = c->b;
     if (x->kind != IR_NAME) x = c->b, k = c->a;

@@ -26,6 +26,7 @@ typedef struct rc_access {
   const lk_access *lk;    /* a thread's access, else NULL */
   const cfp_late *late;   /* main's access, else NULL */
   bool write, sync;       /* as in lk_access */
+  size_t held;            /* main's access: offset of its lockset in run.main_held */
 } rc_access;
 
 typedef VEC(rc_access) rc_accesses;
@@ -40,6 +41,8 @@ typedef struct run {
   const char **paths;        /* per cell: its C path (arena) */
   bool *is_lock;             /* per cell: a lock whose discipline holds */
   rc_accesses *by_cell;      /* per cell: its accesses */
+  VEC(uint64_t) main_held;   /* the locksets of main's accesses, words each */
+  size_t words;              /* words per lockset (a bit per cell) */
   races_result *out;         /* the result */
 } run;
 
@@ -185,23 +188,53 @@ static void collect_threads(run *r) {
     if (!t->code) continue;
     vec_foreach(&t->lk.accesses, k) {
       const lk_access *a = &t->lk.accesses.items[k];
-      add_access(r, a->cell, (rc_access){(int)i, a, NULL, a->write, a->sync});
+      add_access(r, a->cell, (rc_access){(int)i, a, NULL, a->write, a->sync, 0});
     }
   }
 }
 
-/* main's accesses while its threads run: plain, with no lock (main's code
- * is not analysed further). */
+static bool bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
+
+/* The bool cell whose C path is path, or -1. */
+static int bool_cell(const run *r, const char *path) {
+  vec_foreach(&r->spec->shared, c)
+    if (r->spec->shared.items[c]->type.kind == TYPE_BOOL && strcmp(r->paths[c], path) == 0) return (int)c;
+  return -1;
+}
+
+/* main's access l with the locks it holds (main's lock and unlock calls at
+ * the top level of its body, in order; a lock taken before the first start
+ * is not counted). */
+static void add_main_access(run *r, const cfp_late *l, const char *path, const uint64_t *held) {
+  size_t at = r->main_held.len;
+  for (size_t w = 0; w < r->words; w++) vec_push(NULL, &r->main_held, held[w]);
+  vec_foreach(&r->spec->shared, c)
+    if (overlaps(path, r->paths[c])) {
+      if (l->where.read) add_access(r, (int)c, (rc_access){-1, NULL, l, false, false, at});
+      if (l->where.write) add_access(r, (int)c, (rc_access){-1, NULL, l, true, false, at});
+    }
+}
+
+/* main's accesses while its threads run: plain (main's code is not
+ * lowered), with the locks its top-level lock calls hold. An unlock of a
+ * lock main does not hold is a plain write, which breaks the lock. */
 static void collect_main(run *r) {
+  uint64_t *held = xcalloc(r->words, sizeof *held);
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
     const char *path = access_path(r, &l->where);
-    vec_foreach(&r->spec->shared, c)
-      if (overlaps(path, r->paths[c])) {
-        if (l->where.read) add_access(r, (int)c, (rc_access){-1, NULL, l, false, false});
-        if (l->where.write) add_access(r, (int)c, (rc_access){-1, NULL, l, true, false});
-      }
+    int lock = l->lock_op ? bool_cell(r, path) : -1;
+    if (lock >= 0 && l->lock_op > 0) {
+      held[lock / 64] |= (uint64_t)1 << (lock % 64);
+      continue;
+    }
+    if (lock >= 0 && l->lock_op < 0 && bit(held, lock)) {
+      held[lock / 64] &= ~((uint64_t)1 << (lock % 64));
+      continue;
+    }
+    add_main_access(r, l, path, held);
   }
+  free(held);
 }
 
 /* ---------------------------------------------------------------- locks */
@@ -250,7 +283,8 @@ static void find_locks(run *r) {
 /* ---------------------------------------------------------------- candidates */
 
 static bool holds(const run *r, const rc_access *a, int lock) {
-  return a->lk && lk_holds(&r->threads.items[a->thread].lk, a->lk, lock);
+  if (a->thread < 0) return bit(&r->main_held.items[a->held], lock);
+  return lk_holds(&r->threads.items[a->thread].lk, a->lk, lock);
 }
 
 static bool common_lock(const run *r, const rc_access *a, const rc_access *b) {
@@ -327,6 +361,7 @@ static void analyse(run *r) {
   r->paths = arena_alloc(r->out->arena, (n + 1) * sizeof *r->paths);
   for (size_t c = 0; c < n; c++) r->paths[c] = cell_path(r, c);
   r->is_lock = xcalloc(n + 1, sizeof *r->is_lock);
+  r->words = n / 64 + 1;
   r->by_cell = xcalloc(n + 1, sizeof *r->by_cell);
   find_threads(r);
   if (!r->threads.len) reason(r, "no thread to analyse");
@@ -346,6 +381,7 @@ static void run_free(run *r) {
     prog_free(r->threads.items[i].code);
   }
   vec_free(&r->threads);
+  vec_free(&r->main_held);
   for (size_t c = 0; r->by_cell && c < r->spec->shared.len; c++) vec_free(&r->by_cell[c]);
   free(r->by_cell);
   free(r->is_lock);
