@@ -218,6 +218,9 @@ static const char *pick_creator(const cfp_program *p) {
   return p->sites.len ? p->sites.items[0].creator : NULL;
 }
 
+/* add's lock_op for a call through a pointer (cfp_late.unknown). */
+#define LATE_UNKNOWN 2
+
 /* Adds the accesses of raw (one list's entries) with add, each call
  * replaced by what the callee accesses transitively (only its writes when
  * writes_only). */
@@ -226,11 +229,11 @@ static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_on
   vec_foreach(raw, k) {
     const cfp_raw_early *w = &raw->items[k];
     if (!w->callee) {
-      add(p, &w->early, w->lock_op);
+      add(p, &w->early, w->pointer ? LATE_UNKNOWN : w->lock_op);
       continue;
     }
     cfp_accesses reached = {0};
-    cfp_reach(p, w->callee, &reached);
+    if (cfp_reach(p, w->callee, &reached) && !writes_only) add(p, &w->early, LATE_UNKNOWN);
     vec_foreach(&reached, a)
       if (reached.items[a].write || !writes_only) {
         cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
@@ -246,7 +249,7 @@ static void add_early(cfp_program *p, const cfp_early *e, int lock_op) {
 }
 
 static void add_late(cfp_program *p, const cfp_early *e, int lock_op) {
-  cfp_late l = {e->where, e->at, lock_op};
+  cfp_late l = {e->where, e->at, lock_op == LATE_UNKNOWN ? 0 : lock_op, lock_op == LATE_UNKNOWN};
   vec_push(p->arena, &p->late, l);
 }
 
@@ -301,9 +304,10 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name) {
   return NULL;
 }
 
-void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   const cfp_function *start = cfp_function_named(p, name);
-  if (!start) return;
+  if (!start) return false;
+  bool pointer = false;
   symtab index = {0};
   vec_foreach(&p->functions, i) symtab_put(&index, p->functions.items[i]->name, (int)i);
   bool *seen = xcalloc(p->functions.len + 1, sizeof *seen);
@@ -312,6 +316,7 @@ void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   seen[symtab_get(&index, start->name)] = true;
   while (todo.len) {
     const cfp_function *f = todo.items[--todo.len];
+    pointer |= f->calls_pointer;
     vec_foreach(&f->accesses, i) vec_push(NULL, out, f->accesses.items[i]);
     vec_foreach(&f->callees, i) {
       int k = symtab_get(&index, f->callees.items[i]);
@@ -323,6 +328,7 @@ void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   vec_free(&todo);
   free(seen);
   symtab_free(&index);
+  return pointer;
 }
 
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len) {

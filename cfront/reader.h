@@ -20,6 +20,7 @@ typedef struct cfp_raw_early {
   cfp_early early;    /* a write, when callee is NULL */
   const char *callee; /* else: everything this function writes, transitively */
   int lock_op;        /* a late access: cfp_late.lock_op */
+  bool pointer;       /* a late statement's call through a pointer (cfp_late.unknown; early unused) */
 } cfp_raw_early;
 
 typedef VEC(cfp_raw_early) cfp_raw_list;

@@ -21,6 +21,7 @@ typedef struct walker {
   VEC(CXCursor) loops; /* the loops around the current statement (heap) */
   VEC(cfp_step) steps; /* the lvalue path being built, outermost step first (heap) */
   int depth;           /* expression nesting */
+  size_t pointer_calls; /* calls through a pointer seen so far */
 } walker;
 
 static void walk(walker *w, CXCursor c, int mode);
@@ -349,7 +350,11 @@ static void add_site(walker *w, CXCursor call, int api) {
 
 static void walk_call(walker *w, CXCursor c) {
   CXCursor callee = clang_getCursorReferenced(c);
-  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) return walk_children(w, c);
+  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
+    w->fn->calls_pointer = true;
+    w->pointer_calls++;
+    return walk_children(w, c);
+  }
   const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
   vec_push(w->r->p->arena, &w->fn->callees, name);
   int api = thread_api(name);
@@ -385,6 +390,11 @@ static void walk(walker *w, CXCursor c, int mode) {
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt: walk_loop(w, c); break;
   case CXCursor_UnaryExpr: break; /* sizeof, _Alignof: nothing is evaluated */
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+    w->fn->jumps = true;
+    walk_children(w, c);
+    break;
   default: walk_children(w, c); break;
   }
   w->depth--;
@@ -501,10 +511,15 @@ static int lock_op(walker *w, CXCursor stmt, size_t acc0) {
 }
 
 /* Statement stmt may run while threads run: its accesses and its calls'. */
-static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, size_t acc0, size_t calls0) {
+static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[3]) {
+  size_t acc0 = mark[0], calls0 = mark[1];
   arena *a = w->r->p->arena;
   cfp_span at = cfp_span_of(w->r, stmt);
   int op = lock_op(w, stmt, acc0);
+  if (w->pointer_calls > mark[2]) {
+    cfp_raw_early e = {.early = {.at = at}, .pointer = true};
+    vec_push(a, &list->late, e);
+  }
   for (size_t i = acc0; i < w->fn->accesses.len; i++) {
     cfp_raw_early e = {.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}, .lock_op = op};
     vec_push(a, &list->late, e);
@@ -547,11 +562,11 @@ static void walk_body(walker *w, CXCursor body) {
   cfp_early_list list = {.function = w->fn->name};
   phase ph = {0};
   vec_foreach(&stmts, i) {
-    size_t sites0 = p->sites.len, acc0 = w->fn->accesses.len, calls0 = w->fn->callees.len;
+    size_t sites0 = p->sites.len, mark[3] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_calls};
     walk(w, stmts.items[i], READ);
     bool was_started = ph.started;
-    if (advance(w, stmts.items[i], sites0, &ph)) record_late(w, stmts.items[i], &list, acc0, calls0);
-    else if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, acc0, calls0);
+    if (advance(w, stmts.items[i], sites0, &ph)) record_late(w, stmts.items[i], &list, mark);
+    else if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, mark[0], mark[1]);
   }
   if (ph.started) vec_push(NULL, &w->r->early, list);
   vec_free(&stmts);

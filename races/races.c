@@ -44,6 +44,10 @@ typedef struct run {
   VEC(uint64_t) main_held;   /* the locksets of main's accesses, words each */
   size_t words;              /* words per lockset (a bit per cell) */
   races_result *out;         /* the result */
+  diag_sink lower;           /* the front end's sink: its messages say why a thread is not lowered */
+  FILE *lower_out;           /* lower's output, into lower_text */
+  char *lower_text;          /* what the front end said so far (open_memstream) */
+  size_t lower_len;          /* its length */
 } run;
 
 static void reason(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -97,6 +101,9 @@ static void find_threads(run *r) {
     rc_thread *t = thread_of(r, s->function);
     t->instances = add_counts(t->instances, site_count(s));
   }
+  const cfp_function *m = cfp_function_named(r->program, "main");
+  if (m && m->jumps && r->program->sites.len)
+    reason(r, "main has a goto: the order of its statements and its threads' starts and joins is not analysed");
   vec_foreach(&r->spec->threads, i) {
     const char *f = r->rq->function[i];
     if (!f) {
@@ -111,6 +118,15 @@ static void find_threads(run *r) {
   }
 }
 
+/* The first line the front end said from offset from on (its first error
+ * with its location), or "" (arena). */
+static const char *lower_message(run *r, size_t from) {
+  fflush(r->lower_out);
+  const char *text = from < r->lower_len ? r->lower_text + from : "";
+  const char *nl = strchr(text, '\n');
+  return arena_strndup(r->out->arena, text, nl ? (size_t)(nl - text) : strlen(text));
+}
+
 /* Lowers each thread and runs layer 1 over it; a thread that cannot be
  * lowered is a reason. */
 static void analyse_threads(run *r) {
@@ -120,11 +136,12 @@ static void analyse_threads(run *r) {
       reason(r, "thread %s: no function '%s' in the C files given", t->function, t->function);
       continue;
     }
-    diag_sink quiet = {0};
+    fflush(r->lower_out);
+    size_t from = r->lower_len;
     t->code = cfe_lower(r->unit, r->spec, t->function, CFE_INTS_C);
-    if (t->code && !atomicity_split(t->code, &quiet)) prog_free(t->code), t->code = NULL;
+    if (t->code && !atomicity_split(t->code, &r->lower)) prog_free(t->code), t->code = NULL;
     if (!t->code) {
-      reason(r, "thread %s: the C front end cannot lower it: %s", t->function, quiet.first_error);
+      reason(r, "thread %s: the C front end cannot lower it: %s", t->function, lower_message(r, from));
       continue;
     }
     if (!lk_analyse(t->code, r->unit, r->spec->shared.len, &t->lk))
@@ -222,6 +239,11 @@ static void collect_main(run *r) {
   uint64_t *held = xcalloc(r->words, sizeof *held);
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
+    if (l->unknown) {
+      reason(r, "main calls a function through a pointer at %s:%u while its threads run: what it accesses is not known",
+             l->at.file, l->at.line);
+      continue;
+    }
     const char *path = access_path(r, &l->where);
     int lock = l->lock_op ? bool_cell(r, path) : -1;
     if (lock >= 0 && l->lock_op > 0) {
@@ -387,6 +409,22 @@ static void run_free(run *r) {
   free(r->is_lock);
   cfe_free(r->unit);
   cfp_free(r->program);
+  if (r->lower_out) fclose(r->lower_out);
+  free(r->lower_text);
+}
+
+/* Parses the files for the front end, its messages into r->lower (a thread
+ * it cannot lower is a reason, not an input error); when it cannot read
+ * them, again with sink, which reports why. */
+static bool parse_for_lowering(run *r, diag_sink *sink) {
+  r->lower_out = open_memstream(&r->lower_text, &r->lower_len);
+  r->lower = (diag_sink){.out = r->lower_out};
+  r->unit = cfe_parse(&r->lower, r->rq->files, r->rq->file_count, &r->rq->cpp);
+  if (r->unit) return true;
+  cfe_unit *again = cfe_parse(sink, r->rq->files, r->rq->file_count, &r->rq->cpp);
+  if (again) diag_error_at(sink, "athread", "the C front end cannot read the files: %s", lower_message(r, 0));
+  cfe_free(again);
+  return false;
 }
 
 bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out) {
@@ -395,8 +433,7 @@ bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, r
   run r = {.sink = sink, .spec = spec, .rq = rq, .out = out};
   cfp_options o = {rq->cpp.cpp_flags, rq->cpp.cpp_flag_count, rq->cpp.include_dir};
   r.program = cfp_read(sink, rq->files, rq->file_count, &o);
-  if (r.program) r.unit = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
-  bool ok = r.program && r.unit;
+  bool ok = r.program && parse_for_lowering(&r, sink);
   if (ok) analyse(&r);
   run_free(&r);
   return ok;
