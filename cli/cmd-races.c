@@ -88,6 +88,21 @@ static void print_access(const races_access *x) {
          x->sync ? " (atomic)" : "", *x->locks ? x->locks : "none");
 }
 
+static void print_cell(const races_cell *c) {
+  printf("cell %s: ", c->cell);
+  if (c->kind == RACES_CELL_LOCK) {
+    printf("a lock: only lock and unlock calls change it, each unlock by the thread that holds it\n");
+  } else if (c->kind == RACES_CELL_FREE) {
+    printf("race-free: %s\n", c->how);
+  } else {
+    printf("unknown: ");
+    print_access(&c->first);
+    printf("; ");
+    print_access(&c->second);
+    printf(" (%zu pair%s of accesses without a common lock)\n", c->pairs, c->pairs == 1 ? "" : "s");
+  }
+}
+
 static void print_text(const races_result *r) {
   char buf[64];
   vec_foreach(&r->threads, i) {
@@ -96,31 +111,22 @@ static void print_text(const races_result *r) {
     if (t->lowered) printf("%zu accesses of shared cells\n", t->accesses);
     else printf("not analysed\n");
   }
-  printf("locks: ");
-  vec_foreach(&r->locks, i) printf("%s%s", i ? ", " : "", r->locks.items[i]);
-  printf("%s\n", r->locks.len ? "" : "none");
-  vec_foreach(&r->candidates, i) {
-    const races_candidate *c = &r->candidates.items[i];
-    printf("candidate %s: ", c->cell);
-    print_access(&c->first);
-    printf("; ");
-    print_access(&c->second);
-    printf(" (%zu pair%s)\n", c->pairs, c->pairs == 1 ? "" : "s");
-  }
+  printf("main: %zu accesses while its threads run\n", r->main_accesses);
+  vec_foreach(&r->cells, i) print_cell(&r->cells.items[i]);
   vec_foreach(&r->reasons, i) printf("unknown: %s\n", r->reasons.items[i]);
-  printf("race-free: %zu of %zu cells (a lock held by both accesses, both atomic, or no conflicting access)\n",
-         r->race_free, r->cells);
   printf("assumptions: layer 1 (lockset) only; one step per shared access; joins wait for threads not joined "
          "before\n");
 }
 
 static void print_verdict(const races_result *r) {
+  size_t free_cells = 0;
+  vec_foreach(&r->cells, i) free_cells += r->cells.items[i].kind != RACES_CELL_CANDIDATE;
   if (r->verdict == RACES_FREE) {
-    printf("verdict: no data race: every shared cell is race-free\n");
+    printf("verdict: no data race: %zu shared cell%s, each race-free\n", free_cells, free_cells == 1 ? "" : "s");
     return;
   }
-  printf("verdict: %s: %zu candidate%s, %zu other reason%s\n", races_verdict_text(r->verdict), r->candidates.len,
-         r->candidates.len == 1 ? "" : "s", r->reasons.len, r->reasons.len == 1 ? "" : "s");
+  printf("verdict: %s: %zu candidate%s, %zu other reason%s\n", races_verdict_text(r->verdict), r->candidates,
+         r->candidates == 1 ? "" : "s", r->reasons.len, r->reasons.len == 1 ? "" : "s");
 }
 
 /* ---------------------------------------------------------------- json */
@@ -141,25 +147,31 @@ static json_t *access_json(const races_access *x) {
                    "atomic", x->sync, "locks", locks);
 }
 
+static const char *const cell_kinds[] = {"lock", "race-free", "unknown"};
+
+static json_t *cell_json(const races_cell *c) {
+  json_t *o = json_pack("{s:o, s:s}", "cell", json_text(c->cell), "verdict", cell_kinds[c->kind]);
+  if (c->kind == RACES_CELL_FREE) json_object_set_new(o, "how", json_text(c->how));
+  if (c->kind != RACES_CELL_CANDIDATE) return o;
+  json_object_set_new(o, "first", access_json(&c->first));
+  json_object_set_new(o, "second", access_json(&c->second));
+  json_object_set_new(o, "pairs", json_integer((json_int_t)c->pairs));
+  return o;
+}
+
 static json_t *results_json(const races_result *r) {
-  json_t *threads = json_array(), *cands = json_array(), *reasons = json_array(), *locks = json_array();
+  json_t *threads = json_array(), *cells = json_array(), *reasons = json_array();
   vec_foreach(&r->threads, i) {
     const races_thread *t = &r->threads.items[i];
     json_t *n = t->instances == INT64_MAX ? json_null() : json_integer((json_int_t)t->instances);
     json_array_append_new(threads, json_pack("{s:o, s:o, s:b, s:i}", "function", json_text(t->function), "instances",
                                              n, "analysed", t->lowered, "accesses", (json_int_t)t->accesses));
   }
-  vec_foreach(&r->candidates, i) {
-    const races_candidate *c = &r->candidates.items[i];
-    json_array_append_new(cands, json_pack("{s:o, s:s, s:o, s:o, s:i}", "cell", json_text(c->cell), "verdict",
-                                           "unknown", "first", access_json(&c->first), "second",
-                                           access_json(&c->second), "pairs", (json_int_t)c->pairs));
-  }
+  vec_foreach(&r->cells, i) json_array_append_new(cells, cell_json(&r->cells.items[i]));
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
-  vec_foreach(&r->locks, i) json_array_append_new(locks, json_text(r->locks.items[i]));
-  return json_pack("{s:s, s:o, s:o, s:o, s:o, s:i, s:i}", "verdict", races_verdict_text(r->verdict), "threads",
-                   threads, "locks", locks, "candidates", cands, "unknown", reasons, "cells", (json_int_t)r->cells,
-                   "race_free", (json_int_t)r->race_free);
+  return json_pack("{s:s, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict), "threads", threads,
+                   "main_accesses", (json_int_t)r->main_accesses, "cells", cells, "candidates",
+                   (json_int_t)r->candidates, "unknown", reasons);
 }
 
 /* ---------------------------------------------------------------- run */

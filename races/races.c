@@ -43,6 +43,7 @@ typedef struct run {
   rc_accesses *by_cell;      /* per cell: its accesses */
   VEC(uint64_t) main_held;   /* the locksets of main's accesses, words each */
   size_t words;              /* words per lockset (a bit per cell) */
+  size_t main_count;         /* main's accesses while its threads run */
   races_result *out;         /* the result */
   diag_sink lower;           /* the front end's sink: its messages say why a thread is not lowered */
   FILE *lower_out;           /* lower's output, into lower_text */
@@ -255,6 +256,7 @@ static void collect_main(run *r) {
       continue;
     }
     add_main_access(r, l, path, held);
+    r->main_count++;
   }
   free(held);
 }
@@ -292,7 +294,6 @@ static void find_locks(run *r) {
       }
   for (size_t c = 0; c < n; c++) {
     r->is_lock[c] = acquired[c] && !broken[c];
-    if (r->is_lock[c]) vec_push(NULL, &r->out->locks, r->paths[c]);
     if (acquired[c] && broken[c])
       reason(r, "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
                 "thread that holds it",
@@ -309,18 +310,45 @@ static bool holds(const run *r, const rc_access *a, int lock) {
   return lk_holds(&r->threads.items[a->thread].lk, a->lk, lock);
 }
 
-static bool common_lock(const run *r, const rc_access *a, const rc_access *b) {
-  vec_foreach(&r->spec->shared, c)
-    if (r->is_lock[c] && holds(r, a, (int)c) && holds(r, b, (int)c)) return true;
-  return false;
+/* Two accesses may run at the same time: by different threads, or by a
+ * function that runs as two instances or more (each access of it then is
+ * concurrent with itself too). */
+static bool concurrent(const run *r, const rc_access *a, const rc_access *b) {
+  if (a->thread != b->thread) return true;
+  return a->thread >= 0 && r->threads.items[a->thread].instances >= 2;
 }
 
-/* Two accesses may race: different thread instances, one a write, not
- * both synchronised, no common lock. */
-static bool conflict(const run *r, const rc_access *a, const rc_access *b, bool same_entry) {
-  if (a->thread == b->thread && (a->thread < 0 || r->threads.items[a->thread].instances < 2)) return false;
-  if (same_entry && a->thread < 0) return false;
-  return (a->write || b->write) && !(a->sync && b->sync) && !common_lock(r, a, b);
+/* A lock both hold, or -1. */
+static int common_lock(const run *r, const rc_access *a, const rc_access *b) {
+  vec_foreach(&r->spec->shared, c)
+    if (r->is_lock[c] && holds(r, a, (int)c) && holds(r, b, (int)c)) return (int)c;
+  return -1;
+}
+
+/* What the pairs of accesses of one cell show. */
+typedef struct tally {
+  size_t concurrent; /* pairs of concurrent accesses */
+  size_t writing;    /* of them, with a write */
+  size_t atomic;     /* of those, both synchronised */
+  size_t locked;     /* of the others, with a common lock */
+  int lock;          /* the common lock of every locked pair, or -1 (none, or not the same) */
+  size_t races;      /* the rest: candidates */
+} tally;
+
+static void count_pair(const run *r, const rc_access *a, const rc_access *b, tally *t) {
+  t->concurrent++;
+  if (!a->write && !b->write) return;
+  t->writing++;
+  if (a->sync && b->sync) {
+    t->atomic++;
+    return;
+  }
+  int lock = common_lock(r, a, b);
+  if (lock < 0) {
+    t->races++;
+    return;
+  }
+  t->lock = t->locked++ == 0 || t->lock == lock ? lock : -1;
 }
 
 static const char *locks_text(run *r, const rc_access *a) {
@@ -352,18 +380,39 @@ static races_access describe(run *r, const rc_access *a) {
   return d;
 }
 
-static void find_candidates(run *r) {
+/* Why a cell without candidates is race-free. */
+static const char *how(run *r, const tally *t) {
+  if (!t->concurrent) return "no two thread instances access it";
+  if (!t->writing) return "only read while threads run";
+  if (t->atomic == t->writing) return "every conflicting pair of accesses is atomic";
+  if (!t->atomic && t->lock >= 0) return arena_printf(r->out->arena, "lock %s is held at every conflicting pair of accesses", r->paths[t->lock]);
+  return "every conflicting pair of accesses is atomic or holds a common lock";
+}
+
+static void judge_cell(run *r, size_t c) {
+  const rc_accesses *v = &r->by_cell[c];
+  races_cell cell = {.cell = r->paths[c], .kind = RACES_CELL_FREE};
+  tally t = {.lock = -1};
+  for (size_t i = 0; i < v->len; i++)
+    for (size_t j = i; j < v->len; j++) {
+      if (!concurrent(r, &v->items[i], &v->items[j])) continue;
+      size_t before = t.races;
+      count_pair(r, &v->items[i], &v->items[j], &t);
+      if (t.races > before && before == 0) cell.first = describe(r, &v->items[i]), cell.second = describe(r, &v->items[j]);
+    }
+  if (t.races) cell.kind = RACES_CELL_CANDIDATE, cell.pairs = t.races, r->out->candidates++;
+  else cell.how = how(r, &t);
+  vec_push(NULL, &r->out->cells, cell);
+}
+
+static void judge_cells(run *r) {
   vec_foreach(&r->spec->shared, c) {
-    const rc_accesses *v = &r->by_cell[c];
-    if (r->is_lock[c] || !v->len) continue;
-    races_candidate cand = {.cell = r->paths[c]};
-    for (size_t i = 0; i < v->len; i++)
-      for (size_t j = i; j < v->len; j++) {
-        if (!conflict(r, &v->items[i], &v->items[j], i == j)) continue;
-        if (!cand.pairs++) cand.first = describe(r, &v->items[i]), cand.second = describe(r, &v->items[j]);
-      }
-    if (cand.pairs) vec_push(NULL, &r->out->candidates, cand);
-    else r->out->race_free++;
+    if (r->is_lock[c]) {
+      races_cell cell = {.cell = r->paths[c], .kind = RACES_CELL_LOCK};
+      vec_push(NULL, &r->out->cells, cell);
+    } else if (r->by_cell[c].len) {
+      judge_cell(r, c);
+    }
   }
 }
 
@@ -391,10 +440,10 @@ static void analyse(run *r) {
   collect_threads(r);
   collect_main(r);
   find_locks(r);
-  find_candidates(r);
+  judge_cells(r);
   report_threads(r);
-  r->out->cells = n;
-  r->out->verdict = r->out->candidates.len || r->out->reasons.len ? RACES_UNKNOWN : RACES_FREE;
+  r->out->main_accesses = r->main_count;
+  r->out->verdict = r->out->candidates || r->out->reasons.len ? RACES_UNKNOWN : RACES_FREE;
 }
 
 static void run_free(run *r) {
@@ -441,9 +490,8 @@ bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, r
 
 void races_free(races_result *out) {
   vec_free(&out->threads);
-  vec_free(&out->candidates);
+  vec_free(&out->cells);
   vec_free(&out->reasons);
-  vec_free(&out->locks);
   arena_free(out->arena);
 }
 

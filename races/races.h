@@ -47,12 +47,21 @@ typedef struct races_access {
   const char *locks;    /* the locks surely held, ", "-separated ("" for none) */
 } races_access;
 
-typedef struct races_candidate {
-  const char *cell;     /* the C object: "count", "s.a", "arr[2]" */
-  races_access first;   /* one access */
-  races_access second;  /* and one that may run at the same time */
-  size_t pairs;         /* how many such pairs of accesses the cell has */
-} races_candidate;
+typedef enum races_cell_kind {
+  RACES_CELL_LOCK,     /* a lock whose discipline holds: its accesses are the lock calls */
+  RACES_CELL_FREE,     /* race-free (how says why) */
+  RACES_CELL_CANDIDATE /* two accesses that may race (layer 1 cannot tell) */
+} races_cell_kind;
+
+/* A cell some thread (or main while its threads run) accesses. */
+typedef struct races_cell {
+  const char *cell;      /* the C object: "count", "s.a", "arr[2]" */
+  races_cell_kind kind;  /* what layer 1 says */
+  const char *how;       /* RACES_CELL_FREE: why no two accesses race */
+  races_access first;    /* RACES_CELL_CANDIDATE: one access */
+  races_access second;   /* and one that may run at the same time */
+  size_t pairs;          /* RACES_CELL_CANDIDATE: how many such pairs of accesses */
+} races_cell;
 
 typedef struct races_thread {
   const char *function; /* its C function */
@@ -65,11 +74,10 @@ typedef struct races_result {
   arena *arena;                      /* owns the strings below */
   races_verdict verdict;             /* the answer */
   VEC(races_thread) threads;         /* the threads, in order of first start */
-  VEC(races_candidate) candidates;   /* per cell, in the spec's order */
+  VEC(races_cell) cells;             /* the cells accessed, in the spec's order */
+  size_t candidates;                 /* cells with RACES_CELL_CANDIDATE */
   VEC(const char *) reasons;         /* why not sure besides the candidates (arena) */
-  VEC(const char *) locks;           /* the cells used as locks with their discipline checked */
-  size_t cells;                      /* cells analysed */
-  size_t race_free;                  /* cells some thread accesses that have no candidate */
+  size_t main_accesses;              /* main's accesses while its threads run */
 } races_result;
 
 /* Runs layer 1; false after an input error reported through sink (then out
