@@ -316,7 +316,7 @@ bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   seen[symtab_get(&index, start->name)] = true;
   while (todo.len) {
     const cfp_function *f = todo.items[--todo.len];
-    pointer |= f->calls_pointer;
+    pointer |= f->through_pointer;
     vec_foreach(&f->accesses, i) vec_push(NULL, out, f->accesses.items[i]);
     vec_foreach(&f->callees, i) {
       int k = symtab_get(&index, f->callees.items[i]);

@@ -121,7 +121,7 @@ typedef struct cfp_function {
   const char *name;          /* its C name (interned) */
   cfp_accesses accesses;     /* the globals its body reads and writes */
   VEC(const char *) callees; /* the functions it calls by name, in order */
-  bool calls_pointer;        /* it calls a function through a pointer */
+  bool through_pointer;      /* it calls a function or reads or writes memory through a pointer */
   bool jumps;                /* it has a goto */
 } cfp_function;
 
@@ -160,7 +160,7 @@ typedef struct cfp_late {
   cfp_access where; /* what it reads or writes */
   cfp_span at;      /* the statement (for a call's accesses: the call's statement) */
   int lock_op;      /* +1: the statement is pthread_mutex_lock(&where) (or spin), -1: unlock; 0: a plain access */
-  bool unknown;     /* instead of where: a call through a pointer, whose accesses are not known */
+  bool unknown;     /* instead of where: a call or an access through a pointer, whose accesses are not known */
 } cfp_late;
 
 typedef struct cfp_program {
@@ -195,8 +195,8 @@ bool cfp_is_anonymous(const char *field);
 const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
 /* Appends to out (a heap vector) the accesses of function name and of every
  * function it calls, transitively; the steps stay arena-owned. Returns true
- * when one of those functions calls a function through a pointer (whose
- * accesses are not in out). */
+ * when one of those functions goes through a pointer (calls a function or
+ * accesses memory: those accesses are not in out). */
 bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
 /* The slot number of the scalar at steps (every index constant) in t, or
  * CFP_MANY when the steps do not name a scalar. */

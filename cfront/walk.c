@@ -21,7 +21,7 @@ typedef struct walker {
   VEC(CXCursor) loops; /* the loops around the current statement (heap) */
   VEC(cfp_step) steps; /* the lvalue path being built, outermost step first (heap) */
   int depth;           /* expression nesting */
-  size_t pointer_calls; /* calls through a pointer seen so far */
+  size_t pointer_uses; /* calls and accesses through a pointer seen so far */
 } walker;
 
 static void walk(walker *w, CXCursor c, int mode);
@@ -54,6 +54,12 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientD
 static void walk_children(walker *w, CXCursor c) { clang_visitChildren(c, walk_child, w); }
 
 /* ---------------------------------------------------------------- accesses */
+
+/* A call or an access through a pointer: what it reaches is not known. */
+static void note_pointer(walker *w) {
+  w->fn->through_pointer = true;
+  w->pointer_uses++;
+}
 
 static void note(walker *w, int global, int mode) {
   if (!w->out) return;
@@ -129,6 +135,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
       continue;
     } else if (kind == CXCursor_MemberRefExpr && cfc_children(c, kids, 1) == 1) {
       if (is_pointer_type(clang_getCursorType(kids[0]))) {
+        note_pointer(w);
         walk(w, kids[0], READ); /* p->f: the pointer is read */
       } else {
         push_step(w, cfp_intern(w->r, clang_getCursorSpelling(c)), 0);
@@ -140,6 +147,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
       walk(w, kids[1], READ);
       CXCursor base = undecay(kids[0]);
       if (!is_array_type(clang_getCursorType(base))) {
+        note_pointer(w);
         walk(w, kids[0], READ); /* p[i]: the pointer is read */
       } else {
         cfp_value k = cfp_eval(kids[1]);
@@ -178,6 +186,10 @@ static void walk_unary(walker *w, CXCursor c) {
   case CXUnaryOperator_PreInc:
   case CXUnaryOperator_PreDec:
   case CXUnaryOperator_AddrOf: walk(w, kid, READ_WRITE); break;
+  case CXUnaryOperator_Deref:
+    note_pointer(w);
+    walk(w, kid, READ);
+    break;
   default: walk(w, kid, READ); break;
   }
 }
@@ -351,8 +363,7 @@ static void add_site(walker *w, CXCursor call, int api) {
 static void walk_call(walker *w, CXCursor c) {
   CXCursor callee = clang_getCursorReferenced(c);
   if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
-    w->fn->calls_pointer = true;
-    w->pointer_calls++;
+    note_pointer(w);
     return walk_children(w, c);
   }
   const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
@@ -516,7 +527,7 @@ static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const si
   arena *a = w->r->p->arena;
   cfp_span at = cfp_span_of(w->r, stmt);
   int op = lock_op(w, stmt, acc0);
-  if (w->pointer_calls > mark[2]) {
+  if (w->pointer_uses > mark[2]) {
     cfp_raw_early e = {.early = {.at = at}, .pointer = true};
     vec_push(a, &list->late, e);
   }
@@ -562,7 +573,7 @@ static void walk_body(walker *w, CXCursor body) {
   cfp_early_list list = {.function = w->fn->name};
   phase ph = {0};
   vec_foreach(&stmts, i) {
-    size_t sites0 = p->sites.len, mark[3] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_calls};
+    size_t sites0 = p->sites.len, mark[3] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_uses};
     walk(w, stmts.items[i], READ);
     bool was_started = ph.started;
     if (advance(w, stmts.items[i], sites0, &ph)) record_late(w, stmts.items[i], &list, mark);

@@ -241,7 +241,8 @@ static void collect_main(run *r) {
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
     if (l->unknown) {
-      reason(r, "main calls a function through a pointer at %s:%u while its threads run: what it accesses is not known",
+      reason(r, "main goes through a pointer at %s:%u while its threads run (a call or an access, maybe in a function it "
+                "calls): what it accesses is not known",
              l->at.file, l->at.line);
       continue;
     }
