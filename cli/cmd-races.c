@@ -1,14 +1,12 @@
 /* cli/cmd-races.c -- `athread races [SPEC] FILES...`: data races in C
  * thread code, layer 1 (races/races.h). Without a spec the threads come from
- * main's thread creation: athread skeleton's draft (cfront/skeleton.h) gives
- * the cells and the threads. Prints each candidate, the reasons the run is
+ * main's thread creation (races_run drafts the spec). Prints each candidate, the reasons the run is
  * not sure, the assumptions and one verdict. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cfront/skeleton.h"
 #include "../core/json-text.h"
 #include "../races/races.h"
 #include "../spec-lang/spec.h"
@@ -54,25 +52,6 @@ static int races_options(int argc, char **argv, races_args *a) {
   a->files = argv + optind;
   a->file_count = argc - optind;
   return -1;
-}
-
-/* ---------------------------------------------------------------- the spec */
-
-/* athread skeleton's draft of the C files, parsed and checked; NULL after
- * reporting why (no thread started, or C that clang rejects). */
-static ast_spec *drafted_spec(const races_args *a, const char *include) {
-  cfp_options opts = {a->code.cpp.items, a->code.cpp.len, include};
-  cfp_program *p = cfp_read(a->sink, (const char *const *)a->files, (size_t)a->file_count, &opts);
-  strbuf text = {0};
-  ast_spec *spec = NULL;
-  if (p && skel_write(a->sink, p, (const char *const *)a->files, (size_t)a->file_count, &text)) {
-    diag_source *src = diag_source_from_string(a->sink, "(drafted spec)", sbuf_str(&text), text.len);
-    spec = src ? spec_parse_source(src) : NULL;
-    if (spec && (a->sink->errors || !spec_check(spec, &a->spec))) spec_free(spec), spec = NULL;
-  }
-  sbuf_free(&text);
-  cfp_free(p);
-  return spec;
 }
 
 /* ---------------------------------------------------------------- text */
@@ -193,14 +172,16 @@ static void print_results(const races_args *a, const ast_spec *spec, const races
   json_decref(o);
 }
 
-static int races(const races_args *a, ast_spec *spec, const char *include) {
-  const char **function = xcalloc(spec->threads.len + 1, sizeof *function);
+/* Runs layer 1 over the spec's threads (or, with no spec, main's). */
+static int races(const races_args *a, const ast_spec *spec, const char *include) {
+  const char **function = xcalloc(spec ? spec->threads.len + 1 : 1, sizeof *function);
   races_request rq = {(const char *const *)a->files, (size_t)a->file_count,
-                      {a->code.cpp.items, a->code.cpp.len, include}, function};
+                      {a->code.cpp.items, a->code.cpp.len, include}, function, &a->spec};
   races_result r = {0};
   int code = EXIT_BAD_INPUT;
-  if (cli_resolve_bindings(a->sink, &a->code, a->path, spec, function) && races_run(a->sink, spec, &rq, &r)) {
-    print_results(a, spec, &r);
+  if ((!spec || cli_resolve_bindings(a->sink, &a->code, a->path, spec, function)) &&
+      races_run(a->sink, spec, &rq, &r)) {
+    print_results(a, spec ? spec : r.drafted, &r);
     code = cli_finish(a->sink, exit_code(&r));
   }
   races_free(&r);
@@ -214,8 +195,7 @@ int cmd_races(diag_sink *sink, int argc, char **argv) {
   int code = races_options(argc, argv, &a);
   const char *include = cli_include_dir();
   ast_spec *spec = NULL;
-  if (code < 0) spec = a.path ? spec_load(sink, a.path, &a.spec) : drafted_spec(&a, include);
-  if (code < 0 && !spec) code = EXIT_BAD_INPUT;
+  if (code < 0 && a.path && !(spec = spec_load(sink, a.path, &a.spec))) code = EXIT_BAD_INPUT;
   if (code < 0) code = races(&a, spec, include);
   if (code == EXIT_BAD_INPUT && a.json) code = cli_json_failure(sink, "races");
   spec_free(spec);

@@ -353,6 +353,29 @@ static void collect(analysis *a) {
   }
 }
 
+/* ---------------------------------------------------------------- every cell named */
+
+static void touch_expr(const prog *p, const ir_expr *e, uint64_t *touched) {
+  if (!e) return;
+  if (e->kind == IR_NAME && e->ref == REF_VAR && is_shared(p, e->index))
+    set_bit(touched, p->vars.items[e->index].shared_index);
+  touch_expr(p, e->a, touched);
+  touch_expr(p, e->b, touched);
+  touch_expr(p, e->c, touched);
+}
+
+/* The cells the program names anywhere: what the front end kept of the C
+ * code's accesses (races.c checks it against libclang's reading). */
+static void touch_all(const prog *p, lk_thread *out) {
+  out->touched = xcalloc(out->words, sizeof *out->touched);
+  vec_foreach(&p->edges, i) {
+    const prog_edge *e = &p->edges.items[i];
+    if ((e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && is_shared(p, e->var))
+      set_bit(out->touched, p->vars.items[e->var].shared_index);
+    touch_expr(p, e->expr, out->touched);
+  }
+}
+
 /* ---------------------------------------------------------------- entry */
 
 bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out) {
@@ -363,6 +386,7 @@ bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out) 
   a.states = xcalloc(p->locs.len + 1, sizeof *a.states);
   vec_foreach(&p->locs, l) state_init(&a, &a.states[l]);
   state_init(&a, &a.scratch);
+  touch_all(p, out);
   fixpoint(&a);
   collect(&a);
   vec_foreach(&p->locs, l) {
@@ -381,6 +405,9 @@ void lk_free(lk_thread *t) {
   vec_free(&t->accesses);
   vec_free(&t->lock_writes);
   vec_free(&t->held);
+  free(t->touched);
 }
+
+bool lk_touches(const lk_thread *t, int cell) { return t->touched && bit(t->touched, cell); }
 
 bool lk_holds(const lk_thread *t, const lk_access *a, int cell) { return bit(&t->held.items[a->held], cell); }

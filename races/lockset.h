@@ -47,12 +47,15 @@ typedef struct lk_thread {
   VEC(lk_lock_write) lock_writes;   /* every write of a bool shared cell that changes it */
   VEC(uint64_t) held;               /* the locksets, words per access */
   size_t words;                     /* words per lockset */
+  uint64_t *touched;                /* the cells some edge names, reachable or not (words; heap) */
 } lk_thread;
 
 /* Analyses p, whose shared variables index cells 0 .. cells-1. False when
  * the program is too big to analyse (out untouched but empty). */
 bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out);
 void lk_free(lk_thread *t);
+/* True when some edge of the program names cell (lk_thread.touched). */
+bool lk_touches(const lk_thread *t, int cell);
 /* True when bit cell is set in the lockset of a. */
 bool lk_holds(const lk_thread *t, const lk_access *a, int cell);
 

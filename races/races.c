@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../cfront/program.h"
+#include "../cfront/skeleton.h"
 #include "../conformance/atomicity.h"
 #include "lockset.h"
 
@@ -106,7 +107,7 @@ static void find_threads(run *r) {
   if (m && m->jumps && r->program->sites.len)
     reason(r, "main has a goto: the order of its statements and its threads' starts and joins is not analysed");
   vec_foreach(&r->spec->threads, i) {
-    const char *f = r->rq->function[i];
+    const char *f = r->out->drafted ? r->spec->threads.items[i]->impl : r->rq->function[i];
     if (!f) {
       reason(r, "thread %s of the specification has no implementation", r->spec->threads.items[i]->name);
       continue;
@@ -193,6 +194,31 @@ static bool overlaps(const char *a, const char *c) {
   return (!*a && (!*c || *c == '.' || *c == '[')) || (!*c && (*a == '.' || *a == '['));
 }
 
+/* ---------------------------------------------------------------- what the front end kept */
+
+/* Every part of a global that libclang sees thread t's code (and its
+ * callees') access must be named by its lowered program, else the front end
+ * dropped an access (a thread's return value, say) and layer 1 would miss
+ * it: a reason. A global no cell overlaps is one the front end gives no
+ * cell (a condition variable, a thread-local): it rejects the others. */
+static void check_kept(run *r, const rc_thread *t) {
+  cfp_accesses reached = {0};
+  cfp_reach(r->program, t->function, &reached);
+  vec_foreach(&reached, i) {
+    const char *path = access_path(r, &reached.items[i]);
+    bool cell = false, kept = false;
+    vec_foreach(&r->spec->shared, c)
+      if (overlaps(path, r->paths[c])) cell = true, kept |= lk_touches(&t->lk, (int)c);
+    if (cell && !kept) {
+      reason(r, "thread %s: its C code accesses %s, which its lowered program never does: the accesses the front end "
+                "drops are not analysed",
+             t->function, path);
+      break;
+    }
+  }
+  vec_free(&reached);
+}
+
 /* ---------------------------------------------------------------- accesses */
 
 static void add_access(run *r, int cell, rc_access a) {
@@ -204,6 +230,7 @@ static void collect_threads(run *r) {
   vec_foreach(&r->threads, i) {
     const rc_thread *t = &r->threads.items[i];
     if (!t->code) continue;
+    check_kept(r, t);
     vec_foreach(&t->lk.accesses, k) {
       const lk_access *a = &t->lk.accesses.items[k];
       add_access(r, a->cell, (rc_access){(int)i, a, NULL, a->write, a->sync, 0});
@@ -477,13 +504,42 @@ static bool parse_for_lowering(run *r, diag_sink *sink) {
   return false;
 }
 
+/* libclang's reading of the files; on an error the front end parses them
+ * again to report it (with the source line and a caret). */
+static cfp_program *read_program(diag_sink *sink, const races_request *rq) {
+  diag_sink quiet = {0};
+  cfp_options o = {rq->cpp.cpp_flags, rq->cpp.cpp_flag_count, rq->cpp.include_dir};
+  cfp_program *p = cfp_read(&quiet, rq->files, rq->file_count, &o);
+  if (p) return p;
+  cfe_unit *u = cfe_parse(sink, rq->files, rq->file_count, &rq->cpp);
+  if (u) diag_error_at(sink, "athread", "%s", quiet.first_error);
+  cfe_free(u);
+  return NULL;
+}
+
+/* athread skeleton's draft of the program, parsed and checked; NULL after
+ * reporting why (it starts no thread). */
+static ast_spec *draft(diag_sink *sink, const cfp_program *p, const races_request *rq) {
+  strbuf text = {0};
+  ast_spec *spec = NULL;
+  if (skel_write(sink, p, rq->files, rq->file_count, &text)) {
+    diag_source *src = diag_source_from_string(sink, "(the drafted spec)", sbuf_str(&text), text.len);
+    int before = sink->errors;
+    spec = src ? spec_parse_source(src) : NULL;
+    spec_options none = {0};
+    if (spec && (sink->errors > before || !spec_check(spec, rq->set ? rq->set : &none))) spec_free(spec), spec = NULL;
+  }
+  sbuf_free(&text);
+  return spec;
+}
+
 bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out) {
   memset(out, 0, sizeof *out);
   out->arena = arena_new();
   run r = {.sink = sink, .spec = spec, .rq = rq, .out = out};
-  cfp_options o = {rq->cpp.cpp_flags, rq->cpp.cpp_flag_count, rq->cpp.include_dir};
-  r.program = cfp_read(sink, rq->files, rq->file_count, &o);
-  bool ok = r.program && parse_for_lowering(&r, sink);
+  r.program = read_program(sink, rq);
+  if (r.program && !spec) r.spec = out->drafted = draft(sink, r.program, rq);
+  bool ok = r.program && r.spec && parse_for_lowering(&r, sink);
   if (ok) analyse(&r);
   run_free(&r);
   return ok;
@@ -493,6 +549,7 @@ void races_free(races_result *out) {
   vec_free(&out->threads);
   vec_free(&out->cells);
   vec_free(&out->reasons);
+  spec_free(out->drafted);
   arena_free(out->arena);
 }
 

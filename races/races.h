@@ -10,8 +10,8 @@
  * check each give a reason, and the verdict is then unknown.
  *
  * Owns: the races_result (its arena and vectors); free with races_free.
- * Borrows the spec and the request. Input errors (C that clang rejects) are
- * reported through the sink.
+ * Borrows the spec and the request. Input errors (C that clang rejects, a
+ * program that starts no thread) are reported through the sink.
  */
 #ifndef ATHREAD_RACES_H
 #define ATHREAD_RACES_H
@@ -22,7 +22,7 @@
 #include "../cfront/cfront.h"
 #include "../core/arena.h"
 #include "../core/vec.h"
-#include "../spec-lang/ast.h"
+#include "../spec-lang/spec.h"
 
 typedef enum races_verdict {
   RACES_FREE,    /* no data race: no candidate and every assumption checked */
@@ -34,7 +34,8 @@ typedef struct races_request {
   const char *const *files; /* the C files */
   size_t file_count;        /* how many */
   cfe_options cpp;          /* preprocessor flags and athread.h's directory */
-  const char **function;    /* per thread of the spec: its C function, or NULL */
+  const char **function;    /* per thread of the spec: its C function, or NULL (with no spec: unused) */
+  const spec_options *set;  /* --set for the drafted spec (with no spec) */
 } races_request;
 
 /* One access of a candidate. */
@@ -78,10 +79,12 @@ typedef struct races_result {
   size_t candidates;                 /* cells with RACES_CELL_CANDIDATE */
   VEC(const char *) reasons;         /* why not sure besides the candidates (arena) */
   size_t main_accesses;              /* main's accesses while its threads run */
+  ast_spec *drafted;                 /* with no spec: athread skeleton's draft, which gave the cells (owned) */
 } races_result;
 
 /* Runs layer 1; false after an input error reported through sink (then out
- * holds nothing to print). */
+ * holds nothing to print). spec may be NULL: then the cells and threads
+ * come from athread skeleton's draft of the C files (out->drafted). */
 bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out);
 void races_free(races_result *out);
 /* "no data race", "data race", "unknown". */
