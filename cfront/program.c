@@ -304,20 +304,20 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name) {
   return NULL;
 }
 
-bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+/* Calls visit on function name and on every function it calls,
+ * transitively, each once; stops when visit returns true (and returns true). */
+static bool reach_each(const cfp_program *p, const char *name, bool (*visit)(const cfp_function *, void *), void *ctx) {
   const cfp_function *start = cfp_function_named(p, name);
   if (!start) return false;
-  bool pointer = false;
   symtab index = {0};
   vec_foreach(&p->functions, i) symtab_put(&index, p->functions.items[i]->name, (int)i);
-  bool *seen = xcalloc(p->functions.len + 1, sizeof *seen);
+  bool *seen = xcalloc(p->functions.len + 1, sizeof *seen), stop = false;
   VEC(const cfp_function *) todo = {0};
   vec_push(NULL, &todo, start);
   seen[symtab_get(&index, start->name)] = true;
-  while (todo.len) {
+  while (todo.len && !stop) {
     const cfp_function *f = todo.items[--todo.len];
-    pointer |= f->through_pointer;
-    vec_foreach(&f->accesses, i) vec_push(NULL, out, f->accesses.items[i]);
+    stop = visit(f, ctx);
     vec_foreach(&f->callees, i) {
       int k = symtab_get(&index, f->callees.items[i]);
       if (k < 0 || seen[k]) continue;
@@ -328,7 +328,58 @@ bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   vec_free(&todo);
   free(seen);
   symtab_free(&index);
-  return pointer;
+  return stop;
+}
+
+typedef struct reach_ctx {
+  cfp_accesses *out; /* where the accesses go */
+  bool pointer;      /* some function goes through a pointer */
+} reach_ctx;
+
+static bool add_accesses(const cfp_function *f, void *data) {
+  reach_ctx *c = data;
+  c->pointer |= f->through_pointer;
+  vec_foreach(&f->accesses, i) vec_push(NULL, c->out, f->accesses.items[i]);
+  return false;
+}
+
+bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+  reach_ctx c = {out, false};
+  reach_each(p, name, add_accesses, &c);
+  return c.pointer;
+}
+
+typedef struct unknown_ctx {
+  const cfp_program *p; /* the program */
+  const char *found;    /* the first unknown callee */
+} unknown_ctx;
+
+static bool is_declared(const cfp_program *p, const char *name) {
+  vec_foreach(&p->declared, i)
+    if (strcmp(p->declared.items[i], name) == 0) return true;
+  return false;
+}
+
+static bool find_unknown(const cfp_function *f, void *data) {
+  unknown_ctx *c = data;
+  if (f->calls_pointer) {
+    c->found = "a function through a pointer";
+    return true;
+  }
+  vec_foreach(&f->callees, i) {
+    const char *callee = f->callees.items[i];
+    if (strncmp(callee, "__VERIFIER_", 11) == 0 || cfp_function_named(c->p, callee) || !is_declared(c->p, callee))
+      continue;
+    c->found = callee;
+    return true;
+  }
+  return false;
+}
+
+const char *cfp_unknown_callee(const cfp_program *p, const char *name) {
+  unknown_ctx c = {p, NULL};
+  reach_each(p, name, find_unknown, &c);
+  return c.found;
 }
 
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len) {

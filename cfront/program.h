@@ -122,6 +122,7 @@ typedef struct cfp_function {
   cfp_accesses accesses;     /* the globals its body reads and writes */
   VEC(const char *) callees; /* the functions it calls by name, in order */
   bool through_pointer;      /* it calls a function or reads or writes memory through a pointer */
+  bool calls_pointer;        /* it calls a function through a pointer */
   bool jumps;                /* it has a goto */
 } cfp_function;
 
@@ -173,6 +174,8 @@ typedef struct cfp_program {
   const char *creator;           /* the function whose writes are in early (main if it starts threads) */
   VEC(cfp_early) early;          /* its writes before the first start, in order */
   VEC(cfp_late) late;            /* its accesses that may run while its threads run, in order */
+  VEC(const char *) declared;    /* functions called whose declaration is in the user's files (not a system
+                                    header), interned; those no file defines have unknown effects */
   bool truncated;                /* an expression nested too deeply was not read */
 } cfp_program;
 
@@ -198,6 +201,11 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
  * when one of those functions goes through a pointer (calls a function or
  * accesses memory: those accesses are not in out). */
 bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
+/* A function that function name calls (itself or transitively) that is
+ * declared in the user's files but defined in none of them (not a
+ * __VERIFIER_ builtin), or "a function through a pointer", or NULL: what
+ * it does is not known. */
+const char *cfp_unknown_callee(const cfp_program *p, const char *name);
 /* The slot number of the scalar at steps (every index constant) in t, or
  * CFP_MANY when the steps do not name a scalar. */
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len);

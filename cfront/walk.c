@@ -360,17 +360,46 @@ static void add_site(walker *w, CXCursor call, int api) {
   vec_push(p->arena, &p->sites, s);
 }
 
+/* A call of a synchronisation primitive (its first argument names the object). */
+static bool is_sync_call(const char *name) {
+  static const char *const prefixes[] = {"pthread_mutex_", "pthread_spin_", "pthread_cond_", "pthread_rwlock_",
+                                         "sem_", "mtx_", "cnd_", "spin_", "mutex_"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+
+/* The first argument of call names one part of a global (&m, &s.lock),
+ * not a pointer whose target is not known. */
+static bool names_one_global(walker *w, CXCursor call) {
+  if (clang_Cursor_getNumArguments(call) < 1) return false;
+  cfp_accesses arg = {0}, *saved = w->out;
+  size_t uses = w->pointer_uses;
+  w->out = &arg;
+  walk(w, clang_Cursor_getArgument(call, 0), READ);
+  w->out = saved;
+  bool one = arg.len == 1 && w->pointer_uses == uses;
+  w->pointer_uses = uses;
+  return one;
+}
+
 static void walk_call(walker *w, CXCursor c) {
   CXCursor callee = clang_getCursorReferenced(c);
   if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
+    w->fn->calls_pointer = true;
     note_pointer(w);
     return walk_children(w, c);
   }
   const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
   vec_push(w->r->p->arena, &w->fn->callees, name);
+  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) vec_push(w->r->p->arena, &w->r->p->declared, name);
   int api = thread_api(name);
   if (api >= 0) return add_site(w, c, api);
-  if (cfp_is_lock_init(name)) return; /* the lock starts free: not a write to report */
+  if (cfp_is_lock_init(name)) { /* the lock starts free: not a write to report, but a reset of a lock in use */
+    note_pointer(w);
+    return;
+  }
+  if (is_sync_call(name) && !names_one_global(w, c)) note_pointer(w); /* which lock is not known */
   int n = clang_Cursor_getNumArguments(c);
   for (int i = 0; i < n; i++) walk(w, clang_Cursor_getArgument(c, (unsigned)i), READ);
 }

@@ -103,6 +103,10 @@ static void find_threads(run *r) {
     rc_thread *t = thread_of(r, s->function);
     t->instances = add_counts(t->instances, site_count(s));
   }
+  const char *unknown = cfp_unknown_callee(r->program, "main");
+  if (unknown && r->program->sites.len)
+    reason(r, "main calls %s%s: what it does (start threads, access shared objects) is not known", unknown,
+           strchr(unknown, ' ') ? "" : ", which no file given defines");
   const cfp_function *m = cfp_function_named(r->program, "main");
   if (m && m->jumps && r->program->sites.len)
     reason(r, "main has a goto: the order of its statements and its threads' starts and joins is not analysed");
