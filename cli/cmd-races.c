@@ -56,6 +56,11 @@ static int races_options(int argc, char **argv, races_args *a) {
 
 /* ---------------------------------------------------------------- text */
 
+/* What the verdict takes for granted (the text's "assumptions:" line, the
+ * JSON's assumptions.text). */
+static const char assumptions[] =
+    "layer 1 (lockset) only; one step per shared access; joins wait for threads not joined before";
+
 static const char *instances_text(char *buf, size_t n, int64_t k) {
   if (k == INT64_MAX) return "any number of instances";
   snprintf(buf, n, "%lld instance%s", (long long)k, k == 1 ? "" : "s");
@@ -93,8 +98,7 @@ static void print_text(const races_result *r) {
   printf("main: %zu accesses while its threads run\n", r->main_accesses);
   vec_foreach(&r->cells, i) print_cell(&r->cells.items[i]);
   vec_foreach(&r->reasons, i) printf("unknown: %s\n", r->reasons.items[i]);
-  printf("assumptions: layer 1 (lockset) only; one step per shared access; joins wait for threads not joined "
-         "before\n");
+  printf("assumptions: %s\n", assumptions);
 }
 
 static void print_verdict(const races_result *r) {
@@ -148,9 +152,10 @@ static json_t *results_json(const races_result *r) {
   }
   vec_foreach(&r->cells, i) json_array_append_new(cells, cell_json(&r->cells.items[i]));
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
-  return json_pack("{s:s, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict), "threads", threads,
-                   "main_accesses", (json_int_t)r->main_accesses, "cells", cells, "candidates",
-                   (json_int_t)r->candidates, "unknown", reasons);
+  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict),
+                   "assumptions", "text", assumptions, "threads", threads, "main_accesses",
+                   (json_int_t)r->main_accesses, "cells", cells, "candidates", (json_int_t)r->candidates, "unknown",
+                   reasons);
 }
 
 /* ---------------------------------------------------------------- run */
