@@ -8,6 +8,11 @@
  * all locations may take. */
 #define MAX_STATE_WORDS ((size_t)1 << 26)
 
+/* The most states a location keeps apart (path sensitivity: after
+ * pthread_mutex_trylock, "held and the result is 0" and "not held and the
+ * result is EBUSY"); more are joined into one, for good. */
+#define MAX_PATHS 8
+
 /* ---------------------------------------------------------------- values */
 
 typedef enum { LV_TOP, LV_CONST, LV_SELF } lv_kind;
@@ -35,12 +40,21 @@ typedef struct lk_state {
 
 typedef VEC(int) int_list;
 
+/* The states of a location: each path's apart, up to MAX_PATHS; then one,
+ * their join. */
+typedef struct state_set {
+  VEC(lk_state) items; /* distinct states (none: unreached) */
+  bool joined;         /* more came than MAX_PATHS: items holds one state, the join */
+} state_set;
+
 typedef struct analysis {
   const prog *p;       /* the thread */
   const cfe_unit *u;   /* for the functions edges come from */
   size_t words;        /* words per bit set (a bit per variable) */
-  lk_state *states;    /* per location */
+  state_set *states;   /* per location */
   lk_state scratch;    /* an edge's result */
+  lk_state meet;       /* collect: what every state before an edge has in common */
+  size_t budget;       /* words the states may still take */
   int_list *preds;     /* per location, the edges into it (built when first needed) */
   lk_thread *out;      /* the result */
 } analysis;
@@ -138,16 +152,32 @@ static lkv eval(const analysis *a, const ir_expr *e, const lkv *vals, int self) 
 
 static size_t state_words(const analysis *a) { return 2 * a->words + a->p->vars.len * 2; }
 
-static void state_init(const analysis *a, lk_state *s) {
+/* False when the states would take more than the budget. */
+static bool state_init(analysis *a, lk_state *s) {
+  if (a->budget < state_words(a)) return false;
+  a->budget -= state_words(a);
   s->held = xcalloc(2 * a->words + 1, sizeof *s->held);
   s->free = s->held + a->words;
   s->vals = xcalloc(a->p->vars.len + 1, sizeof *s->vals); /* LV_TOP is 0 */
+  return true;
+}
+
+static void state_free(lk_state *s) {
+  free(s->held);
+  free(s->vals);
 }
 
 static void state_copy(const analysis *a, lk_state *to, const lk_state *from) {
   to->reached = from->reached;
   memcpy(to->held, from->held, 2 * a->words * sizeof *to->held);
   memcpy(to->vals, from->vals, a->p->vars.len * sizeof *to->vals);
+}
+
+static bool state_equal(const analysis *a, const lk_state *x, const lk_state *y) {
+  if (memcmp(x->held, y->held, 2 * a->words * sizeof *x->held) != 0) return false;
+  vec_foreach(&a->p->vars, v)
+    if (!same(x->vals[v], y->vals[v])) return false;
+  return true;
 }
 
 /* to := to joined with from; true when to changed. */
@@ -168,6 +198,29 @@ static bool state_join(const analysis *a, lk_state *to, const lk_state *from) {
       changed = true;
     }
   return changed;
+}
+
+/* Adds s to set; true when the set changed. Sets *full (and changes
+ * nothing) when a new state would go over the budget. */
+static bool set_add(analysis *a, state_set *set, const lk_state *s, bool *full) {
+  if (set->joined) return state_join(a, &set->items.items[0], s);
+  vec_foreach(&set->items, i)
+    if (state_equal(a, &set->items.items[i], s)) return false;
+  if (set->items.len < MAX_PATHS) {
+    lk_state copy = {0};
+    if (!state_init(a, &copy)) return *full = true, false;
+    state_copy(a, &copy, s);
+    vec_push(NULL, &set->items, copy);
+    return true;
+  }
+  for (size_t i = 1; i < set->items.len; i++) {
+    state_join(a, &set->items.items[0], &set->items.items[i]);
+    state_free(&set->items.items[i]);
+  }
+  set->items.len = 1;
+  set->joined = true;
+  state_join(a, &set->items.items[0], s);
+  return true;
 }
 
 /* ---------------------------------------------------------------- transfer */
@@ -235,25 +288,53 @@ static bool transfer(analysis *a, const prog_edge *e, const lk_state *s) {
   return true;
 }
 
-static void fixpoint(analysis *a) {
+/* The states of location l, copied (the set may change while they are used). */
+static lk_state *snapshot(analysis *a, int l, size_t *n) {
+  const state_set *set = &a->states[l];
+  *n = set->items.len;
+  lk_state *copy = xcalloc(*n + 1, sizeof *copy);
+  for (size_t i = 0; i < *n; i++) {
+    copy[i].held = xcalloc(2 * a->words + 1, sizeof *copy[i].held);
+    copy[i].free = copy[i].held + a->words;
+    copy[i].vals = xcalloc(a->p->vars.len + 1, sizeof *copy[i].vals);
+    state_copy(a, &copy[i], &set->items.items[i]);
+  }
+  return copy;
+}
+
+static void free_snapshot(lk_state *states, size_t n) {
+  for (size_t i = 0; i < n; i++) state_free(&states[i]);
+  free(states);
+}
+
+/* False when the states went over the budget. */
+static bool fixpoint(analysis *a) {
   const prog *p = a->p;
   size_t n = p->locs.len;
   int *queue = xcalloc(n + 1, sizeof *queue);
-  bool *queued = xcalloc(n + 1, sizeof *queued);
-  size_t head = 0, count = 0;
-  a->states[p->entry].reached = true;
-  queue[0] = p->entry, queued[p->entry] = true, count = 1;
-  while (count) {
+  bool *queued = xcalloc(n + 1, sizeof *queued), full = false;
+  size_t head = 0, count = 1;
+  lk_state start = {0};
+  if (!state_init(a, &start)) full = true;
+  else start.reached = true, set_add(a, &a->states[p->entry], &start, &full), state_free(&start);
+  queue[0] = p->entry, queued[p->entry] = true;
+  while (count && !full) {
     int l = queue[head];
     head = (head + 1) % n, count--, queued[l] = false;
-    vec_foreach(&p->locs.items[l].out, k) {
-      const prog_edge *e = &p->edges.items[p->locs.items[l].out.items[k]];
-      if (!transfer(a, e, &a->states[l]) || !state_join(a, &a->states[e->to], &a->scratch) || queued[e->to]) continue;
-      queue[(head + count) % n] = e->to, queued[e->to] = true, count++;
-    }
+    size_t k;
+    lk_state *before = snapshot(a, l, &k);
+    for (size_t s = 0; s < k; s++)
+      vec_foreach(&p->locs.items[l].out, o) {
+        const prog_edge *e = &p->edges.items[p->locs.items[l].out.items[o]];
+        if (!transfer(a, e, &before[s]) || !set_add(a, &a->states[e->to], &a->scratch, &full) || queued[e->to])
+          continue;
+        queue[(head + count) % n] = e->to, queued[e->to] = true, count++;
+      }
+    free_snapshot(before, k);
   }
   free(queue);
   free(queued);
+  return !full;
 }
 
 /* ---------------------------------------------------------------- where in the user's code */
@@ -337,20 +418,31 @@ static void add_write(analysis *a, int edge, int v, const lk_state *s) {
   else add_lock_write(a, edge, v, LK_BROKEN);
 }
 
+/* a->meet := what the states of location l from which edge e can be
+ * taken have in common (their join); false when it is taken from none. */
+static bool meet_before(analysis *a, int l, const prog_edge *e) {
+  const state_set *set = &a->states[l];
+  a->meet.reached = false;
+  vec_foreach(&set->items, i) {
+    const lk_state *s = &set->items.items[i];
+    if (e->action == ACT_ASSUME && !transfer(a, e, s)) continue; /* never taken from s */
+    state_join(a, &a->meet, s);
+    a->meet.reached = true;
+  }
+  return a->meet.reached;
+}
+
 static void collect(analysis *a) {
   const prog *p = a->p;
-  vec_foreach(&p->locs, l) {
-    const lk_state *s = &a->states[l];
-    if (!s->reached) continue;
+  vec_foreach(&p->locs, l)
     vec_foreach(&p->locs.items[l].out, k) {
       int edge = p->locs.items[l].out.items[k];
       const prog_edge *e = &p->edges.items[edge];
+      if (!meet_before(a, (int)l, e)) continue;
       bool writes = (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && is_shared(p, e->var);
-      if (e->action == ACT_ASSUME && !transfer(a, e, s)) continue; /* never taken */
-      if (e->action != ACT_HAVOC && e->action != ACT_SKIP) add_reads(a, edge, e->expr, writes ? e->var : -1, s);
-      if (writes) add_write(a, edge, e->var, s);
+      if (e->action != ACT_HAVOC && e->action != ACT_SKIP) add_reads(a, edge, e->expr, writes ? e->var : -1, &a->meet);
+      if (writes) add_write(a, edge, e->var, &a->meet);
     }
-  }
 }
 
 /* ---------------------------------------------------------------- every cell named */
@@ -380,25 +472,24 @@ static void touch_all(const prog *p, lk_thread *out) {
 
 bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out) {
   memset(out, 0, sizeof *out);
-  analysis a = {.p = p, .u = u, .words = p->vars.len / 64 + 1, .out = out};
+  analysis a = {.p = p, .u = u, .words = p->vars.len / 64 + 1, .out = out, .budget = MAX_STATE_WORDS};
   out->words = cells / 64 + 1;
-  if (state_words(&a) > MAX_STATE_WORDS / (p->locs.len + 1)) return false;
   a.states = xcalloc(p->locs.len + 1, sizeof *a.states);
-  vec_foreach(&p->locs, l) state_init(&a, &a.states[l]);
-  state_init(&a, &a.scratch);
-  touch_all(p, out);
-  fixpoint(&a);
-  collect(&a);
+  bool ok = state_init(&a, &a.scratch) && state_init(&a, &a.meet) && fixpoint(&a);
+  if (ok) {
+    touch_all(p, out);
+    collect(&a);
+  }
   vec_foreach(&p->locs, l) {
-    free(a.states[l].held);
-    free(a.states[l].vals);
+    vec_foreach(&a.states[l].items, i) state_free(&a.states[l].items.items[i]);
+    vec_free(&a.states[l].items);
     if (a.preds) vec_free(&a.preds[l]);
   }
   free(a.states);
   free(a.preds);
-  free(a.scratch.held);
-  free(a.scratch.vals);
-  return true;
+  state_free(&a.scratch);
+  state_free(&a.meet);
+  return ok;
 }
 
 void lk_free(lk_thread *t) {
