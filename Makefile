@@ -142,7 +142,7 @@ valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
 	  ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
-FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] review/*.[ch] cfront/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
+FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] review/*.[ch] cfront/*.[ch] races/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
 
 format:
 	clang-format -i $(FORMAT_SRC)

@@ -147,15 +147,14 @@ static json_t *results_json(const races_result *r) {
   vec_foreach(&r->threads, i) {
     const races_thread *t = &r->threads.items[i];
     json_t *n = t->instances == INT64_MAX ? json_null() : json_integer((json_int_t)t->instances);
-    json_array_append_new(threads, json_pack("{s:o, s:o, s:b, s:i}", "function", json_text(t->function), "instances",
-                                             n, "analysed", t->lowered, "accesses", (json_int_t)t->accesses));
+    json_array_append_new(threads, json_pack("{s:o, s:o, s:b, s:i}", "function", json_text(t->function), "instances", n,
+                                             "analysed", t->lowered, "accesses", (json_int_t)t->accesses));
   }
   vec_foreach(&r->cells, i) json_array_append_new(cells, cell_json(&r->cells.items[i]));
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
-  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict),
-                   "assumptions", "text", assumptions, "threads", threads, "main_accesses",
-                   (json_int_t)r->main_accesses, "cells", cells, "candidates", (json_int_t)r->candidates, "unknown",
-                   reasons);
+  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict), "assumptions",
+                   "text", assumptions, "threads", threads, "main_accesses", (json_int_t)r->main_accesses, "cells",
+                   cells, "candidates", (json_int_t)r->candidates, "unknown", reasons);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -180,8 +179,11 @@ static void print_results(const races_args *a, const ast_spec *spec, const races
 /* Runs layer 1 over the spec's threads (or, with no spec, main's). */
 static int races(const races_args *a, const ast_spec *spec, const char *include) {
   const char **function = xcalloc(spec ? spec->threads.len + 1 : 1, sizeof *function);
-  races_request rq = {(const char *const *)a->files, (size_t)a->file_count,
-                      {a->code.cpp.items, a->code.cpp.len, include}, function, &a->spec};
+  races_request rq = {(const char *const *)a->files,
+                      (size_t)a->file_count,
+                      {a->code.cpp.items, a->code.cpp.len, include},
+                      function,
+                      &a->spec};
   races_result r = {0};
   int code = EXIT_BAD_INPUT;
   if ((!spec || cli_resolve_bindings(a->sink, &a->code, a->path, spec, function)) &&

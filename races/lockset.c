@@ -48,15 +48,15 @@ typedef struct state_set {
 } state_set;
 
 typedef struct analysis {
-  const prog *p;       /* the thread */
-  const cfe_unit *u;   /* for the functions edges come from */
-  size_t words;        /* words per bit set (a bit per variable) */
-  state_set *states;   /* per location */
-  lk_state scratch;    /* an edge's result */
-  lk_state meet;       /* collect: what every state before an edge has in common */
-  size_t budget;       /* words the states may still take */
-  int_list *preds;     /* per location, the edges into it (built when first needed) */
-  lk_thread *out;      /* the result */
+  const prog *p;     /* the thread */
+  const cfe_unit *u; /* for the functions edges come from */
+  size_t words;      /* words per bit set (a bit per variable) */
+  state_set *states; /* per location */
+  lk_state scratch;  /* an edge's result */
+  lk_state meet;     /* collect: what every state before an edge has in common */
+  size_t budget;     /* words the states may still take */
+  int_list *preds;   /* per location, the edges into it (built when first needed) */
+  lk_thread *out;    /* the result */
 } analysis;
 
 static bool bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
@@ -376,7 +376,8 @@ static void add_access(analysis *a, int edge, int var, bool write, const lk_stat
   acc.at = user_origin(a, edge);
   for (size_t i = 0; i < a->out->words; i++) vec_push(NULL, &a->out->held, 0);
   vec_foreach(&p->vars, v)
-    if (bit(s->held, (int)v) && is_shared(p, (int)v)) set_bit(&a->out->held.items[acc.held], p->vars.items[v].shared_index);
+    if (bit(s->held, (int)v) && is_shared(p, (int)v))
+      set_bit(&a->out->held.items[acc.held], p->vars.items[v].shared_index);
   vec_push(NULL, &a->out->accesses, acc);
 }
 

@@ -23,11 +23,11 @@
 #include "../core/vec.h"
 
 typedef struct lk_access {
-  int cell;          /* index in spec->shared */
-  bool write;        /* a write (else a read) */
-  bool sync;         /* synchronised: in an atomic section or a model of a synchronisation primitive */
-  prog_origin at;    /* where in the user's code (an access inside a model: the model's call) */
-  size_t held;       /* offset in lk_thread.held of its lockset (words bits, one per cell) */
+  int cell;       /* index in spec->shared */
+  bool write;     /* a write (else a read) */
+  bool sync;      /* synchronised: in an atomic section or a model of a synchronisation primitive */
+  prog_origin at; /* where in the user's code (an access inside a model: the model's call) */
+  size_t held;    /* offset in lk_thread.held of its lockset (words bits, one per cell) */
 } lk_access;
 
 typedef enum lk_write_kind {
@@ -43,11 +43,11 @@ typedef struct lk_lock_write {
 } lk_lock_write;
 
 typedef struct lk_thread {
-  VEC(lk_access) accesses;          /* every access of a shared cell on a reachable edge */
-  VEC(lk_lock_write) lock_writes;   /* every write of a bool shared cell that changes it */
-  VEC(uint64_t) held;               /* the locksets, words per access */
-  size_t words;                     /* words per lockset */
-  uint64_t *touched;                /* the cells some edge names, reachable or not (words; heap) */
+  VEC(lk_access) accesses;        /* every access of a shared cell on a reachable edge */
+  VEC(lk_lock_write) lock_writes; /* every write of a bool shared cell that changes it */
+  VEC(uint64_t) held;             /* the locksets, words per access */
+  size_t words;                   /* words per lockset */
+  uint64_t *touched;              /* the cells some edge names, reachable or not (words; heap) */
 } lk_thread;
 
 /* Analyses p, whose shared variables index cells 0 .. cells-1. False when

@@ -23,33 +23,33 @@ typedef struct rc_thread {
 
 /* One access of a cell, by a thread or by main. */
 typedef struct rc_access {
-  int thread;             /* index in run.threads, or -1 for main */
-  const lk_access *lk;    /* a thread's access, else NULL */
-  const cfp_late *late;   /* main's access, else NULL */
-  bool write, sync;       /* as in lk_access */
-  size_t held;            /* main's access: offset of its lockset in run.main_held */
+  int thread;           /* index in run.threads, or -1 for main */
+  const lk_access *lk;  /* a thread's access, else NULL */
+  const cfp_late *late; /* main's access, else NULL */
+  bool write, sync;     /* as in lk_access */
+  size_t held;          /* main's access: offset of its lockset in run.main_held */
 } rc_access;
 
 typedef VEC(rc_access) rc_accesses;
 
 typedef struct run {
-  diag_sink *sink;           /* the run's */
-  const ast_spec *spec;      /* the cells */
-  const races_request *rq;   /* the files */
-  cfp_program *program;      /* libclang's reading (threads started, main's accesses) */
-  cfe_unit *unit;            /* the front end's */
-  VEC(rc_thread) threads;    /* the thread functions */
-  const char **paths;        /* per cell: its C path (arena) */
-  bool *is_lock;             /* per cell: a lock whose discipline holds */
-  rc_accesses *by_cell;      /* per cell: its accesses */
-  VEC(uint64_t) main_held;   /* the locksets of main's accesses, words each */
-  size_t words;              /* words per lockset (a bit per cell) */
-  size_t main_count;         /* main's accesses while its threads run */
-  races_result *out;         /* the result */
-  diag_sink lower;           /* the front end's sink: its messages say why a thread is not lowered */
-  FILE *lower_out;           /* lower's output, into lower_text */
-  char *lower_text;          /* what the front end said so far (open_memstream) */
-  size_t lower_len;          /* its length */
+  diag_sink *sink;         /* the run's */
+  const ast_spec *spec;    /* the cells */
+  const races_request *rq; /* the files */
+  cfp_program *program;    /* libclang's reading (threads started, main's accesses) */
+  cfe_unit *unit;          /* the front end's */
+  VEC(rc_thread) threads;  /* the thread functions */
+  const char **paths;      /* per cell: its C path (arena) */
+  bool *is_lock;           /* per cell: a lock whose discipline holds */
+  rc_accesses *by_cell;    /* per cell: its accesses */
+  VEC(uint64_t) main_held; /* the locksets of main's accesses, words each */
+  size_t words;            /* words per lockset (a bit per cell) */
+  size_t main_count;       /* main's accesses while its threads run */
+  races_result *out;       /* the result */
+  diag_sink lower;         /* the front end's sink: its messages say why a thread is not lowered */
+  FILE *lower_out;         /* lower's output, into lower_text */
+  char *lower_text;        /* what the front end said so far (open_memstream) */
+  size_t lower_len;        /* its length */
 } run;
 
 static void reason(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -93,8 +93,9 @@ static void find_threads(run *r) {
   vec_foreach(&r->program->sites, i) {
     const cfp_site *s = &r->program->sites.items[i];
     if (strcmp(s->creator, "main") != 0)
-      reason(r, "%s starts a thread at %s:%u: threads started outside main are not analysed (what the starting code "
-                "accesses meanwhile)",
+      reason(r,
+             "%s starts a thread at %s:%u: threads started outside main are not analysed (what the starting code "
+             "accesses meanwhile)",
              s->creator, s->file, s->line);
     if (!s->function) {
       reason(r, "the thread started at %s:%u runs a function athread cannot name", s->file, s->line);
@@ -118,7 +119,8 @@ static void find_threads(run *r) {
     }
     int64_t n = 0;
     vec_foreach(&r->spec->instances, k)
-      if (r->spec->instances.items[k]->thread_index == (int)i) n = add_counts(n, r->spec->instances.items[k]->count_value);
+      if (r->spec->instances.items[k]->thread_index == (int)i)
+        n = add_counts(n, r->spec->instances.items[k]->count_value);
     rc_thread *t = thread_of(r, f);
     if (n > t->instances) t->instances = n;
   }
@@ -214,8 +216,9 @@ static void check_kept(run *r, const rc_thread *t) {
     vec_foreach(&r->spec->shared, c)
       if (overlaps(path, r->paths[c])) cell = true, kept |= lk_touches(&t->lk, (int)c);
     if (cell && !kept) {
-      reason(r, "thread %s: its C code accesses %s, which its lowered program never does: the accesses the front end "
-                "drops are not analysed",
+      reason(r,
+             "thread %s: its C code accesses %s, which its lowered program never does: the accesses the front end "
+             "drops are not analysed",
              t->function, path);
       break;
     }
@@ -272,8 +275,9 @@ static void collect_main(run *r) {
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
     if (l->unknown) {
-      reason(r, "main goes through a pointer at %s:%u while its threads run (a call or an access, maybe in a function it "
-                "calls): what it accesses is not known",
+      reason(r,
+             "main goes through a pointer at %s:%u while its threads run (a call or an access, maybe in a function it "
+             "calls): what it accesses is not known",
              l->at.file, l->at.line);
       continue;
     }
@@ -327,8 +331,9 @@ static void find_locks(run *r) {
   for (size_t c = 0; c < n; c++) {
     r->is_lock[c] = acquired[c] && !broken[c];
     if (acquired[c] && broken[c])
-      reason(r, "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
-                "thread that holds it",
+      reason(r,
+             "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
+             "thread that holds it",
              r->paths[c], broken[c]);
   }
   free(acquired);
@@ -417,7 +422,8 @@ static const char *how(run *r, const tally *t) {
   if (!t->concurrent) return "no two thread instances access it";
   if (!t->writing) return "only read while threads run";
   if (t->atomic == t->writing) return "every conflicting pair of accesses is atomic";
-  if (!t->atomic && t->lock >= 0) return arena_printf(r->out->arena, "lock %s is held at every conflicting pair of accesses", r->paths[t->lock]);
+  if (!t->atomic && t->lock >= 0)
+    return arena_printf(r->out->arena, "lock %s is held at every conflicting pair of accesses", r->paths[t->lock]);
   return "every conflicting pair of accesses is atomic or holds a common lock";
 }
 
@@ -430,7 +436,8 @@ static void judge_cell(run *r, size_t c) {
       if (!concurrent(r, &v->items[i], &v->items[j])) continue;
       size_t before = t.races;
       count_pair(r, &v->items[i], &v->items[j], &t);
-      if (t.races > before && before == 0) cell.first = describe(r, &v->items[i]), cell.second = describe(r, &v->items[j]);
+      if (t.races > before && before == 0)
+        cell.first = describe(r, &v->items[i]), cell.second = describe(r, &v->items[j]);
     }
   if (t.races) cell.kind = RACES_CELL_CANDIDATE, cell.pairs = t.races, r->out->candidates++;
   else cell.how = how(r, &t);

@@ -25,9 +25,9 @@
 #include "../spec-lang/spec.h"
 
 typedef enum races_verdict {
-  RACES_FREE,    /* no data race: no candidate and every assumption checked */
-  RACES_FOUND,   /* a data race (a later layer: a replayed trace) */
-  RACES_UNKNOWN  /* candidates, or a reason the analysis is not sound for this program */
+  RACES_FREE,   /* no data race: no candidate and every assumption checked */
+  RACES_FOUND,  /* a data race (a later layer: a replayed trace) */
+  RACES_UNKNOWN /* candidates, or a reason the analysis is not sound for this program */
 } races_verdict;
 
 typedef struct races_request {
@@ -40,12 +40,12 @@ typedef struct races_request {
 
 /* One access of a candidate. */
 typedef struct races_access {
-  const char *thread;   /* the function of the thread ("main" for main's code) */
-  const char *file;     /* where ("" when unknown) */
-  unsigned line, col;   /* 1-based, 0 when unknown */
-  bool write;           /* a write (else a read) */
-  bool sync;            /* synchronised (atomic) */
-  const char *locks;    /* the locks surely held, ", "-separated ("" for none) */
+  const char *thread; /* the function of the thread ("main" for main's code) */
+  const char *file;   /* where ("" when unknown) */
+  unsigned line, col; /* 1-based, 0 when unknown */
+  bool write;         /* a write (else a read) */
+  bool sync;          /* synchronised (atomic) */
+  const char *locks;  /* the locks surely held, ", "-separated ("" for none) */
 } races_access;
 
 typedef enum races_cell_kind {
@@ -56,12 +56,12 @@ typedef enum races_cell_kind {
 
 /* A cell some thread (or main while its threads run) accesses. */
 typedef struct races_cell {
-  const char *cell;      /* the C object: "count", "s.a", "arr[2]" */
-  races_cell_kind kind;  /* what layer 1 says */
-  const char *how;       /* RACES_CELL_FREE: why no two accesses race */
-  races_access first;    /* RACES_CELL_CANDIDATE: one access */
-  races_access second;   /* and one that may run at the same time */
-  size_t pairs;          /* RACES_CELL_CANDIDATE: how many such pairs of accesses */
+  const char *cell;     /* the C object: "count", "s.a", "arr[2]" */
+  races_cell_kind kind; /* what layer 1 says */
+  const char *how;      /* RACES_CELL_FREE: why no two accesses race */
+  races_access first;   /* RACES_CELL_CANDIDATE: one access */
+  races_access second;  /* and one that may run at the same time */
+  size_t pairs;         /* RACES_CELL_CANDIDATE: how many such pairs of accesses */
 } races_cell;
 
 typedef struct races_thread {
@@ -72,14 +72,14 @@ typedef struct races_thread {
 } races_thread;
 
 typedef struct races_result {
-  arena *arena;                      /* owns the strings below */
-  races_verdict verdict;             /* the answer */
-  VEC(races_thread) threads;         /* the threads, in order of first start */
-  VEC(races_cell) cells;             /* the cells accessed, in the spec's order */
-  size_t candidates;                 /* cells with RACES_CELL_CANDIDATE */
-  VEC(const char *) reasons;         /* why not sure besides the candidates (arena) */
-  size_t main_accesses;              /* main's accesses while its threads run */
-  ast_spec *drafted;                 /* with no spec: athread skeleton's draft, which gave the cells (owned) */
+  arena *arena;              /* owns the strings below */
+  races_verdict verdict;     /* the answer */
+  VEC(races_thread) threads; /* the threads, in order of first start */
+  VEC(races_cell) cells;     /* the cells accessed, in the spec's order */
+  size_t candidates;         /* cells with RACES_CELL_CANDIDATE */
+  VEC(const char *) reasons; /* why not sure besides the candidates (arena) */
+  size_t main_accesses;      /* main's accesses while its threads run */
+  ast_spec *drafted;         /* with no spec: athread skeleton's draft, which gave the cells (owned) */
 } races_result;
 
 /* Runs layer 1; false after an input error reported through sink (then out
