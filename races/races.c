@@ -440,19 +440,17 @@ static void judge_cell(run *r, size_t c) {
         cell.first = describe(r, &v->items[i]), cell.second = describe(r, &v->items[j]);
     }
   if (t.races) cell.kind = RACES_CELL_CANDIDATE, cell.pairs = t.races, r->out->candidates++;
+  else if (r->is_lock[c]) cell.kind = RACES_CELL_LOCK;
   else cell.how = how(r, &t);
   vec_push(NULL, &r->out->cells, cell);
 }
 
+/* A lock's own accesses are judged too: the models' are atomic, but a lock
+ * a program makes itself (an atomic section that takes it, a plain store
+ * that releases it) races on its own cell. */
 static void judge_cells(run *r) {
-  vec_foreach(&r->spec->shared, c) {
-    if (r->is_lock[c]) {
-      races_cell cell = {.cell = r->paths[c], .kind = RACES_CELL_LOCK};
-      vec_push(NULL, &r->out->cells, cell);
-    } else if (r->by_cell[c].len) {
-      judge_cell(r, c);
-    }
-  }
+  vec_foreach(&r->spec->shared, c)
+    if (r->by_cell[c].len || r->is_lock[c]) judge_cell(r, c);
 }
 
 /* ---------------------------------------------------------------- entry */
