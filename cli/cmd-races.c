@@ -59,7 +59,8 @@ static int races_options(int argc, char **argv, races_args *a) {
 /* What the verdict takes for granted (the text's "assumptions:" line, the
  * JSON's assumptions.text). */
 static const char assumptions[] =
-    "layer 1 (lockset) only; one step per shared access; joins wait for threads not joined before";
+    "layer 1 (lockset) only; each join waits for a thread not joined before; the C library touches shared "
+    "objects only through its arguments and starts no thread";
 
 static const char *instances_text(char *buf, size_t n, int64_t k) {
   if (k == INT64_MAX) return "any number of instances";
