@@ -6,7 +6,7 @@
 
 /* The most words (bits of the held and free sets, and values) the states of
  * all locations may take. */
-#define MAX_STATE_WORDS ((size_t)1 << 26)
+#define MAX_STATE_WORDS ((size_t)1 << 24)
 
 /* The most states a location keeps apart (path sensitivity: after
  * pthread_mutex_trylock, "held and the result is 0" and "not held and the

@@ -41,6 +41,7 @@ typedef struct run {
   VEC(rc_thread) threads;  /* the thread functions */
   const char **paths;      /* per cell: its C path (arena) */
   bool *is_lock;           /* per cell: a lock whose discipline holds */
+  VEC(int) locks;          /* the cells with is_lock, in order */
   rc_accesses *by_cell;    /* per cell: its accesses */
   VEC(uint64_t) main_held; /* the locksets of main's accesses, words each */
   size_t words;            /* words per lockset (a bit per cell) */
@@ -330,6 +331,7 @@ static void find_locks(run *r) {
       }
   for (size_t c = 0; c < n; c++) {
     r->is_lock[c] = acquired[c] && !broken[c];
+    if (r->is_lock[c]) vec_push(NULL, &r->locks, (int)c);
     if (acquired[c] && broken[c])
       reason(r,
              "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
@@ -357,8 +359,8 @@ static bool concurrent(const run *r, const rc_access *a, const rc_access *b) {
 
 /* A lock both hold, or -1. */
 static int common_lock(const run *r, const rc_access *a, const rc_access *b) {
-  vec_foreach(&r->spec->shared, c)
-    if (r->is_lock[c] && holds(r, a, (int)c) && holds(r, b, (int)c)) return (int)c;
+  vec_foreach(&r->locks, k)
+    if (holds(r, a, r->locks.items[k]) && holds(r, b, r->locks.items[k])) return r->locks.items[k];
   return -1;
 }
 
@@ -390,8 +392,8 @@ static void count_pair(const run *r, const rc_access *a, const rc_access *b, tal
 
 static const char *locks_text(run *r, const rc_access *a) {
   strbuf b = {0};
-  vec_foreach(&r->spec->shared, c)
-    if (r->is_lock[c] && holds(r, a, (int)c)) sbuf_printf(&b, "%s%s", b.len ? ", " : "", r->paths[c]);
+  vec_foreach(&r->locks, k)
+    if (holds(r, a, r->locks.items[k])) sbuf_printf(&b, "%s%s", b.len ? ", " : "", r->paths[r->locks.items[k]]);
   const char *text = arena_printf(r->out->arena, "%s", sbuf_str(&b));
   sbuf_free(&b);
   return text;
@@ -490,6 +492,7 @@ static void run_free(run *r) {
   }
   vec_free(&r->threads);
   vec_free(&r->main_held);
+  vec_free(&r->locks);
   for (size_t c = 0; r->by_cell && c < r->spec->shared.len; c++) vec_free(&r->by_cell[c]);
   free(r->by_cell);
   free(r->is_lock);
