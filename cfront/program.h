@@ -124,6 +124,7 @@ typedef struct cfp_function {
   bool through_pointer;      /* it calls a function or reads or writes memory through a pointer */
   bool calls_pointer;        /* it calls a function through a pointer */
   bool jumps;                /* it has a goto */
+  bool restarts;             /* it starts threads again after it has joined all it started */
 } cfp_function;
 
 /* ---------------------------------------------------------------- thread creation */

@@ -584,6 +584,7 @@ static bool advance(walker *w, CXCursor stmt, size_t sites0, phase *ph) {
   int64_t started = started_by(w->r->p, sites0);
   bool concurrent = ph->running > 0 || (started > 0 && !is_call_to(stmt, "pthread_create", "thrd_create"));
   if (started > 0) {
+    if (ph->started && ph->running == 0) w->fn->restarts = true;
     ph->started = true;
     ph->running = ph->running > UNBOUNDED - started ? UNBOUNDED : ph->running + started;
   }

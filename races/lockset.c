@@ -48,15 +48,16 @@ typedef struct state_set {
 } state_set;
 
 typedef struct analysis {
-  const prog *p;     /* the thread */
-  const cfe_unit *u; /* for the functions edges come from */
-  size_t words;      /* words per bit set (a bit per variable) */
-  state_set *states; /* per location */
-  lk_state scratch;  /* an edge's result */
-  lk_state meet;     /* collect: what every state before an edge has in common */
-  size_t budget;     /* words the states may still take */
-  int_list *preds;   /* per location, the edges into it (built when first needed) */
-  lk_thread *out;    /* the result */
+  const prog *p;       /* the thread */
+  const cfe_unit *u;   /* for the functions edges come from */
+  lk_constants consts; /* cells that never change while the threads run */
+  size_t words;        /* words per bit set (a bit per variable) */
+  state_set *states;   /* per location */
+  lk_state scratch;    /* an edge's result */
+  lk_state meet;       /* collect: what every state before an edge has in common */
+  size_t budget;       /* words the states may still take */
+  int_list *preds;     /* per location, the edges into it (built when first needed) */
+  lk_thread *out;      /* the result */
 } analysis;
 
 static bool bit(const uint64_t *s, int i) { return s[i / 64] >> (i % 64) & 1; }
@@ -67,18 +68,19 @@ static void clear_bit(uint64_t *s, int i) { s[i / 64] &= ~((uint64_t)1 << (i % 6
 
 static bool is_shared(const prog *p, int v) { return p->vars.items[v].kind == VAR_SHARED; }
 
-/* Shared memory is read, never known: a VAR_LOAD holds a shared value. */
-static bool is_private(const prog *p, int v) {
-  prog_var_kind k = p->vars.items[v].kind;
-  return k != VAR_SHARED && k != VAR_LOAD;
-}
+/* The thread's own variables (a VAR_LOAD too: its copy of a value read,
+ * which only this thread writes); a shared cell's value is never known,
+ * unless it never changes (lk_constants). */
+static bool is_private(const prog *p, int v) { return p->vars.items[v].kind != VAR_SHARED; }
 
 static lkv eval(const analysis *a, const ir_expr *e, const lkv *vals, int self);
 
 static lkv eval_name(const analysis *a, const ir_expr *e, const lkv *vals, int self) {
   if (e->ref != REF_VAR || e->index < 0 || (size_t)e->index >= a->p->vars.len) return top;
   if (e->index == self) return (lkv){LV_SELF, 0};
-  return is_private(a->p, e->index) ? vals[e->index] : top;
+  if (is_private(a->p, e->index)) return vals[e->index];
+  int cell = a->p->vars.items[e->index].shared_index;
+  return a->consts.known && a->consts.known[cell] ? constant(a->consts.value[cell]) : top;
 }
 
 /* v converted to the C type t, when it fits (else unknown). */
@@ -471,9 +473,10 @@ static void touch_all(const prog *p, lk_thread *out) {
 
 /* ---------------------------------------------------------------- entry */
 
-bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out) {
+bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, const lk_constants *consts, lk_thread *out) {
   memset(out, 0, sizeof *out);
-  analysis a = {.p = p, .u = u, .words = p->vars.len / 64 + 1, .out = out, .budget = MAX_STATE_WORDS};
+  analysis a = {
+      .p = p, .u = u, .consts = *consts, .words = p->vars.len / 64 + 1, .out = out, .budget = MAX_STATE_WORDS};
   out->words = cells / 64 + 1;
   a.states = xcalloc(p->locs.len + 1, sizeof *a.states);
   bool ok = state_init(&a, &a.scratch) && state_init(&a, &a.meet) && fixpoint(&a);

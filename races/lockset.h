@@ -50,9 +50,17 @@ typedef struct lk_thread {
   uint64_t *touched;              /* the cells some edge names, reachable or not (words; heap) */
 } lk_thread;
 
-/* Analyses p, whose shared variables index cells 0 .. cells-1. False when
- * the program is too big to analyse (out untouched but empty). */
-bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, lk_thread *out);
+/* The value of each cell while the threads run, when it never changes
+ * (races.c says when): known[c], value[c]. */
+typedef struct lk_constants {
+  const bool *known;    /* per cell, or NULL: none known */
+  const int64_t *value; /* per cell, when known */
+} lk_constants;
+
+/* Analyses p, whose shared variables index cells 0 .. cells-1; a read of a
+ * cell that consts knows is that constant. False when the program is too big
+ * to analyse (out then holds nothing). */
+bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, const lk_constants *consts, lk_thread *out);
 void lk_free(lk_thread *t);
 /* True when some edge of the program names cell (lk_thread.touched). */
 bool lk_touches(const lk_thread *t, int cell);

@@ -136,9 +136,8 @@ static const char *lower_message(run *r, size_t from) {
   return arena_strndup(r->out->arena, text, nl ? (size_t)(nl - text) : strlen(text));
 }
 
-/* Lowers each thread and runs layer 1 over it; a thread that cannot be
- * lowered is a reason. */
-static void analyse_threads(run *r) {
+/* Lowers each thread; a thread that cannot be lowered is a reason. */
+static void lower_threads(run *r) {
   vec_foreach(&r->threads, i) {
     rc_thread *t = &r->threads.items[i];
     if (!cfe_has_function(r->unit, t->function)) {
@@ -149,11 +148,15 @@ static void analyse_threads(run *r) {
     size_t from = r->lower_len;
     t->code = cfe_lower(r->unit, r->spec, t->function, CFE_INTS_C);
     if (t->code && !atomicity_split(t->code, &r->lower)) prog_free(t->code), t->code = NULL;
-    if (!t->code) {
-      reason(r, "thread %s: the C front end cannot lower it: %s", t->function, lower_message(r, from));
-      continue;
-    }
-    if (!lk_analyse(t->code, r->unit, r->spec->shared.len, &t->lk))
+    if (!t->code) reason(r, "thread %s: the C front end cannot lower it: %s", t->function, lower_message(r, from));
+  }
+}
+
+/* Runs layer 1 over each lowered thread. */
+static void analyse_threads(run *r, const lk_constants *consts) {
+  vec_foreach(&r->threads, i) {
+    rc_thread *t = &r->threads.items[i];
+    if (t->code && !lk_analyse(t->code, r->unit, r->spec->shared.len, consts, &t->lk))
       reason(r, "thread %s: too big for the lockset analysis", t->function);
   }
 }
@@ -296,6 +299,81 @@ static void collect_main(run *r) {
     r->main_count++;
   }
   free(held);
+}
+
+/* ---------------------------------------------------------------- cells that never change */
+
+/* A constant of the spec: a literal, or a negated one. */
+static bool literal(const ir_expr *e, int64_t *out) {
+  if (!e) return false;
+  if (e->kind == IR_UNARY && e->op == OP_NEG && literal(e->a, out) && *out != INT64_MIN) return *out = -*out, true;
+  if (e->kind == IR_BOOL || (e->kind == IR_INT && !e->big)) return *out = e->value, true;
+  return false;
+}
+
+/* The drafted spec's initial value of each cell, where it is one value:
+ * the declaration's, or the system's init predicate "cell == value". */
+static void initial_values(run *r, bool *known, int64_t *value) {
+  vec_foreach(&r->spec->shared, c) {
+    const ast_shared *s = r->spec->shared.items[c], *whole = s->array ? s->array : s;
+    const ir_expr *init = whole->init;
+    if (s->array && whole->init_list.len > (size_t)s->element) init = whole->init_list.items[s->element];
+    known[c] = literal(init, &value[c]);
+  }
+  VEC(const ir_expr *) todo = {0};
+  vec_foreach(&r->spec->inits, i) vec_push(NULL, &todo, r->spec->inits.items[i]);
+  while (todo.len) {
+    const ir_expr *e = todo.items[--todo.len];
+    int64_t v;
+    if (e->kind == IR_BINARY && e->op == OP_AND) {
+      vec_push(NULL, &todo, e->a);
+      vec_push(NULL, &todo, e->b);
+    } else if (e->kind == IR_BINARY && e->op == OP_EQ && e->a->kind == IR_NAME && e->a->ref == REF_SHARED &&
+               literal(e->b, &v) && e->a->index >= 0 && (size_t)e->a->index < r->spec->shared.len) {
+      known[e->a->index] = true, value[e->a->index] = v;
+    }
+  }
+  vec_free(&todo);
+}
+
+/* Marks the cells some thread or main (while its threads run) may write. */
+static void written_cells(run *r, bool *written) {
+  vec_foreach(&r->threads, i) {
+    const prog *p = r->threads.items[i].code;
+    vec_foreach(&p->edges, k) {
+      const prog_edge *e = &p->edges.items[k];
+      if ((e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && p->vars.items[e->var].kind == VAR_SHARED)
+        written[p->vars.items[e->var].shared_index] = true;
+    }
+  }
+  vec_foreach(&r->program->late, i) {
+    const cfp_late *l = &r->program->late.items[i];
+    if (!l->where.write) continue;
+    const char *path = access_path(r, &l->where);
+    vec_foreach(&r->spec->shared, c) written[c] |= overlaps(path, r->paths[c]);
+  }
+}
+
+/* The cells that never change while the threads run, with their values:
+ * with a drafted spec, whose initial values are the C program's when the
+ * first thread starts (the initializers and main's constant writes before;
+ * a write it cannot place leaves the cell without one), a cell no thread
+ * writes and main does not write while they run keeps that value. Only when
+ * nothing is in doubt: no reason so far (every thread lowered, main starts
+ * them all), main starts threads once (no writes between two rounds), and
+ * main and its callees never go through a pointer (a write the walker
+ * cannot place). */
+static void find_constants(run *r, bool *known, int64_t *value) {
+  const cfp_function *m = cfp_function_named(r->program, "main");
+  cfp_accesses reach = {0};
+  bool pointer = m && cfp_reach(r->program, "main", &reach);
+  vec_free(&reach);
+  if (!r->out->drafted || r->out->reasons.len || !m || m->restarts || pointer) return;
+  bool *written = xcalloc(r->spec->shared.len + 1, sizeof *written);
+  initial_values(r, known, value);
+  written_cells(r, written);
+  vec_foreach(&r->spec->shared, c) known[c] &= !written[c];
+  free(written);
 }
 
 /* ---------------------------------------------------------------- locks */
@@ -475,7 +553,14 @@ static void analyse(run *r) {
   r->by_cell = xcalloc(n + 1, sizeof *r->by_cell);
   find_threads(r);
   if (!r->threads.len) reason(r, "no thread to analyse");
-  analyse_threads(r);
+  lower_threads(r);
+  bool *known = xcalloc(n + 1, sizeof *known);
+  int64_t *value = xcalloc(n + 1, sizeof *value);
+  find_constants(r, known, value);
+  lk_constants consts = {known, value};
+  analyse_threads(r, &consts);
+  free(known);
+  free(value);
   collect_threads(r);
   collect_main(r);
   find_locks(r);
