@@ -131,6 +131,8 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
     if (kind == CXCursor_DeclRefExpr) {
       note_reference(w, c, mode);
     } else if ((kind == CXCursor_ParenExpr || kind == CXCursor_UnexposedExpr) && cfc_children(c, kids, 2) == 1) {
+      if (kind == CXCursor_UnexposedExpr && is_array_type(clang_getCursorType(kids[0])))
+        mode = READ_WRITE; /* an array decays to its address (under an implicit cast too: memset(a, ...)) */
       c = kids[0];
       continue;
     } else if (kind == CXCursor_MemberRefExpr && cfc_children(c, kids, 1) == 1) {
