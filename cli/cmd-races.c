@@ -1,7 +1,8 @@
 /* cli/cmd-races.c -- `athread races [SPEC] FILES...`: data races in C
- * thread code, layer 1 (races/races.h). Without a spec the threads come from
- * main's thread creation (races_run drafts the spec). Prints each candidate, the reasons the run is
- * not sure, the assumptions and one verdict. */
+ * thread code, layer 1 (races/races.h). Without a spec the threads come
+ * from main's thread creation (races_run drafts the spec). Prints a line
+ * per thread and per cell, the reasons the run is not sure, the assumptions
+ * and one verdict (or one JSON object). */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>

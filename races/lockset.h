@@ -7,7 +7,9 @@
  * the bool cells the thread holds (intersection at joins), the bool cells
  * known false since the step began (an atomic step that assumes !v and then
  * sets v acquires v), and the constants of its locals (the front end passes
- * a lock as a pointer, an integer naming the cell). Unreachable code is top.
+ * a lock as a pointer, an integer naming the cell) and of the cells that
+ * never change (lk_constants). A location keeps up to 8 states apart (the
+ * paths after a trylock); unreachable code is top.
  *
  * Owns: the lk_thread's vectors (heap); free with lk_free. Borrows the prog
  * and the unit (for the functions the edges come from).
