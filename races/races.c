@@ -273,9 +273,14 @@ static void add_main_access(run *r, const cfp_late *l, const char *path, const u
 
 /* main's accesses while its threads run: plain (main's code is not
  * lowered), with the locks its top-level lock calls hold. An unlock of a
- * lock main does not hold is a plain write, which breaks the lock. */
+ * lock main does not hold is a plain write, which breaks the lock. When
+ * main starts threads in rounds (joins them all, then starts more), what it
+ * does between two rounds is not recorded: an unlock there would go
+ * unseen, so its lock calls are plain writes then. */
 static void collect_main(run *r) {
   uint64_t *held = xcalloc(r->words, sizeof *held);
+  const cfp_function *m = cfp_function_named(r->program, "main");
+  bool rounds = m && m->restarts; /* its lock calls between two rounds are not in late: no lock is main's */
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
     if (l->unknown) {
@@ -286,7 +291,7 @@ static void collect_main(run *r) {
       continue;
     }
     const char *path = access_path(r, &l->where);
-    int lock = l->lock_op ? bool_cell(r, path) : -1;
+    int lock = l->lock_op && !rounds ? bool_cell(r, path) : -1;
     if (lock >= 0 && l->lock_op > 0) {
       held[lock / 64] |= (uint64_t)1 << (lock % 64);
       continue;
