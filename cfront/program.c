@@ -223,33 +223,39 @@ static const char *pick_creator(const cfp_program *p) {
 
 /* Adds the accesses of raw (one list's entries) with add, each call
  * replaced by what the callee accesses transitively (only its writes when
- * writes_only). */
+ * writes_only). An ordered entry only says what happens to the locks: a
+ * callee's is to forget them when it has a body. */
 static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_only,
-                         void (*add)(cfp_program *, const cfp_early *, int)) {
+                         void (*add)(cfp_program *, const cfp_raw_early *, const cfp_early *, int)) {
   vec_foreach(raw, k) {
     const cfp_raw_early *w = &raw->items[k];
+    if (w->ordered) {
+      if (!w->callee || cfp_function_named(p, w->callee)) add(p, w, &w->early, w->lock_op);
+      continue;
+    }
     if (!w->callee) {
-      add(p, &w->early, w->pointer ? LATE_UNKNOWN : w->lock_op);
+      add(p, w, &w->early, w->pointer ? LATE_UNKNOWN : w->lock_op);
       continue;
     }
     cfp_accesses reached = {0};
-    if (cfp_reach(p, w->callee, &reached) && !writes_only) add(p, &w->early, LATE_UNKNOWN);
+    if (cfp_reach(p, w->callee, &reached) && !writes_only) add(p, w, &w->early, LATE_UNKNOWN);
     vec_foreach(&reached, a)
       if (reached.items[a].write || !writes_only) {
         cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
-        add(p, &e, 0); /* a callee's access is plain */
+        add(p, w, &e, 0); /* a callee's access is plain */
       }
     vec_free(&reached);
   }
 }
 
-static void add_early(cfp_program *p, const cfp_early *e, int lock_op) {
-  (void)lock_op; /* only late accesses lock */
+static void add_early(cfp_program *p, const cfp_raw_early *raw, const cfp_early *e, int lock_op) {
+  (void)raw, (void)lock_op; /* only late accesses lock */
   vec_push(p->arena, &p->early, *e);
 }
 
-static void add_late(cfp_program *p, const cfp_early *e, int lock_op) {
-  cfp_late l = {e->where, e->at, lock_op == LATE_UNKNOWN ? 0 : lock_op, lock_op == LATE_UNKNOWN};
+static void add_late(cfp_program *p, const cfp_raw_early *raw, const cfp_early *e, int lock_op) {
+  cfp_late l = {e->where, e->at, lock_op == LATE_UNKNOWN ? 0 : lock_op, lock_op == LATE_UNKNOWN, raw->ordered,
+                raw->forget};
   vec_push(p->arena, &p->late, l);
 }
 

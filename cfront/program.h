@@ -157,12 +157,17 @@ typedef struct cfp_early {
 
 /* An access of the creating function that may run while its threads run:
  * in a statement after its first start and before it has joined as many
- * threads as it started (walk.c says how they are counted). */
+ * threads as it started (walk.c says how they are counted). Also, in order
+ * among them, what its statements that run while no thread runs do to its
+ * locks (ordered). */
 typedef struct cfp_late {
   cfp_access where; /* what it reads or writes */
   cfp_span at;      /* the statement (for a call's accesses: the call's statement) */
   int lock_op;      /* +1: the statement is pthread_mutex_lock(&where) (or spin), -1: unlock; 0: a plain access */
   bool unknown;     /* instead of where: a call or an access through a pointer, whose accesses are not known */
+  bool ordered;     /* the statement runs while no thread runs: only lock_op or forget counts */
+  bool forget;      /* ordered: the statement may release any lock (a call of a function with a body, a lock
+                       call other than a lone pthread_mutex_lock(&m)) */
 } cfp_late;
 
 typedef struct cfp_program {

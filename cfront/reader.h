@@ -21,6 +21,8 @@ typedef struct cfp_raw_early {
   const char *callee; /* else: everything this function writes, transitively */
   int lock_op;        /* a late access: cfp_late.lock_op */
   bool pointer;       /* a late statement's call through a pointer (cfp_late.unknown; early unused) */
+  bool ordered;       /* cfp_late.ordered */
+  bool forget;        /* cfp_late.forget (with a callee: only when the callee has a body) */
 } cfp_raw_early;
 
 typedef VEC(cfp_raw_early) cfp_raw_list;

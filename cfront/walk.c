@@ -22,6 +22,7 @@ typedef struct walker {
   VEC(cfp_step) steps; /* the lvalue path being built, outermost step first (heap) */
   int depth;           /* expression nesting */
   size_t pointer_uses; /* calls and accesses through a pointer seen so far */
+  size_t sync_calls;   /* calls of synchronisation primitives seen so far */
 } walker;
 
 static void walk(walker *w, CXCursor c, int mode);
@@ -397,6 +398,7 @@ static void walk_call(walker *w, CXCursor c) {
   if (!clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) vec_push(w->r->p->arena, &w->r->p->declared, name);
   int api = thread_api(name);
   if (api >= 0) return add_site(w, c, api);
+  if (is_sync_call(name) || cfp_is_lock_init(name)) w->sync_calls++;
   if (cfp_is_lock_init(name)) { /* the lock starts free: not a write to report, but a reset of a lock in use */
     note_pointer(w);
     return;
@@ -553,7 +555,7 @@ static int lock_op(walker *w, CXCursor stmt, size_t acc0) {
 }
 
 /* Statement stmt may run while threads run: its accesses and its calls'. */
-static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[3]) {
+static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[4]) {
   size_t acc0 = mark[0], calls0 = mark[1];
   arena *a = w->r->p->arena;
   cfp_span at = cfp_span_of(w->r, stmt);
@@ -568,6 +570,30 @@ static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const si
   }
   for (size_t i = calls0; i < w->fn->callees.len; i++) {
     cfp_raw_early e = {.early = {.at = at}, .callee = w->fn->callees.items[i]};
+    vec_push(a, &list->late, e);
+  }
+}
+
+/* Statement stmt runs while no thread runs (before the first start, or
+ * between two rounds): what it does to main's locks. A lock or unlock call
+ * of its own; else, when it calls a synchronisation primitive another way
+ * or a function (which may have a body, program.c decides), main's locks
+ * are forgotten: it may have released one. */
+static void record_ordered(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[4]) {
+  arena *a = w->r->p->arena;
+  cfp_span at = cfp_span_of(w->r, stmt);
+  int op = lock_op(w, stmt, mark[0]);
+  if (op) {
+    cfp_raw_early e = {.early = {w->fn->accesses.items[mark[0]], {CFP_UNKNOWN, 0}, at}, .lock_op = op, .ordered = true};
+    vec_push(a, &list->late, e);
+    return;
+  }
+  if (w->sync_calls > mark[3]) {
+    cfp_raw_early e = {.early = {.at = at}, .ordered = true, .forget = true};
+    vec_push(a, &list->late, e);
+  }
+  for (size_t i = mark[1]; i < w->fn->callees.len; i++) {
+    cfp_raw_early e = {.early = {.at = at}, .callee = w->fn->callees.items[i], .ordered = true, .forget = true};
     vec_push(a, &list->late, e);
   }
 }
@@ -605,11 +631,16 @@ static void walk_body(walker *w, CXCursor body) {
   cfp_early_list list = {.function = w->fn->name};
   phase ph = {0};
   vec_foreach(&stmts, i) {
-    size_t sites0 = p->sites.len, mark[3] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_uses};
+    size_t sites0 = p->sites.len;
+    size_t mark[4] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_uses, w->sync_calls};
     walk(w, stmts.items[i], READ);
     bool was_started = ph.started;
-    if (advance(w, stmts.items[i], sites0, &ph)) record_late(w, stmts.items[i], &list, mark);
-    else if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, mark[0], mark[1]);
+    if (advance(w, stmts.items[i], sites0, &ph)) {
+      record_late(w, stmts.items[i], &list, mark);
+      continue;
+    }
+    if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, mark[0], mark[1]);
+    record_ordered(w, stmts.items[i], &list, mark);
   }
   if (ph.started) vec_push(NULL, &w->r->early, list);
   vec_free(&stmts);

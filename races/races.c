@@ -271,18 +271,34 @@ static void add_main_access(run *r, const cfp_late *l, const char *path, const u
     }
 }
 
+/* What a statement of main that runs while no thread runs does to the locks
+ * main holds (held): its lock call takes one, its unlock call drops one, and
+ * anything else that may unlock (a call of a function with a body, another
+ * lock call) drops them all. */
+static void ordered_locks(run *r, const cfp_late *l, uint64_t *held) {
+  if (l->forget) {
+    memset(held, 0, r->words * sizeof *held);
+    return;
+  }
+  int lock = bool_cell(r, access_path(r, &l->where));
+  if (lock < 0) return;
+  if (l->lock_op > 0) held[lock / 64] |= (uint64_t)1 << (lock % 64);
+  else held[lock / 64] &= ~((uint64_t)1 << (lock % 64));
+}
+
 /* main's accesses while its threads run: plain (main's code is not
- * lowered), with the locks its top-level lock calls hold. An unlock of a
- * lock main does not hold is a plain write, which breaks the lock. When
- * main starts threads in rounds (joins them all, then starts more), what it
- * does between two rounds is not recorded: an unlock there would go
- * unseen, so its lock calls are plain writes then. */
+ * lowered), with the locks its top-level lock calls hold (from its first
+ * statement on: a lock taken before the first start counts). An unlock of a
+ * lock main does not hold while threads run is a plain write, which breaks
+ * the lock. */
 static void collect_main(run *r) {
   uint64_t *held = xcalloc(r->words, sizeof *held);
-  const cfp_function *m = cfp_function_named(r->program, "main");
-  bool rounds = m && m->restarts; /* its lock calls between two rounds are not in late: no lock is main's */
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
+    if (l->ordered) {
+      ordered_locks(r, l, held);
+      continue;
+    }
     if (l->unknown) {
       reason(r,
              "main goes through a pointer at %s:%u while its threads run (a call or an access, maybe in a function it "
@@ -291,7 +307,7 @@ static void collect_main(run *r) {
       continue;
     }
     const char *path = access_path(r, &l->where);
-    int lock = l->lock_op && !rounds ? bool_cell(r, path) : -1;
+    int lock = l->lock_op ? bool_cell(r, path) : -1;
     if (lock >= 0 && l->lock_op > 0) {
       held[lock / 64] |= (uint64_t)1 << (lock % 64);
       continue;
@@ -353,7 +369,7 @@ static void written_cells(run *r, bool *written) {
   }
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
-    if (!l->where.write) continue;
+    if (!l->where.write || l->ordered) continue;
     const char *path = access_path(r, &l->where);
     vec_foreach(&r->spec->shared, c) written[c] |= overlaps(path, r->paths[c]);
   }
