@@ -274,14 +274,13 @@ static void add_main_access(run *r, const cfp_late *l, const char *path, const u
 /* What a statement of main that runs while no thread runs does to the locks
  * main holds (held): its lock call takes one, its unlock call drops one, and
  * anything else that may unlock (a call of a function with a body, another
- * lock call) drops them all. */
+ * lock call, a call on a lock that is not one cell) drops them all. */
 static void ordered_locks(run *r, const cfp_late *l, uint64_t *held) {
-  if (l->forget) {
+  int lock = l->forget ? -1 : bool_cell(r, access_path(r, &l->where));
+  if (lock < 0) { /* forget, or a lock that is not one cell (&locks[i]): any may be unlocked */
     memset(held, 0, r->words * sizeof *held);
     return;
   }
-  int lock = bool_cell(r, access_path(r, &l->where));
-  if (lock < 0) return;
   if (l->lock_op > 0) held[lock / 64] |= (uint64_t)1 << (lock % 64);
   else held[lock / 64] &= ~((uint64_t)1 << (lock % 64));
 }
