@@ -180,8 +180,9 @@ typedef struct cfp_program {
   const char *creator;           /* the function whose writes are in early (main if it starts threads) */
   VEC(cfp_early) early;          /* its writes before the first start, in order */
   VEC(cfp_late) late;            /* its accesses that may run while its threads run, in order */
-  VEC(const char *) declared;    /* functions called whose declaration is in the user's files (not a system
-                                    header), interned; those no file defines have unknown effects */
+  VEC(const char *) declared;    /* functions called without a body in their file whose declaration is in the
+                                    user's files (not a system header), interned; those no file defines have
+                                    unknown effects */
   bool truncated;                /* an expression nested too deeply was not read */
 } cfp_program;
 

@@ -395,7 +395,9 @@ static void walk_call(walker *w, CXCursor c) {
   }
   const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
   vec_push(w->r->p->arena, &w->fn->callees, name);
-  if (!clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) vec_push(w->r->p->arena, &w->r->p->declared, name);
+  if (clang_Cursor_isNull(clang_getCursorDefinition(callee)) &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)))
+    vec_push(w->r->p->arena, &w->r->p->declared, name); /* no body here: maybe in another file, maybe none */
   int api = thread_api(name);
   if (api >= 0) return add_site(w, c, api);
   if (is_sync_call(name) || cfp_is_lock_init(name)) w->sync_calls++;
