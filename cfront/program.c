@@ -218,28 +218,57 @@ static const char *pick_creator(const cfp_program *p) {
   return p->sites.len ? p->sites.items[0].creator : NULL;
 }
 
-/* The creator's early writes, with each call replaced by what it writes. */
+/* add's lock_op for a call through a pointer (cfp_late.unknown). */
+#define LATE_UNKNOWN 2
+
+/* Adds the accesses of raw (one list's entries) with add, each call
+ * replaced by what the callee accesses transitively (only its writes when
+ * writes_only). An ordered entry only says what happens to the locks: a
+ * callee's is to forget them when it has a body. */
+static void resolve_list(cfp_program *p, const cfp_raw_list *raw, bool writes_only,
+                         void (*add)(cfp_program *, const cfp_raw_early *, const cfp_early *, int)) {
+  vec_foreach(raw, k) {
+    const cfp_raw_early *w = &raw->items[k];
+    if (w->ordered) {
+      if (!w->callee || cfp_function_named(p, w->callee)) add(p, w, &w->early, w->lock_op);
+      continue;
+    }
+    if (!w->callee) {
+      add(p, w, &w->early, w->pointer ? LATE_UNKNOWN : w->lock_op);
+      continue;
+    }
+    cfp_accesses reached = {0};
+    if (cfp_reach(p, w->callee, &reached) && !writes_only) add(p, w, &w->early, LATE_UNKNOWN);
+    vec_foreach(&reached, a)
+      if (reached.items[a].write || !writes_only) {
+        cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
+        add(p, w, &e, 0); /* a callee's access is plain */
+      }
+    vec_free(&reached);
+  }
+}
+
+static void add_early(cfp_program *p, const cfp_raw_early *raw, const cfp_early *e, int lock_op) {
+  (void)raw, (void)lock_op; /* only late accesses lock */
+  vec_push(p->arena, &p->early, *e);
+}
+
+static void add_late(cfp_program *p, const cfp_raw_early *raw, const cfp_early *e, int lock_op) {
+  cfp_late l = {e->where, e->at, lock_op == LATE_UNKNOWN ? 0 : lock_op, lock_op == LATE_UNKNOWN, raw->ordered,
+                raw->forget};
+  vec_push(p->arena, &p->late, l);
+}
+
+/* The creator's early writes and late accesses, with each call replaced by
+ * what it writes (accesses). */
 static void resolve_early(cfp_reader *r) {
   cfp_program *p = r->p;
   p->creator = pick_creator(p);
   vec_foreach(&r->early, i) {
     const cfp_early_list *list = &r->early.items[i];
     if (list->function != p->creator) continue;
-    vec_foreach(&list->writes, k) {
-      const cfp_raw_early *w = &list->writes.items[k];
-      if (!w->callee) {
-        vec_push(p->arena, &p->early, w->early);
-        continue;
-      }
-      cfp_accesses reached = {0};
-      cfp_reach(p, w->callee, &reached);
-      vec_foreach(&reached, a)
-        if (reached.items[a].write) {
-          cfp_early e = {reached.items[a], {CFP_UNKNOWN, 0}, w->early.at};
-          vec_push(p->arena, &p->early, e);
-        }
-      vec_free(&reached);
-    }
+    resolve_list(p, &list->writes, true, add_early);
+    resolve_list(p, &list->late, false, add_late);
     break;
   }
 }
@@ -281,18 +310,20 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name) {
   return NULL;
 }
 
-void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+/* Calls visit on function name and on every function it calls,
+ * transitively, each once; stops when visit returns true (and returns true). */
+static bool reach_each(const cfp_program *p, const char *name, bool (*visit)(const cfp_function *, void *), void *ctx) {
   const cfp_function *start = cfp_function_named(p, name);
-  if (!start) return;
+  if (!start) return false;
   symtab index = {0};
   vec_foreach(&p->functions, i) symtab_put(&index, p->functions.items[i]->name, (int)i);
-  bool *seen = xcalloc(p->functions.len + 1, sizeof *seen);
+  bool *seen = xcalloc(p->functions.len + 1, sizeof *seen), stop = false;
   VEC(const cfp_function *) todo = {0};
   vec_push(NULL, &todo, start);
   seen[symtab_get(&index, start->name)] = true;
-  while (todo.len) {
+  while (todo.len && !stop) {
     const cfp_function *f = todo.items[--todo.len];
-    vec_foreach(&f->accesses, i) vec_push(NULL, out, f->accesses.items[i]);
+    stop = visit(f, ctx);
     vec_foreach(&f->callees, i) {
       int k = symtab_get(&index, f->callees.items[i]);
       if (k < 0 || seen[k]) continue;
@@ -303,6 +334,58 @@ void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   vec_free(&todo);
   free(seen);
   symtab_free(&index);
+  return stop;
+}
+
+typedef struct reach_ctx {
+  cfp_accesses *out; /* where the accesses go */
+  bool pointer;      /* some function goes through a pointer */
+} reach_ctx;
+
+static bool add_accesses(const cfp_function *f, void *data) {
+  reach_ctx *c = data;
+  c->pointer |= f->through_pointer;
+  vec_foreach(&f->accesses, i) vec_push(NULL, c->out, f->accesses.items[i]);
+  return false;
+}
+
+bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
+  reach_ctx c = {out, false};
+  reach_each(p, name, add_accesses, &c);
+  return c.pointer;
+}
+
+typedef struct unknown_ctx {
+  const cfp_program *p; /* the program */
+  const char *found;    /* the first unknown callee */
+} unknown_ctx;
+
+static bool is_declared(const cfp_program *p, const char *name) {
+  vec_foreach(&p->declared, i)
+    if (strcmp(p->declared.items[i], name) == 0) return true;
+  return false;
+}
+
+static bool find_unknown(const cfp_function *f, void *data) {
+  unknown_ctx *c = data;
+  if (f->calls_pointer) {
+    c->found = "a function through a pointer";
+    return true;
+  }
+  vec_foreach(&f->callees, i) {
+    const char *callee = f->callees.items[i];
+    if (strncmp(callee, "__VERIFIER_", 11) == 0 || cfp_function_named(c->p, callee) || !is_declared(c->p, callee))
+      continue;
+    c->found = callee;
+    return true;
+  }
+  return false;
+}
+
+const char *cfp_unknown_callee(const cfp_program *p, const char *name) {
+  unknown_ctx c = {p, NULL};
+  reach_each(p, name, find_unknown, &c);
+  return c.found;
 }
 
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len) {

@@ -1,8 +1,8 @@
 /* cfront/program.h -- a multithreaded C program as libclang reads it: the
  * globals with their types and initial values, the functions with the
  * globals each one reads and writes, the thread creation sites with the
- * loops around them, and what the creating function writes before its
- * first thread starts.
+ * loops around them, what the creating function writes before its
+ * first thread starts, and what it accesses while its threads run.
  *
  * Owns: cfp_program and everything it points to (one arena); free with
  * cfp_free. Borrows: the diagnostics sink and the options. No libclang type
@@ -121,6 +121,10 @@ typedef struct cfp_function {
   const char *name;          /* its C name (interned) */
   cfp_accesses accesses;     /* the globals its body reads and writes */
   VEC(const char *) callees; /* the functions it calls by name, in order */
+  bool through_pointer;      /* it calls a function or reads or writes memory through a pointer */
+  bool calls_pointer;        /* it calls a function through a pointer */
+  bool jumps;                /* it has a goto */
+  bool restarts;             /* it starts threads again after it has joined all it started */
 } cfp_function;
 
 /* ---------------------------------------------------------------- thread creation */
@@ -151,6 +155,21 @@ typedef struct cfp_early {
   cfp_span at;      /* the statement that writes (for a call's writes: the call's statement) */
 } cfp_early;
 
+/* An access of the creating function that may run while its threads run:
+ * in a statement after its first start and before it has joined as many
+ * threads as it started (walk.c says how they are counted). Also, in order
+ * among them, what its statements that run while no thread runs do to its
+ * locks (ordered). */
+typedef struct cfp_late {
+  cfp_access where; /* what it reads or writes */
+  cfp_span at;      /* the statement (for a call's accesses: the call's statement) */
+  int lock_op;      /* +1: the statement is pthread_mutex_lock(&where) (or spin), -1: unlock; 0: a plain access */
+  bool unknown;     /* instead of where: a call or an access through a pointer, whose accesses are not known */
+  bool ordered;     /* the statement runs while no thread runs: only lock_op or forget counts */
+  bool forget;      /* ordered: the statement may release any lock (a call of a function with a body, a lock
+                       call other than a lone pthread_mutex_lock(&m)) */
+} cfp_late;
+
 typedef struct cfp_program {
   arena *arena;                  /* owns everything below */
   VEC(cfp_global *) globals;     /* file-scope variables that code refers to, in order */
@@ -160,6 +179,10 @@ typedef struct cfp_program {
   VEC(cfp_site) sites;           /* thread creation calls, in source order */
   const char *creator;           /* the function whose writes are in early (main if it starts threads) */
   VEC(cfp_early) early;          /* its writes before the first start, in order */
+  VEC(cfp_late) late;            /* its accesses that may run while its threads run, in order */
+  VEC(const char *) declared;    /* functions called without a body in their file whose declaration is in the
+                                    user's files (not a system header), interned; those no file defines have
+                                    unknown effects */
   bool truncated;                /* an expression nested too deeply was not read */
 } cfp_program;
 
@@ -181,8 +204,15 @@ bool cfp_is_anonymous(const char *field);
 /* The function called name, or NULL. */
 const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
 /* Appends to out (a heap vector) the accesses of function name and of every
- * function it calls, transitively; the steps stay arena-owned. */
-void cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
+ * function it calls, transitively; the steps stay arena-owned. Returns true
+ * when one of those functions goes through a pointer (calls a function or
+ * accesses memory: those accesses are not in out). */
+bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
+/* A function that function name calls (itself or transitively) that is
+ * declared in the user's files but defined in none of them (not a
+ * __VERIFIER_ builtin), or "a function through a pointer", or NULL: what
+ * it does is not known. */
+const char *cfp_unknown_callee(const cfp_program *p, const char *name);
 /* The slot number of the scalar at steps (every index constant) in t, or
  * CFP_MANY when the steps do not name a scalar. */
 uint64_t cfp_leaf_of(const cfp_type *t, const cfp_step *steps, size_t len);

@@ -19,12 +19,20 @@
 typedef struct cfp_raw_early {
   cfp_early early;    /* a write, when callee is NULL */
   const char *callee; /* else: everything this function writes, transitively */
+  int lock_op;        /* a late access: cfp_late.lock_op */
+  bool pointer;       /* a late statement's call through a pointer (cfp_late.unknown; early unused) */
+  bool ordered;       /* cfp_late.ordered */
+  bool forget;        /* cfp_late.forget (with a callee: only when the callee has a body) */
 } cfp_raw_early;
 
-/* The writes of one function before its first thread creation. */
+typedef VEC(cfp_raw_early) cfp_raw_list;
+
+/* The writes of one function before its first thread creation, and its
+ * accesses while its threads may run (early.where, with value unused). */
 typedef struct cfp_early_list {
   const char *function;      /* interned */
-  VEC(cfp_raw_early) writes; /* in order */
+  cfp_raw_list writes;  /* in order */
+  cfp_raw_list late;    /* in order */
 } cfp_early_list;
 
 typedef struct cfp_reader {

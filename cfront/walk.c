@@ -21,6 +21,8 @@ typedef struct walker {
   VEC(CXCursor) loops; /* the loops around the current statement (heap) */
   VEC(cfp_step) steps; /* the lvalue path being built, outermost step first (heap) */
   int depth;           /* expression nesting */
+  size_t pointer_uses; /* calls and accesses through a pointer seen so far */
+  size_t sync_calls;   /* calls of synchronisation primitives seen so far */
 } walker;
 
 static void walk(walker *w, CXCursor c, int mode);
@@ -53,6 +55,12 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientD
 static void walk_children(walker *w, CXCursor c) { clang_visitChildren(c, walk_child, w); }
 
 /* ---------------------------------------------------------------- accesses */
+
+/* A call or an access through a pointer: what it reaches is not known. */
+static void note_pointer(walker *w) {
+  w->fn->through_pointer = true;
+  w->pointer_uses++;
+}
 
 static void note(walker *w, int global, int mode) {
   if (!w->out) return;
@@ -124,10 +132,13 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
     if (kind == CXCursor_DeclRefExpr) {
       note_reference(w, c, mode);
     } else if ((kind == CXCursor_ParenExpr || kind == CXCursor_UnexposedExpr) && cfc_children(c, kids, 2) == 1) {
+      if (kind == CXCursor_UnexposedExpr && is_array_type(clang_getCursorType(kids[0])))
+        mode = READ_WRITE; /* an array decays to its address (under an implicit cast too: memset(a, ...)) */
       c = kids[0];
       continue;
     } else if (kind == CXCursor_MemberRefExpr && cfc_children(c, kids, 1) == 1) {
       if (is_pointer_type(clang_getCursorType(kids[0]))) {
+        note_pointer(w);
         walk(w, kids[0], READ); /* p->f: the pointer is read */
       } else {
         push_step(w, cfp_intern(w->r, clang_getCursorSpelling(c)), 0);
@@ -139,6 +150,7 @@ static void walk_lvalue(walker *w, CXCursor c, int mode) {
       walk(w, kids[1], READ);
       CXCursor base = undecay(kids[0]);
       if (!is_array_type(clang_getCursorType(base))) {
+        note_pointer(w);
         walk(w, kids[0], READ); /* p[i]: the pointer is read */
       } else {
         cfp_value k = cfp_eval(kids[1]);
@@ -177,6 +189,10 @@ static void walk_unary(walker *w, CXCursor c) {
   case CXUnaryOperator_PreInc:
   case CXUnaryOperator_PreDec:
   case CXUnaryOperator_AddrOf: walk(w, kid, READ_WRITE); break;
+  case CXUnaryOperator_Deref:
+    note_pointer(w);
+    walk(w, kid, READ);
+    break;
   default: walk(w, kid, READ); break;
   }
 }
@@ -347,14 +363,49 @@ static void add_site(walker *w, CXCursor call, int api) {
   vec_push(p->arena, &p->sites, s);
 }
 
+/* A call of a synchronisation primitive (its first argument names the object). */
+static bool is_sync_call(const char *name) {
+  static const char *const prefixes[] = {"pthread_mutex_", "pthread_spin_", "pthread_cond_", "pthread_rwlock_",
+                                         "sem_", "mtx_", "cnd_", "spin_", "mutex_"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+
+/* The first argument of call names one part of a global (&m, &s.lock),
+ * not a pointer whose target is not known. */
+static bool names_one_global(walker *w, CXCursor call) {
+  if (clang_Cursor_getNumArguments(call) < 1) return false;
+  cfp_accesses arg = {0}, *saved = w->out;
+  size_t uses = w->pointer_uses;
+  w->out = &arg;
+  walk(w, clang_Cursor_getArgument(call, 0), READ);
+  w->out = saved;
+  bool one = arg.len == 1 && w->pointer_uses == uses;
+  w->pointer_uses = uses;
+  return one;
+}
+
 static void walk_call(walker *w, CXCursor c) {
   CXCursor callee = clang_getCursorReferenced(c);
-  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) return walk_children(w, c);
+  if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
+    w->fn->calls_pointer = true;
+    note_pointer(w);
+    return walk_children(w, c);
+  }
   const char *name = cfp_intern(w->r, clang_getCursorSpelling(callee));
   vec_push(w->r->p->arena, &w->fn->callees, name);
+  if (clang_Cursor_isNull(clang_getCursorDefinition(callee)) &&
+      !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)))
+    vec_push(w->r->p->arena, &w->r->p->declared, name); /* no body here: maybe in another file, maybe none */
   int api = thread_api(name);
   if (api >= 0) return add_site(w, c, api);
-  if (cfp_is_lock_init(name)) return; /* the lock starts free: not a write to report */
+  if (is_sync_call(name) || cfp_is_lock_init(name)) w->sync_calls++;
+  if (cfp_is_lock_init(name)) { /* the lock starts free: not a write to report, but a reset of a lock in use */
+    note_pointer(w);
+    return;
+  }
+  if (is_sync_call(name) && !names_one_global(w, c)) note_pointer(w); /* which lock is not known */
   int n = clang_Cursor_getNumArguments(c);
   for (int i = 0; i < n; i++) walk(w, clang_Cursor_getArgument(c, (unsigned)i), READ);
 }
@@ -385,6 +436,11 @@ static void walk(walker *w, CXCursor c, int mode) {
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt: walk_loop(w, c); break;
   case CXCursor_UnaryExpr: break; /* sizeof, _Alignof: nothing is evaluated */
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+    w->fn->jumps = true;
+    walk_children(w, c);
+    break;
   default: walk_children(w, c); break;
   }
   w->depth--;
@@ -437,21 +493,158 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
   return CXChildVisit_Continue;
 }
 
+/* ---------------------------------------------------------------- accesses while threads run */
+
+/* Counts of threads: a count that is not a constant is UNBOUNDED. */
+#define UNBOUNDED INT64_MAX
+
+/* The threads the sites from sites0 on start: each site once per iteration
+ * of its loops. An upper bound: a site under an if counts too. */
+static int64_t started_by(const cfp_program *p, size_t sites0) {
+  int64_t n = 0;
+  for (size_t i = sites0; i < p->sites.len; i++) {
+    int64_t k = 1;
+    vec_foreach(&p->sites.items[i].loops, l) {
+      const cfp_loop *loop = &p->sites.items[i].loops.items[l];
+      if (!loop->constant || k > UNBOUNDED / loop->count) return UNBOUNDED;
+      k *= loop->count;
+    }
+    if (n > UNBOUNDED - k) return UNBOUNDED;
+    n += k;
+  }
+  return n;
+}
+
+static bool is_call_to(CXCursor c, const char *a, const char *b) {
+  c = cfc_strip(c);
+  if (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) { /* (void)pthread_join(t, 0) */
+    CXCursor kids[2];
+    size_t n = cfc_children(c, kids, 2);
+    if (n == 0) return false;
+    c = cfc_strip(kids[n - 1]);
+  }
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  CXString name = clang_getCursorSpelling(c);
+  const char *text = clang_getCString(name);
+  bool yes = text && (strcmp(text, a) == 0 || (b && strcmp(text, b) == 0));
+  clang_disposeString(name);
+  return yes;
+}
+
+/* The threads a statement of the creator surely joins: a join call as the
+ * whole statement (1), or a counted for loop whose body is one (its count);
+ * else 0. Each join is assumed to wait for a thread not joined before (POSIX
+ * leaves joining another undefined), so N joins after N starts mean every
+ * thread has ended. */
+static int64_t joined_by(walker *w, CXCursor stmt) {
+  if (is_call_to(stmt, "pthread_join", "thrd_join")) return 1;
+  CXCursor kids[5], body;
+  if (clang_getCursorKind(stmt) != CXCursor_ForStmt || cfc_children(stmt, kids, 5) != 4) return 0;
+  body = kids[3];
+  if (clang_getCursorKind(body) == CXCursor_CompoundStmt && cfc_children(body, &body, 1) != 1) return 0;
+  if (!is_call_to(body, "pthread_join", "thrd_join")) return 0;
+  cfp_loop l = analyze_loop(w, stmt);
+  return l.constant ? l.count : 0;
+}
+
+/* +1 when stmt is a lock call with its lock as the only access (from acc0
+ * on), -1 for an unlock call, else 0. */
+static int lock_op(walker *w, CXCursor stmt, size_t acc0) {
+  if (w->fn->accesses.len != acc0 + 1) return 0;
+  if (is_call_to(stmt, "pthread_mutex_lock", "pthread_spin_lock")) return 1;
+  if (is_call_to(stmt, "pthread_mutex_unlock", "pthread_spin_unlock")) return -1;
+  return 0;
+}
+
+/* Statement stmt may run while threads run: its accesses and its calls'. */
+static void record_late(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[4]) {
+  size_t acc0 = mark[0], calls0 = mark[1];
+  arena *a = w->r->p->arena;
+  cfp_span at = cfp_span_of(w->r, stmt);
+  int op = lock_op(w, stmt, acc0);
+  if (w->pointer_uses > mark[2]) {
+    cfp_raw_early e = {.early = {.at = at}, .pointer = true};
+    vec_push(a, &list->late, e);
+  }
+  for (size_t i = acc0; i < w->fn->accesses.len; i++) {
+    cfp_raw_early e = {.early = {w->fn->accesses.items[i], {CFP_UNKNOWN, 0}, at}, .lock_op = op};
+    vec_push(a, &list->late, e);
+  }
+  for (size_t i = calls0; i < w->fn->callees.len; i++) {
+    cfp_raw_early e = {.early = {.at = at}, .callee = w->fn->callees.items[i]};
+    vec_push(a, &list->late, e);
+  }
+}
+
+/* Statement stmt runs while no thread runs (before the first start, or
+ * between two rounds): what it does to main's locks. A lock or unlock call
+ * of its own; else, when it calls a synchronisation primitive another way
+ * or a function (which may have a body, program.c decides), main's locks
+ * are forgotten: it may have released one. */
+static void record_ordered(walker *w, CXCursor stmt, cfp_early_list *list, const size_t mark[4]) {
+  arena *a = w->r->p->arena;
+  cfp_span at = cfp_span_of(w->r, stmt);
+  int op = lock_op(w, stmt, mark[0]);
+  if (op) {
+    cfp_raw_early e = {.early = {w->fn->accesses.items[mark[0]], {CFP_UNKNOWN, 0}, at}, .lock_op = op, .ordered = true};
+    vec_push(a, &list->late, e);
+    return;
+  }
+  if (w->sync_calls > mark[3]) {
+    cfp_raw_early e = {.early = {.at = at}, .ordered = true, .forget = true};
+    vec_push(a, &list->late, e);
+  }
+  for (size_t i = mark[1]; i < w->fn->callees.len; i++) {
+    cfp_raw_early e = {.early = {.at = at}, .callee = w->fn->callees.items[i], .ordered = true, .forget = true};
+    vec_push(a, &list->late, e);
+  }
+}
+
+/* Where the creator is: before its first start, while threads may run, or
+ * after it has joined as many threads as it started. */
+typedef struct phase {
+  bool started;     /* a thread was started */
+  int64_t running;  /* threads started and not surely joined (UNBOUNDED: not counted) */
+} phase;
+
+/* Updates ph after statement stmt, which started the sites from sites0 on;
+ * true when stmt may run while threads run. The statement that starts the
+ * first threads runs before them only when it is the creation call itself. */
+static bool advance(walker *w, CXCursor stmt, size_t sites0, phase *ph) {
+  int64_t started = started_by(w->r->p, sites0);
+  bool concurrent = ph->running > 0 || (started > 0 && !is_call_to(stmt, "pthread_create", "thrd_create"));
+  if (started > 0) {
+    if (ph->started && ph->running == 0) w->fn->restarts = true;
+    ph->started = true;
+    ph->running = ph->running > UNBOUNDED - started ? UNBOUNDED : ph->running + started;
+  }
+  int64_t joined = joined_by(w, stmt);
+  if (ph->running != UNBOUNDED) ph->running = joined >= ph->running ? 0 : ph->running - joined;
+  return concurrent;
+}
+
 /* The statements of the body in order; those before the first thread start
- * give the function's early writes (kept when it starts threads). */
+ * give the function's early writes, and those that may run while its
+ * threads run its late accesses (both kept when it starts threads). */
 static void walk_body(walker *w, CXCursor body) {
   VEC(CXCursor) stmts = {0};
   clang_visitChildren(body, collect, &stmts);
   cfp_program *p = w->r->p;
   cfp_early_list list = {.function = w->fn->name};
-  bool started = false;
+  phase ph = {0};
   vec_foreach(&stmts, i) {
-    size_t sites0 = p->sites.len, acc0 = w->fn->accesses.len, calls0 = w->fn->callees.len;
+    size_t sites0 = p->sites.len;
+    size_t mark[4] = {w->fn->accesses.len, w->fn->callees.len, w->pointer_uses, w->sync_calls};
     walk(w, stmts.items[i], READ);
-    if (!started && p->sites.len > sites0) started = true;
-    else if (!started) record_early(w, stmts.items[i], &list, acc0, calls0);
+    bool was_started = ph.started;
+    if (advance(w, stmts.items[i], sites0, &ph)) {
+      record_late(w, stmts.items[i], &list, mark);
+      continue;
+    }
+    if (!was_started && !ph.started) record_early(w, stmts.items[i], &list, mark[0], mark[1]);
+    record_ordered(w, stmts.items[i], &list, mark);
   }
-  if (started) vec_push(NULL, &w->r->early, list);
+  if (ph.started) vec_push(NULL, &w->r->early, list);
   vec_free(&stmts);
 }
 

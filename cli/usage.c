@@ -28,6 +28,7 @@ static const usage usages[] = {
    "  promela  export the system for SPIN\n"
    "  murphi   export the system for rumur (Murphi)\n"
    "  skeleton draft a specification from multithreaded C code\n"
+   "  races    look for data races in multithreaded C code (lockset layer)\n"
    "\n"
    "  athread help COMMAND   or   athread COMMAND --help   for a command's options\n"
    "  athread --version\n"
@@ -322,6 +323,32 @@ static const usage usages[] = {
    "  -h, --help          show this help\n"
    "\n"
    "Exit codes: 0 written, 2 bad input (clang's errors, or no thread started) or usage.\n"},
+  {"races",
+   "usage: athread races [SPEC.athread] FILE.c... [OPTIONS]\n"
+   "Look for data races: two accesses of one object (a variable, a struct field,\n"
+   "an array element) by different threads, at least one a write, not both\n"
+   "atomic, that may run at the same time. The threads are main's (pthread_create\n"
+   "and the loops around it, as athread skeleton finds them) and, with a SPEC,\n"
+   "the implementations of its threads, as many as its system runs. Each thread's\n"
+   "function is lowered by conform's C front end; a lockset analysis (layer 1)\n"
+   "then finds the locks each thread surely holds at each access. A bool cell is\n"
+   "a lock when only lock and unlock calls change it, each unlock by a thread that\n"
+   "holds it. main's accesses count from its first start until it has joined as\n"
+   "many threads as it started. Each cell is a lock, race-free (how), or unknown\n"
+   "with two accesses that may race (file:line:col, read or write, locks held).\n"
+   "Layer 1 never finds a race: its verdicts are no data race or unknown.\n"
+   "\n"
+   "  --thread T=FUNC       thread T of SPEC runs C function FUNC (repeatable;\n"
+   "                        overrides 'implements')\n"
+   "  -I DIR, -D NAME[=V], -U NAME   passed to the C preprocessor\n"
+   "  --set NAME=VALUE      override the const NAME (repeatable)\n"
+   "  --json                print one JSON object instead of text\n"
+   "  --diagnostics-format F\n"
+   "                        text (default), or one json or sarif document at the end\n"
+   "  -h, --help            show this help\n"
+   "\n"
+   "Exit codes: 0 no data race (no candidate, and nothing the analysis could not\n"
+   "follow), 3 unknown (candidates, or the reasons printed), 2 bad input or usage.\n"},
 };
 /* clang-format on */
 

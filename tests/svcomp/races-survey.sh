@@ -4,7 +4,7 @@
 # unless the manifest cannot be read): for every no-data-race task of
 # tests/svcomp/tasks.txt, what athread can do today with the program. One
 # row a task, then a line of totals:
-#   TASK EXPECTED LINES SKELETON THREADS CONFORM [WHY]
+#   TASK EXPECTED LINES SKELETON THREADS CONFORM RACES [WHY]
 # SKELETON is `ok` when athread skeleton (libclang) drafts a spec, `error`
 # when it does not (WHY: its first error). THREADS is the draft's thread
 # kinds / thread instances of its system (`-` without a draft; `*` for an
@@ -13,7 +13,9 @@
 # threads' code: `accepted` (it translated the code: the verdict, mostly
 # "does not conform" as a one-state draft must, is meaningless here),
 # `rejected` (exit 2, WHY: the first error), `unknown` (exit 3, a timeout),
-# `internal` (exit 4), `-` without a draft. The files come from the cache
+# `internal` (exit 4), `-` without a draft. RACES is what `athread races`
+# says: `no-race` (exit 0; `WRONG` when the task is racy), `unknown` (exit
+# 3), `error` (2) or `internal` (4). The files come from the cache
 # that tests/svcomp/fetch.sh fills (`missing` when a task is not there).
 # Environment: ATHREAD, ATHREAD_INCLUDE (include/ of this checkout unless
 # set), SVCOMP_TASKS, SVCOMP_CACHE, as for the other drivers.
@@ -52,23 +54,35 @@ conform_column() {
   esac
 }
 
+# races_column EXPECTED PROGRAM: the RACES column.
+races_column() {
+  (cd "$(dirname "$2")" && "$ATHREAD" races "$(basename "$2")") > /dev/null 2>&1
+  case $? in
+    0) [ "$1" = false ] && printf 'WRONG' || printf 'no-race' ;;
+    3) printf 'unknown' ;;
+    2) printf 'error' ;;
+    *) printf 'internal' ;;
+  esac
+}
+
 # survey TASK EXPECTED PROGRAM: prints the task's row.
 survey() {
   local draft=$SCRATCH/draft.athread lines col why
   lines=$(grep -c '' "$3")
   if ! (cd "$(dirname "$3")" && "$ATHREAD" skeleton "$(basename "$3")") > "$draft" 2> "$SCRATCH/skeleton.err"; then
-    printf '%-47s %-8s %5d %-8s %-7s %-9s %s\n' "$1" "$2" "$lines" error - - "$(first_error "$SCRATCH/skeleton.err")"
+    printf '%-47s %-8s %5d %-8s %-7s %-9s %-8s %s\n' "$1" "$2" "$lines" error - - - "$(first_error "$SCRATCH/skeleton.err")"
     return
   fi
   col=$(conform_column "$draft" "$3")
   why=""
   case $col in *$'\t'*) why=${col#*$'\t'}; col=${col%%$'\t'*} ;; esac
-  printf '%-47s %-8s %5d %-8s %-7s %-9s %s\n' "$1" "$2" "$lines" ok "$(threads "$draft")" "$col" "$why"
+  printf '%-47s %-8s %5d %-8s %-7s %-9s %-8s %s\n' "$1" "$2" "$lines" ok "$(threads "$draft")" "$col" \
+    "$(races_column "$2" "$3")" "$why"
 }
 
 [ -r "$SVCOMP_TASKS" ] || { echo "races-survey: cannot read $SVCOMP_TASKS" >&2; exit 2; }
 svcomp_fetch 2> /dev/null
-printf '%-47s %-8s %5s %-8s %-7s %-9s %s\n' TASK EXPECTED LINES SKELETON THREADS CONFORM WHY
+printf '%-47s %-8s %5s %-8s %-7s %-9s %-8s %s\n' TASK EXPECTED LINES SKELETON THREADS CONFORM RACES WHY
 while read -r -u 3 task input property expected _ _ where _; do
   case $task in '#'* | '') continue ;; esac
   [ "$property" = no-data-race ] || continue
@@ -79,7 +93,7 @@ while read -r -u 3 task input property expected _ _ where _; do
   survey "$task" "$expected" "$prog"
 done 3< "$SVCOMP_TASKS" | tee "$SCRATCH/rows"
 # The totals: tasks, and how many of them each column's answers cover.
-awk '{ n++; if ($3 == "-") miss++; else { sk[$4]++; if ($4 == "ok") cf[$6]++ } }
-     END { printf "races-survey: %d tasks, %d missing; skeleton: %d ok, %d error; conform: %d accepted, %d rejected, %d unknown, %d internal\n",
-           n, miss, sk["ok"], sk["error"], cf["accepted"], cf["rejected"], cf["unknown"], cf["internal"] }' "$SCRATCH/rows"
+awk '{ n++; if ($3 == "-") miss++; else { sk[$4]++; if ($4 == "ok") { cf[$6]++; rc[$7]++ } } }
+     END { printf "races-survey: %d tasks, %d missing; skeleton: %d ok, %d error; conform: %d accepted, %d rejected, %d unknown, %d internal; races: %d no-race, %d WRONG, %d unknown, %d error\n",
+           n, miss, sk["ok"], sk["error"], cf["accepted"], cf["rejected"], cf["unknown"], cf["internal"], rc["no-race"], rc["WRONG"], rc["unknown"], rc["error"] }' "$SCRATCH/rows"
 exit 0

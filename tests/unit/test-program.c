@@ -163,6 +163,52 @@ static void early_writes_stop_at_the_first_start(void **state) {
   release(&r);
 }
 
+static const char *late_name(const cfp_program *p, size_t i) {
+  return p->globals.items[p->late.items[i].where.global]->name;
+}
+
+static void late_accesses_stop_at_the_last_join(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n"
+                            "int a, b, c, d, e; pthread_mutex_t m;\n"
+                            "static void touch(void) { c = 1; }\n"
+                            "void *w(void *x) { return x; }\n"
+                            "int main(void) {\n  pthread_t t[2];\n  a = 1;\n"
+                            "  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0);\n"
+                            "  pthread_mutex_lock(&m);\n  b = a;\n  pthread_mutex_unlock(&m);\n  touch();\n"
+                            "  pthread_join(t[0], 0);\n  d = 2;\n  pthread_join(t[1], 0);\n  e = 3;\n  return 0;\n}\n");
+  assert_non_null(r.p);
+  /* the loop that starts the threads (its i, its &t[i] are locals), lock m, b = a, unlock m, c (touch),
+     the first join, d = 2, the second join; not a = 1 before, not e = 3 after */
+  size_t n = r.p->late.len;
+  assert_true(n >= 5);
+  bool seen_b = false, seen_c = false, seen_d = false;
+  for (size_t i = 0; i < n; i++) {
+    const char *g = late_name(r.p, i);
+    assert_true(strcmp(g, "e") != 0);
+    if (strcmp(g, "m") == 0) assert_int_not_equal(r.p->late.items[i].lock_op, 0);
+    seen_b |= strcmp(g, "b") == 0 && r.p->late.items[i].where.write;
+    seen_c |= strcmp(g, "c") == 0 && r.p->late.items[i].at.line == 12;
+    seen_d |= strcmp(g, "d") == 0;
+  }
+  assert_true(seen_b && seen_c && seen_d);
+  release(&r);
+}
+
+static void late_pointer_uses_are_marked(void **state) {
+  (void)state;
+  read_result r = read_code("#include <pthread.h>\n"
+                            "int g; int *p = 0;\n"
+                            "void *w(void *x) { return x; }\n"
+                            "int main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  *p = 1;\n"
+                            "  pthread_join(t, 0);\n  return g;\n}\n");
+  assert_non_null(r.p);
+  bool unknown = false;
+  vec_foreach(&r.p->late, i) unknown |= r.p->late.items[i].unknown && r.p->late.items[i].at.line == 7;
+  assert_true(unknown);
+  release(&r);
+}
+
 /* The C places conform points at: a slot's initializer expression (a
  * macro's use), a global's name and initializer, an early write's statement,
  * the call whose callee writes; extern declarations define nothing. */
@@ -231,6 +277,8 @@ int run_program_tests(void) {
       cmocka_unit_test(accesses_follow_calls_and_paths),
       cmocka_unit_test(sites_with_loop_bounds),
       cmocka_unit_test(early_writes_stop_at_the_first_start),
+      cmocka_unit_test(late_accesses_stop_at_the_last_join),
+      cmocka_unit_test(late_pointer_uses_are_marked),
       cmocka_unit_test(places_of_initial_values),
       cmocka_unit_test(clang_errors_are_reported),
       cmocka_unit_test(skeleton_names_from_c),
