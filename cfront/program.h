@@ -146,6 +146,9 @@ typedef struct cfp_site {
   unsigned line;         /* and its line */
   VEC(cfp_loop) loops;   /* the loops around it, outermost first */
   cfp_accesses argument; /* globals the thread gets through its argument (&x) */
+  bool sure;             /* the call runs whenever its function does (once per iteration of its for loops): it is
+                            under no if, switch, ?:, && or ||, while or do loop, and after no return statement
+                            that is not under one (a conditional return is taken not to run) */
 } cfp_site;
 
 /* A write of the creating function before its first thread starts. */

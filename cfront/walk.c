@@ -23,6 +23,9 @@ typedef struct walker {
   int depth;           /* expression nesting */
   size_t pointer_uses; /* calls and accesses through a pointer seen so far */
   size_t sync_calls;   /* calls of synchronisation primitives seen so far */
+  int conditional;     /* the current statement runs on some runs only: under an if, switch, ?:, && or ||, or a
+                          while or do loop */
+  bool stopped;        /* the function has a return statement before the current one (not under a condition) */
 } walker;
 
 static void walk(walker *w, CXCursor c, int mode);
@@ -177,7 +180,28 @@ static void walk_binary(walker *w, CXCursor c) {
   if (op == CXBinaryOperator_Assign) walk(w, kids[0], WRITE);
   else if (clang_getCursorKind(c) == CXCursor_CompoundAssignOperator) walk(w, kids[0], READ_WRITE);
   else walk(w, kids[0], READ);
+  bool lazy = op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr;
+  w->conditional += lazy;
   walk(w, kids[1], READ);
+  w->conditional -= lazy;
+}
+
+/* An if, switch or ?: whose first child (the condition) always runs and
+ * whose other children run on some runs only. */
+static void walk_branches(walker *w, CXCursor c) {
+  CXCursor kids[3];
+  size_t n = cfc_children(c, kids, 3);
+  if (n > 3) { /* not the form expected: every child counts as conditional */
+    w->conditional++;
+    walk_children(w, c);
+    w->conditional--;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    w->conditional += i > 0;
+    walk(w, kids[i], READ);
+    w->conditional -= i > 0;
+  }
 }
 
 static void walk_unary(walker *w, CXCursor c) {
@@ -320,8 +344,11 @@ static cfp_loop analyze_loop(walker *w, CXCursor loop) {
 }
 
 static void walk_loop(walker *w, CXCursor c) {
+  bool counted = clang_getCursorKind(c) == CXCursor_ForStmt; /* its count decides (site_count) */
   vec_push(NULL, &w->loops, c);
+  w->conditional += !counted;
   walk_children(w, c);
+  w->conditional -= !counted;
   w->loops.len--;
 }
 
@@ -348,7 +375,7 @@ static const char *routine_name(walker *w, CXCursor arg) {
 
 static void add_site(walker *w, CXCursor call, int api) {
   cfp_program *p = w->r->p;
-  cfp_site s = {.api = thread_apis[api].name, .creator = w->fn->name};
+  cfp_site s = {.api = thread_apis[api].name, .creator = w->fn->name, .sure = !w->conditional && !w->stopped};
   cfp_where(w->r, call, &s.file, &s.line);
   s.function = routine_name(w, clang_Cursor_getArgument(call, thread_apis[api].routine));
   vec_foreach(&w->loops, i) {
@@ -436,6 +463,13 @@ static void walk(walker *w, CXCursor c, int mode) {
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt: walk_loop(w, c); break;
   case CXCursor_UnaryExpr: break; /* sizeof, _Alignof: nothing is evaluated */
+  case CXCursor_IfStmt:
+  case CXCursor_SwitchStmt:
+  case CXCursor_ConditionalOperator: walk_branches(w, c); break;
+  case CXCursor_ReturnStmt:
+    walk_children(w, c);
+    w->stopped = w->stopped || !w->conditional;
+    break;
   case CXCursor_GotoStmt:
   case CXCursor_IndirectGotoStmt:
     w->fn->jumps = true;

@@ -60,8 +60,9 @@ static int races_options(int argc, char **argv, races_args *a) {
 /* What the verdict takes for granted (the text's "assumptions:" line, the
  * JSON's assumptions.text). */
 static const char assumptions[] =
-    "layer 1 (lockset) only; each join waits for a thread not joined before; the C library touches shared "
-    "objects only through its arguments and starts no thread";
+    "layer 1 (lockset) and a bounded search; each join waits for a thread not joined before; the C library "
+    "touches shared objects only through its arguments and starts no thread; a race is two conflicting accesses "
+    "enabled at once, one shared access a step";
 
 static const char *instances_text(char *buf, size_t n, int64_t k) {
   if (k == INT64_MAX) return "any number of instances";
@@ -69,14 +70,41 @@ static const char *instances_text(char *buf, size_t n, int64_t k) {
   return buf;
 }
 
+static void print_place(const races_access *x) {
+  printf("%s %s at %s:%u:%u%s", x->thread, x->write ? "writes" : "reads", x->file, x->line, x->col,
+         x->sync ? " (atomic)" : "");
+}
+
 static void print_access(const races_access *x) {
-  printf("%s %s at %s:%u:%u%s, locks held: %s", x->thread, x->write ? "writes" : "reads", x->file, x->line, x->col,
-         x->sync ? " (atomic)" : "", *x->locks ? x->locks : "none");
+  print_place(x);
+  printf(", locks held: %s", *x->locks ? x->locks : "none");
+}
+
+static void print_step(size_t n, const races_step *s) {
+  printf("  %zu. %s#%d at %s:%u:%u: %s%s", n, s->thread, s->instance, s->file, s->line, s->col,
+         s->starts ? "starts: " : "", s->text);
+  if (*s->accesses) printf(" (%s)", s->accesses);
+  vec_foreach(&s->changes, i)
+    printf("%s %s = %lld", i ? "," : "  ->", s->changes.items[i].cell, (long long)s->changes.items[i].value);
+  printf("\n");
+}
+
+/* A race: the two accesses, then the trace to the state where both are enabled. */
+static void print_race(const races_cell *c) {
+  printf("data race: ");
+  print_place(&c->first);
+  printf(" (instance %d); ", c->first_instance);
+  print_place(&c->second);
+  printf(" (instance %d); both enabled after %zu step%s (replayed):\n", c->second_instance, c->trace.len,
+         c->trace.len == 1 ? "" : "s");
+  vec_foreach(&c->trace, i) print_step(i + 1, &c->trace.items[i]);
 }
 
 static void print_cell(const races_cell *c) {
   printf("cell %s: ", c->cell);
-  if (c->kind == RACES_CELL_LOCK) {
+  if (c->kind == RACES_CELL_RACE) {
+    print_race(c);
+  } else if (c->kind == RACES_CELL_LOCK) {
     printf("a lock: only lock and unlock calls change it, each unlock by the thread that holds it\n");
   } else if (c->kind == RACES_CELL_FREE) {
     printf("race-free: %s\n", c->how);
@@ -99,15 +127,21 @@ static void print_text(const races_result *r) {
   }
   printf("main: %zu accesses while its threads run\n", r->main_accesses);
   vec_foreach(&r->cells, i) print_cell(&r->cells.items[i]);
+  if (r->search) printf("search: %s\n", r->search);
   vec_foreach(&r->reasons, i) printf("unknown: %s\n", r->reasons.items[i]);
   printf("assumptions: %s\n", assumptions);
 }
 
 static void print_verdict(const races_result *r) {
   size_t free_cells = 0;
-  vec_foreach(&r->cells, i) free_cells += r->cells.items[i].kind != RACES_CELL_CANDIDATE;
+  vec_foreach(&r->cells, i) free_cells += r->cells.items[i].kind <= RACES_CELL_FREE;
   if (r->verdict == RACES_FREE) {
     printf("verdict: no data race: %zu shared cell%s, each race-free\n", free_cells, free_cells == 1 ? "" : "s");
+    return;
+  }
+  if (r->verdict == RACES_FOUND) {
+    printf("verdict: data race: %zu cell%s with a replayed race, %zu other candidate%s\n", r->races,
+           r->races == 1 ? "" : "s", r->candidates, r->candidates == 1 ? "" : "s");
     return;
   }
   printf("verdict: %s: %zu candidate%s, %zu other reason%s\n", races_verdict_text(r->verdict), r->candidates,
@@ -132,15 +166,34 @@ static json_t *access_json(const races_access *x) {
                    "atomic", x->sync, "locks", locks);
 }
 
-static const char *const cell_kinds[] = {"lock", "race-free", "unknown"};
+static const char *const cell_kinds[] = {"lock", "race-free", "unknown", "race"};
+
+static json_t *step_json(const races_step *s) {
+  json_t *changes = json_array();
+  vec_foreach(&s->changes, i)
+    json_array_append_new(changes, json_pack("{s:o, s:I}", "cell", json_text(s->changes.items[i].cell), "value",
+                                             (json_int_t)s->changes.items[i].value));
+  return json_pack("{s:o, s:i, s:b, s:o, s:i, s:i, s:o, s:o, s:o}", "thread", json_text(s->thread), "instance",
+                   s->instance, "starts", s->starts, "file", json_text(s->file), "line", (json_int_t)s->line, "column",
+                   (json_int_t)s->col, "text", json_text(s->text), "accesses", json_text(s->accesses), "changes",
+                   changes);
+}
 
 static json_t *cell_json(const races_cell *c) {
   json_t *o = json_pack("{s:o, s:s}", "cell", json_text(c->cell), "verdict", cell_kinds[c->kind]);
   if (c->kind == RACES_CELL_FREE) json_object_set_new(o, "how", json_text(c->how));
-  if (c->kind != RACES_CELL_CANDIDATE) return o;
+  if (c->kind < RACES_CELL_CANDIDATE) return o;
   json_object_set_new(o, "first", access_json(&c->first));
   json_object_set_new(o, "second", access_json(&c->second));
-  json_object_set_new(o, "pairs", json_integer((json_int_t)c->pairs));
+  if (c->kind == RACES_CELL_CANDIDATE) {
+    json_object_set_new(o, "pairs", json_integer((json_int_t)c->pairs));
+    return o;
+  }
+  json_object_set_new(json_object_get(o, "first"), "instance", json_integer(c->first_instance));
+  json_object_set_new(json_object_get(o, "second"), "instance", json_integer(c->second_instance));
+  json_t *trace = json_array();
+  vec_foreach(&c->trace, i) json_array_append_new(trace, step_json(&c->trace.items[i]));
+  json_object_set_new(o, "trace", trace);
   return o;
 }
 
@@ -154,9 +207,12 @@ static json_t *results_json(const races_result *r) {
   }
   vec_foreach(&r->cells, i) json_array_append_new(cells, cell_json(&r->cells.items[i]));
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
-  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o}", "verdict", races_verdict_text(r->verdict), "assumptions",
-                   "text", assumptions, "threads", threads, "main_accesses", (json_int_t)r->main_accesses, "cells",
-                   cells, "candidates", (json_int_t)r->candidates, "unknown", reasons);
+  json_t *search = json_pack("{s:o, s:I, s:I}", "text", r->search ? json_text(r->search) : json_null(), "states",
+                              (json_int_t)r->searched, "races", (json_int_t)r->races);
+  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o, s:o}", "verdict", races_verdict_text(r->verdict),
+                   "assumptions", "text", assumptions, "threads", threads, "main_accesses",
+                   (json_int_t)r->main_accesses, "cells", cells, "candidates", (json_int_t)r->candidates, "search",
+                   search, "unknown", reasons);
 }
 
 /* ---------------------------------------------------------------- run */

@@ -280,8 +280,32 @@ static int substitute_subscript(rewrite *w, int detail) {
   return (int)w->p->subscripts.len - 1;
 }
 
+/* Does evaluating e always evaluate r (not only under &&, ||, ?:)? */
+static bool always_reads(const ir_expr *e, const ir_expr *r) {
+  if (!e) return false;
+  if (e == r) return true;
+  bool lazy = e->kind == IR_ITE ||
+              (e->kind == IR_BINARY && (e->op == OP_AND || e->op == OP_OR || e->op == OP_IMPLIES));
+  return always_reads(e->a, r) || (!lazy && (always_reads(e->b, r) || always_reads(e->c, r)));
+}
+
+/* Does every run of the statement leaving l (edges out, before the split)
+ * read r? Followed along its edges while a location has one way out; where
+ * it branches, every branch's first edge must read it. */
+static bool surely_read(const prog *p, const int *out, size_t n, const ir_expr *r) {
+  for (int hops = 0; n > 0 && hops < 64; hops++) {
+    bool all = true;
+    for (size_t k = 0; k < n; k++) all = all && always_reads(p->edges.items[out[k]].expr, r);
+    if (all) return true;
+    const prog_edge *e = &p->edges.items[out[0]];
+    if (n > 1 || p->locs.items[e->to].boundary) return false;
+    out = p->locs.items[e->to].out.items, n = p->locs.items[e->to].out.len;
+  }
+  return false;
+}
+
 /* The load "t := g" of read r at *at, to a new boundary; moves *at there. */
-static void load(rewrite *w, const ir_expr *r, prog_origin o, int *at) {
+static void load(rewrite *w, const ir_expr *r, prog_origin o, bool speculative, int *at) {
   prog *p = w->p;
   const char *display = p->vars.items[r->index].display;
   int v = prog_add_var(p, VAR_LOAD, display, p->vars.items[r->index].type);
@@ -296,7 +320,8 @@ static void load(rewrite *w, const ir_expr *r, prog_origin o, int *at) {
                  .check = CHECK_CODE,
                  .step = -1,
                  .detail = -1,
-                 .origin = {o.file, r->at}};
+                 .origin = {o.file, r->at},
+                 .speculative = speculative};
   prog_add_edge(p, e);
   *at = to;
 }
@@ -310,7 +335,8 @@ static void split(prog *p, unit *u, size_t keep) {
   start->out.len = 0;
   prog_origin o = p->edges.items[out.items[0]].origin;
   int at = u->at;
-  for (size_t i = 0; i < keep; i++) load(&w, u->reads.items[i], o, &at);
+  for (size_t i = 0; i < keep; i++)
+    load(&w, u->reads.items[i], o, !surely_read(p, out.items, out.len, u->reads.items[i]), &at);
   vec_foreach(&out, k) {
     p->edges.items[out.items[k]].from = at;
     vec_push(p->arena, &p->locs.items[at].out, out.items[k]);

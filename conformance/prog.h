@@ -127,6 +127,8 @@ typedef struct prog_edge {
   int detail;          /* CHECK_RANGE: the variable whose range is left; CHECK_INDEX: the subscript; CHECK_ARITH:
                           the operation; else -1 */
   prog_origin origin;  /* source of the statement, for traces and messages */
+  bool speculative;    /* --atomicity access: a load of a read that C makes on some runs of the statement only (the
+                          right operand of && or ||, a branch of ?:): the load may read what C never reads */
 } prog_edge;
 
 typedef struct prog_location {

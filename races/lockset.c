@@ -347,6 +347,12 @@ static bool in_model(const analysis *a, prog_origin o) {
   return f && strncmp(f, "athread_model_", 14) == 0;
 }
 
+static void free_preds(analysis *a) {
+  for (size_t l = 0; a->preds && l < a->p->locs.len; l++) vec_free(&a->preds[l]);
+  free(a->preds);
+  a->preds = NULL;
+}
+
 static void build_preds(analysis *a) {
   a->preds = xcalloc(a->p->locs.len + 1, sizeof *a->preds);
   vec_foreach(&a->p->edges, i) vec_push(NULL, &a->preds[a->p->edges.items[i].to], (int)i);
@@ -370,11 +376,27 @@ static prog_origin user_origin(analysis *a, int edge) {
 
 /* ---------------------------------------------------------------- accesses */
 
+static bool edge_sync(const analysis *a, int edge) {
+  const prog_edge *e = &a->p->edges.items[edge];
+  return a->p->locs.items[e->from].atomic || in_model(a, e->origin);
+}
+
+bool lk_edge_sync(const prog *p, const cfe_unit *u, int edge) {
+  analysis a = {.p = p, .u = u};
+  return edge_sync(&a, edge);
+}
+
+prog_origin lk_user_origin(const prog *p, const cfe_unit *u, int edge) {
+  analysis a = {.p = p, .u = u};
+  prog_origin o = user_origin(&a, edge);
+  free_preds(&a);
+  return o;
+}
+
 static void add_access(analysis *a, int edge, int var, bool write, const lk_state *s) {
   const prog *p = a->p;
-  const prog_edge *e = &p->edges.items[edge];
   lk_access acc = {.cell = p->vars.items[var].shared_index, .write = write, .held = a->out->held.len};
-  acc.sync = p->locs.items[e->from].atomic || in_model(a, e->origin);
+  acc.sync = edge_sync(a, edge);
   acc.at = user_origin(a, edge);
   for (size_t i = 0; i < a->out->words; i++) vec_push(NULL, &a->out->held, 0);
   vec_foreach(&p->vars, v)
@@ -487,10 +509,9 @@ bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, const lk_constan
   vec_foreach(&p->locs, l) {
     vec_foreach(&a.states[l].items, i) state_free(&a.states[l].items.items[i]);
     vec_free(&a.states[l].items);
-    if (a.preds) vec_free(&a.preds[l]);
   }
   free(a.states);
-  free(a.preds);
+  free_preds(&a);
   state_free(&a.scratch);
   state_free(&a.meet);
   return ok;

@@ -64,6 +64,12 @@ typedef struct lk_constants {
  * to analyse (out then holds nothing). */
 bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, const lk_constants *consts, lk_thread *out);
 void lk_free(lk_thread *t);
+/* Is the access that edge of p makes synchronised: at an atomic location, or
+ * in a model of a synchronisation primitive (a function athread_model_*)? */
+bool lk_edge_sync(const prog *p, const cfe_unit *u, int edge);
+/* Where edge is in the user's code: its origin, or for an edge of a model
+ * (inlined) the nearest edge before it that is not in a model. */
+prog_origin lk_user_origin(const prog *p, const cfe_unit *u, int edge);
 /* True when some edge of the program names cell (lk_thread.touched). */
 bool lk_touches(const lk_thread *t, int cell);
 /* True when bit cell is set in the lockset of a. */

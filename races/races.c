@@ -9,14 +9,18 @@
 #include "../cfront/program.h"
 #include "../cfront/skeleton.h"
 #include "../conformance/atomicity.h"
+#include "hunt.h"
 #include "lockset.h"
 
 #define UNBOUNDED INT64_MAX
+/* The states one search of layer 2 may visit. */
+#define SEARCH_STATES 200000
 
 /* A thread function with what the run knows of it. */
 typedef struct rc_thread {
   const char *function; /* its C function */
   int64_t instances;    /* how many run */
+  bool unsure;          /* some of its starts may not run (cfp_site.sure) */
   prog *code;           /* lowered, or NULL */
   lk_thread lk;         /* layer 1's result when lowered */
 } rc_thread;
@@ -104,6 +108,7 @@ static void find_threads(run *r) {
     }
     rc_thread *t = thread_of(r, s->function);
     t->instances = add_counts(t->instances, site_count(s));
+    t->unsure = t->unsure || !s->sure;
   }
   const char *unknown = cfp_unknown_callee(r->program, "main");
   if (unknown && r->program->sites.len)
@@ -553,6 +558,109 @@ static void judge_cells(run *r) {
     if (r->by_cell[c].len || r->is_lock[c]) judge_cell(r, c);
 }
 
+/* ---------------------------------------------------------------- the search layer */
+
+/* Calls that start, join or end threads: the models of pthread_join and
+ * pthread_create in a thread let it go on as if the other thread may still
+ * run or had not started, behaviours C does not have. */
+static bool is_thread_call(const char *name) {
+  static const char *const names[] = {"pthread_create", "pthread_join", "pthread_detach", "pthread_exit",
+                                      "pthread_cancel", "thrd_create", "thrd_join", "thrd_exit", "thrd_detach",
+                                      "CreateThread", "PsCreateSystemThread", "WaitForSingleObject",
+                                      "WaitForMultipleObjects", "ExitThread", "kthread_run", "kthread_create",
+                                      "kthread_stop", "exit", "abort", "_Exit", "quick_exit"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strcmp(name, names[i]) == 0) return true;
+  return false;
+}
+
+/* A function that function (or one it calls) calls and is_thread_call, or NULL. */
+static const char *thread_call(const cfp_program *p, const char *function, int depth) {
+  const cfp_function *f = cfp_function_named(p, function);
+  if (!f || depth > 64) return depth > 64 ? function : NULL;
+  vec_foreach(&f->callees, i) {
+    const char *c = f->callees.items[i];
+    if (is_thread_call(c)) return c;
+    const char *deeper = strcmp(c, function) == 0 ? NULL : thread_call(p, c, depth + 1);
+    if (deeper) return deeper;
+  }
+  return NULL;
+}
+
+static bool mentions(const ir_expr *e, const bool *vars) {
+  if (!e) return false;
+  if (e->kind == IR_NAME && e->ref == REF_VAR && e->index >= 0 && vars[e->index]) return true;
+  return mentions(e->a, vars) || mentions(e->b, vars) || mentions(e->c, vars);
+}
+
+/* Does the prog read a variable it havocs on its way from the entry (the
+ * parameters: the thread's argument, whose value the search does not know)? */
+static bool reads_argument(const prog *p) {
+  bool *param = xcalloc(p->vars.len + 1, sizeof *param);
+  int at = p->entry;
+  for (int hops = 0; hops < 64 && p->locs.items[at].out.len == 1; hops++) {
+    const prog_edge *e = &p->edges.items[p->locs.items[at].out.items[0]];
+    if (e->action != ACT_HAVOC && e->action != ACT_SKIP) break;
+    if (e->action == ACT_HAVOC) param[e->var] = true;
+    at = e->to;
+  }
+  bool reads = false;
+  vec_foreach(&p->edges, k) reads = reads || mentions(p->edges.items[k].expr, param);
+  free(param);
+  return reads;
+}
+
+/* Why the search cannot run the threads as C does, or NULL: it starts them
+ * all at once from the cells' initial values, so main must surely start
+ * each (no if or early return around it, a known count), change nothing
+ * while they run, and the threads must not start, join or end threads. */
+static const char *search_blocker(run *r, const bool *known) {
+  if (!r->out->drafted) return "a specification is given (the search runs main's threads, without one)";
+  if (r->out->reasons.len) return "layer 1 is not sure of the program (the reasons below)";
+  vec_foreach(&r->program->late, i) {
+    const cfp_late *l = &r->program->late.items[i];
+    if (l->lock_op || l->forget || (!l->ordered && l->where.write))
+      return arena_printf(r->out->arena, "main changes %s at %s:%u while its threads may run, or takes a lock",
+                          access_path(r, &l->where), l->at.file, l->at.line);
+  }
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    const char *call = thread_call(r->program, t->function, 0);
+    if (t->instances == UNBOUNDED || t->unsure)
+      return arena_printf(r->out->arena, "main may not start every instance of %s it is counted for", t->function);
+    if (call) return arena_printf(r->out->arena, "thread %s calls %s", t->function, call);
+    if (reads_argument(t->code)) return arena_printf(r->out->arena, "thread %s reads its argument", t->function);
+    for (size_t c = 0; c < r->spec->shared.len; c++)
+      if (lk_touches(&t->lk, (int)c) && !known[c])
+        return arena_printf(r->out->arena, "%s has no known value when the threads start", r->paths[c]);
+  }
+  return NULL;
+}
+
+/* Layer 2 over the candidates (hunt.h), when search_blocker allows it. */
+static void search_candidates(run *r) {
+  size_t n = r->spec->shared.len;
+  bool *known = xcalloc(n + 1, sizeof *known);
+  int64_t *value = xcalloc(n + 1, sizeof *value);
+  int *result_cell = xcalloc(n + 1, sizeof *result_cell);
+  initial_values(r, known, value);
+  const char *blocker = search_blocker(r, known);
+  if (blocker) r->out->search = arena_printf(r->out->arena, "not run: %s", blocker);
+  size_t k = 0;
+  for (size_t c = 0; c < n; c++) result_cell[c] = r->by_cell[c].len || r->is_lock[c] ? (int)k++ : -1;
+  hunt_thread *threads = xcalloc(r->threads.len + 1, sizeof *threads);
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    threads[i] = (hunt_thread){t->function, t->code, t->instances};
+  }
+  hunt_request rq = {r->unit, threads, r->threads.len, n, r->paths, value, result_cell, SEARCH_STATES};
+  if (!blocker) hunt_run(&rq, r->out);
+  free(threads);
+  free(result_cell);
+  free(value);
+  free(known);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static void report_threads(run *r) {
@@ -585,9 +693,12 @@ static void analyse(run *r) {
   collect_main(r);
   find_locks(r);
   judge_cells(r);
+  if (r->out->candidates) search_candidates(r);
   report_threads(r);
   r->out->main_accesses = r->main_count;
-  r->out->verdict = r->out->candidates || r->out->reasons.len ? RACES_UNKNOWN : RACES_FREE;
+  r->out->verdict = r->out->races                                   ? RACES_FOUND
+                    : r->out->candidates || r->out->reasons.len ? RACES_UNKNOWN
+                                                                  : RACES_FREE;
 }
 
 static void run_free(run *r) {

@@ -26,7 +26,7 @@
 
 typedef enum races_verdict {
   RACES_FREE,   /* no data race: no candidate and every assumption checked */
-  RACES_FOUND,  /* a data race (a later layer: a replayed trace) */
+  RACES_FOUND,  /* a data race (the search layer: a replayed trace) */
   RACES_UNKNOWN /* candidates, or a reason the analysis is not sound for this program */
 } races_verdict;
 
@@ -49,10 +49,30 @@ typedef struct races_access {
 } races_access;
 
 typedef enum races_cell_kind {
-  RACES_CELL_LOCK,     /* a lock whose discipline holds: its accesses are the lock calls */
-  RACES_CELL_FREE,     /* race-free (how says why) */
-  RACES_CELL_CANDIDATE /* two accesses that may race (layer 1 cannot tell) */
+  RACES_CELL_LOCK,      /* a lock whose discipline holds: its accesses are the lock calls */
+  RACES_CELL_FREE,      /* race-free (how says why) */
+  RACES_CELL_CANDIDATE, /* two accesses that may race (layer 1 cannot tell, the search found no race) */
+  RACES_CELL_RACE       /* a data race: the search found it and replayed its trace */
 } races_cell_kind;
+
+/* A cell's value after a step of a race's trace. */
+typedef struct races_change {
+  const char *cell; /* its C path */
+  int64_t value;    /* its new value */
+} races_change;
+
+/* One step of a race's trace: a thread instance runs one atomic step (one
+ * shared access, or an atomic section). */
+typedef struct races_step {
+  const char *thread;   /* its function */
+  int instance;         /* which of its instances (1-based) */
+  const char *file;     /* where ("" when unknown) */
+  unsigned line, col;   /* 1-based, 0 when unknown */
+  const char *text;     /* the source of the statement, on one line */
+  const char *accesses; /* what it does to the cells: "reads count", "writes a, reads b", "" */
+  bool starts;          /* the instance's first step */
+  VEC(races_change) changes; /* the cells it changes (arena) */
+} races_step;
 
 /* A cell some thread (or main while its threads run) accesses. */
 typedef struct races_cell {
@@ -62,6 +82,9 @@ typedef struct races_cell {
   races_access first;   /* RACES_CELL_CANDIDATE: one access */
   races_access second;  /* and one that may run at the same time */
   size_t pairs;         /* RACES_CELL_CANDIDATE: how many such pairs of accesses */
+  VEC(races_step) trace; /* RACES_CELL_RACE: the steps to the state where first and second are both enabled (arena) */
+  int first_instance;   /* RACES_CELL_RACE: the instances (1-based) that make first */
+  int second_instance;  /* and second */
 } races_cell;
 
 typedef struct races_thread {
@@ -80,9 +103,12 @@ typedef struct races_result {
   VEC(const char *) reasons; /* why not sure besides the candidates (arena) */
   size_t main_accesses;      /* main's accesses while its threads run */
   ast_spec *drafted;         /* with no spec: athread skeleton's draft, which gave the cells (owned) */
+  const char *search;        /* what the search layer did: "found ...", "searched ...", "not run: ..." (arena) */
+  size_t searched;           /* the states it visited, over all its runs */
+  size_t races;              /* cells with RACES_CELL_RACE */
 } races_result;
 
-/* Runs layer 1; false after an input error reported through sink (then out
+/* Runs layer 1, then the search layer over its candidates; false after an input error reported through sink (then out
  * holds nothing to print). spec may be NULL: then the cells and threads
  * come from athread skeleton's draft of the C files (out->drafted). */
 bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out);

@@ -1,0 +1,163 @@
+/* races/hunt.c -- the search layer over layer 1's candidates (hunt.h). */
+#include "hunt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockset.h"
+#include "search.h"
+
+/* Instances of one function the search runs: two are enough for a race
+ * between two instances of it, and each more multiplies the states. */
+#define INSTANCE_CAP 2
+
+typedef struct hunt {
+  const hunt_request *rq;
+  races_result *out;
+  rs_thread *threads; /* the search's threads */
+  rs_request search;  /* the request, its target changing between runs */
+  bool *target;       /* per cell: a candidate not yet decided */
+} hunt;
+
+static bool edge_sync(void *ctx, int thread, int edge) {
+  const hunt *h = ctx;
+  return lk_edge_sync(h->threads[thread].code, h->rq->unit, edge);
+}
+
+/* ---------------------------------------------------------------- the trace */
+
+static races_cell *cell_of(hunt *h, int cell) { return &h->out->cells.items[h->rq->result_cell[cell]]; }
+
+/* Where edge is in the user's code: file, line, column and text. */
+static void place(hunt *h, const prog *p, int edge, const char **file, unsigned *line, unsigned *col,
+                  const char **text) {
+  prog_origin o = lk_user_origin(p, h->rq->unit, edge);
+  const char *f = "";
+  size_t n = 0;
+  *file = "", *line = *col = 0;
+  if (prog_origin_line(p, o, &f, &n))
+    *file = arena_strndup(h->out->arena, f, strlen(f)), *line = (unsigned)n, *col = (unsigned)prog_origin_column(p, o);
+  if (!text) return;
+  strbuf b = {0};
+  prog_origin_text(p, o, &b);
+  *text = arena_strndup(h->out->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+}
+
+/* The move's edge to show: its first one with a place in the user's code. */
+static int shown_edge(const prog *p, const rs_race *race, rs_move m) {
+  for (size_t i = 0; i < m.count; i++) {
+    int e = race->edges.items[m.first + i];
+    if (p->edges.items[e].origin.file >= 0) return e;
+  }
+  return race->edges.items[m.first];
+}
+
+typedef struct trace_ctx {
+  hunt *h;
+  races_cell *cell;
+  const rs_race *race;
+} trace_ctx;
+
+/* "reads count, writes m": each cell once per kind, in order. */
+static const char *touches_text(hunt *h, const rs_touch *touches, size_t n) {
+  strbuf b = {0};
+  for (size_t i = 0; i < n; i++) {
+    bool again = false;
+    for (size_t j = 0; j < i && !again; j++) again = touches[j].cell == touches[i].cell && touches[j].write == touches[i].write;
+    if (!again) sbuf_printf(&b, "%s%s %s", b.len ? ", " : "", touches[i].write ? "writes" : "reads", h->rq->paths[touches[i].cell]);
+  }
+  const char *text = arena_strndup(h->out->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return text;
+}
+
+static void observe(void *ctx, size_t move, const int64_t *before, const int64_t *after, const rs_touch *touches,
+                    size_t n) {
+  trace_ctx *t = ctx;
+  const rs_move *m = &t->race->schedule.items[move];
+  int nth;
+  int thread = rs_thread_of(&t->h->search, m->instance, &nth);
+  const prog *p = t->h->threads[thread].code;
+  races_step s = {.thread = t->h->rq->threads[thread].function, .instance = nth + 1};
+  s.starts = p->edges.items[t->race->edges.items[m->first]].from == p->entry;
+  s.accesses = touches_text(t->h, touches, n);
+  place(t->h, p, shown_edge(p, t->race, *m), &s.file, &s.line, &s.col, &s.text);
+  for (size_t c = 0; c < t->h->rq->cells; c++)
+    if (before[c] != after[c]) vec_push(t->h->out->arena, &s.changes, ((races_change){t->h->rq->paths[c], after[c]}));
+  vec_push(t->h->out->arena, &t->cell->trace, s);
+}
+
+static races_access side_access(hunt *h, const rs_side *side, int *instance) {
+  int nth;
+  int thread = rs_thread_of(&h->search, side->move.instance, &nth);
+  races_access a = {.thread = h->rq->threads[thread].function, .write = side->write, .sync = side->sync, .locks = ""};
+  place(h, h->threads[thread].code, side->edge, &a.file, &a.line, &a.col, NULL);
+  *instance = nth + 1;
+  return a;
+}
+
+/* The cell's verdict from a race that replays; false (the cell unchanged)
+ * when it does not. */
+static bool take_race(hunt *h, const rs_race *race, char *why, size_t size) {
+  races_cell *cell = cell_of(h, race->cell);
+  trace_ctx t = {h, cell, race};
+  cell->trace.len = 0;
+  if (!rs_replay(&h->search, race, observe, &t, why, size)) return false;
+  cell->kind = RACES_CELL_RACE;
+  cell->first = side_access(h, &race->first, &cell->first_instance);
+  cell->second = side_access(h, &race->second, &cell->second_instance);
+  h->out->candidates--;
+  h->out->races++;
+  return true;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static bool any_target(const hunt *h) {
+  for (size_t c = 0; c < h->rq->cells; c++)
+    if (h->target[c]) return true;
+  return false;
+}
+
+/* Searches until no candidate is left or a search finds none. */
+static void hunt_all(hunt *h) {
+  char why[256] = "";
+  rs_outcome last = RS_NONE;
+  while (any_target(h)) {
+    rs_race race;
+    size_t states = 0;
+    last = rs_search(&h->search, &race, &states);
+    h->out->searched += states;
+    bool taken = last == RS_FOUND && take_race(h, &race, why, sizeof why);
+    if (last == RS_FOUND) h->target[race.cell] = false;
+    rs_race_free(&race);
+    if (last == RS_FOUND && !taken) {
+      h->out->search = arena_printf(h->out->arena, "internal error: a race found does not replay (%s)", why);
+      return;
+    }
+    if (last != RS_FOUND) break;
+  }
+  const char *end = !any_target(h)  ? "every candidate searched"
+                    : last == RS_NONE ? "no race on the other candidates within the bounds (which proves nothing)"
+                                      : "stopped at the bound of states";
+  h->out->search = arena_printf(h->out->arena, "%zu race%s found and replayed, %zu states; %s", h->out->races,
+                                h->out->races == 1 ? "" : "s", h->out->searched, end);
+}
+
+void hunt_run(const hunt_request *rq, races_result *out) {
+  hunt h = {.rq = rq, .out = out};
+  h.threads = xcalloc(rq->thread_count + 1, sizeof *h.threads);
+  for (size_t t = 0; t < rq->thread_count; t++) {
+    int64_t n = rq->threads[t].instances;
+    h.threads[t] = (rs_thread){rq->threads[t].code, (int)(n < INSTANCE_CAP ? n : INSTANCE_CAP)};
+  }
+  h.target = xcalloc(rq->cells + 1, sizeof *h.target);
+  for (size_t c = 0; c < rq->cells; c++)
+    h.target[c] = rq->result_cell[c] >= 0 && out->cells.items[rq->result_cell[c]].kind == RACES_CELL_CANDIDATE;
+  h.search = (rs_request){h.threads, rq->thread_count, rq->cells, rq->initial, h.target, edge_sync, &h, rq->max_states};
+  hunt_all(&h);
+  free(h.target);
+  free(h.threads);
+}
