@@ -918,6 +918,7 @@ static void add_shared(cfe_lowering *L) {
 /* Entry parameters start with any value: non-step havocs (a struct's for each field). */
 static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
   if (f->decl->variadic) cfe_error(L->u, f->name_at, "unsupported variadic function '%s'", f->name);
+  size_t first = L->p->vars.len;
   for (size_t i = 0; i < param_count(f); i++) {
     const cfe_decl *p = f->decl->params.items[i];
     if (p->name && p->type.kind == CT_STRUCT) {
@@ -930,6 +931,7 @@ static int entry_params(cfe_lowering *L, const cfe_func *f, int cur) {
     cur = plain(L, cur, ACT_HAVOC, v, NULL, p->at);
     if (p->name) cfe_bind(L, p->name, v);
   }
+  for (size_t v = first; v < L->p->vars.len; v++) L->p->vars.items[v].parameter = true;
   return cur;
 }
 

@@ -81,9 +81,10 @@ static void print_access(const races_access *x) {
 }
 
 static void print_step(size_t n, const races_step *s) {
-  printf("  %zu. %s#%d at %s:%u:%u: %s%s", n, s->thread, s->instance, s->file, s->line, s->col,
-         s->starts ? "starts: " : "", s->text);
+  printf("  %zu. %s#%d at %s:%u:%u: %s", n, s->thread, s->instance, s->file, s->line, s->col,
+         s->starts ? "starts" : s->text);
   if (*s->accesses) printf(" (%s)", s->accesses);
+  if (*s->inputs) printf(" [nondeterministic: %s]", s->inputs);
   vec_foreach(&s->changes, i)
     printf("%s %s = %lld", i ? "," : "  ->", s->changes.items[i].cell, (long long)s->changes.items[i].value);
   printf("\n");
@@ -173,10 +174,10 @@ static json_t *step_json(const races_step *s) {
   vec_foreach(&s->changes, i)
     json_array_append_new(changes, json_pack("{s:o, s:I}", "cell", json_text(s->changes.items[i].cell), "value",
                                              (json_int_t)s->changes.items[i].value));
-  return json_pack("{s:o, s:i, s:b, s:o, s:i, s:i, s:o, s:o, s:o}", "thread", json_text(s->thread), "instance",
-                   s->instance, "starts", s->starts, "file", json_text(s->file), "line", (json_int_t)s->line, "column",
-                   (json_int_t)s->col, "text", json_text(s->text), "accesses", json_text(s->accesses), "changes",
-                   changes);
+  return json_pack("{s:o, s:i, s:b, s:o, s:i, s:i, s:o, s:o, s:o, s:o}", "thread", json_text(s->thread),
+                   "instance", s->instance, "starts", s->starts, "file", json_text(s->file), "line",
+                   (json_int_t)s->line, "column", (json_int_t)s->col, "text", json_text(s->text), "accesses",
+                   json_text(s->accesses), "inputs", json_text(s->inputs), "changes", changes);
 }
 
 static json_t *cell_json(const races_cell *c) {

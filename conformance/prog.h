@@ -43,6 +43,7 @@ typedef struct prog_var {
   ir_ctype ctype;      /* the C integer type of its values (bits 0: any integer): havocs stay within it */
   const char *range;   /* a shared variable whose range depends on --for-all's N: the type as written
                           ("int[0..N]"; then not bounded: C(T, T#) states the range), else NULL */
+  bool parameter;      /* made for a parameter of the entry function, which starts with any value */
 } prog_var;
 
 typedef enum prog_action {

@@ -73,6 +73,20 @@ static const char *touches_text(hunt *h, const rs_touch *touches, size_t n) {
   return text;
 }
 
+/* "k = 2, n = 0": the values the move's havocs give (parameters excepted: they are never read). */
+static const char *inputs_text(hunt *h, const prog *p, const rs_race *race, rs_move m) {
+  strbuf b = {0};
+  for (size_t i = 0; i < m.count; i++) {
+    const prog_edge *e = &p->edges.items[race->edges.items[m.first + i]];
+    if (e->action != ACT_HAVOC || p->vars.items[e->var].parameter) continue;
+    sbuf_printf(&b, "%s%s = %lld", b.len ? ", " : "", p->vars.items[e->var].display,
+                (long long)race->values.items[m.first + i]);
+  }
+  const char *text = arena_strndup(h->out->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return text;
+}
+
 static void observe(void *ctx, size_t move, const int64_t *before, const int64_t *after, const rs_touch *touches,
                     size_t n) {
   trace_ctx *t = ctx;
@@ -83,6 +97,7 @@ static void observe(void *ctx, size_t move, const int64_t *before, const int64_t
   races_step s = {.thread = t->h->rq->threads[thread].function, .instance = nth + 1};
   s.starts = p->edges.items[t->race->edges.items[m->first]].from == p->entry;
   s.accesses = touches_text(t->h, touches, n);
+  s.inputs = inputs_text(t->h, p, t->race, *m);
   place(t->h, p, shown_edge(p, t->race, *m), &s.file, &s.line, &s.col, &s.text);
   for (size_t c = 0; c < t->h->rq->cells; c++)
     if (before[c] != after[c]) vec_push(t->h->out->arena, &s.changes, ((races_change){t->h->rq->paths[c], after[c]}));

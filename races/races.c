@@ -50,6 +50,8 @@ typedef struct run {
   VEC(uint64_t) main_held; /* the locksets of main's accesses, words each */
   size_t words;            /* words per lockset (a bit per cell) */
   size_t main_count;       /* main's accesses while its threads run */
+  size_t layer1_only;      /* reasons that concern layer 1 alone (a lock's discipline, the lockset's size): the
+                              search does not rely on what they doubt */
   races_result *out;       /* the result */
   diag_sink lower;         /* the front end's sink: its messages say why a thread is not lowered */
   FILE *lower_out;         /* lower's output, into lower_text */
@@ -58,15 +60,29 @@ typedef struct run {
 } run;
 
 static void reason(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void layer1_reason(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void reason(run *r, const char *fmt, ...) {
+static void add_reason(run *r, const char *fmt, va_list ap) {
   char text[1024];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
   const char *kept = arena_strndup(r->out->arena, text, strlen(text));
   vec_push(NULL, &r->out->reasons, kept);
+}
+
+static void reason(run *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  add_reason(r, fmt, ap);
+  va_end(ap);
+}
+
+/* A reason that layer 1 cannot decide, about nothing the search relies on. */
+static void layer1_reason(run *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  add_reason(r, fmt, ap);
+  va_end(ap);
+  r->layer1_only++;
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -162,7 +178,7 @@ static void analyse_threads(run *r, const lk_constants *consts) {
   vec_foreach(&r->threads, i) {
     rc_thread *t = &r->threads.items[i];
     if (t->code && !lk_analyse(t->code, r->unit, r->spec->shared.len, consts, &t->lk))
-      reason(r, "thread %s: too big for the lockset analysis", t->function);
+      layer1_reason(r, "thread %s: too big for the lockset analysis", t->function);
   }
 }
 
@@ -436,7 +452,7 @@ static void find_locks(run *r) {
     r->is_lock[c] = acquired[c] && !broken[c];
     if (r->is_lock[c]) vec_push(NULL, &r->locks, (int)c);
     if (acquired[c] && broken[c])
-      reason(r,
+      layer1_reason(r,
              "lock %s: its discipline is not kept: %s changes it other than by an acquire or a release of a "
              "thread that holds it",
              r->paths[c], broken[c]);
@@ -587,27 +603,39 @@ static const char *thread_call(const cfp_program *p, const char *function, int d
   return NULL;
 }
 
-static bool mentions(const ir_expr *e, const bool *vars) {
-  if (!e) return false;
-  if (e->kind == IR_NAME && e->ref == REF_VAR && e->index >= 0 && vars[e->index]) return true;
-  return mentions(e->a, vars) || mentions(e->b, vars) || mentions(e->c, vars);
+static void mark_vars(const ir_expr *e, bool *vars) {
+  if (!e) return;
+  if (e->kind == IR_NAME && e->ref == REF_VAR && e->index >= 0) vars[e->index] = true;
+  mark_vars(e->a, vars);
+  mark_vars(e->b, vars);
+  mark_vars(e->c, vars);
 }
 
-/* Does the prog read a variable it havocs on its way from the entry (the
- * parameters: the thread's argument, whose value the search does not know)? */
+/* Does the prog read a parameter of its entry (the thread's argument,
+ * whose value the search does not know)? */
 static bool reads_argument(const prog *p) {
-  bool *param = xcalloc(p->vars.len + 1, sizeof *param);
-  int at = p->entry;
-  for (int hops = 0; hops < 64 && p->locs.items[at].out.len == 1; hops++) {
-    const prog_edge *e = &p->edges.items[p->locs.items[at].out.items[0]];
-    if (e->action != ACT_HAVOC && e->action != ACT_SKIP) break;
-    if (e->action == ACT_HAVOC) param[e->var] = true;
-    at = e->to;
-  }
-  bool reads = false;
-  vec_foreach(&p->edges, k) reads = reads || mentions(p->edges.items[k].expr, param);
-  free(param);
+  bool *read = xcalloc(p->vars.len + 1, sizeof *read), reads = false;
+  vec_foreach(&p->edges, k) mark_vars(p->edges.items[k].expr, read);
+  vec_foreach(&p->vars, v) reads = reads || (p->vars.items[v].parameter && read[v]);
+  free(read);
   return reads;
+}
+
+/* A cell some edge of p names whose initial value is not known, or NULL. */
+static const char *unknown_cell(run *r, const prog *p, const bool *known) {
+  bool *named = xcalloc(p->vars.len + 1, sizeof *named);
+  vec_foreach(&p->edges, k) {
+    const prog_edge *e = &p->edges.items[k];
+    if (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) named[e->var] = true;
+    mark_vars(e->expr, named);
+  }
+  const char *unknown = NULL;
+  vec_foreach(&p->vars, v) {
+    const prog_var *x = &p->vars.items[v];
+    if (!unknown && named[v] && x->kind == VAR_SHARED && !known[x->shared_index]) unknown = r->paths[x->shared_index];
+  }
+  free(named);
+  return unknown;
 }
 
 /* Why the search cannot run the threads as C does, or NULL: it starts them
@@ -616,7 +644,7 @@ static bool reads_argument(const prog *p) {
  * while they run, and the threads must not start, join or end threads. */
 static const char *search_blocker(run *r, const bool *known) {
   if (!r->out->drafted) return "a specification is given (the search runs main's threads, without one)";
-  if (r->out->reasons.len) return "layer 1 is not sure of the program (the reasons below)";
+  if (r->out->reasons.len > r->layer1_only) return "the program is not one the search models (the reasons below)";
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
     if (l->lock_op || l->forget || (!l->ordered && l->where.write))
@@ -630,9 +658,8 @@ static const char *search_blocker(run *r, const bool *known) {
       return arena_printf(r->out->arena, "main may not start every instance of %s it is counted for", t->function);
     if (call) return arena_printf(r->out->arena, "thread %s calls %s", t->function, call);
     if (reads_argument(t->code)) return arena_printf(r->out->arena, "thread %s reads its argument", t->function);
-    for (size_t c = 0; c < r->spec->shared.len; c++)
-      if (lk_touches(&t->lk, (int)c) && !known[c])
-        return arena_printf(r->out->arena, "%s has no known value when the threads start", r->paths[c]);
+    const char *unknown = unknown_cell(r, t->code, known);
+    if (unknown) return arena_printf(r->out->arena, "%s has no known value when the threads start", unknown);
   }
   return NULL;
 }

@@ -71,6 +71,7 @@ typedef struct races_step {
   const char *text;     /* the source of the statement, on one line */
   const char *accesses; /* what it does to the cells: "reads count", "writes a, reads b", "" */
   bool starts;          /* the instance's first step */
+  const char *inputs;   /* the nondeterministic values it takes: "k = 2" ("" for none) */
   VEC(races_change) changes; /* the cells it changes (arena) */
 } races_step;
 
