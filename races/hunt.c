@@ -15,7 +15,9 @@
 typedef struct hunt {
   const hunt_request *rq;
   races_result *out;
-  rs_thread *threads; /* the search's threads */
+  rs_thread *threads; /* the search's threads (main last, when it runs) */
+  const char **names; /* their functions */
+  uint8_t *roles;     /* main's edges' roles */
   rs_request search;  /* the request, its target changing between runs */
   bool *target;       /* per cell: a candidate not yet decided */
 } hunt;
@@ -73,12 +75,17 @@ static const char *touches_text(hunt *h, const rs_touch *touches, size_t n) {
   return text;
 }
 
+static bool in_model(const hunt *h, const prog *p, prog_origin o) {
+  const char *f = o.file >= 0 ? cfe_function_at(h->rq->unit, p->files.items[o.file], o.at.start) : NULL;
+  return f && strncmp(f, "athread_model_", 14) == 0;
+}
+
 /* "k = 2, n = 0": the values the move's havocs give (parameters excepted: they are never read). */
 static const char *inputs_text(hunt *h, const prog *p, const rs_race *race, rs_move m) {
   strbuf b = {0};
   for (size_t i = 0; i < m.count; i++) {
     const prog_edge *e = &p->edges.items[race->edges.items[m.first + i]];
-    if (e->action != ACT_HAVOC || p->vars.items[e->var].parameter) continue;
+    if (e->action != ACT_HAVOC || p->vars.items[e->var].parameter || in_model(h, p, e->origin)) continue;
     sbuf_printf(&b, "%s%s = %lld", b.len ? ", " : "", p->vars.items[e->var].display,
                 (long long)race->values.items[m.first + i]);
   }
@@ -94,7 +101,7 @@ static void observe(void *ctx, size_t move, const int64_t *before, const int64_t
   int nth;
   int thread = rs_thread_of(&t->h->search, m->instance, &nth);
   const prog *p = t->h->threads[thread].code;
-  races_step s = {.thread = t->h->rq->threads[thread].function, .instance = nth + 1};
+  races_step s = {.thread = t->h->names[thread], .instance = nth + 1};
   s.starts = p->edges.items[t->race->edges.items[m->first]].from == p->entry;
   s.accesses = touches_text(t->h, touches, n);
   s.inputs = inputs_text(t->h, p, t->race, *m);
@@ -107,7 +114,7 @@ static void observe(void *ctx, size_t move, const int64_t *before, const int64_t
 static races_access side_access(hunt *h, const rs_side *side, int *instance) {
   int nth;
   int thread = rs_thread_of(&h->search, side->move.instance, &nth);
-  races_access a = {.thread = h->rq->threads[thread].function, .write = side->write, .sync = side->sync, .locks = ""};
+  races_access a = {.thread = h->names[thread], .write = side->write, .sync = side->sync, .locks = ""};
   place(h, h->threads[thread].code, side->edge, &a.file, &a.line, &a.col, NULL);
   *instance = nth + 1;
   return a;
@@ -161,18 +168,44 @@ static void hunt_all(hunt *h) {
                                 h->out->races == 1 ? "" : "s", h->out->searched, end);
 }
 
+/* The role of each edge of main: in the model of pthread_create or pthread_join. */
+static uint8_t *main_roles(const hunt_request *rq) {
+  const prog *p = rq->main_code;
+  uint8_t *roles = xcalloc(p->edges.len + 1, sizeof *roles);
+  vec_foreach(&p->edges, i) {
+    prog_origin o = p->edges.items[i].origin;
+    const char *f = o.file >= 0 ? cfe_function_at(rq->unit, p->files.items[o.file], o.at.start) : NULL;
+    const prog_edge *e = &p->edges.items[i];
+    bool leaves_atomic = p->locs.items[e->from].atomic && !p->locs.items[e->to].atomic;
+    if (f && strcmp(f, "athread_model_pthread_create") == 0) roles[i] = RS_CREATE | (leaves_atomic ? RS_CREATED : 0);
+    if (f && strcmp(f, "athread_model_pthread_join") == 0) roles[i] = RS_JOIN;
+  }
+  return roles;
+}
+
 void hunt_run(const hunt_request *rq, races_result *out) {
   hunt h = {.rq = rq, .out = out};
-  h.threads = xcalloc(rq->thread_count + 1, sizeof *h.threads);
+  size_t n = rq->thread_count + (rq->main_code != NULL);
+  h.threads = xcalloc(n + 1, sizeof *h.threads);
+  h.names = xcalloc(n + 1, sizeof *h.names);
   for (size_t t = 0; t < rq->thread_count; t++) {
-    int64_t n = rq->threads[t].instances;
-    h.threads[t] = (rs_thread){rq->threads[t].code, (int)(n < INSTANCE_CAP ? n : INSTANCE_CAP)};
+    int64_t k = rq->threads[t].instances;
+    h.threads[t] = (rs_thread){rq->threads[t].code, (int)(k < INSTANCE_CAP ? k : INSTANCE_CAP), NULL};
+    h.names[t] = arena_strndup(out->arena, rq->threads[t].function, strlen(rq->threads[t].function));
+  }
+  if (rq->main_code) {
+    h.roles = main_roles(rq);
+    h.threads[rq->thread_count] = (rs_thread){rq->main_code, 1, h.roles};
+    h.names[rq->thread_count] = "main";
   }
   h.target = xcalloc(rq->cells + 1, sizeof *h.target);
   for (size_t c = 0; c < rq->cells; c++)
     h.target[c] = rq->result_cell[c] >= 0 && out->cells.items[rq->result_cell[c]].kind == RACES_CELL_CANDIDATE;
-  h.search = (rs_request){h.threads, rq->thread_count, rq->cells, rq->initial, h.target, edge_sync, &h, rq->max_states};
+  h.search = (rs_request){h.threads, n,          rq->cells,  rq->initial, h.target, edge_sync, &h, rq->max_states,
+                          rq->main_code ? (int)rq->thread_count : -1, rq->creates};
   hunt_all(&h);
   free(h.target);
   free(h.threads);
+  free(h.names);
+  free(h.roles);
 }

@@ -5,8 +5,10 @@
  * cells it changes).
  *
  * The caller vouches that the threads may start so: every instance run is
- * one that main surely starts, with nothing main does while they run
- * changing a cell or a lock (races.c, search_blocker).
+ * one that main surely starts, and either main runs too (main_code: from
+ * its entry, the cells at C's initial values; the others start when it has
+ * run all its creations) or nothing main does while they run changes a
+ * cell or a lock (races.c, search_blocker).
  *
  * Borrows everything; writes the cells' verdicts and traces and the
  * result's search, searched and races (in out's arena).
@@ -36,6 +38,8 @@ typedef struct hunt_request {
   const int64_t *initial;      /* per cell: its value when the threads start */
   const int *result_cell;      /* per cell: its index in races_result.cells, or -1 */
   size_t max_states;           /* per search */
+  const prog *main_code;       /* main lowered and split, to run as a thread too, or NULL */
+  int64_t creates;             /* with main_code: the thread creations main surely runs */
 } hunt_request;
 
 void hunt_run(const hunt_request *rq, races_result *out);

@@ -638,17 +638,46 @@ static const char *unknown_cell(run *r, const prog *p, const bool *known) {
   return unknown;
 }
 
-/* Why the search cannot run the threads as C does, or NULL: it starts them
- * all at once from the cells' initial values, so main must surely start
- * each (no if or early return around it, a known count), change nothing
- * while they run, and the threads must not start, join or end threads. */
-static const char *search_blocker(run *r, const bool *known) {
+/* A thread call main makes besides creating and joining threads, or NULL. */
+static const char *main_thread_call(const cfp_program *p, const char *function, int depth) {
+  const cfp_function *f = cfp_function_named(p, function);
+  if (!f || depth > 64) return depth > 64 ? function : NULL;
+  vec_foreach(&f->callees, i) {
+    const char *c = f->callees.items[i];
+    if (is_thread_call(c) && strcmp(c, "pthread_create") != 0 && strcmp(c, "pthread_join") != 0) return c;
+    const char *deeper = strcmp(c, function) == 0 ? NULL : main_thread_call(p, c, depth + 1);
+    if (deeper) return deeper;
+  }
+  return NULL;
+}
+
+/* main lowered to run in the search, or NULL when it cannot run there as
+ * C does: its writes before the first start must be none (the cells then
+ * start at C's initial values, which the drafted spec gives), it must not
+ * read its parameters, end the program or call other thread functions. */
+static prog *main_for_search(run *r, const bool *known) {
+  if (r->program->early.len || main_thread_call(r->program, "main", 0) || !cfe_has_function(r->unit, "main"))
+    return NULL;
+  prog *m = cfe_lower(r->unit, r->spec, "main", CFE_INTS_C);
+  if (m && !atomicity_split(m, &r->lower)) prog_free(m), m = NULL;
+  if (m && (reads_argument(m) || unknown_cell(r, m, known))) prog_free(m), m = NULL;
+  return m;
+}
+
+/* Why the search cannot run the threads as C does, or NULL. Without main
+ * it starts them all at once from the cells' initial values (when the first
+ * thread starts), so main must change nothing while they run. Either way
+ * main must surely start each (no if or early return around it, a known
+ * count), and the threads must not start, join or end threads. */
+static const char *search_blocker(run *r, const bool *known, const prog *main_code) {
   if (!r->out->drafted) return "a specification is given (the search runs main's threads, without one)";
   if (r->out->reasons.len > r->layer1_only) return "the program is not one the search models (the reasons below)";
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
-    if (l->lock_op || l->forget || (!l->ordered && l->where.write))
-      return arena_printf(r->out->arena, "main changes %s at %s:%u while its threads may run, or takes a lock",
+    if (!main_code && (l->lock_op || l->forget || (!l->ordered && l->where.write)))
+      return arena_printf(r->out->arena,
+                          "main changes %s at %s:%u while its threads may run, or takes a lock, and main "
+                          "cannot run in the search",
                           access_path(r, &l->where), l->at.file, l->at.line);
   }
   vec_foreach(&r->threads, i) {
@@ -664,6 +693,13 @@ static const char *search_blocker(run *r, const bool *known) {
   return NULL;
 }
 
+/* The thread creations main runs (every site is main's, each sure, with a known count). */
+static int64_t creations(const run *r) {
+  int64_t n = 0;
+  vec_foreach(&r->program->sites, i) n = add_counts(n, site_count(&r->program->sites.items[i]));
+  return n;
+}
+
 /* Layer 2 over the candidates (hunt.h), when search_blocker allows it. */
 static void search_candidates(run *r) {
   size_t n = r->spec->shared.len;
@@ -671,7 +707,8 @@ static void search_candidates(run *r) {
   int64_t *value = xcalloc(n + 1, sizeof *value);
   int *result_cell = xcalloc(n + 1, sizeof *result_cell);
   initial_values(r, known, value);
-  const char *blocker = search_blocker(r, known);
+  prog *main_code = r->out->drafted && r->out->reasons.len == r->layer1_only ? main_for_search(r, known) : NULL;
+  const char *blocker = search_blocker(r, known, main_code);
   if (blocker) r->out->search = arena_printf(r->out->arena, "not run: %s", blocker);
   size_t k = 0;
   for (size_t c = 0; c < n; c++) result_cell[c] = r->by_cell[c].len || r->is_lock[c] ? (int)k++ : -1;
@@ -680,8 +717,10 @@ static void search_candidates(run *r) {
     const rc_thread *t = &r->threads.items[i];
     threads[i] = (hunt_thread){t->function, t->code, t->instances};
   }
-  hunt_request rq = {r->unit, threads, r->threads.len, n, r->paths, value, result_cell, SEARCH_STATES};
+  hunt_request rq = {r->unit,    threads,       r->threads.len, n,           r->paths, value, result_cell,
+                     SEARCH_STATES, main_code, creations(r)};
   if (!blocker) hunt_run(&rq, r->out);
+  prog_free(main_code);
   free(threads);
   free(result_cell);
   free(value);

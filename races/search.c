@@ -19,7 +19,7 @@
  * the cell's, at the start of the state). */
 typedef struct layout {
   const rs_request *rq;
-  size_t width;  /* values per state */
+  size_t width;  /* values per state: the cells, the creations main has run, then the instances' parts */
   size_t count;  /* instances */
   int *thread;   /* per instance: its thread */
   size_t *base;  /* per instance: where its part starts */
@@ -31,7 +31,7 @@ static void layout_init(layout *l, const rs_request *rq) {
   for (size_t t = 0; t < rq->thread_count; t++) l->count += (size_t)rq->threads[t].instances;
   l->thread = xcalloc(l->count + 1, sizeof *l->thread);
   l->base = xcalloc(l->count + 1, sizeof *l->base);
-  size_t at = rq->cells, k = 0;
+  size_t at = rq->cells + 1, k = 0;
   for (size_t t = 0; t < rq->thread_count; t++)
     for (int i = 0; i < rq->threads[t].instances; i++, k++) {
       l->thread[k] = (int)t;
@@ -74,6 +74,58 @@ static void store_values(const layout *l, size_t k, int at, const int64_t *vals,
     if (x->kind == VAR_SHARED) s[x->shared_index] = vals[v];
     else s[l->base[k] + 1 + v] = vals[v];
   }
+}
+
+/* ---------------------------------------------------------------- main and the others */
+
+static unsigned role_of(const layout *l, size_t k, int edge) {
+  const uint8_t *roles = l->rq->threads[l->thread[k]].roles;
+  return roles ? roles[edge] : RS_PLAIN;
+}
+
+static bool is_main(const layout *l, size_t k) { return l->thread[k] == l->rq->main_thread; }
+
+/* main's instance, or the count when there is none. */
+static size_t main_instance(const layout *l) {
+  for (size_t k = 0; k < l->count; k++)
+    if (is_main(l, k)) return k;
+  return l->count;
+}
+
+/* May instance k move in s at all: not after main has returned, and not
+ * before main has started the others? */
+static bool may_move(const layout *l, size_t k, const int64_t *s) {
+  size_t m = main_instance(l);
+  if (m == l->count) return true;
+  if (s[l->base[m]] == code_of(l, m)->exit) return false;
+  return is_main(l, k) || s[l->rq->cells] >= l->rq->creates;
+}
+
+static bool others_ended(const layout *l, const int64_t *s) {
+  for (size_t k = 0; k < l->count; k++)
+    if (!is_main(l, k) && s[l->base[k]] != code_of(l, k)->exit) return false;
+  return true;
+}
+
+/* Does instance k wait at location at, not a boundary, for the others to
+ * end (a join of main)? A move stops there, so that what main does before
+ * the join runs while the others run. */
+static bool waits_here(const layout *l, size_t k, const prog *p, int at) {
+  const prog_location *x = &p->locs.items[at];
+  return !x->boundary && x->out.len > 0 && (role_of(l, k, x->out.items[0]) & RS_JOIN) &&
+         !(role_of(l, k, x->out.items[0]) & RS_CREATE);
+}
+
+/* Applies to s (the state after the move) what main's move does to the
+ * others: the creations it counts; false when it joins while another
+ * thread has not ended. */
+static bool main_effects(const layout *l, size_t k, const int *edges, size_t n, int64_t *s) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned r = role_of(l, k, edges[i]);
+    if ((r & RS_JOIN) && !others_ended(l, s)) return false;
+    if (r & RS_CREATED) s[l->rq->cells]++;
+  }
+  return true;
 }
 
 /* ---------------------------------------------------------------- accesses */
@@ -142,8 +194,10 @@ static void edge_accesses(const prog *p, int edge, const int64_t *vals, access_l
 
 /* ---------------------------------------------------------------- havoc values */
 
-/* A few values of v's type (within its bounds): the search tries these. */
+/* A few values of v's type (within its bounds): the search tries these.
+ * A parameter's value is never read (races.c): 0 stands for all. */
 static size_t havoc_values(const prog_var *v, int64_t *out) {
+  if (v->parameter) return out[0] = 0, 1;
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   if (v->type == TY_BOOL) lo = 0, hi = 1;
   if (v->ctype.bits) lo = ir_ctype_min(v->ctype), hi = ir_ctype_max(v->ctype);
@@ -198,6 +252,10 @@ static void emit(stepper *w, int at) {
   succ s = {w->states.len, w->edges.len, w->path.len, w->accesses.len, 0};
   for (size_t i = 0; i < w->lay->width; i++) vec_push(NULL, &w->states, w->state[i]);
   store_values(w->lay, w->k, at, w->vals, w->states.items + s.state);
+  if (!main_effects(w->lay, w->k, w->path.items, w->path.len, w->states.items + s.state)) {
+    w->states.len = s.state;
+    return;
+  }
   vec_foreach(&w->path, i) {
     vec_push(NULL, &w->edges, w->path.items[i]);
     vec_push(NULL, &w->values, w->chosen.items[i]);
@@ -208,6 +266,14 @@ static void emit(stepper *w, int at) {
 }
 
 static void walk(stepper *w, int at);
+
+/* The values a havoc of edge tries: a creation's or a join's result is 0
+ * (it succeeds), any other a few values of its type. */
+static size_t step_havocs(const stepper *w, int edge, int64_t *tries) {
+  if (role_of(w->lay, w->k, edge) == RS_PLAIN) return havoc_values(&w->p->vars.items[w->p->edges.items[edge].var], tries);
+  tries[0] = 0;
+  return 1;
+}
 
 /* Takes edge with the variable's new value (ASSIGN, HAVOC) or none. */
 static void take(stepper *w, int edge, int64_t value) {
@@ -230,13 +296,17 @@ static void take(stepper *w, int edge, int64_t value) {
  * the program). */
 static void walk(stepper *w, int at) {
   const prog_location *l = &w->p->locs.items[at];
+  if (w->path.len > 0 && waits_here(w->lay, w->k, w->p, at)) {
+    emit(w, at);
+    return;
+  }
   vec_foreach(&l->out, o) {
     if (w->budget-- <= 0) return;
     int edge = l->out.items[o];
     const prog_edge *e = &w->p->edges.items[edge];
     int64_t v = 0, tries[6];
     if (e->action == ACT_HAVOC) {
-      size_t n = havoc_values(&w->p->vars.items[e->var], tries);
+      size_t n = step_havocs(w, edge, tries);
       for (size_t i = 0; i < n; i++) take(w, edge, tries[i]);
       continue;
     }
@@ -253,7 +323,7 @@ static void step(stepper *w, size_t k, const int64_t *s) {
   w->succs.len = w->states.len = w->edges.len = w->values.len = w->accesses.len = 0;
   w->budget = STEP_BUDGET;
   int at = (int)s[w->lay->base[k]];
-  if (at == w->p->exit) return;
+  if (at == w->p->exit || !may_move(w->lay, k, s)) return;
   w->vals = xrealloc(w->vals, (w->p->vars.len + 1) * sizeof *w->vals);
   load_values(w->lay, k, s, w->vals);
   walk(w, at);
@@ -464,6 +534,8 @@ static bool replay_move(replay *r, const rs_race *race, rs_move m, const rs_side
   int at = (int)r->state[r->lay.base[m.instance]];
   bool seen_access = side == NULL;
   r->made.len = 0;
+  if (!may_move(&r->lay, (size_t)m.instance, r->state))
+    return snprintf(r->why, r->size, "instance %d may not move", m.instance), false;
   for (size_t i = 0; i < m.count; i++) {
     int edge = race->edges.items[m.first + i];
     const prog_edge *e = edge >= 0 && (size_t)edge < p->edges.len ? &p->edges.items[edge] : NULL;
@@ -475,7 +547,8 @@ static bool replay_move(replay *r, const rs_race *race, rs_move m, const rs_side
     for (size_t a = from; side && edge == side->edge && a < r->made.len; a++)
       seen_access |= r->made.items[a].cell == race->cell && r->made.items[a].write == side->write;
     int64_t v = race->values.items[m.first + i];
-    if (e->action == ACT_HAVOC && !havoc_fits(&p->vars.items[e->var], v))
+    bool fixed = role_of(&r->lay, (size_t)m.instance, edge) != RS_PLAIN;
+    if (e->action == ACT_HAVOC && (fixed ? v != 0 : !havoc_fits(&p->vars.items[e->var], v)))
       return snprintf(r->why, r->size, "havoc value %lld out of range", (long long)v), false;
     if (e->action != ACT_SKIP && e->action != ACT_HAVOC && !prog_eval(p, e->expr, r->vals, &v))
       return snprintf(r->why, r->size, "edge %d cannot be evaluated", edge), false;
@@ -484,10 +557,16 @@ static bool replay_move(replay *r, const rs_race *race, rs_move m, const rs_side
     if (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) r->vals[e->var] = v;
     at = e->to;
   }
-  if (!p->locs.items[at].boundary || m.count == 0)
+  if ((!p->locs.items[at].boundary && !waits_here(&r->lay, (size_t)m.instance, p, at)) || m.count == 0)
     return snprintf(r->why, r->size, "a move of instance %d ends inside a step", m.instance), false;
   if (!seen_access) return snprintf(r->why, r->size, "the step does not make the access stated"), false;
-  if (apply) store_values(&r->lay, (size_t)m.instance, at, r->vals, r->state);
+  int64_t *after = xcalloc(r->lay.width, sizeof *after);
+  memcpy(after, r->state, r->lay.width * sizeof *after);
+  store_values(&r->lay, (size_t)m.instance, at, r->vals, after);
+  bool joins = main_effects(&r->lay, (size_t)m.instance, race->edges.items + m.first, m.count, after);
+  if (joins && apply) memcpy(r->state, after, r->lay.width * sizeof *after);
+  free(after);
+  if (!joins) return snprintf(r->why, r->size, "main joins while a thread runs"), false;
   return true;
 }
 

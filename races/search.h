@@ -1,6 +1,12 @@
 /* races/search.h -- layer 2 of athread races: a bounded breadth-first
  * search of the threads' interleavings for a data race, and its replay.
  *
+ * With main among the threads (rs_request.main_thread) the others start
+ * together once main has run all its thread creations (a creation's result
+ * is 0), a join of main waits until every other thread has ended, and
+ * nothing moves once main has returned: fewer runs than C has, none it
+ * does not. Without main they all start at once.
+ *
  * The threads are lowered progs split at their shared accesses
  * (--atomicity access: one shared access per step, atomic sections one
  * step). A state is every thread instance's location and locals and every
@@ -29,9 +35,18 @@
 #include "../conformance/prog.h"
 #include "../core/vec.h"
 
+/* What an edge of main does to the other threads (bits). */
+typedef enum rs_role {
+  RS_PLAIN = 0,   /* nothing */
+  RS_CREATE = 1,  /* part of a thread creation (its result: 0) */
+  RS_JOIN = 2,    /* part of a join (waits until every other thread has ended; its result: 0) */
+  RS_CREATED = 4  /* the end of a creation (once per creation) */
+} rs_role;
+
 typedef struct rs_thread {
-  const prog *code; /* lowered and split; its shared variables index the cells */
-  int instances;    /* how many instances the search runs (>= 1) */
+  const prog *code;      /* lowered and split; its shared variables index the cells */
+  int instances;         /* how many instances the search runs (>= 1) */
+  const uint8_t *roles;  /* main: per edge, its rs_role; else NULL */
 } rs_thread;
 
 /* Is the access of edge (of thread) synchronised (atomic, or in a model)? */
@@ -46,6 +61,8 @@ typedef struct rs_request {
   rs_sync_fn *sync;         /* the synchronised accesses */
   void *ctx;                /* sync's */
   size_t max_states;        /* the search stops after this many states */
+  int main_thread;          /* the thread that is main (one instance, roles set), or -1 */
+  int64_t creates;          /* with main: the other threads start when main has run this many creations */
 } rs_request;
 
 /* One move: an instance's step, its edges and the value of each havoc. */
