@@ -586,11 +586,11 @@ bool rs_replay(const rs_request *rq, const rs_race *race, rs_observe_fn *observe
     if (ok && observe) observe(ctx, i, before, r.state, touches, r.made.len);
     free(touches);
   }
-  ok = ok && replay_move(&r, race, race->first.move, &race->first, false) &&
-       replay_move(&r, race, race->second.move, &race->second, false);
   if (ok && race->first.move.instance == race->second.move.instance)
     ok = (snprintf(why, size, "both accesses are by one instance"), false);
   if (ok && !race->first.write && !race->second.write) ok = (snprintf(why, size, "no write"), false);
+  ok = ok && replay_move(&r, race, race->first.move, &race->first, false) &&
+       replay_move(&r, race, race->second.move, &race->second, false);
   free(r.state);
   free(r.vals);
   free(before);

@@ -9,5 +9,6 @@ int main(void) {
   failures += run_cfront_tests();
   failures += run_program_tests();
   failures += run_compose_tests();
+  failures += run_races_tests();
   return failures;
 }

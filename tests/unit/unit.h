@@ -14,6 +14,7 @@ int run_conform_tests(void);
 int run_cfront_tests(void);
 int run_program_tests(void);
 int run_compose_tests(void);
+int run_races_tests(void);
 
 struct ast_spec;
 struct spec_options;

@@ -1,0 +1,246 @@
+/* tests/unit/test-races.c -- the search layer of athread races through its
+ * API (races/search.h): threads lowered from C snippets, a race found and
+ * replayed, every way a tampered race fails its replay, the bound, and the
+ * speculative loads that --atomicity access marks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cfront/cfront.h"
+#include "../../conformance/atomicity.h"
+#include "../../races/search.h"
+#include "../../spec-lang/spec.h"
+#include "unit.h"
+
+typedef struct lowered {
+  diag_sink sink; /* messages go to /dev/null */
+  ast_spec *spec; /* "shared int g, h; shared bool flag;" */
+  cfe_unit *unit; /* the snippet */
+  prog *p;        /* function fn, lowered and split */
+} lowered;
+
+static const char *spec_text = "shared int g; shared int h; shared bool flag;\n";
+
+static lowered *lower(const char *code, const char *fn) {
+  lowered *l = calloc(1, sizeof *l);
+  l->sink.out = fopen("/dev/null", "w");
+  l->spec = spec_parse_source(diag_source_from_string(&l->sink, "t.athread", spec_text, strlen(spec_text)));
+  assert_true(l->spec && spec_check(l->spec, NULL));
+  temp_c_file t;
+  temp_c_write(&t, code);
+  const char *files[] = {t.path};
+  cfe_options o = {.include_dir = "include"};
+  l->unit = cfe_parse(&l->sink, files, 1, &o);
+  assert_non_null(l->unit);
+  l->p = cfe_lower(l->unit, l->spec, fn, CFE_INTS_C);
+  temp_c_remove(&t);
+  assert_non_null(l->p);
+  assert_true(atomicity_split(l->p, &l->sink));
+  return l;
+}
+
+static void release(lowered *l) {
+  prog_free(l->p);
+  cfe_free(l->unit);
+  spec_free(l->spec);
+  fclose(l->sink.out);
+  free(l);
+}
+
+static bool atomic_edge(void *ctx, int thread, int edge) {
+  const rs_thread *threads = ctx;
+  const prog *p = threads[thread].code;
+  return p->locs.items[p->edges.items[edge].from].atomic;
+}
+
+static const int64_t zeros[3];
+static const bool all_cells[3] = {true, true, true};
+
+static rs_request request(rs_thread *threads, size_t n, size_t max_states) {
+  return (rs_request){threads, n, 3, zeros, all_cells, atomic_edge, threads, max_states, -1, 0};
+}
+
+static const char *counter = "int g;\nvoid *w(void *a) { g++; return 0; }\n";
+
+static void two_instances_race_and_the_race_replays(void **state) {
+  (void)state;
+  lowered *l = lower(counter, "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  rs_request rq = request(t, 1, 1000);
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_FOUND);
+  assert_int_equal(race.cell, 0);
+  assert_true(race.first.write || race.second.write);
+  assert_int_not_equal(race.first.move.instance, race.second.move.instance);
+  char why[256] = "";
+  assert_true(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  int nth;
+  assert_int_equal(rs_thread_of(&rq, 1, &nth), 0);
+  assert_int_equal(nth, 1);
+  assert_int_equal(rs_thread_of(&rq, 2, &nth), -1);
+  rs_race_free(&race);
+  release(l);
+}
+
+/* Replays race after tamper changed it; expects a failure whose reason holds text. */
+static void assert_tampered(const char *text, void (*tamper)(rs_race *, const prog *)) {
+  lowered *l = lower(counter, "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  rs_request rq = request(t, 1, 1000);
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_FOUND);
+  tamper(&race, l->p);
+  char why[256] = "";
+  assert_false(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  if (!strstr(why, text)) fail_msg("replay said '%s', wanted '%s'", why, text);
+  rs_race_free(&race);
+  release(l);
+}
+
+static void same_instance(rs_race *r, const prog *p) {
+  (void)p;
+  r->second.move.instance = r->first.move.instance;
+  r->second.move = r->first.move;
+  r->second.edge = r->first.edge;
+  r->second.write = r->first.write;
+}
+static void no_instance(rs_race *r, const prog *p) { (void)p, r->first.move.instance = 7; }
+static void wrong_edge(rs_race *r, const prog *p) { r->edges.items[r->first.move.first] = (int)p->edges.len; }
+static void empty_move(rs_race *r, const prog *p) { (void)p, r->first.move.count = 0; }
+static void wrong_kind(rs_race *r, const prog *p) { (void)p, r->second.write = !r->second.write; }
+static void reads_only(rs_race *r, const prog *p) {
+  (void)p;
+  r->first.write = r->second.write = false;
+}
+
+static void tampered_races_do_not_replay(void **state) {
+  (void)state;
+  assert_tampered("no instance", no_instance);
+  assert_tampered("does not leave", wrong_edge);
+  assert_tampered("ends inside a step", empty_move);
+  assert_tampered("access stated", wrong_kind);
+  assert_tampered("no write", reads_only);
+  assert_tampered("one instance", same_instance);
+}
+
+static void reads_alone_never_race(void **state) {
+  (void)state;
+  lowered *l = lower("int g;\nvoid *w(void *a) { int x = g; return 0; }\n", "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  rs_request rq = request(t, 1, 1000);
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_NONE);
+  assert_true(states > 1);
+  rs_race_free(&race);
+  release(l);
+}
+
+static void the_state_bound_is_kept(void **state) {
+  (void)state;
+  lowered *l = lower("int g, h;\nvoid *w(void *a) { int x = g; x = h; x = g; return 0; }\n", "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  rs_request rq = request(t, 1, 3);
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_LIMIT);
+  assert_int_equal(states, 3);
+  rs_race_free(&race);
+  release(l);
+}
+
+/* A race that needs k == 2 is found with that value in the trace; one
+ * that needs k == 7 is not (the search tries a few values only). */
+static void nondeterministic_values_are_tried_and_replayed(void **state) {
+  (void)state;
+  const char *code = "extern int __VERIFIER_nondet_int(void);\nint g, h;\n"
+                     "void *w(void *a) { int k = __VERIFIER_nondet_int(); if (k == 2) g = 1; if (k == 7) h = 1; "
+                     "return 0; }\n";
+  lowered *l = lower(code, "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  bool only_h[3] = {false, true, false};
+  rs_request rq = request(t, 1, 10000);
+  rq.target = only_h;
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_NONE);
+  rs_race_free(&race);
+  rq.target = all_cells;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_FOUND);
+  bool two = false;
+  vec_foreach(&race.values, i) two = two || race.values.items[i] == 2;
+  assert_true(two);
+  char why[256] = "";
+  assert_true(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  int64_t *k = NULL;
+  vec_foreach(&race.values, i) if (race.values.items[i] == 2) k = &race.values.items[i];
+  assert_non_null(k);
+  *k = 12345; /* a value the search never tries */
+  assert_false(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  assert_non_null(strstr(why, "out of range"));
+  *k = 0; /* a value it tries, whose run writes nothing */
+  assert_false(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  rs_race_free(&race);
+  release(l);
+}
+
+/* The load of b in flag && b && c is speculative (C reads b only when flag
+ * holds); flag's is not. */
+static void loads_under_and_are_speculative(void **state) {
+  (void)state;
+  lowered *l = lower("int g, h; _Bool flag;\nvoid *w(void *a) { if (flag && g && h) g = 0; return 0; }\n", "w");
+  int speculative = 0, sure = 0;
+  vec_foreach(&l->p->edges, i) {
+    const prog_edge *e = &l->p->edges.items[i];
+    if (e->action != ACT_ASSIGN || l->p->vars.items[e->var].kind != VAR_LOAD) continue;
+    if (e->speculative) speculative++;
+    else sure++;
+  }
+  assert_true(speculative >= 1);
+  assert_true(sure >= 1);
+  release(l);
+}
+
+typedef struct seen_moves {
+  size_t moves;
+  size_t touches;
+} seen_moves;
+
+static void count_move(void *ctx, size_t move, const int64_t *before, const int64_t *after, const rs_touch *t,
+                       size_t n) {
+  (void)before, (void)after, (void)t, (void)move;
+  seen_moves *s = ctx;
+  s->moves++;
+  s->touches += n;
+}
+
+static void observer_sees_each_move(void **state) {
+  (void)state;
+  lowered *l = lower("int g;\nvoid *w(void *a) { int x = g; g = x + 1; return 0; }\n", "w");
+  rs_thread t[] = {{l->p, 2, NULL}};
+  rs_request rq = request(t, 1, 1000);
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_FOUND);
+  seen_moves s = {0};
+  char why[256] = "";
+  assert_true(rs_replay(&rq, &race, count_move, &s, why, sizeof why));
+  assert_int_equal(s.moves, race.schedule.len);
+  rs_race_free(&race);
+  release(l);
+}
+
+int run_races_tests(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(two_instances_race_and_the_race_replays),
+      cmocka_unit_test(tampered_races_do_not_replay),
+      cmocka_unit_test(reads_alone_never_race),
+      cmocka_unit_test(the_state_bound_is_kept),
+      cmocka_unit_test(nondeterministic_values_are_tried_and_replayed),
+      cmocka_unit_test(loads_under_and_are_speculative),
+      cmocka_unit_test(observer_sees_each_move),
+  };
+  return cmocka_run_group_tests_name("races", tests, NULL, NULL);
+}
