@@ -232,6 +232,52 @@ static void observer_sees_each_move(void **state) {
   release(l);
 }
 
+/* main's edges in the models of pthread_create and pthread_join (as races/hunt.c marks them). */
+static uint8_t *roles_of(const lowered *l) {
+  uint8_t *roles = calloc(l->p->edges.len + 1, 1);
+  vec_foreach(&l->p->edges, i) {
+    const prog_edge *e = &l->p->edges.items[i];
+    const char *f = e->origin.file >= 0 ? cfe_function_at(l->unit, l->p->files.items[e->origin.file], e->origin.at.start) : NULL;
+    bool leaves = l->p->locs.items[e->from].atomic && !l->p->locs.items[e->to].atomic;
+    if (f && strcmp(f, "athread_model_pthread_create") == 0) roles[i] = RS_CREATE | (leaves ? RS_CREATED : 0);
+    if (f && strcmp(f, "athread_model_pthread_join") == 0) roles[i] = RS_JOIN;
+  }
+  return roles;
+}
+
+/* main writes g between its creation of w and its join: a race with w's
+ * write, found only once main has created w; a schedule where w moves
+ * first does not replay. */
+static void main_starts_the_others_by_its_creations(void **state) {
+  (void)state;
+  const char *code = "#include <pthread.h>\nint g;\nvoid *w(void *a) { g = 2; return 0; }\n"
+                     "int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); g = 1; pthread_join(t, 0); return 0; }\n";
+  lowered *l = lower(code, "main");
+  lowered *worker = lower(code, "w");
+  uint8_t *roles = roles_of(l);
+  rs_thread t[] = {{worker->p, 1, NULL}, {l->p, 1, roles}};
+  rs_request rq = request(t, 2, 1000);
+  rq.main_thread = 1;
+  rq.creates = 1;
+  rs_race race;
+  size_t states = 0;
+  assert_int_equal(rs_search(&rq, &race, &states), RS_FOUND);
+  char why[256] = "";
+  assert_true(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  assert_true(race.schedule.len >= 2);
+  rs_move first = race.schedule.items[0];
+  race.schedule.items[0] = race.schedule.items[race.schedule.len - 1]; /* w's start before main's creation */
+  race.schedule.items[race.schedule.len - 1] = first;
+  assert_false(rs_replay(&rq, &race, NULL, NULL, why, sizeof why));
+  rs_race_free(&race);
+  rq.creates = 2; /* a creation main never runs: w never starts */
+  assert_int_equal(rs_search(&rq, &race, &states), RS_NONE);
+  rs_race_free(&race);
+  free(roles);
+  release(worker);
+  release(l);
+}
+
 int run_races_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_instances_race_and_the_race_replays),
@@ -241,6 +287,7 @@ int run_races_tests(void) {
       cmocka_unit_test(nondeterministic_values_are_tried_and_replayed),
       cmocka_unit_test(loads_under_and_are_speculative),
       cmocka_unit_test(observer_sees_each_move),
+      cmocka_unit_test(main_starts_the_others_by_its_creations),
   };
   return cmocka_run_group_tests_name("races", tests, NULL, NULL);
 }
