@@ -651,13 +651,59 @@ static const char *main_thread_call(const cfp_program *p, const char *function, 
   return NULL;
 }
 
+/* The global (or static local, "f.x") whose part path is, and the steps
+ * from it (arena); NULL when path names none. */
+static const cfp_global *global_of(run *r, const char *path, cfp_step **steps, size_t *n) {
+  vec_foreach(&r->program->statics, i)
+    if (strcmp(r->program->statics.items[i]->name, path) == 0) return *n = 0, r->program->statics.items[i];
+  size_t len = strcspn(path, ".[");
+  const cfp_global *g = NULL;
+  vec_foreach(&r->program->globals, i) {
+    const char *name = r->program->globals.items[i]->name;
+    if (strlen(name) == len && strncmp(name, path, len) == 0) g = r->program->globals.items[i];
+  }
+  *steps = arena_alloc(r->out->arena, (strlen(path) + 1) * sizeof **steps);
+  *n = 0;
+  for (const char *at = path + len; g && *at;) {
+    size_t k = strcspn(at + 1, ".[]");
+    if (*at == '.') (*steps)[(*n)++] = (cfp_step){arena_strndup(r->out->arena, at + 1, k), 0};
+    else (*steps)[(*n)++] = (cfp_step){NULL, strtoll(at + 1, NULL, 10)};
+    at += 1 + k + (*at == '[');
+  }
+  return g;
+}
+
+/* Each cell's value when main starts (C's initializers; a lock is free):
+ * known[c] when the files give it. */
+static void c_initial_values(run *r, bool *known, int64_t *value) {
+  vec_foreach(&r->spec->shared, c) {
+    cfp_step *steps = NULL;
+    size_t n = 0;
+    const cfp_global *g = global_of(r, r->paths[c], &steps, &n);
+    const cfp_type *t = g ? g->type : NULL;
+    for (size_t i = 0; t && i < n; i++) {
+      if (steps[i].field) {
+        const cfp_type *f = NULL;
+        vec_foreach(&t->fields, k) if (strcmp(t->fields.items[k].name, steps[i].field) == 0) f = t->fields.items[k].type;
+        t = f;
+      } else {
+        t = t->kind == CFP_ARRAY ? t->elem : NULL;
+      }
+    }
+    cfp_value v = {CFP_UNKNOWN, 0};
+    if (t && t->kind == CFP_LOCK) v = (cfp_value){CFP_KNOWN, 0};
+    else if (t && g->defined) v = cfp_initial_value(g, cfp_leaf_of(g->type, steps, n));
+    known[c] = v.kind == CFP_KNOWN;
+    value[c] = t && t->kind == CFP_BOOL ? v.value != 0 : v.value;
+  }
+}
+
 /* main lowered to run in the search, or NULL when it cannot run there as
- * C does: its writes before the first start must be none (the cells then
- * start at C's initial values, which the drafted spec gives), it must not
- * read its parameters, end the program or call other thread functions. */
+ * C does: from its entry, with the cells at C's initial values (cinit), it
+ * must not read its parameters, end the program or call other thread
+ * functions. */
 static prog *main_for_search(run *r, const bool *known) {
-  if (r->program->early.len || main_thread_call(r->program, "main", 0) || !cfe_has_function(r->unit, "main"))
-    return NULL;
+  if (main_thread_call(r->program, "main", 0) || !cfe_has_function(r->unit, "main")) return NULL;
   prog *m = cfe_lower(r->unit, r->spec, "main", CFE_INTS_C);
   if (m && !atomicity_split(m, &r->lower)) prog_free(m), m = NULL;
   if (m && (reads_argument(m) || unknown_cell(r, m, known))) prog_free(m), m = NULL;
@@ -706,8 +752,14 @@ static void search_candidates(run *r) {
   bool *known = xcalloc(n + 1, sizeof *known);
   int64_t *value = xcalloc(n + 1, sizeof *value);
   int *result_cell = xcalloc(n + 1, sizeof *result_cell);
-  initial_values(r, known, value);
-  prog *main_code = r->out->drafted && r->out->reasons.len == r->layer1_only ? main_for_search(r, known) : NULL;
+  bool *c_known = xcalloc(n + 1, sizeof *c_known);
+  int64_t *c_value = xcalloc(n + 1, sizeof *c_value);
+  c_initial_values(r, c_known, c_value);
+  prog *main_code = r->out->drafted && r->out->reasons.len == r->layer1_only ? main_for_search(r, c_known) : NULL;
+  if (main_code) memcpy(known, c_known, n * sizeof *known), memcpy(value, c_value, n * sizeof *value);
+  else initial_values(r, known, value);
+  free(c_known);
+  free(c_value);
   const char *blocker = search_blocker(r, known, main_code);
   if (blocker) r->out->search = arena_printf(r->out->arena, "not run: %s", blocker);
   size_t k = 0;
