@@ -432,6 +432,7 @@ typedef struct cfe_lowering {
   ir_expr *guard;              /* while an operand of && || ?: is lowered: when it is evaluated, else NULL */
   int *file_map;               /* unit file -> index in p->files, -1 until used (heap) */
   int *globals;                /* unit global -> shared variable; -2 unchecked, -1 failed (heap) */
+  bool own_globals;            /* cfe_lower_owning: scalar globals that no cell stands for are the function's own */
   symtab cells;                /* a cell's C path (interned in the unit) -> its variable */
   symtab arrays;               /* a C array some cell is an element of (its path, interned) -> that cell */
   symtab local_cells;          /* a leaf of a local struct or array (its key, interned) -> its local */

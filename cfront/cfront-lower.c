@@ -943,14 +943,18 @@ static const cfe_func *find_function(const cfe_unit *u, const char *name) {
 
 /* A thread-local global (_Thread_local, __thread) is the thread's own: a
  * local that starts with its C initializer (C's zero without one), set in a
- * first step; one of a type a local cannot hold is left to its first use. */
+ * first step; one of a type a local cannot hold is left to its first use.
+ * With own_globals, so is a global no cell stands for whose initializer is
+ * a constant (one that is not is left to its first use: an error there). */
 static int thread_locals(cfe_lowering *L, int cur) {
   vec_foreach(&L->u->globals, g) {
     const cfe_decl *d = L->u->globals.items[g];
-    if (!d->thread_local || (d->type.kind != CT_INT && d->type.kind != CT_BOOL)) continue;
-    int v = cfe_new_local(L, d->name, &d->type);
     int64_t k = 0;
-    if (d->init && !cfe_const_value(L->u, d->init, &k)) cur = step(L, cur, ACT_HAVOC, v, NULL, d->at);
+    bool constant = !d->init || cfe_const_value(L->u, d->init, &k);
+    bool owned = L->own_globals && !d->thread_local && constant && symtab_get(&L->cells, d->name) < 0;
+    if (!(d->thread_local || owned) || (d->type.kind != CT_INT && d->type.kind != CT_BOOL)) continue;
+    int v = cfe_new_local(L, d->name, &d->type);
+    if (!constant) cur = step(L, cur, ACT_HAVOC, v, NULL, d->at);
     else cur = step(L, cur, ACT_ASSIGN, v, cfe_store_value(L, v, cfe_int_lit(L, d->at.at, k), (ir_ctype){0, false}), d->at);
     L->globals[g] = v;
   }
@@ -976,8 +980,9 @@ static void lower_entry(cfe_lowering *L, const cfe_func *f) {
 }
 
 /* One lowering of f with the targets known so far (all of them when ptr->frozen); NULL after errors. */
-static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr, cfe_ints ints) {
-  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr, .ints = ints};
+static prog *lower_once(cfe_unit *u, const ast_spec *spec, const cfe_func *f, cfe_pointers *ptr, cfe_ints ints,
+                        bool own_globals) {
+  cfe_lowering L = {.u = u, .spec = spec, .p = prog_new(f->name), .ptr = ptr, .ints = ints, .own_globals = own_globals};
   ptr->pointee.len = ptr->unknown.len = ptr->types.len = ptr->ordinal.len = 0;
   ptr->declared = 0;
   L.file_map = xmalloc((u->files.len + 1) * sizeof *L.file_map);
@@ -1034,7 +1039,7 @@ static void free_pointers(cfe_pointers *ptr) {
  * second pass lowers the function knowing them all. */
 const char *cfe_ints_name(cfe_ints ints) { return ints == CFE_INTS_MATH ? "math" : "c"; }
 
-prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
+static prog *lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints, bool own_globals) {
   const cfe_func *f = find_function(u, function);
   if (!f) {
     diag_error_at(u->sink, "athread", "no function '%s' with a body in the C files", function);
@@ -1047,7 +1052,7 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_int
   int errors = u->errors;
   u->sink->out = spec_sink->out = NULL;
   u->reported = (symtab){0};
-  prog *p = lower_once(u, spec, f, &ptr, ints);
+  prog *p = lower_once(u, spec, f, &ptr, ints, own_globals);
   bool failed = u->errors != errors || spec_sink->errors != spec_saved.errors;
   symtab_free(&u->reported);
   u->reported = printed;
@@ -1057,8 +1062,16 @@ prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_int
   if (failed || ptr.targets.len > 0 || ptr.again) {
     prog_free(p);
     freeze(&ptr);
-    p = lower_once(u, spec, f, &ptr, ints);
+    p = lower_once(u, spec, f, &ptr, ints, own_globals);
   }
   free_pointers(&ptr);
   return p;
+}
+
+prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
+  return lower(u, spec, function, ints, false);
+}
+
+prog *cfe_lower_owning(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints) {
+  return lower(u, spec, function, ints, true);
 }

@@ -61,5 +61,10 @@ const char *cfe_function_at(const cfe_unit *u, const diag_source *src, uint32_t 
  * after reporting errors. Returns owned, free with prog_free (the prog
  * borrows the unit's diag_sources: free the prog before the unit). */
 prog *cfe_lower(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints);
+/* As cfe_lower, but a scalar global (int or bool) that no shared variable
+ * of the spec stands for and whose initializer is a constant is the
+ * function's own: a local that starts at its C initial value. Exact for a
+ * main whose threads never access such a global (athread races). */
+prog *cfe_lower_owning(cfe_unit *u, const ast_spec *spec, const char *function, cfe_ints ints);
 
 #endif

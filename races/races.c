@@ -580,7 +580,7 @@ static void judge_cells(run *r) {
  * pthread_create in a thread let it go on as if the other thread may still
  * run or had not started, behaviours C does not have. */
 static bool is_thread_call(const char *name) {
-  static const char *const names[] = {"pthread_create", "pthread_join", "pthread_detach", "pthread_exit",
+  static const char *const names[] = {"pthread_create", "pthread_join", "pthread_detach",
                                       "pthread_cancel", "thrd_create", "thrd_join", "thrd_exit", "thrd_detach",
                                       "CreateThread", "PsCreateSystemThread", "WaitForSingleObject",
                                       "WaitForMultipleObjects", "ExitThread", "kthread_run", "kthread_create",
@@ -704,7 +704,7 @@ static void c_initial_values(run *r, bool *known, int64_t *value) {
  * functions. */
 static prog *main_for_search(run *r, const bool *known) {
   if (main_thread_call(r->program, "main", 0) || !cfe_has_function(r->unit, "main")) return NULL;
-  prog *m = cfe_lower(r->unit, r->spec, "main", CFE_INTS_C);
+  prog *m = cfe_lower_owning(r->unit, r->spec, "main", CFE_INTS_C);
   if (m && !atomicity_split(m, &r->lower)) prog_free(m), m = NULL;
   if (m && (reads_argument(m) || unknown_cell(r, m, known))) prog_free(m), m = NULL;
   return m;
