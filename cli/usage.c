@@ -28,7 +28,7 @@ static const usage usages[] = {
    "  promela  export the system for SPIN\n"
    "  murphi   export the system for rumur (Murphi)\n"
    "  skeleton draft a specification from multithreaded C code\n"
-   "  races    look for data races in multithreaded C code (lockset layer)\n"
+   "  races    look for data races in multithreaded C code (lockset, then a search)\n"
    "\n"
    "  athread help COMMAND   or   athread COMMAND --help   for a command's options\n"
    "  athread --version\n"
@@ -334,9 +334,11 @@ static const usage usages[] = {
    "then finds the locks each thread surely holds at each access. A bool cell is\n"
    "a lock when only lock and unlock calls change it, each unlock by a thread that\n"
    "holds it. main's accesses count from its first start until it has joined as\n"
-   "many threads as it started. Each cell is a lock, race-free (how), or unknown\n"
-   "with two accesses that may race (file:line:col, read or write, locks held).\n"
-   "Layer 1 never finds a race: its verdicts are no data race or unknown.\n"
+   "many threads as it started. For the candidates, a bounded search (layer 2) runs\n"
+   "the threads (and main, when it can) one shared access a step until two\n"
+   "conflicting accesses are enabled at once, and replays the trace. Each cell is\n"
+   "a lock, race-free (how), a data race (its trace), or unknown with two accesses\n"
+   "that may race (file:line:col, read or write, locks held).\n"
    "\n"
    "  --thread T=FUNC       thread T of SPEC runs C function FUNC (repeatable;\n"
    "                        overrides 'implements')\n"
@@ -348,7 +350,8 @@ static const usage usages[] = {
    "  -h, --help            show this help\n"
    "\n"
    "Exit codes: 0 no data race (no candidate, and nothing the analysis could not\n"
-   "follow), 3 unknown (candidates, or the reasons printed), 2 bad input or usage.\n"},
+   "follow), 1 data race (a replayed trace), 3 unknown (candidates, or the reasons\n"
+   "printed), 2 bad input or usage.\n"},
 };
 /* clang-format on */
 

@@ -92,13 +92,11 @@ static size_t main_instance(const layout *l) {
   return l->count;
 }
 
-/* May instance k move in s at all: not after main has returned, and not
- * before main has started the others? */
+/* May instance k move in s at all: not before main has started the
+ * others? (Once main has returned they still may: main's return can wait
+ * as long as they run, so the state is one where it is about to return.) */
 static bool may_move(const layout *l, size_t k, const int64_t *s) {
-  size_t m = main_instance(l);
-  if (m == l->count) return true;
-  if (s[l->base[m]] == code_of(l, m)->exit) return false;
-  return is_main(l, k) || s[l->rq->cells] >= l->rq->creates;
+  return main_instance(l) == l->count || is_main(l, k) || s[l->rq->cells] >= l->rq->creates;
 }
 
 static bool others_ended(const layout *l, const int64_t *s) {

@@ -3,9 +3,10 @@
  *
  * With main among the threads (rs_request.main_thread) the others start
  * together once main has run all its thread creations (a creation's result
- * is 0), a join of main waits until every other thread has ended, and
- * nothing moves once main has returned: fewer runs than C has, none it
- * does not. Without main they all start at once.
+ * is 0), and a join of main waits until every other thread has ended: fewer
+ * runs than C has, none it does not (once main has returned the others go
+ * on: main's return may wait that long). Without main they all start at
+ * once.
  *
  * The threads are lowered progs split at their shared accesses
  * (--atomicity access: one shared access per step, atomic sections one
