@@ -712,9 +712,11 @@ static prog *main_for_search(run *r, const bool *known) {
 
 /* Why the search cannot run the threads as C does, or NULL. Without main
  * it starts them all at once from the cells' initial values (when the first
- * thread starts), so main must change nothing while they run. Either way
- * main must surely start each (no if or early return around it, a known
- * count), and the threads must not start, join or end threads. */
+ * thread starts), so main must change nothing while they run and surely
+ * start each thread (no if or early return around it). With main they
+ * start when main has run all the creations counted (a run that skips one
+ * never starts them). Either way the counts must be known, and the threads
+ * must not start, join or end threads. */
 static const char *search_blocker(run *r, const bool *known, const prog *main_code) {
   if (!r->out->drafted) return "a specification is given (the search runs main's threads, without one)";
   if (r->out->reasons.len > r->layer1_only) return "the program is not one the search models (the reasons below)";
@@ -729,7 +731,7 @@ static const char *search_blocker(run *r, const bool *known, const prog *main_co
   vec_foreach(&r->threads, i) {
     const rc_thread *t = &r->threads.items[i];
     const char *call = thread_call(r->program, t->function, 0);
-    if (t->instances == UNBOUNDED || t->unsure)
+    if (t->instances == UNBOUNDED || (t->unsure && !main_code))
       return arena_printf(r->out->arena, "main may not start every instance of %s it is counted for", t->function);
     if (call) return arena_printf(r->out->arena, "thread %s calls %s", t->function, call);
     if (reads_argument(t->code)) return arena_printf(r->out->arena, "thread %s reads its argument", t->function);
