@@ -590,14 +590,17 @@ static bool is_thread_call(const char *name) {
   return false;
 }
 
-/* A function that function (or one it calls) calls and is_thread_call, or NULL. */
-static const char *thread_call(const cfp_program *p, const char *function, int depth) {
+/* A function that function (or one it calls) calls and is_thread_call, or
+ * NULL; for main, creating and joining threads are allowed (the search
+ * runs main's creations and joins). */
+static const char *thread_call(const cfp_program *p, const char *function, bool main, int depth) {
   const cfp_function *f = cfp_function_named(p, function);
   if (!f || depth > 64) return depth > 64 ? function : NULL;
   vec_foreach(&f->callees, i) {
     const char *c = f->callees.items[i];
-    if (is_thread_call(c)) return c;
-    const char *deeper = strcmp(c, function) == 0 ? NULL : thread_call(p, c, depth + 1);
+    bool allowed = main && (strcmp(c, "pthread_create") == 0 || strcmp(c, "pthread_join") == 0);
+    if (is_thread_call(c) && !allowed) return c;
+    const char *deeper = strcmp(c, function) == 0 ? NULL : thread_call(p, c, main, depth + 1);
     if (deeper) return deeper;
   }
   return NULL;
@@ -636,19 +639,6 @@ static const char *unknown_cell(run *r, const prog *p, const bool *known) {
   }
   free(named);
   return unknown;
-}
-
-/* A thread call main makes besides creating and joining threads, or NULL. */
-static const char *main_thread_call(const cfp_program *p, const char *function, int depth) {
-  const cfp_function *f = cfp_function_named(p, function);
-  if (!f || depth > 64) return depth > 64 ? function : NULL;
-  vec_foreach(&f->callees, i) {
-    const char *c = f->callees.items[i];
-    if (is_thread_call(c) && strcmp(c, "pthread_create") != 0 && strcmp(c, "pthread_join") != 0) return c;
-    const char *deeper = strcmp(c, function) == 0 ? NULL : main_thread_call(p, c, depth + 1);
-    if (deeper) return deeper;
-  }
-  return NULL;
 }
 
 /* The global (or static local, "f.x") whose part path is, and the steps
@@ -703,7 +693,7 @@ static void c_initial_values(run *r, bool *known, int64_t *value) {
  * must not read its parameters, end the program or call other thread
  * functions. */
 static prog *main_for_search(run *r, const bool *known) {
-  if (main_thread_call(r->program, "main", 0) || !cfe_has_function(r->unit, "main")) return NULL;
+  if (thread_call(r->program, "main", true, 0) || !cfe_has_function(r->unit, "main")) return NULL;
   prog *m = cfe_lower_owning(r->unit, r->spec, "main", CFE_INTS_C);
   if (m && !atomicity_split(m, &r->lower)) prog_free(m), m = NULL;
   if (m && (reads_argument(m) || unknown_cell(r, m, known))) prog_free(m), m = NULL;
@@ -730,7 +720,7 @@ static const char *search_blocker(run *r, const bool *known, const prog *main_co
   }
   vec_foreach(&r->threads, i) {
     const rc_thread *t = &r->threads.items[i];
-    const char *call = thread_call(r->program, t->function, 0);
+    const char *call = thread_call(r->program, t->function, false, 0);
     if (t->instances == UNBOUNDED || (t->unsure && !main_code))
       return arena_printf(r->out->arena, "main may not start every instance of %s it is counted for", t->function);
     if (call) return arena_printf(r->out->arena, "thread %s calls %s", t->function, call);

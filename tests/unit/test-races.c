@@ -125,30 +125,31 @@ static void tampered_races_do_not_replay(void **state) {
   assert_tampered("one instance", same_instance);
 }
 
-static void reads_alone_never_race(void **state) {
-  (void)state;
-  lowered *l = lower("int g;\nvoid *w(void *a) { int x = g; return 0; }\n", "w");
+/* How the search of two instances of w in code ends within max_states (*states: the states seen). */
+static rs_outcome search_two(const char *code, size_t max_states, size_t *states) {
+  lowered *l = lower(code, "w");
   rs_thread t[] = {{l->p, 2, NULL}};
-  rs_request rq = request(t, 1, 1000);
+  rs_request rq = request(t, 1, max_states);
   rs_race race;
-  size_t states = 0;
-  assert_int_equal(rs_search(&rq, &race, &states), RS_NONE);
-  assert_true(states > 1);
+  rs_outcome o = rs_search(&rq, &race, states);
   rs_race_free(&race);
   release(l);
+  return o;
+}
+
+static void reads_alone_never_race(void **state) {
+  (void)state;
+  size_t states = 0;
+  assert_int_equal(search_two("int g;\nvoid *w(void *a) { int x = g; return 0; }\n", 1000, &states), RS_NONE);
+  assert_true(states > 1);
 }
 
 static void the_state_bound_is_kept(void **state) {
   (void)state;
-  lowered *l = lower("int g, h;\nvoid *w(void *a) { int x = g; x = h; x = g; return 0; }\n", "w");
-  rs_thread t[] = {{l->p, 2, NULL}};
-  rs_request rq = request(t, 1, 3);
-  rs_race race;
   size_t states = 0;
-  assert_int_equal(rs_search(&rq, &race, &states), RS_LIMIT);
+  const char *code = "int g, h;\nvoid *w(void *a) { int x = g; x = h; x = g; return 0; }\n";
+  assert_int_equal(search_two(code, 3, &states), RS_LIMIT);
   assert_int_equal(states, 3);
-  rs_race_free(&race);
-  release(l);
 }
 
 /* A race that needs k == 2 is found with that value in the trace; one
