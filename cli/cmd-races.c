@@ -81,8 +81,8 @@ static void print_access(const races_access *x) {
 }
 
 static void print_step(size_t n, const races_step *s) {
-  printf("  %zu. %s#%d at %s:%u:%u: %s", n, s->thread, s->instance, s->file, s->line, s->col,
-         s->starts ? "starts" : s->text);
+  printf("  %zu. %s#%d at %s:%u:%u: %s%s%s", n, s->thread, s->instance, s->file, s->line, s->col,
+         s->starts ? "starts" : "", s->starts && *s->accesses ? ": " : "", !s->starts || *s->accesses ? s->text : "");
   if (*s->accesses) printf(" (%s)", s->accesses);
   if (*s->inputs) printf(" [nondeterministic: %s]", s->inputs);
   vec_foreach(&s->changes, i)

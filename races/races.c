@@ -708,7 +708,9 @@ static prog *main_for_search(run *r, const bool *known) {
  * never starts them). Either way the counts must be known, and the threads
  * must not start, join or end threads. */
 static const char *search_blocker(run *r, const bool *known, const prog *main_code) {
-  if (!r->out->drafted) return "a specification is given (the search runs main's threads, without one)";
+  if (!r->out->drafted && r->program->sites.len)
+    return "a specification is given and main starts threads (with a spec, the search runs the spec's system when "
+           "main starts none)";
   if (r->out->reasons.len > r->layer1_only) return "the program is not one the search models (the reasons below)";
   vec_foreach(&r->program->late, i) {
     const cfp_late *l = &r->program->late.items[i];
@@ -764,6 +766,9 @@ static void search_candidates(run *r) {
   hunt_request rq = {r->unit,    threads,       r->threads.len, n,           r->paths, value, result_cell,
                      SEARCH_STATES, main_code, creations(r)};
   if (!blocker) hunt_run(&rq, r->out);
+  if (!blocker && !r->out->drafted)
+    r->out->search = arena_printf(r->out->arena, "%s (the threads as the spec's system runs them, from its initial "
+                                  "values)", r->out->search);
   prog_free(main_code);
   free(threads);
   free(result_cell);

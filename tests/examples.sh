@@ -103,6 +103,11 @@ check_reason "conform battery-buggy reason" 1 "NumQueuedWorkers = NumQueuedWorke
 check_reason "conform dispatch-v1" 1 "moved: *another Dispatcher takes Idle -> Owner" -- conform "$ex/tutorial/dispatch.athread" "$ex/tutorial/dispatch-v1.c"
 check_reason "conform dispatch-racy lost update" 1 "step 4 is not simulated: no edge of Dispatcher from {Owner}" -- conform "$ex/tutorial/dispatch-racy.athread" "$ex/tutorial/dispatch-v1.c"
 # For every N (check --for-all): the correct designs' code is safe for every N, the buggy code is not proved.
+# races: the fixed and the racy C variants, and KISS's Bluetooth driver (the spec's system as the harness):
+# no data race; a race on sent with a replayed trace; a race on the stopping flag.
+check "races dispatch-threads" 0 -- races "$ex/tutorial/dispatch-threads.c"
+check_reason "races dispatch-threads-racy" 1 "cell sent: data race: .*(replayed)" -- races "$ex/tutorial/dispatch-threads-racy.c"
+check_reason "races bluetooth-buggy" 1 "cell ext.StoppingFlag: data race: PnpStop writes" -- races "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth-buggy.c"
 check "check dispatch for every N" 0 -- check "$ex/tutorial/dispatch.athread" "$ex/tutorial/dispatch.c" --for-all N
 check "check bluetooth for every N" 0 -- check "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth.c" --for-all N
 check_reason "check bluetooth-buggy for every N" 1 "thread Worker does not conform" -- check "$ex/bluetooth/bluetooth.athread" "$ex/bluetooth/bluetooth-buggy.c" --for-all N

@@ -54,15 +54,21 @@ conform_column() {
   esac
 }
 
-# races_column EXPECTED PROGRAM: the RACES column.
+# races_column EXPECTED PROGRAM: the RACES, LAYER and SECONDS columns.
 races_column() {
+  local start end rc
+  start=$(date +%s.%N)
   (cd "$(dirname "$2")" && "$ATHREAD" races "$(basename "$2")") > /dev/null 2>&1
-  case $? in
-    0) [ "$1" = false ] && printf 'WRONG' || printf 'no-race' ;;
-    3) printf 'unknown' ;;
-    2) printf 'error' ;;
-    *) printf 'internal' ;;
+  rc=$?
+  end=$(date +%s.%N)
+  case $rc in
+    0) [ "$1" = false ] && printf 'WRONG    lockset' || printf 'no-race  lockset' ;;
+    1) [ "$1" = true ] && printf 'WRONG    search ' || printf 'race     search ' ;;
+    3) printf 'unknown  -      ' ;;
+    2) printf 'error    -      ' ;;
+    *) printf 'internal -      ' ;;
   esac
+  awk -v a="$start" -v b="$end" 'BEGIN { printf " %7.2f", b - a }'
 }
 
 # survey TASK EXPECTED PROGRAM: prints the task's row.
@@ -70,19 +76,19 @@ survey() {
   local draft=$SCRATCH/draft.athread lines col why
   lines=$(grep -c '' "$3")
   if ! (cd "$(dirname "$3")" && "$ATHREAD" skeleton "$(basename "$3")") > "$draft" 2> "$SCRATCH/skeleton.err"; then
-    printf '%-47s %-8s %5d %-8s %-7s %-9s %-8s %s\n' "$1" "$2" "$lines" error - - - "$(first_error "$SCRATCH/skeleton.err")"
+    printf '%-47s %-8s %5d %-8s %-7s %-9s %-8s %-7s %7s %s\n' "$1" "$2" "$lines" error - - - - - "$(first_error "$SCRATCH/skeleton.err")"
     return
   fi
   col=$(conform_column "$draft" "$3")
   why=""
   case $col in *$'\t'*) why=${col#*$'\t'}; col=${col%%$'\t'*} ;; esac
-  printf '%-47s %-8s %5d %-8s %-7s %-9s %-8s %s\n' "$1" "$2" "$lines" ok "$(threads "$draft")" "$col" \
+  printf '%-47s %-8s %5d %-8s %-7s %-9s %s %s\n' "$1" "$2" "$lines" ok "$(threads "$draft")" "$col" \
     "$(races_column "$2" "$3")" "$why"
 }
 
 [ -r "$SVCOMP_TASKS" ] || { echo "races-survey: cannot read $SVCOMP_TASKS" >&2; exit 2; }
 svcomp_fetch 2> /dev/null
-printf '%-47s %-8s %5s %-8s %-7s %-9s %-8s %s\n' TASK EXPECTED LINES SKELETON THREADS CONFORM RACES WHY
+printf '%-47s %-8s %5s %-8s %-7s %-9s %-8s %-7s %7s %s\n' TASK EXPECTED LINES SKELETON THREADS CONFORM RACES LAYER SECONDS WHY
 while read -r -u 3 task input property expected _ _ where _; do
   case $task in '#'* | '') continue ;; esac
   [ "$property" = no-data-race ] || continue
@@ -94,6 +100,6 @@ while read -r -u 3 task input property expected _ _ where _; do
 done 3< "$SVCOMP_TASKS" | tee "$SCRATCH/rows"
 # The totals: tasks, and how many of them each column's answers cover.
 awk '{ n++; if ($3 == "-") miss++; else { sk[$4]++; if ($4 == "ok") { cf[$6]++; rc[$7]++ } } }
-     END { printf "races-survey: %d tasks, %d missing; skeleton: %d ok, %d error; conform: %d accepted, %d rejected, %d unknown, %d internal; races: %d no-race, %d WRONG, %d unknown, %d error\n",
-           n, miss, sk["ok"], sk["error"], cf["accepted"], cf["rejected"], cf["unknown"], cf["internal"], rc["no-race"], rc["WRONG"], rc["unknown"], rc["error"] }' "$SCRATCH/rows"
+     END { printf "races-survey: %d tasks, %d missing; skeleton: %d ok, %d error; conform: %d accepted, %d rejected, %d unknown, %d internal; races: %d no-race, %d race, %d WRONG, %d unknown, %d error\n",
+           n, miss, sk["ok"], sk["error"], cf["accepted"], cf["rejected"], cf["unknown"], cf["internal"], rc["no-race"], rc["race"], rc["WRONG"], rc["unknown"], rc["error"] }' "$SCRATCH/rows"
 exit 0
