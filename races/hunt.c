@@ -11,6 +11,9 @@
 /* Instances of one function the search runs: two are enough for a race
  * between two instances of it, and each more multiplies the states. */
 #define INSTANCE_CAP 2
+/* Context switches of the first, depth-first search: main's creations, one
+ * thread up to its access, another up to its own. */
+#define CONTEXT_BOUND 2
 
 typedef struct hunt {
   const hunt_request *rq;
@@ -150,8 +153,15 @@ static void hunt_all(hunt *h) {
   while (any_target(h)) {
     rs_race race;
     size_t states = 0;
+    h->search.context_bound = CONTEXT_BOUND; /* deep races in few states first */
     last = rs_search(&h->search, &race, &states);
     h->out->searched += states;
+    if (last != RS_FOUND) {
+      rs_race_free(&race);
+      h->search.context_bound = -1; /* then every run, breadth first */
+      last = rs_search(&h->search, &race, &states);
+      h->out->searched += states;
+    }
     bool taken = last == RS_FOUND && take_race(h, &race, why, sizeof why);
     if (last == RS_FOUND) h->target[race.cell] = false;
     rs_race_free(&race);
@@ -201,7 +211,7 @@ void hunt_run(const hunt_request *rq, races_result *out) {
   h.target = xcalloc(rq->cells + 1, sizeof *h.target);
   for (size_t c = 0; c < rq->cells; c++)
     h.target[c] = rq->result_cell[c] >= 0 && out->cells.items[rq->result_cell[c]].kind == RACES_CELL_CANDIDATE;
-  h.search = (rs_request){h.threads, n,          rq->cells,  rq->initial, h.target, edge_sync, &h, rq->max_states,
+  h.search = (rs_request){h.threads, n,          rq->cells,  rq->initial, h.target, edge_sync, &h, rq->max_states, -1,
                           rq->main_code ? (int)rq->thread_count : -1, rq->creates};
   hunt_all(&h);
   free(h.target);

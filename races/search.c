@@ -19,7 +19,8 @@
  * the cell's, at the start of the state). */
 typedef struct layout {
   const rs_request *rq;
-  size_t width;  /* values per state: the cells, the creations main has run, then the instances' parts */
+  size_t width;  /* values per state: the cells, the creations main has run, the last instance to move (+1) and
+                    the context switches so far (a context-bounded search only), then the instances' parts */
   size_t count;  /* instances */
   int *thread;   /* per instance: its thread */
   size_t *base;  /* per instance: where its part starts */
@@ -31,7 +32,7 @@ static void layout_init(layout *l, const rs_request *rq) {
   for (size_t t = 0; t < rq->thread_count; t++) l->count += (size_t)rq->threads[t].instances;
   l->thread = xcalloc(l->count + 1, sizeof *l->thread);
   l->base = xcalloc(l->count + 1, sizeof *l->base);
-  size_t at = rq->cells + 1, k = 0;
+  size_t at = rq->cells + 3, k = 0;
   for (size_t t = 0; t < rq->thread_count; t++)
     for (int i = 0; i < rq->threads[t].instances; i++, k++) {
       l->thread[k] = (int)t;
@@ -341,6 +342,8 @@ static void stepper_free(stepper *w) {
 
 /* ---------------------------------------------------------------- the visited states */
 
+typedef VEC(size_t) size_t_list;
+
 typedef struct seen {
   size_t parent;   /* the state it was first reached from (itself for the start) */
   int instance;    /* by which instance's step */
@@ -383,11 +386,11 @@ static void rehash(search *x) {
   }
 }
 
-/* Adds s (reached from parent by instance's step path) unless seen. */
-static void visit(search *x, const int64_t *s, seen how, const int *edges, const int64_t *values) {
+/* Adds s (reached from parent by instance's step path) unless seen; true when added. */
+static bool visit(search *x, const int64_t *s, seen how, const int *edges, const int64_t *values) {
   size_t w = x->lay.width, h = hash_state(s, w) & x->mask;
   for (; x->slots[h]; h = (h + 1) & x->mask)
-    if (memcmp(state_at(x, x->slots[h] - 1), s, w * sizeof *s) == 0) return;
+    if (memcmp(state_at(x, x->slots[h] - 1), s, w * sizeof *s) == 0) return false;
   x->slots[h] = (uint32_t)x->meta.len + 1;
   for (size_t i = 0; i < w; i++) vec_push(NULL, &x->pool, s[i]);
   how.path = x->edges.len;
@@ -397,6 +400,7 @@ static void visit(search *x, const int64_t *s, seen how, const int *edges, const
   }
   vec_push(NULL, &x->meta, how);
   if (x->meta.len * 2 > x->mask) rehash(x);
+  return true;
 }
 
 /* ---------------------------------------------------------------- finding a race */
@@ -471,6 +475,46 @@ static void search_free(search *x) {
   layout_free(&x->lay);
 }
 
+/* The context switches a move of instance k from state s costs (0: the
+ * same instance as the last move, or the first move), or -1 when a
+ * context-bounded search may not make it. */
+static int switch_cost(const search *x, size_t k, const int64_t *s) {
+  if (x->rq->context_bound < 0) return 0;
+  int64_t last = s[x->rq->cells + 1];
+  int cost = last != 0 && last != (int64_t)k + 1;
+  return s[x->rq->cells + 2] + cost > x->rq->context_bound ? -1 : cost;
+}
+
+/* Adds the successors of state i by instance k; pushes the new ones on todo. */
+static rs_outcome add_successors(search *x, size_t i, size_t k, size_t limit, size_t_list *todo) {
+  stepper *w = &x->steps[k];
+  int cost = switch_cost(x, k, state_at(x, i));
+  if (cost < 0) return RS_NONE;
+  for (size_t s = w->succs.len; s-- > 0;) { /* the first run on top of a depth-first search's stack */
+    if (x->meta.len >= limit) return RS_LIMIT;
+    const succ *n = &w->succs.items[s];
+    int64_t *next = w->states.items + n->state;
+    if (x->rq->context_bound >= 0) next[x->rq->cells + 1] = (int64_t)k + 1, next[x->rq->cells + 2] += cost;
+    if (visit(x, next, (seen){i, (int)k, 0, n->length}, w->edges.items + n->path, w->values.items + n->path))
+      vec_push(NULL, todo, x->meta.len - 1);
+  }
+  return RS_NONE;
+}
+
+/* Expands state i: its steps, a race among them, else its successors,
+ * pushed so that a depth-first search goes on with the last instance to
+ * move, then tries the others in order, each's runs in order. */
+static rs_outcome expand(search *x, size_t i, size_t limit, size_t_list *todo, rs_race *out) {
+  for (size_t k = 0; k < x->lay.count; k++) step(&x->steps[k], k, state_at(x, i));
+  if (find_conflict(x, i, out)) return RS_FOUND;
+  int64_t last = state_at(x, i)[x->rq->cells + 1];
+  rs_outcome r = RS_NONE;
+  for (size_t k = x->lay.count; k-- > 0 && r == RS_NONE;)
+    if ((int64_t)k + 1 != last) r = add_successors(x, i, k, limit, todo);
+  if (r == RS_NONE && last > 0) r = add_successors(x, i, (size_t)last - 1, limit, todo);
+  return r;
+}
+
 rs_outcome rs_search(const rs_request *rq, rs_race *out, size_t *states) {
   memset(out, 0, sizeof *out);
   search x = {.rq = rq};
@@ -485,26 +529,17 @@ rs_outcome rs_search(const rs_request *rq, rs_race *out, size_t *states) {
   initial_state(&x.lay, start);
   visit(&x, start, (seen){0, -1, 0, 0}, NULL, NULL);
   free(start);
+  size_t_list todo = {0}; /* the depth-first search's stack (breadth-first: the states in order) */
+  vec_push(NULL, &todo, 0);
   rs_outcome result = RS_NONE;
-  for (size_t i = 0; i < x.meta.len && result == RS_NONE; i++) {
-    for (size_t k = 0; k < x.lay.count; k++) step(&x.steps[k], k, state_at(&x, i));
-    if (find_conflict(&x, i, out)) {
-      result = RS_FOUND;
-      break;
-    }
-    for (size_t k = 0; k < x.lay.count && result == RS_NONE; k++) {
-      const stepper *w = &x.steps[k];
-      vec_foreach(&w->succs, s) {
-        if (x.meta.len >= limit) {
-          result = RS_LIMIT;
-          break;
-        }
-        const succ *n = &w->succs.items[s];
-        visit(&x, w->states.items + n->state, (seen){i, (int)k, 0, n->length}, w->edges.items + n->path,
-              w->values.items + n->path);
-      }
-    }
+  for (size_t next = 0; result == RS_NONE;) {
+    bool depth_first = rq->context_bound >= 0;
+    if (depth_first ? todo.len == 0 : next >= x.meta.len) break;
+    size_t i = depth_first ? todo.items[--todo.len] : next++;
+    result = expand(&x, i, limit, &todo, out);
+    if (!depth_first) todo.len = 0;
   }
+  vec_free(&todo);
   *states = x.meta.len;
   search_free(&x);
   return result;

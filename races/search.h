@@ -62,6 +62,9 @@ typedef struct rs_request {
   rs_sync_fn *sync;         /* the synchronised accesses */
   void *ctx;                /* sync's */
   size_t max_states;        /* the search stops after this many states */
+  int context_bound;        /* >= 0: a depth-first search of the runs with at most this many context switches (a
+                               move by another instance than the last one's), which reaches deep races in few
+                               states; < 0: a breadth-first search of every run (shortest traces) */
   int main_thread;          /* the thread that is main (one instance, roles set), or -1 */
   int64_t creates;          /* with main: the other threads start when main has run this many creations */
 } rs_request;

@@ -57,7 +57,7 @@ static const int64_t zeros[3];
 static const bool all_cells[3] = {true, true, true};
 
 static rs_request request(rs_thread *threads, size_t n, size_t max_states) {
-  return (rs_request){threads, n, 3, zeros, all_cells, atomic_edge, threads, max_states, -1, 0};
+  return (rs_request){threads, n, 3, zeros, all_cells, atomic_edge, threads, max_states, -1, -1, 0};
 }
 
 static const char *counter = "int g;\nvoid *w(void *a) { g++; return 0; }\n";
