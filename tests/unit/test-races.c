@@ -109,7 +109,11 @@ static void same_instance(rs_race *r, const prog *p) {
 static void no_instance(rs_race *r, const prog *p) { (void)p, r->first.move.instance = 7; }
 static void wrong_edge(rs_race *r, const prog *p) { r->edges.items[r->first.move.first] = (int)p->edges.len; }
 static void empty_move(rs_race *r, const prog *p) { (void)p, r->first.move.count = 0; }
-static void wrong_kind(rs_race *r, const prog *p) { (void)p, r->second.write = !r->second.write; }
+static void wrong_kind(rs_race *r, const prog *p) {
+  (void)p;
+  rs_side *side = r->first.write ? &r->second : &r->first; /* a read made a write: one write stays */
+  side->write = !side->write;
+}
 static void reads_only(rs_race *r, const prog *p) {
   (void)p;
   r->first.write = r->second.write = false;
