@@ -501,17 +501,28 @@ static rs_outcome add_successors(search *x, size_t i, size_t k, size_t limit, si
   return RS_NONE;
 }
 
+/* Does a step of instance k (just computed) access a target cell? */
+static bool accesses_target(const search *x, size_t k) {
+  const access_list *a = &x->steps[k].accesses;
+  vec_foreach(a, j) if (x->rq->target[a->items[j].cell]) return true;
+  return false;
+}
+
 /* Expands state i: its steps, a race among them, else its successors,
  * pushed so that a depth-first search goes on with the last instance to
- * move, then tries the others in order, each's runs in order. */
+ * move, then tries the others in order, each's runs in order; but when the
+ * last instance's step would access a target cell, the others go first
+ * (one of them may reach a conflicting access while it waits there). */
 static rs_outcome expand(search *x, size_t i, size_t limit, size_t_list *todo, rs_race *out) {
   for (size_t k = 0; k < x->lay.count; k++) step(&x->steps[k], k, state_at(x, i));
   if (find_conflict(x, i, out)) return RS_FOUND;
   int64_t last = state_at(x, i)[x->rq->cells + 1];
+  bool at_target = last > 0 && accesses_target(x, (size_t)last - 1);
   rs_outcome r = RS_NONE;
+  if (at_target) r = add_successors(x, i, (size_t)last - 1, limit, todo);
   for (size_t k = x->lay.count; k-- > 0 && r == RS_NONE;)
     if ((int64_t)k + 1 != last) r = add_successors(x, i, k, limit, todo);
-  if (r == RS_NONE && last > 0) r = add_successors(x, i, (size_t)last - 1, limit, todo);
+  if (r == RS_NONE && last > 0 && !at_target) r = add_successors(x, i, (size_t)last - 1, limit, todo);
   return r;
 }
 
