@@ -9,7 +9,7 @@
 #define STEP_BUDGET 20000
 /* Edges on one run of a step. */
 #define STEP_DEPTH 2000
-/* The state pool's size, in values. */
+/* The values the tables of states and parts may hold. */
 #define POOL_LIMIT ((size_t)8 << 20)
 
 /* ---------------------------------------------------------------- layout */
@@ -351,19 +351,16 @@ typedef struct seen {
   size_t length;   /* how many */
 } seen;
 
-typedef struct search {
-  const rs_request *rq;
-  layout lay;
-  VEC(int64_t) pool;  /* the states, width values each */
-  VEC(seen) meta;     /* per state: how it was reached */
-  VEC(int) edges;     /* the steps' edges */
-  VEC(int64_t) values; /* and havoc values */
-  uint32_t *slots;    /* hash table: state index + 1, or 0 */
-  size_t mask;        /* slots - 1 */
-  stepper *steps;     /* one per instance */
-} search;
+/* A set of arrays of one width, numbered in the order they were added. */
+typedef struct table {
+  size_t width;        /* values per array */
+  VEC(int64_t) items;  /* the arrays */
+  size_t count;        /* how many */
+  uint32_t *slots;     /* hash table: number + 1, or 0 */
+  size_t mask;         /* slots - 1 */
+} table;
 
-static uint64_t hash_state(const int64_t *s, size_t n) {
+static uint64_t hash_values(const int64_t *s, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15u;
   for (size_t i = 0; i < n; i++) {
     h ^= (uint64_t)s[i] + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
@@ -372,34 +369,92 @@ static uint64_t hash_state(const int64_t *s, size_t n) {
   return h ^ h >> 29;
 }
 
-static const int64_t *state_at(const search *x, size_t i) { return x->pool.items + i * x->lay.width; }
+static void table_init(table *t, size_t width) {
+  *t = (table){.width = width, .mask = 1023};
+  t->slots = xcalloc(t->mask + 1, sizeof *t->slots);
+}
 
-static void rehash(search *x) {
-  size_t n = (x->mask + 1) * 2;
-  free(x->slots);
-  x->slots = xcalloc(n, sizeof *x->slots);
-  x->mask = n - 1;
-  vec_foreach(&x->meta, i) {
-    size_t h = hash_state(state_at(x, i), x->lay.width) & x->mask;
-    while (x->slots[h]) h = (h + 1) & x->mask;
-    x->slots[h] = (uint32_t)i + 1;
+static const int64_t *table_at(const table *t, size_t i) { return t->items.items + i * t->width; }
+
+static void table_grow(table *t) {
+  free(t->slots);
+  t->mask = t->mask * 2 + 1;
+  t->slots = xcalloc(t->mask + 1, sizeof *t->slots);
+  for (size_t i = 0; i < t->count; i++) {
+    size_t h = hash_values(table_at(t, i), t->width) & t->mask;
+    while (t->slots[h]) h = (h + 1) & t->mask;
+    t->slots[h] = (uint32_t)i + 1;
   }
+}
+
+/* The number of array a in t, added when new (*added says so). */
+static size_t table_put(table *t, const int64_t *a, bool *added) {
+  size_t h = hash_values(a, t->width) & t->mask;
+  for (; t->slots[h]; h = (h + 1) & t->mask)
+    if (memcmp(table_at(t, t->slots[h] - 1), a, t->width * sizeof *a) == 0) return *added = false, t->slots[h] - 1;
+  t->slots[h] = (uint32_t)t->count + 1;
+  for (size_t i = 0; i < t->width; i++) vec_push(NULL, &t->items, a[i]);
+  *added = true;
+  if (++t->count * 2 > t->mask) table_grow(t);
+  return t->count - 1;
+}
+
+static void table_free(table *t) {
+  vec_free(&t->items);
+  free(t->slots);
+}
+
+/* The states are kept collapsed: the cells and the scheduling values, then
+ * per instance the number of its part (location and variables) in its
+ * thread's table of parts, which the states share. */
+typedef struct search {
+  const rs_request *rq;
+  layout lay;
+  table states;        /* the collapsed states */
+  table *parts;        /* per thread: the instances' parts */
+  VEC(seen) meta;      /* per state: how it was reached */
+  VEC(int) edges;      /* the steps' edges */
+  VEC(int64_t) values; /* and havoc values */
+  stepper *steps;      /* one per instance */
+  int64_t *full;       /* scratch: the state being expanded */
+  int64_t *collapsed;  /* scratch: a state being added */
+} search;
+
+static size_t prefix(const search *x) { return x->rq->cells + 3; }
+
+static size_t part_width(const search *x, size_t k) { return 1 + code_of(&x->lay, k)->vars.len; }
+
+/* State i in full, into x->full. */
+static const int64_t *state_at(search *x, size_t i) {
+  const int64_t *c = table_at(&x->states, i);
+  memcpy(x->full, c, prefix(x) * sizeof *c);
+  for (size_t k = 0; k < x->lay.count; k++)
+    memcpy(x->full + x->lay.base[k], table_at(&x->parts[x->lay.thread[k]], (size_t)c[prefix(x) + k]),
+           part_width(x, k) * sizeof *c);
+  return x->full;
+}
+
+/* The values the tables hold. */
+static size_t held(const search *x) {
+  size_t n = x->states.items.len;
+  for (size_t t = 0; t < x->rq->thread_count; t++) n += x->parts[t].items.len;
+  return n;
 }
 
 /* Adds s (reached from parent by instance's step path) unless seen; true when added. */
 static bool visit(search *x, const int64_t *s, seen how, const int *edges, const int64_t *values) {
-  size_t w = x->lay.width, h = hash_state(s, w) & x->mask;
-  for (; x->slots[h]; h = (h + 1) & x->mask)
-    if (memcmp(state_at(x, x->slots[h] - 1), s, w * sizeof *s) == 0) return false;
-  x->slots[h] = (uint32_t)x->meta.len + 1;
-  for (size_t i = 0; i < w; i++) vec_push(NULL, &x->pool, s[i]);
+  bool added;
+  memcpy(x->collapsed, s, prefix(x) * sizeof *s);
+  for (size_t k = 0; k < x->lay.count; k++)
+    x->collapsed[prefix(x) + k] = (int64_t)table_put(&x->parts[x->lay.thread[k]], s + x->lay.base[k], &added);
+  table_put(&x->states, x->collapsed, &added);
+  if (!added) return false;
   how.path = x->edges.len;
   for (size_t i = 0; i < how.length; i++) {
     vec_push(NULL, &x->edges, edges[i]);
     vec_push(NULL, &x->values, values[i]);
   }
   vec_push(NULL, &x->meta, how);
-  if (x->meta.len * 2 > x->mask) rehash(x);
   return true;
 }
 
@@ -467,8 +522,11 @@ static bool find_conflict(search *x, size_t i, rs_race *out) {
 static void search_free(search *x) {
   for (size_t k = 0; x->steps && k < x->lay.count; k++) stepper_free(&x->steps[k]);
   free(x->steps);
-  free(x->slots);
-  vec_free(&x->pool);
+  table_free(&x->states);
+  for (size_t t = 0; x->parts && t < x->rq->thread_count; t++) table_free(&x->parts[t]);
+  free(x->parts);
+  free(x->full);
+  free(x->collapsed);
   vec_free(&x->meta);
   vec_free(&x->edges);
   vec_free(&x->values);
@@ -491,7 +549,7 @@ static rs_outcome add_successors(search *x, size_t i, size_t k, size_t limit, si
   int cost = switch_cost(x, k, state_at(x, i));
   if (cost < 0) return RS_NONE;
   for (size_t s = w->succs.len; s-- > 0;) { /* the first run on top of a depth-first search's stack */
-    if (x->meta.len >= limit) return RS_LIMIT;
+    if (x->meta.len >= limit || held(x) >= POOL_LIMIT) return RS_LIMIT;
     const succ *n = &w->succs.items[s];
     int64_t *next = w->states.items + n->state;
     if (x->rq->context_bound >= 0) next[x->rq->cells + 1] = (int64_t)k + 1, next[x->rq->cells + 2] += cost;
@@ -532,10 +590,12 @@ rs_outcome rs_search(const rs_request *rq, rs_race *out, size_t *states) {
   layout_init(&x.lay, rq);
   x.steps = xcalloc(x.lay.count + 1, sizeof *x.steps);
   for (size_t k = 0; k < x.lay.count; k++) x.steps[k].lay = &x.lay;
-  x.mask = 1023;
-  x.slots = xcalloc(x.mask + 1, sizeof *x.slots);
-  size_t limit = POOL_LIMIT / x.lay.width;
-  if (rq->max_states < limit) limit = rq->max_states;
+  table_init(&x.states, prefix(&x) + x.lay.count);
+  x.parts = xcalloc(rq->thread_count + 1, sizeof *x.parts);
+  for (size_t t = 0; t < rq->thread_count; t++) table_init(&x.parts[t], 1 + rq->threads[t].code->vars.len);
+  x.full = xcalloc(x.lay.width, sizeof *x.full);
+  x.collapsed = xcalloc(x.states.width, sizeof *x.collapsed);
+  size_t limit = rq->max_states;
   int64_t *start = xcalloc(x.lay.width, sizeof *start);
   initial_state(&x.lay, start);
   visit(&x, start, (seen){0, -1, 0, 0}, NULL, NULL);
