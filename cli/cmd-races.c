@@ -13,11 +13,13 @@
 #include "../spec-lang/spec.h"
 #include "cli.h"
 #include "code-args.h"
+#include "sarif-flows.h"
 
 typedef struct races_args {
   spec_options spec;  /* --set overrides */
   cli_code_args code; /* --thread T=func; -I, -D, -U */
   bool json;          /* --json */
+  const char *sarif;  /* --sarif FILE: the verdicts as a SARIF log */
   const char *path;   /* the spec, or NULL */
   char **files;       /* the C files */
   int file_count;     /* how many */
@@ -31,6 +33,7 @@ static int races_option(int c, char *arg, void *args) {
   case 'r':
     return cli_take_binding(&a->code, arg) ? -1 : cli_usage_error(a->sink, "races", "--thread expects THREAD=FUNCTION");
   case 'j': a->json = true; return -1;
+  case 'R': a->sarif = arg; return -1;
   case 'I':
   case 'D':
   case 'U': cli_take_cpp_flag(&a->code, (char)c, arg); return -1;
@@ -44,9 +47,11 @@ static bool is_spec_path(const char *path) {
 }
 
 static int races_options(int argc, char **argv, races_args *a) {
-  cli_parse p = {"races", "thread json", "hI:D:U:", &a->spec, races_option, a, a->sink};
+  cli_parse p = {"races", "thread json sarif", "hI:D:U:", &a->spec, races_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
+  if (a->sarif && a->json && strcmp(a->sarif, "-") == 0)
+    return cli_usage_error(a->sink, "races", "--sarif - and --json would both write to standard output");
   if (optind < argc && is_spec_path(argv[optind])) a->path = argv[optind++];
   if (optind >= argc) return cli_usage_error(a->sink, "races", "no C file given");
   if (!a->path && a->code.bindings.len) return cli_usage_error(a->sink, "races", "--thread needs a specification");
@@ -235,6 +240,17 @@ static void print_results(const races_args *a, const ast_spec *spec, const races
   json_decref(o);
 }
 
+/* --sarif: the verdicts as a SARIF log (sarif-flows.h), read off the JSON
+ * report. True when not asked for. */
+static bool write_sarif(const races_args *a, const ast_spec *spec, const races_result *r) {
+  if (!a->sarif) return true;
+  json_t *report = results_json(r);
+  sarif_input in = {.spec = spec, .races = report};
+  bool ok = sarif_flows_write(a->sink, a->sarif, &in, cli_werror_exit(a->sink, exit_code(r)));
+  json_decref(report);
+  return ok;
+}
+
 /* Runs layer 1 over the spec's threads (or, with no spec, main's). */
 static int races(const races_args *a, const ast_spec *spec, const char *include) {
   const char **function = xcalloc(spec ? spec->threads.len + 1 : 1, sizeof *function);
@@ -246,7 +262,7 @@ static int races(const races_args *a, const ast_spec *spec, const char *include)
   races_result r = {0};
   int code = EXIT_BAD_INPUT;
   if ((!spec || cli_resolve_bindings(a->sink, &a->code, a->path, spec, function)) &&
-      races_run(a->sink, spec, &rq, &r)) {
+      races_run(a->sink, spec, &rq, &r) && write_sarif(a, spec ? spec : r.drafted, &r)) {
     print_results(a, spec ? spec : r.drafted, &r);
     code = cli_finish(a->sink, exit_code(&r));
   }

@@ -61,6 +61,12 @@ static const check_rule conform_rules[] = {
     {"conform.unknown", "the check of a thread ends with a verdict (not at a limit or a timeout)"},
 };
 
+static const check_rule races_rules[] = {
+    {"races.data-race", "no two accesses of one object, one a write, not both atomic, are enabled at once"},
+    {"races.candidate", "layer 1 or the search decides each pair of accesses without a common lock"},
+    {"races.unknown", "the analysis follows the whole program"},
+};
+
 /* The index of rule id in the driver's rules, added with text when new. */
 static size_t rule_index(sarif_ctx *x, const char *id, const char *text) {
   size_t n = json_array_size(x->rules);
@@ -98,7 +104,7 @@ static char *rule_of(const char *prefix, const char *kind) {
 
 /* The source file named file (the spec or a C file the steps are in), or NULL. */
 static const diag_source *source_named(const sarif_input *in, const char *file) {
-  if (strcmp(in->spec->src->name, file) == 0) return in->spec->src;
+  if (in->spec && strcmp(in->spec->src->name, file) == 0) return in->spec->src;
   for (size_t i = 0; in->threads && i < in->threads->jobs.len; i++) {
     const prog *p = in->threads->jobs.items[i].ins;
     vec_foreach(&p->files, k)
@@ -330,6 +336,86 @@ static void thread_results(sarif_ctx *x, const json_t *report) {
   }
 }
 
+/* ---------------------------------------------------------------- races */
+
+/* "T#2 writes" for an access of the races report. */
+static void access_text(strbuf *b, const json_t *a) {
+  sbuf_printf(b, "%s", member(a, "thread"));
+  json_int_t k = json_integer_value(json_object_get(a, "instance"));
+  if (k) sbuf_printf(b, "#%lld", (long long)k);
+  sbuf_printf(b, " %s%s", strcmp(member(a, "access"), "write") == 0 ? "writes" : "reads",
+              json_is_true(json_object_get(a, "atomic")) ? " (atomic)" : "");
+}
+
+/* A step of a race's trace: "T#1: text (accesses)". */
+static json_t *race_step(sarif_ctx *x, const json_t *step, size_t order) {
+  strbuf b = {0};
+  sbuf_printf(&b, "%s#%lld: %s", member(step, "thread"), (long long)json_integer_value(json_object_get(step, "instance")),
+              json_is_true(json_object_get(step, "starts")) ? "starts" : member(step, "text"));
+  if (*member(step, "accesses")) sbuf_printf(&b, " (%s)", member(step, "accesses"));
+  json_t *where = location_of(physical_of(x, step), json_text(sbuf_str(&b)));
+  sbuf_free(&b);
+  return json_pack("{s:o,s:I,s:{s:s}}", "location", where, "executionOrder", (json_int_t)order, "properties", "kind",
+                   "step");
+}
+
+/* One of the two accesses enabled at the end of the trace. */
+static json_t *race_access(sarif_ctx *x, const json_t *a, const char *cell, size_t order) {
+  strbuf b = {0};
+  access_text(&b, a);
+  sbuf_printf(&b, " %s (enabled)", cell);
+  json_t *where = location_of(physical_of(x, a), json_text(sbuf_str(&b)));
+  sbuf_free(&b);
+  return json_pack("{s:o,s:I,s:{s:s}}", "location", where, "executionOrder", (json_int_t)order, "properties", "kind",
+                   "access");
+}
+
+/* A race: at its first access, the trace then both accesses as its flow. */
+static void race_result(sarif_ctx *x, const json_t *cell) {
+  const char *name = member(cell, "cell");
+  const json_t *first = json_object_get(cell, "first"), *second = json_object_get(cell, "second"), *step;
+  json_t *locations = json_array();
+  size_t i;
+  json_array_foreach(json_object_get(cell, "trace"), i, step) json_array_append_new(locations, race_step(x, step, i + 1));
+  size_t n = json_array_size(locations);
+  json_array_append_new(locations, race_access(x, first, name, n + 1));
+  json_array_append_new(locations, race_access(x, second, name, n + 2));
+  strbuf b = {0};
+  sbuf_printf(&b, "data race on %s: ", name);
+  access_text(&b, first);
+  sbuf_puts(&b, " and ");
+  access_text(&b, second);
+  sbuf_printf(&b, " are both enabled after %zu step%s", n, n == 1 ? "" : "s");
+  add_result(x, "races.data-race", json_text(sbuf_str(&b)), physical_of(x, first),
+             code_flow(locations, NULL, "every instance's steps, interleaved, then the two accesses"), false);
+  sbuf_free(&b);
+}
+
+/* A candidate neither layer decided: open, at its first access. */
+static void candidate_result(sarif_ctx *x, const json_t *cell) {
+  strbuf b = {0};
+  sbuf_printf(&b, "possible data race on %s: ", member(cell, "cell"));
+  access_text(&b, json_object_get(cell, "first"));
+  sbuf_puts(&b, " and ");
+  access_text(&b, json_object_get(cell, "second"));
+  sbuf_puts(&b, " hold no common lock; the search found no run where both are enabled");
+  add_result(x, "races.candidate", json_text(sbuf_str(&b)), physical_of(x, json_object_get(cell, "first")), NULL,
+             true);
+  sbuf_free(&b);
+}
+
+static void race_results(sarif_ctx *x, const json_t *report) {
+  const json_t *cell, *reason;
+  size_t i;
+  json_array_foreach(json_object_get(report, "cells"), i, cell) {
+    const char *v = member(cell, "verdict");
+    if (strcmp(v, "race") == 0) race_result(x, cell);
+    else if (strcmp(v, "unknown") == 0) candidate_result(x, cell);
+  }
+  json_array_foreach(json_object_get(report, "unknown"), i, reason)
+    add_result(x, "races.unknown", json_text(json_string_value(reason)), NULL, NULL, true);
+}
+
 /* ---------------------------------------------------------------- the log */
 
 json_t *sarif_flows_log(const diag_sink *sink, const sarif_input *in, int exit_code) {
@@ -344,6 +430,10 @@ json_t *sarif_flows_log(const diag_sink *sink, const sarif_input *in, int exit_c
   }
   if (in->code) table_rules(&x, conform_rules, sizeof conform_rules / sizeof *conform_rules);
   if (in->conform) thread_results(&x, in->conform);
+  if (in->races) {
+    table_rules(&x, races_rules, sizeof races_rules / sizeof *races_rules);
+    race_results(&x, in->races);
+  }
   return log;
 }
 

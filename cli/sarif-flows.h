@@ -1,6 +1,7 @@
-/* cli/sarif-flows.h -- `--sarif FILE` of compose, conform and check: the
- * run's verdicts as one SARIF 2.1.0 log, each violation a result whose
- * codeFlows[0] holds its counterexample (docs/language.md, section 9).
+/* cli/sarif-flows.h -- `--sarif FILE` of compose, conform, check and races:
+ * the run's verdicts as one SARIF 2.1.0 log, each violation a result whose
+ * codeFlows[0] holds its counterexample or race trace (docs/language.md,
+ * section 9).
  *
  * The log is diag_sarif's (the run's diagnostics, the tool, the invocation)
  * with the spec's properties and the conformance checks as rules and one
@@ -26,6 +27,7 @@ typedef struct sarif_input {
   const conform_run_result *threads; /* with conform: the run whose C files the steps are in, or NULL */
   bool code;                         /* conform or check: conform's rules are listed (even when check
                                         stopped at an unsafe system) */
+  const json_t *races;               /* races' --json report, or NULL */
 } sarif_input;
 
 /* The log of a run that ends with exit_code. Returns a new reference. */

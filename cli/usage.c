@@ -345,6 +345,7 @@ static const usage usages[] = {
    "  -I DIR, -D NAME[=V], -U NAME   passed to the C preprocessor\n"
    "  --set NAME=VALUE      override the const NAME (repeatable)\n"
    "  --json                print one JSON object instead of text\n"
+   "  --sarif FILE          write the verdicts and race traces as a SARIF log\n"
    "  --diagnostics-format F\n"
    "                        text (default), or one json or sarif document at the end\n"
    "  -h, --help            show this help\n"

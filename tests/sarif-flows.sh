@@ -38,6 +38,29 @@ flows() {
   if out=$($CHECK "$@" 2>&1); then pass; else fail "$1: $out"; fi
 }
 
+# ---------------------------------------------------------------- races
+# (races has no --no-timing: it prints no times)
+races_sarif() {
+  local name=$1 want=$2 rc
+  shift 2
+  $VALGRIND "$ATHREAD" races "$@" > "$name.txt" 2> "$name.err"
+  $VALGRIND "$ATHREAD" races "$@" --sarif "$name.sarif" > "$name.out" 2> "$name.err"
+  rc=$?
+  [ "$rc" = "$want" ] && pass || fail "$name: exit $rc, expected $want: $(head -n 3 "$name.err")"
+  cmp -s "$name.txt" "$name.out" && pass || fail "$name: --sarif changed the report"
+  "$ATHREAD" races "$@" --json > "$name.json" 2> /dev/null
+  if out=$($VALIDATE "$name.sarif" 2>&1); then pass; else fail "$name: $out"; fi
+  flows "$name" races
+}
+cp "$ROOT/examples/tutorial/dispatch-threads.c" "$ROOT/examples/tutorial/dispatch-threads-racy.c" examples/
+races_sarif races-racy 1 examples/dispatch-threads-racy.c
+races_sarif races-free 0 examples/dispatch-threads.c
+races_sarif races-spec 1 examples/bluetooth/bluetooth.athread examples/bluetooth/bluetooth.c
+printf '#include <pthread.h>\nint flag, b, c, x;\nvoid *w(void *a) { b = 1; return 0; }\nvoid *r(void *a) { if (flag && b && c) x = 1; return 0; }\nint main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, r, 0); return 0; }\n' > races-open.c
+races_sarif races-open 3 races-open.c
+"$ATHREAD" races races-open.c --json --sarif - > /dev/null 2>&1
+[ $? = 2 ] && pass || fail "races --json --sarif - is not a usage error"
+
 # ---------------------------------------------------------------- violations
 sarif peterson 1 compose examples/peterson/peterson-broken.athread
 flows peterson compose

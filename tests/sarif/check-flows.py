@@ -1,7 +1,10 @@
 """tests/sarif/check-flows.py NAME KIND [WANT] -- compares the --sarif log
 NAME.sarif of an athread run with its --json report NAME.json. KIND is
-compose, conform or check; WANT is "0" when the run has no violation, "open"
-when its verdict is unknown, else it has violations. Checks that each
+compose, conform, check or races; WANT is "0" when the run has no violation,
+"open" when its verdict is unknown, else it has violations. For races: one
+result per race (races.data-race, at its first access, the trace's steps
+then the two accesses as its flow), one open result per candidate left
+(races.candidate) and per other reason (races.unknown). Checks that each
 violation of the report is one result (ruleId: the property's ID or
 "conform." and the failure's kind, named by the driver's rules), located
 where the report says, with one threadFlow holding one location per step
@@ -98,6 +101,28 @@ def check_thread(thread, result):
                 "the failure")
 
 
+def check_races(report, results):
+    races = [c for c in report["cells"] if c["verdict"] == "race"]
+    left = [c for c in report["cells"] if c["verdict"] == "unknown"]
+    got = [r for r in results if r["ruleId"] == "races.data-race"]
+    expect(len(got) == len(races), f"{len(got)} race results, {len(races)} races")
+    opened = [r for r in results if r["ruleId"] in ("races.candidate", "races.unknown")]
+    expect(len(opened) == len(left) + len(report["unknown"]), f"{len(opened)} open results")
+    expect(all(r.get("kind") == "open" and r["level"] == "none" for r in opened), "an open result that is not open")
+    for cell, result in zip(races, got):
+        expect(result["level"] == "error", f"{cell['cell']}: level {result['level']}")
+        check_place(result["locations"][0], cell["first"], f"{cell['cell']}: the first access")
+        locs = flow_locations(result)
+        expect(len(locs) == len(cell["trace"]) + 2, f"{cell['cell']}: {len(locs)} flow locations")
+        for k, (loc, step) in enumerate(zip(locs, cell["trace"]), 1):
+            if step["file"]:
+                check_place(loc["location"], step, f"{cell['cell']}: step {k}")
+            msg = loc["location"]["message"]["text"]
+            expect(msg.startswith(f"{step['thread']}#{step['instance']}: "), f"step {k}: message '{msg}'")
+        for loc, side in zip(locs[-2:], (cell["first"], cell["second"])):
+            check_place(loc["location"], side, f"{cell['cell']}: an access")
+
+
 def main():
     name, kind = sys.argv[1], sys.argv[2]
     want = sys.argv[3] if len(sys.argv) > 3 else "violations"
@@ -109,7 +134,9 @@ def main():
     for r in results:
         expect(rules[r["ruleIndex"]] == r["ruleId"], f"ruleIndex {r['ruleIndex']} does not name {r['ruleId']}")
     expect(len(set(rules)) == len(rules), "a rule twice")
-    if want == "0":
+    if kind == "races":
+        check_races(report, results)
+    elif want == "0":
         expect(results == [], f"{len(results)} results of a run without violations")
     elif want == "open":
         unknown = 1 if kind == "compose" else sum(t["verdict"] == "unknown" for t in report["threads"])
