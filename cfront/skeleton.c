@@ -60,6 +60,7 @@ typedef struct draft {
   symtab names;            /* spec names of consts and shared variables */
   symtab thread_names;     /* spec names of threads */
   VEC(line) lines;         /* the text */
+  cfp_accesses also;       /* skel_write_with_main: what main and its callees touch (heap) */
 } draft;
 
 /* ---------------------------------------------------------------- paths */
@@ -172,7 +173,7 @@ static void expand(expansion *x, const cfp_type *t, const cfp_step *path, size_t
   }
 }
 
-/* Every part of global gi that some thread reaches. */
+/* Every part of global gi that some thread (or d->also) reaches. */
 static void add_global(draft *d, int gi) {
   expansion x = {.d = d, .g = d->p->globals.items[gi], .global = gi};
   vec_foreach(&d->threads, t) {
@@ -180,6 +181,8 @@ static void add_global(draft *d, int gi) {
     vec_foreach(r, i)
       if (r->items[i].global == gi) vec_push(NULL, &x.seen, r->items[i]);
   }
+  vec_foreach(&d->also, i)
+    if (d->also.items[i].global == gi) vec_push(NULL, &x.seen, d->also.items[i]);
   if (x.seen.len && x.g->thread_local) add_part(&x, NULL, 0, x.g->type, "thread-local");
   else if (x.seen.len) expand(&x, x.g->type, NULL, 0);
   vec_free(&x.seen);
@@ -562,6 +565,7 @@ static void put_all(draft *d, const char *const *files, size_t file_count) {
 
 static void draft_free(draft *d) {
   vec_foreach(&d->threads, i) vec_free(&d->threads.items[i].reach);
+  vec_free(&d->also);
   symtab_free(&d->names);
   symtab_free(&d->thread_names);
   arena_free(d->a);
@@ -603,7 +607,13 @@ static void put_formatted(const strbuf *rendered, strbuf *out) {
 }
 
 bool skel_write(diag_sink *sink, const cfp_program *p, const char *const *files, size_t file_count, strbuf *out) {
+  return skel_write_with_main(sink, p, files, file_count, false, out);
+}
+
+bool skel_write_with_main(diag_sink *sink, const cfp_program *p, const char *const *files, size_t file_count,
+                          bool with_main, strbuf *out) {
   draft d = {.p = p, .a = arena_new()};
+  if (with_main && cfp_function_named(p, "main")) cfp_reach(p, "main", &d.also);
   collect_threads(&d);
   bool ok = d.threads.len > 0;
   if (!ok) report_no_thread(sink, p, file_list(d.a, files, file_count));

@@ -17,6 +17,10 @@
 /* Appends the draft of p, read from files, to out. When p starts no thread
  * it reports that to sink (with a hint) and returns false, out untouched. */
 bool skel_write(diag_sink *sink, const cfp_program *p, const char *const *files, size_t file_count, strbuf *out);
+/* As skel_write; with_main: the globals main (and its callees) touches get
+ * shared variables too (athread races runs main beside the threads). */
+bool skel_write_with_main(diag_sink *sink, const cfp_program *p, const char *const *files, size_t file_count,
+                          bool with_main, strbuf *out);
 
 /* ---------------------------------------------------------------- names (skeleton-names.c) */
 

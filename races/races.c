@@ -860,12 +860,13 @@ static cfp_program *read_program(diag_sink *sink, const races_request *rq) {
   return NULL;
 }
 
-/* athread skeleton's draft of the program, parsed and checked; NULL after
- * reporting why (it starts no thread). */
+/* athread skeleton's draft of the program, with main's globals too (main
+ * runs in the search), parsed and checked; NULL after reporting why (it
+ * starts no thread). */
 static ast_spec *draft(diag_sink *sink, const cfp_program *p, const races_request *rq) {
   strbuf text = {0};
   ast_spec *spec = NULL;
-  if (skel_write(sink, p, rq->files, rq->file_count, &text)) {
+  if (skel_write_with_main(sink, p, rq->files, rq->file_count, true, &text)) {
     diag_source *src = diag_source_from_string(sink, "(the drafted spec)", sbuf_str(&text), text.len);
     int before = sink->errors;
     spec = src ? spec_parse_source(src) : NULL;
