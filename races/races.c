@@ -576,15 +576,17 @@ static void judge_cells(run *r) {
 
 /* ---------------------------------------------------------------- the search layer */
 
-/* Calls that start, join or end threads: the models of pthread_join and
+/* Calls that start or join threads: the models of pthread_join and
  * pthread_create in a thread let it go on as if the other thread may still
- * run or had not started, behaviours C does not have. */
+ * run or had not started, behaviours C does not have. (abort and exit
+ * need nothing: a run never takes their step, which C may always delay;
+ * pthread_exit ends its thread.) */
 static bool is_thread_call(const char *name) {
   static const char *const names[] = {"pthread_create", "pthread_join", "pthread_detach",
                                       "pthread_cancel", "thrd_create", "thrd_join", "thrd_exit", "thrd_detach",
                                       "CreateThread", "PsCreateSystemThread", "WaitForSingleObject",
                                       "WaitForMultipleObjects", "ExitThread", "kthread_run", "kthread_create",
-                                      "kthread_stop", "exit", "abort", "_Exit", "quick_exit"};
+                                      "kthread_stop"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (strcmp(name, names[i]) == 0) return true;
   return false;

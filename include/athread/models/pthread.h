@@ -153,10 +153,7 @@ int athread_model_sem_post(sem_t *sem) {
  * changes nothing, and gives 0 or an error number. After a join the C thread
  * has ended; ignoring that only adds behaviours. A result pointer other
  * than NULL is refused (the thread's result is not modelled). pthread_attr_init and the other pthread_attr_ calls do
- * nothing (cfront/cfront-models.c).
- *
- * pthread_exit(v): the thread ends there; it takes no step again (the
- * other threads, main's too, go on). */
+ * nothing (cfront/cfront-models.c). */
 
 int athread_model_pthread_create(pthread_t *thread) {
   int result;
@@ -184,11 +181,6 @@ int athread_model_pthread_detach(pthread_t thread) {
   __VERIFIER_assume(result >= 0);
   __VERIFIER_atomic_end();
   return result;
-}
-
-void athread_model_pthread_exit(void *value) {
-  (void)value;
-  __VERIFIER_assume(0);
 }
 
 #endif
