@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c-ast.h"
 #include "clang.h"
 #include "reader.h"
 
@@ -366,6 +367,16 @@ static bool is_declared(const cfp_program *p, const char *name) {
   return false;
 }
 
+/* A function athread knows without its body, even when a preprocessed file
+ * (.i) declares it in the user's text: POSIX threads and semaphores (the
+ * models, or the C library: they reach shared objects only through their
+ * arguments, which the walker records) and the calls the front end reads
+ * itself (an assertion's failure, abort, exit, the __VERIFIER_ functions). */
+static bool known_without_body(const char *name) {
+  return strncmp(name, "pthread_", 8) == 0 || strncmp(name, "sem_", 4) == 0 || strncmp(name, "__VERIFIER_", 11) == 0 ||
+         cfe_builtin_of(name) != B_NONE;
+}
+
 static bool find_unknown(const cfp_function *f, void *data) {
   unknown_ctx *c = data;
   if (f->calls_pointer) {
@@ -374,8 +385,7 @@ static bool find_unknown(const cfp_function *f, void *data) {
   }
   vec_foreach(&f->callees, i) {
     const char *callee = f->callees.items[i];
-    if (strncmp(callee, "__VERIFIER_", 11) == 0 || cfp_function_named(c->p, callee) || !is_declared(c->p, callee))
-      continue;
+    if (known_without_body(callee) || cfp_function_named(c->p, callee) || !is_declared(c->p, callee)) continue;
     c->found = callee;
     return true;
   }

@@ -212,9 +212,11 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
  * accesses memory: those accesses are not in out). */
 bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
 /* A function that function name calls (itself or transitively) that is
- * declared in the user's files but defined in none of them (not a
- * __VERIFIER_ builtin), or "a function through a pointer", or NULL: what
- * it does is not known. */
+ * declared in the user's files but defined in none of them (not one known
+ * without a body: pthread_*, sem_*, __VERIFIER_*, the front end's builtins
+ * such as abort and __assert_fail, which a preprocessed .i file declares
+ * in its own text), or "a function through a pointer", or NULL: what it
+ * does is not known. */
 const char *cfp_unknown_callee(const cfp_program *p, const char *name);
 /* The slot number of the scalar at steps (every index constant) in t, or
  * CFP_MANY when the steps do not name a scalar. */
