@@ -38,6 +38,10 @@
 /* A round ends for a worker after this many states or successors: outboxes
  * stay small, and the barriers cost little next to the work between them. */
 #define ROUND_STATES 1024
+/* A level of fewer states than this per worker is expanded by one thread
+ * alone, without the barriers of a round: a deep and narrow search (a chain
+ * of 100,000 levels) would otherwise spend its time waking threads. */
+#define NARROW_LEVEL 64
 #define ROUND_SUCCESSORS 65536
 
 /* How far ahead of an insertion its table entry is prefetched. */
@@ -335,9 +339,10 @@ static bool next_level(search *s) {
     total += added.count;
   }
   s->level_at[s->workers] = total;
+  size_t sharing = total < NARROW_LEVEL * s->workers ? 1 : s->workers; /* a narrow level is worker 0's */
   for (size_t v = 0; v < s->workers; v++) {
-    s->w[v].from = total * v / s->workers;
-    s->w[v].to = total * (v + 1) / s->workers;
+    s->w[v].from = v < sharing ? total * v / sharing : total;
+    s->w[v].to = v < sharing ? total * (v + 1) / sharing : total;
   }
   if (total == 0) return false;
   s->depth = s->deepest = s->insert_depth;
@@ -371,6 +376,26 @@ static bool barrier(search *s) {
   return s->workers == 1 || pthread_barrier_wait(&s->barrier) == PTHREAD_BARRIER_SERIAL_THREAD;
 }
 
+/* Is the level being expanded worker 0's alone (a narrow one)? */
+static bool solo(const search *s) {
+  for (size_t v = 1; v < s->workers; v++)
+    if (s->w[v].from < s->w[v].to) return false;
+  return true;
+}
+
+/* A round of a narrow level, by the one thread that runs while the others
+ * wait at a barrier: worker 0's share expanded, every store's outboxes
+ * added in store order (the order the workers would add them in). */
+static void solo_round(search *s) {
+  worker *w = &s->w[0];
+  expand_round(w);
+  plan_adding(s);
+  if (s->insert_serially) add_all(s, w);
+  else
+    for (size_t v = 0; v < s->workers; v++) add_inbox(s, w, v, SIZE_MAX);
+  end_round(s);
+}
+
 static void *work(void *arg) {
   worker *w = arg;
   search *s = w->s;
@@ -380,7 +405,10 @@ static void *work(void *arg) {
     barrier(s);
     if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
     else if (w->id == 0) add_all(s, w);
-    if (barrier(s)) end_round(s);
+    if (barrier(s)) {
+      end_round(s);
+      while (!s->finished && s->workers > 1 && solo(s)) solo_round(s);
+    }
     barrier(s);
   }
   return NULL;
