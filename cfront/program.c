@@ -356,6 +356,26 @@ bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out) {
   return c.pointer;
 }
 
+typedef struct call_ctx {
+  bool (*match)(const char *callee, void *ctx); /* the calls looked for */
+  void *ctx;                                    /* match's */
+  const char *found;                            /* the first one met */
+} call_ctx;
+
+static bool find_call(const cfp_function *f, void *data) {
+  call_ctx *c = data;
+  vec_foreach(&f->callees, i)
+    if (c->match(f->callees.items[i], c->ctx)) return c->found = f->callees.items[i], true;
+  return false;
+}
+
+const char *cfp_reached_call(const cfp_program *p, const char *name, bool (*match)(const char *callee, void *ctx),
+                             void *ctx) {
+  call_ctx c = {match, ctx, NULL};
+  reach_each(p, name, find_call, &c);
+  return c.found;
+}
+
 typedef struct unknown_ctx {
   const cfp_program *p; /* the program */
   const char *found;    /* the first unknown callee */

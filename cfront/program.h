@@ -211,6 +211,10 @@ const cfp_function *cfp_function_named(const cfp_program *p, const char *name);
  * when one of those functions goes through a pointer (calls a function or
  * accesses memory: those accesses are not in out). */
 bool cfp_reach(const cfp_program *p, const char *name, cfp_accesses *out);
+/* A function that function name (or a function it calls, transitively,
+ * each visited once) calls and match accepts, or NULL. */
+const char *cfp_reached_call(const cfp_program *p, const char *name, bool (*match)(const char *callee, void *ctx),
+                             void *ctx);
 /* A function that function name calls (itself or transitively) that is
  * declared in the user's files but defined in none of them (not one known
  * without a body: pthread_*, sem_*, __VERIFIER_*, the front end's builtins

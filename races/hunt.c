@@ -78,17 +78,12 @@ static const char *touches_text(hunt *h, const rs_touch *touches, size_t n) {
   return text;
 }
 
-static bool in_model(const hunt *h, const prog *p, prog_origin o) {
-  const char *f = o.file >= 0 ? cfe_function_at(h->rq->unit, p->files.items[o.file], o.at.start) : NULL;
-  return f && strncmp(f, "athread_model_", 14) == 0;
-}
-
 /* "k = 2, n = 0": the values the move's havocs give (parameters excepted: they are never read). */
 static const char *inputs_text(hunt *h, const prog *p, const rs_race *race, rs_move m) {
   strbuf b = {0};
   for (size_t i = 0; i < m.count; i++) {
     const prog_edge *e = &p->edges.items[race->edges.items[m.first + i]];
-    if (e->action != ACT_HAVOC || p->vars.items[e->var].parameter || in_model(h, p, e->origin)) continue;
+    if (e->action != ACT_HAVOC || p->vars.items[e->var].parameter || lk_in_model(p, h->rq->unit, e->origin)) continue;
     sbuf_printf(&b, "%s%s = %lld", b.len ? ", " : "", p->vars.items[e->var].display,
                 (long long)race->values.items[m.first + i]);
   }
@@ -183,9 +178,8 @@ static uint8_t *main_roles(const hunt_request *rq) {
   const prog *p = rq->main_code;
   uint8_t *roles = xcalloc(p->edges.len + 1, sizeof *roles);
   vec_foreach(&p->edges, i) {
-    prog_origin o = p->edges.items[i].origin;
-    const char *f = o.file >= 0 ? cfe_function_at(rq->unit, p->files.items[o.file], o.at.start) : NULL;
     const prog_edge *e = &p->edges.items[i];
+    const char *f = lk_function_of(p, rq->unit, e->origin);
     bool leaves_atomic = p->locs.items[e->from].atomic && !p->locs.items[e->to].atomic;
     if (f && strcmp(f, "athread_model_pthread_create") == 0) roles[i] = RS_CREATE | (leaves_atomic ? RS_CREATED : 0);
     if (f && strcmp(f, "athread_model_pthread_join") == 0) roles[i] = RS_JOIN;

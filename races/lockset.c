@@ -341,11 +341,16 @@ static bool fixpoint(analysis *a) {
 
 /* ---------------------------------------------------------------- where in the user's code */
 
-static bool in_model(const analysis *a, prog_origin o) {
-  if (o.file < 0) return false;
-  const char *f = cfe_function_at(a->u, a->p->files.items[o.file], o.at.start);
+const char *lk_function_of(const prog *p, const cfe_unit *u, prog_origin o) {
+  return o.file >= 0 ? cfe_function_at(u, p->files.items[o.file], o.at.start) : NULL;
+}
+
+bool lk_in_model(const prog *p, const cfe_unit *u, prog_origin o) {
+  const char *f = lk_function_of(p, u, o);
   return f && strncmp(f, "athread_model_", 14) == 0;
 }
+
+static bool in_model(const analysis *a, prog_origin o) { return lk_in_model(a->p, a->u, o); }
 
 static void free_preds(analysis *a) {
   for (size_t l = 0; a->preds && l < a->p->locs.len; l++) vec_free(&a->preds[l]);

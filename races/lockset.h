@@ -64,6 +64,11 @@ typedef struct lk_constants {
  * to analyse (out then holds nothing). */
 bool lk_analyse(const prog *p, const cfe_unit *u, size_t cells, const lk_constants *consts, lk_thread *out);
 void lk_free(lk_thread *t);
+/* The C function an origin of p is in (calls are inlined: a callee's, a
+ * model's), or NULL when it has none. */
+const char *lk_function_of(const prog *p, const cfe_unit *u, prog_origin o);
+/* Is the origin in a model of include/athread/models/ (athread_model_*)? */
+bool lk_in_model(const prog *p, const cfe_unit *u, prog_origin o);
 /* Is the access that edge of p makes synchronised: at an atomic location, or
  * in a model of a synchronisation primitive (a function athread_model_*)? */
 bool lk_edge_sync(const prog *p, const cfe_unit *u, int edge);

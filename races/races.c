@@ -580,32 +580,23 @@ static void judge_cells(run *r) {
  * pthread_create in a thread let it go on as if the other thread may still
  * run or had not started, behaviours C does not have. (abort and exit
  * need nothing: a run never takes their step, which C may always delay;
- * pthread_exit ends its thread.) */
-static bool is_thread_call(const char *name) {
+ * pthread_exit ends its thread.) For main (*main true), creating and
+ * joining threads are allowed: the search runs main's creations and joins. */
+static bool is_thread_call(const char *name, void *main) {
   static const char *const names[] = {"pthread_create", "pthread_join", "pthread_detach",
                                       "pthread_cancel", "thrd_create", "thrd_join", "thrd_exit", "thrd_detach",
                                       "CreateThread", "PsCreateSystemThread", "WaitForSingleObject",
                                       "WaitForMultipleObjects", "ExitThread", "kthread_run", "kthread_create",
                                       "kthread_stop"};
+  if (*(const bool *)main && (strcmp(name, "pthread_create") == 0 || strcmp(name, "pthread_join") == 0)) return false;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (strcmp(name, names[i]) == 0) return true;
   return false;
 }
 
-/* A function that function (or one it calls) calls and is_thread_call, or
- * NULL; for main, creating and joining threads are allowed (the search
- * runs main's creations and joins). */
-static const char *thread_call(const cfp_program *p, const char *function, bool main, int depth) {
-  const cfp_function *f = cfp_function_named(p, function);
-  if (!f || depth > 64) return depth > 64 ? function : NULL;
-  vec_foreach(&f->callees, i) {
-    const char *c = f->callees.items[i];
-    bool allowed = main && (strcmp(c, "pthread_create") == 0 || strcmp(c, "pthread_join") == 0);
-    if (is_thread_call(c) && !allowed) return c;
-    const char *deeper = strcmp(c, function) == 0 ? NULL : thread_call(p, c, main, depth + 1);
-    if (deeper) return deeper;
-  }
-  return NULL;
+/* A thread call (is_thread_call) that function makes, or one it calls, or NULL. */
+static const char *thread_call(const cfp_program *p, const char *function, bool main) {
+  return cfp_reached_call(p, function, is_thread_call, &main);
 }
 
 static void mark_vars(const ir_expr *e, bool *vars) {
@@ -695,7 +686,7 @@ static void c_initial_values(run *r, bool *known, int64_t *value) {
  * must not read its parameters, end the program or call other thread
  * functions. */
 static prog *main_for_search(run *r, const bool *known) {
-  if (thread_call(r->program, "main", true, 0) || !cfe_has_function(r->unit, "main")) return NULL;
+  if (thread_call(r->program, "main", true) || !cfe_has_function(r->unit, "main")) return NULL;
   prog *m = cfe_lower_owning(r->unit, r->spec, "main", CFE_INTS_C);
   if (m && !atomicity_split(m, &r->lower)) prog_free(m), m = NULL;
   if (m && (reads_argument(m) || unknown_cell(r, m, known))) prog_free(m), m = NULL;
@@ -724,7 +715,7 @@ static const char *search_blocker(run *r, const bool *known, const prog *main_co
   }
   vec_foreach(&r->threads, i) {
     const rc_thread *t = &r->threads.items[i];
-    const char *call = thread_call(r->program, t->function, false, 0);
+    const char *call = thread_call(r->program, t->function, false);
     if (t->instances == UNBOUNDED || (t->unsure && !main_code))
       return arena_printf(r->out->arena, "main may not start every instance of %s it is counted for", t->function);
     if (call) return arena_printf(r->out->arena, "thread %s calls %s", t->function, call);
@@ -748,14 +739,9 @@ static void search_candidates(run *r) {
   bool *known = xcalloc(n + 1, sizeof *known);
   int64_t *value = xcalloc(n + 1, sizeof *value);
   int *result_cell = xcalloc(n + 1, sizeof *result_cell);
-  bool *c_known = xcalloc(n + 1, sizeof *c_known);
-  int64_t *c_value = xcalloc(n + 1, sizeof *c_value);
-  c_initial_values(r, c_known, c_value);
-  prog *main_code = r->out->drafted && r->out->reasons.len == r->layer1_only ? main_for_search(r, c_known) : NULL;
-  if (main_code) memcpy(known, c_known, n * sizeof *known), memcpy(value, c_value, n * sizeof *value);
-  else initial_values(r, known, value);
-  free(c_known);
-  free(c_value);
+  c_initial_values(r, known, value);
+  prog *main_code = r->out->drafted && r->out->reasons.len == r->layer1_only ? main_for_search(r, known) : NULL;
+  if (!main_code) initial_values(r, known, value); /* the threads start at the values when the first one starts */
   const char *blocker = search_blocker(r, known, main_code);
   if (blocker) r->out->search = arena_printf(r->out->arena, "not run: %s", blocker);
   size_t k = 0;

@@ -543,10 +543,11 @@ static int switch_cost(const search *x, size_t k, const int64_t *s) {
   return s[x->rq->cells + 2] + cost > x->rq->context_bound ? -1 : cost;
 }
 
-/* Adds the successors of state i by instance k; pushes the new ones on todo. */
-static rs_outcome add_successors(search *x, size_t i, size_t k, size_t limit, size_t_list *todo) {
+/* Adds the successors of state i (in full: from) by instance k; pushes the new ones on todo. */
+static rs_outcome add_successors(search *x, size_t i, const int64_t *from, size_t k, size_t limit,
+                                 size_t_list *todo) {
   stepper *w = &x->steps[k];
-  int cost = switch_cost(x, k, state_at(x, i));
+  int cost = switch_cost(x, k, from);
   if (cost < 0) return RS_NONE;
   for (size_t s = w->succs.len; s-- > 0;) { /* the first run on top of a depth-first search's stack */
     if (x->meta.len >= limit || held(x) >= POOL_LIMIT) return RS_LIMIT;
@@ -572,15 +573,16 @@ static bool accesses_target(const search *x, size_t k) {
  * last instance's step would access a target cell, the others go first
  * (one of them may reach a conflicting access while it waits there). */
 static rs_outcome expand(search *x, size_t i, size_t limit, size_t_list *todo, rs_race *out) {
-  for (size_t k = 0; k < x->lay.count; k++) step(&x->steps[k], k, state_at(x, i));
+  const int64_t *from = state_at(x, i); /* x->full: visit leaves it alone */
+  for (size_t k = 0; k < x->lay.count; k++) step(&x->steps[k], k, from);
   if (find_conflict(x, i, out)) return RS_FOUND;
-  int64_t last = state_at(x, i)[x->rq->cells + 1];
+  int64_t last = from[x->rq->cells + 1];
   bool at_target = last > 0 && accesses_target(x, (size_t)last - 1);
   rs_outcome r = RS_NONE;
-  if (at_target) r = add_successors(x, i, (size_t)last - 1, limit, todo);
+  if (at_target) r = add_successors(x, i, from, (size_t)last - 1, limit, todo);
   for (size_t k = x->lay.count; k-- > 0 && r == RS_NONE;)
-    if ((int64_t)k + 1 != last) r = add_successors(x, i, k, limit, todo);
-  if (r == RS_NONE && last > 0 && !at_target) r = add_successors(x, i, (size_t)last - 1, limit, todo);
+    if ((int64_t)k + 1 != last) r = add_successors(x, i, from, k, limit, todo);
+  if (r == RS_NONE && last > 0 && !at_target) r = add_successors(x, i, from, (size_t)last - 1, limit, todo);
   return r;
 }
 

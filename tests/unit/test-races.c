@@ -8,6 +8,7 @@
 
 #include "../../cfront/cfront.h"
 #include "../../conformance/atomicity.h"
+#include "../../races/lockset.h"
 #include "../../races/search.h"
 #include "../../spec-lang/spec.h"
 #include "unit.h"
@@ -242,7 +243,7 @@ static uint8_t *roles_of(const lowered *l) {
   uint8_t *roles = calloc(l->p->edges.len + 1, 1);
   vec_foreach(&l->p->edges, i) {
     const prog_edge *e = &l->p->edges.items[i];
-    const char *f = e->origin.file >= 0 ? cfe_function_at(l->unit, l->p->files.items[e->origin.file], e->origin.at.start) : NULL;
+    const char *f = lk_function_of(l->p, l->unit, e->origin);
     bool leaves = l->p->locs.items[e->from].atomic && !l->p->locs.items[e->to].atomic;
     if (f && strcmp(f, "athread_model_pthread_create") == 0) roles[i] = RS_CREATE | (leaves ? RS_CREATED : 0);
     if (f && strcmp(f, "athread_model_pthread_join") == 0) roles[i] = RS_JOIN;
