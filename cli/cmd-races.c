@@ -65,7 +65,8 @@ static int races_options(int argc, char **argv, races_args *a) {
 /* What the verdict takes for granted (the text's "assumptions:" line, the
  * JSON's assumptions.text). */
 static const char assumptions[] =
-    "layer 1 (lockset) and a bounded search; each join waits for a thread not joined before; the C library "
+    "layer 1 (lockset), a bounded search and, with a spec, the proof by its abstract threads (athread check's "
+    "theorem: memory is sequentially consistent); each join waits for a thread not joined before; the C library "
     "touches shared objects only through its arguments and starts no thread; a race is two conflicting accesses "
     "enabled at once, one shared access a step";
 
@@ -134,6 +135,7 @@ static void print_text(const races_result *r) {
   printf("main: %zu accesses while its threads run\n", r->main_accesses);
   vec_foreach(&r->cells, i) print_cell(&r->cells.items[i]);
   if (r->search) printf("search: %s\n", r->search);
+  if (r->proof) printf("proof: %s\n", r->proof);
   vec_foreach(&r->reasons, i) printf("unknown: %s\n", r->reasons.items[i]);
   printf("assumptions: %s\n", assumptions);
 }
@@ -215,10 +217,12 @@ static json_t *results_json(const races_result *r) {
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
   json_t *search = json_pack("{s:o, s:I, s:I}", "text", r->search ? json_text(r->search) : json_null(), "states",
                               (json_int_t)r->searched, "races", (json_int_t)r->races);
-  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o, s:o}", "verdict", races_verdict_text(r->verdict),
+  json_t *proof = json_pack("{s:o, s:I}", "text", r->proof ? json_text(r->proof) : json_null(), "proved",
+                             (json_int_t)r->proved);
+  return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o, s:o, s:o}", "verdict", races_verdict_text(r->verdict),
                    "assumptions", "text", assumptions, "threads", threads, "main_accesses",
                    (json_int_t)r->main_accesses, "cells", cells, "candidates", (json_int_t)r->candidates, "search",
-                   search, "unknown", reasons);
+                   search, "proof", proof, "unknown", reasons);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -252,7 +256,7 @@ static bool write_sarif(const races_args *a, const ast_spec *spec, const races_r
 }
 
 /* Runs layer 1 over the spec's threads (or, with no spec, main's). */
-static int races(const races_args *a, const ast_spec *spec, const char *include) {
+static int races(const races_args *a, ast_spec *spec, const char *include) {
   const char **function = xcalloc(spec ? spec->threads.len + 1 : 1, sizeof *function);
   races_request rq = {(const char *const *)a->files,
                       (size_t)a->file_count,

@@ -1,4 +1,5 @@
-/* conformance/coverage.c -- unused edges of T#, by probes on C(T, T#). */
+/* conformance/coverage.c -- unused edges and impossible states of T#, by
+ * probes on C(T, T#). */
 #include "coverage.h"
 
 #include <stdlib.h>
@@ -7,24 +8,32 @@
 #include "../core/smt.h"
 #include "instrument.h"
 
-/* The probe that edge i of p's trace r passes (its edge of T#), or -1. */
-static int probe_of(const prog *p, const conform_result *r, size_t i) {
+/* One kind of probe over C(T, T#): which check its assertions carry and how
+ * many there are (their details are 0 .. count-1). */
+typedef struct probe_kind {
+  prog_check check;              /* CHECK_EDGE_UNUSED or CHECK_STATE_UNUSED */
+  size_t count;                  /* probes */
+  const ins_state_probe *states; /* CHECK_STATE_UNUSED: what each asserts */
+} probe_kind;
+
+/* The probe that edge i of p's trace r passes, or -1. */
+static int probe_of(const prog *p, const probe_kind *k, const conform_result *r, size_t i) {
   const prog_edge *ed = &p->edges.items[r->trace_edges[i]];
-  return ed->action == ACT_ASSERT && ed->check == CHECK_EDGE_UNUSED ? ed->detail : -1;
+  return ed->action == ACT_ASSERT && ed->check == k->check ? ed->detail : -1;
 }
 
-/* Clears probe[k] for every edge the trace shows used: each probe whose
- * assertion is false where the trace passes it, and the failing one at its
- * end (the replayed counterexample). False when the trace ends elsewhere. */
-static bool mark_used(const prog *p, const conform_result *r, bool *probe) {
+/* Clears each probe the trace shows can fail: each one whose assertion is
+ * false where the trace passes it, and the failing one at its end (the
+ * replayed counterexample). False when the trace ends elsewhere. */
+static bool mark_failing(const prog *p, const probe_kind *k, const conform_result *r, bool *probe) {
   size_t w = p->vars.len;
   for (size_t i = 0; i + 1 < r->trace_len; i++) {
-    int k = probe_of(p, r, i);
+    int n = probe_of(p, k, r, i);
     int64_t v = 1;
-    if (k >= 0 && prog_eval(p, p->edges.items[r->trace_edges[i]].expr, r->trace_values + i * w, &v) && !v)
-      probe[k] = false;
+    if (n >= 0 && prog_eval(p, p->edges.items[r->trace_edges[i]].expr, r->trace_values + i * w, &v) && !v)
+      probe[n] = false;
   }
-  int last = r->trace_len ? probe_of(p, r, r->trace_len - 1) : -1;
+  int last = r->trace_len ? probe_of(p, k, r, r->trace_len - 1) : -1;
   if (last >= 0) probe[last] = false;
   return last >= 0;
 }
@@ -36,29 +45,51 @@ static bool any(const bool *probe, size_t n) {
 }
 
 /* One check of C(T, T#) with the probes left: 1 when they all hold (copied
- * to unused), 0 when a trace showed some used (cleared from probe), -1
+ * to holding), 0 when a trace showed some fail (cleared from probe), -1
  * when the engine gave no answer. */
-static int one_round(const cov_input *in, const conform_options *o, bool *probe, bool *unused) {
-  size_t n = in->thread->edges.len;
-  prog *p = ins_build_probed(in->code, in->spec, in->thread, in->env, in->initial_checked, probe);
+static int one_round(const cov_input *in, const conform_options *o, const probe_kind *k, bool *probe, bool *holding) {
+  ins_probes probes = {.edges = k->states ? NULL : probe, .states = k->states, .asked = probe, .state_count = k->count};
+  prog *p = ins_build_probed(in->code, in->spec, in->thread, in->env, in->initial_checked, &probes);
   conform_result r;
   conform_check(p, o, &r);
-  int outcome = r.verdict == CONFORM_HOLDS ? 1 : r.verdict == CONFORM_VIOLATED && mark_used(p, &r, probe) ? 0 : -1;
-  if (outcome == 1) memcpy(unused, probe, n * sizeof *unused);
+  int outcome = r.verdict == CONFORM_HOLDS                                     ? 1
+                : r.verdict == CONFORM_VIOLATED && mark_failing(p, k, &r, probe) ? 0
+                                                                                : -1;
+  if (outcome == 1) memcpy(holding, probe, k->count * sizeof *holding);
   conform_result_free(&r);
   prog_free(p);
   return outcome;
 }
 
-bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unused) {
-  size_t n = in->thread->edges.len;
-  bool *probe = xcalloc(n + 1, sizeof *probe);
-  memset(unused, 0, n * sizeof *unused);
-  for (size_t k = 0; k < n; k++) probe[k] = true;
+/* holding := the probes of asked proved to hold, round after round until
+ * none is left to try; false when the search stopped early. */
+static bool holding_probes(const cov_input *in, const conform_options *o, const probe_kind *k, const bool *asked,
+                           bool *holding) {
+  bool *probe = xcalloc(k->count + 1, sizeof *probe);
+  memcpy(probe, asked, k->count * sizeof *probe);
+  memset(holding, 0, k->count * sizeof *holding);
   int outcome = 0;
-  while (outcome == 0 && any(probe, n) && !smt_deadline_passed(o->deadline))
-    outcome = one_round(in, o, probe, unused);
-  bool complete = outcome == 1 || (outcome == 0 && !any(probe, n));
+  while (outcome == 0 && any(probe, k->count) && !smt_deadline_passed(o->deadline))
+    outcome = one_round(in, o, k, probe, holding);
+  bool complete = outcome == 1 || (outcome == 0 && !any(probe, k->count));
   free(probe);
   return complete;
+}
+
+bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unused) {
+  probe_kind k = {CHECK_EDGE_UNUSED, in->thread->edges.len, NULL};
+  bool *all = xcalloc(k.count + 1, sizeof *all);
+  memset(all, 1, k.count * sizeof *all);
+  bool complete = holding_probes(in, o, &k, all, unused);
+  free(all);
+  return complete;
+}
+
+int cov_state_round(const cov_input *in, const conform_options *o, const ins_state_probe *probes, size_t count,
+                    bool *asked) {
+  probe_kind k = {CHECK_STATE_UNUSED, count, probes};
+  bool *holding = xcalloc(count + 1, sizeof *holding);
+  int outcome = one_round(in, o, &k, asked, holding);
+  free(holding);
+  return outcome;
 }

@@ -1,5 +1,7 @@
 /* conformance/coverage.h -- the edges of T# that no step of a conforming
- * thread's code uses (conform's [-Wunused-edge]).
+ * thread's code uses (conform's [-Wunused-edge]), and the states of T# that
+ * are never candidates where the code is at a given boundary (athread
+ * races' proof layer).
  *
  * An edge q -> q' is used when, in some run of C(T, T#), a step of the code
  * is simulated by it: F_q holds before the step and the edge's relation
@@ -20,6 +22,7 @@
 #include "../spec-lang/ast.h"
 #include "conform.h"
 #include "environment.h"
+#include "instrument.h"
 #include "prog.h"
 
 /* The least time the coverage of one thread may take, and the multiple of
@@ -41,5 +44,16 @@ typedef struct cov_input {
  * caller's budget). Returns false when the search stopped early (unknown, or
  * out of time): then the edges not set may still be unused. */
 bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unused);
+
+/* For states, one check at a time (the caller picks the probes to ask
+ * next): C(T, T#) with the state probes k that asked[k] marks. Returns 1
+ * when they all hold in every run: T# is never in probe k's state q at its
+ * location (with the shared variables at its values) as a candidate of F,
+ * so when the thread conforms, its abstract state in the run of the system
+ * that simulates a C run (language.md section 11) is never q there; 0 when
+ * a counterexample showed some can fail (cleared from asked: the others are
+ * still open); -1 when the engine gave no answer. */
+int cov_state_round(const cov_input *in, const conform_options *o, const ins_state_probe *probes, size_t count,
+                    bool *asked);
 
 #endif

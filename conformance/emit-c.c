@@ -78,6 +78,7 @@ static const char *check_comment(prog_check k) {
   case CHECK_NULL: return "the pointer the code dereferences names an object";
   case CHECK_ARITH: return "the code's operation on C integers is defined (no overflow, division by zero, bad shift)";
   case CHECK_EDGE_UNUSED: return "a coverage probe: this edge of T# simulates no step";
+  case CHECK_STATE_UNUSED: return "a state probe: this state of T# is no candidate here";
   }
   return "";
 }

@@ -36,7 +36,7 @@ typedef struct ins {
   bool *depends;             /* check --for-all: per const, computed from N */
   const ir_expr **range;     /* check --for-all: per shared variable whose range depends on N, lo <= g <= hi */
   const ir_expr *ranges;     /* check --for-all: all of those ranges hold (ranges_hold, built once), or NULL */
-  const bool *probe;         /* per edge of T#: assert after every step that it simulates none, or NULL */
+  ins_probes probes;         /* what to assert besides C(T, T#)'s own checks */
 } ins;
 
 /* ---------------------------------------------------------------- expressions */
@@ -248,10 +248,10 @@ static const ir_expr *ranges_hold(ins *x) {
 /* The coverage probes: for each probed edge q -> q', assert !(F_q && R(u, g)),
  * that it does not simulate the step just taken. */
 static void add_probes(ins *x, int *at) {
-  if (!x->probe) return;
+  if (!x->probes.edges) return;
   vec_foreach(&x->thread->edges, k) {
     const ast_edge *ed = x->thread->edges.items[k];
-    if (!x->probe[k]) continue;
+    if (!x->probes.edges[k]) continue;
     const ir_expr *fires = binary(x, OP_AND, var(x, x->cand_base + ed->from_index), lifted(x, sem_edge(ed)));
     check(x, at, negation(x, fires), ROLE_UPDATE, CHECK_EDGE_UNUSED, (int)k);
   }
@@ -563,10 +563,22 @@ static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
   prog_add_edge(x->p, e);
 }
 
+/* The state probes at code location l: !(F_q && g == the probe's values). */
+static void add_state_probes(ins *x, int l, int *at) {
+  for (size_t k = 0; k < x->probes.state_count; k++) {
+    const ins_state_probe *sp = &x->probes.states[k];
+    if (sp->location != l || !x->probes.asked[k]) continue;
+    const ir_expr *here = var(x, x->cand_base + sp->state);
+    if (sp->shared) here = binary(x, OP_AND, here, values_are(x, 0, sp->shared));
+    check(x, at, negation(x, here), ROLE_UPDATE, CHECK_STATE_UNUSED, (int)k);
+  }
+}
+
 static void copy_location(ins *x, int l) {
   const prog_location *cl = &x->code->locs.items[l];
   if (cl->out.len == 0) return;
   int from = cl->boundary ? environment_block(x, x->image[l]) : x->image[l];
+  add_state_probes(x, l, &from);
   vec_foreach(&cl->out, k) copy_code_edge(x, from, &x->code->edges.items[cl->out.items[k]], cl->out.items[k]);
 }
 
@@ -654,9 +666,9 @@ prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread
 }
 
 prog *ins_build_probed(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
-                       bool initial_checked, const bool *probe) {
+                       bool initial_checked, const ins_probes *probes) {
   ins x = {.p = prog_new(code->function),
-           .probe = probe,
+           .probes = probes ? *probes : (ins_probes){0},
            .code = code,
            .spec = spec,
            .thread = thread,

@@ -24,11 +24,27 @@
 prog *ins_build(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
                 bool initial_checked);
 
-/* C(T, T#) with coverage probes: after every step, for each edge k of T#
- * with probe[k], an assertion (CHECK_EDGE_UNUSED, detail k) that the edge
- * does not simulate the step (!(F_from && its relation over (u, g))). On a
- * thread that conforms, these are the only assertions that can fail. */
+/* A state probe: that T# is never in state q while the code is at a
+ * location (with the shared variables at given values). */
+typedef struct ins_state_probe {
+  int location;          /* a boundary of the code: probed after the environment's moves, before its step */
+  int state;             /* q */
+  const int64_t *shared; /* the values of the spec's shared variables, or NULL: any values */
+} ins_state_probe;
+
+/* The probes C(T, T#) asserts besides its own checks. */
+typedef struct ins_probes {
+  const bool *edges;             /* per edge k of T#, or NULL: after every step, assert (CHECK_EDGE_UNUSED, detail
+                                    k) that k does not simulate it, !(F_from && its relation over (u, g)) */
+  const ins_state_probe *states; /* state probes, or NULL: assert (CHECK_STATE_UNUSED, detail k) for each k with
+                                    asked[k] !(F_q && g == shared) */
+  const bool *asked;             /* per state probe */
+  size_t state_count;            /* state probes */
+} ins_probes;
+
+/* C(T, T#) with probes. On a thread that conforms, the probes are the only
+ * assertions that can fail; none changes what the program can reach. */
 prog *ins_build_probed(const prog *code, const ast_spec *spec, const ast_thread *thread, const conform_env *env,
-                       bool initial_checked, const bool *probe);
+                       bool initial_checked, const ins_probes *probes);
 
 #endif

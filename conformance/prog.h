@@ -64,7 +64,8 @@ typedef enum prog_check {
   CHECK_INDEX,        /* an index of the code lies within its array (detail: the access in prog->subscripts) */
   CHECK_NULL,         /* a pointer the code dereferences names an object (detail: the pointer in prog->subscripts) */
   CHECK_ARITH,        /* an operation of the code on C's integers is defined (detail: it, in prog->operations) */
-  CHECK_EDGE_UNUSED   /* coverage probe (ins_build_probed): edge detail of T# simulates no step */
+  CHECK_EDGE_UNUSED,  /* coverage probe (ins_build_probed): edge detail of T# simulates no step */
+  CHECK_STATE_UNUSED  /* state probe (ins_build_probed): detail = l * states + q, F_q is false at code location l */
 } prog_check;
 
 /* Where an edge comes from in the user's C source. */

@@ -171,7 +171,8 @@ static void reason_text(const conform_report *c, const trace *t, strbuf *out) {
   case CHECK_INDEX: index_text(c, t, out); break;
   case CHECK_NULL: null_text(c, t, out); break;
   case CHECK_ARITH: arith_text(c, t, out); break;
-  case CHECK_EDGE_UNUSED: sbuf_puts(out, "a coverage probe (never in a report)"); break;
+  case CHECK_EDGE_UNUSED:
+  case CHECK_STATE_UNUSED: sbuf_puts(out, "a probe (never in a report)"); break;
   }
 }
 

@@ -400,7 +400,7 @@ prog_origin lk_user_origin(const prog *p, const cfe_unit *u, int edge) {
 
 static void add_access(analysis *a, int edge, int var, bool write, const lk_state *s) {
   const prog *p = a->p;
-  lk_access acc = {.cell = p->vars.items[var].shared_index, .write = write, .held = a->out->held.len};
+  lk_access acc = {.cell = p->vars.items[var].shared_index, .write = write, .edge = edge, .held = a->out->held.len};
   acc.sync = edge_sync(a, edge);
   acc.at = user_origin(a, edge);
   for (size_t i = 0; i < a->out->words; i++) vec_push(NULL, &a->out->held, 0);

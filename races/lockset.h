@@ -29,6 +29,7 @@ typedef struct lk_access {
   bool write;     /* a write (else a read) */
   bool sync;      /* synchronised: in an atomic section or a model of a synchronisation primitive */
   prog_origin at; /* where in the user's code (an access inside a model: the model's call) */
+  int edge;       /* the prog's edge that makes it */
   size_t held;    /* offset in lk_thread.held of its lockset (words bits, one per cell) */
 } lk_access;
 

@@ -11,6 +11,7 @@
 #include "../conformance/atomicity.h"
 #include "hunt.h"
 #include "lockset.h"
+#include "proof.h"
 
 #define UNBOUNDED INT64_MAX
 /* The states one search of layer 2 may visit. */
@@ -36,9 +37,15 @@ typedef struct rc_access {
 
 typedef VEC(rc_access) rc_accesses;
 
+/* A candidate: two accesses of a cell that layer 1 cannot tell apart from a race. */
+typedef struct rc_pair {
+  size_t cell;           /* its index in races_result.cells */
+  const rc_access *a, *b; /* the accesses (in run.by_cell) */
+} rc_pair;
+
 typedef struct run {
   diag_sink *sink;         /* the run's */
-  const ast_spec *spec;    /* the cells */
+  ast_spec *spec;          /* the cells */
   const races_request *rq; /* the files */
   cfp_program *program;    /* libclang's reading (threads started, main's accesses) */
   cfe_unit *unit;          /* the front end's */
@@ -47,6 +54,7 @@ typedef struct run {
   bool *is_lock;           /* per cell: a lock whose discipline holds */
   VEC(int) locks;          /* the cells with is_lock, in order */
   rc_accesses *by_cell;    /* per cell: its accesses */
+  VEC(rc_pair) pairs;      /* the candidates, cell by cell */
   VEC(uint64_t) main_held; /* the locksets of main's accesses, words each */
   size_t words;            /* words per lockset (a bit per cell) */
   size_t main_count;       /* main's accesses while its threads run */
@@ -557,6 +565,7 @@ static void judge_cell(run *r, size_t c) {
       if (!concurrent(r, &v->items[i], &v->items[j])) continue;
       size_t before = t.races;
       count_pair(r, &v->items[i], &v->items[j], &t);
+      if (t.races > before) vec_push(NULL, &r->pairs, ((rc_pair){r->out->cells.len, &v->items[i], &v->items[j]}));
       if (t.races > before && before == 0)
         cell.first = describe(r, &v->items[i]), cell.second = describe(r, &v->items[j]);
     }
@@ -764,6 +773,107 @@ static void search_candidates(run *r) {
   free(known);
 }
 
+/* ---------------------------------------------------------------- the proof layer */
+
+/* The spec thread function implements (its instances into *count), or -1
+ * when it implements none or several. */
+static int spec_thread_of(const run *r, const char *function, int64_t *count) {
+  int found = -1;
+  vec_foreach(&r->spec->threads, i) {
+    if (!r->rq->function[i] || strcmp(r->rq->function[i], function) != 0) continue;
+    if (found >= 0) return -1;
+    found = (int)i;
+  }
+  *count = 0;
+  vec_foreach(&r->spec->instances, k)
+    if (r->spec->instances.items[k]->thread_index == found)
+      *count = add_counts(*count, r->spec->instances.items[k]->count_value);
+  return found;
+}
+
+/* The proof layer's premise (proof.h): the C program runs the spec's
+ * threads and nothing else changes a cell. Why not, or NULL. */
+static const char *proof_blocker(run *r) {
+  if (r->out->drafted) return "no specification: the proof needs the abstract threads (athread races SPEC FILES)";
+  vec_foreach(&r->threads, i) {
+    const rc_thread *t = &r->threads.items[i];
+    int64_t count = 0;
+    if (!t->code) return arena_printf(r->out->arena, "thread %s is not lowered", t->function);
+    if (spec_thread_of(r, t->function, &count) < 0)
+      return arena_printf(r->out->arena, "thread %s implements no thread of the specification, or several",
+                          t->function);
+    if (t->instances > count)
+      return arena_printf(r->out->arena, "main may run %s more often than the system's %lld instance%s",
+                          t->function, (long long)count, count == 1 ? "" : "s");
+  }
+  vec_foreach(&r->spec->shared, c)
+    vec_foreach(&r->by_cell[c], k)
+      if (r->by_cell[c].items[k].thread < 0 && r->by_cell[c].items[k].write)
+        return arena_printf(r->out->arena, "main writes %s while its threads run: no abstract thread says what it does",
+                            r->paths[c]);
+  return NULL;
+}
+
+static proof_access proof_access_of(const run *r, const rc_access *x) {
+  const prog *code = r->threads.items[x->thread].code;
+  return (proof_access){x->thread, code->edges.items[x->lk->edge].from};
+}
+
+/* The candidates left (neither access main's: main has no abstract thread). */
+static size_t proof_pairs(const run *r, proof_pair *out) {
+  size_t n = 0;
+  vec_foreach(&r->pairs, k) {
+    const rc_pair *c = &r->pairs.items[k];
+    if (r->out->cells.items[c->cell].kind != RACES_CELL_CANDIDATE || c->a->thread < 0 || c->b->thread < 0) continue;
+    out[n++] = (proof_pair){proof_access_of(r, c->a), proof_access_of(r, c->b), false};
+  }
+  return n;
+}
+
+/* Cells whose every candidate pair the layer proved become race-free. */
+static void mark_proved(run *r, const proof_pair *proved) {
+  bool *open = xcalloc(r->out->cells.len + 1, sizeof *open);
+  size_t n = 0;
+  vec_foreach(&r->pairs, k) {
+    const rc_pair *c = &r->pairs.items[k];
+    if (r->out->cells.items[c->cell].kind != RACES_CELL_CANDIDATE) continue;
+    if (c->a->thread < 0 || c->b->thread < 0 || !proved[n++].proved) open[c->cell] = true;
+  }
+  vec_foreach(&r->out->cells, i) {
+    races_cell *cell = &r->out->cells.items[i];
+    if (cell->kind != RACES_CELL_CANDIDATE || open[i]) continue;
+    cell->kind = RACES_CELL_FREE;
+    cell->how = arena_printf(r->out->arena,
+                             "proved by the abstract threads: its %zu candidate pair%s of accesses never run at once "
+                             "(every thread conforms, the system is safe, and no reachable state of it has the "
+                             "two accesses' abstract states together)",
+                             cell->pairs, cell->pairs == 1 ? "" : "s");
+    r->out->candidates--, r->out->proved++;
+  }
+  free(open);
+}
+
+/* Layer 3 over the candidates the search left (proof.h). */
+static void prove_candidates(run *r) {
+  if (!r->out->candidates) return;
+  const char *blocker = proof_blocker(r);
+  if (blocker) {
+    r->out->proof = arena_printf(r->out->arena, "not used: %s", blocker);
+    return;
+  }
+  proof_thread *threads = xcalloc(r->threads.len + 1, sizeof *threads);
+  vec_foreach(&r->threads, i) {
+    int64_t count;
+    threads[i] = (proof_thread){r->threads.items[i].code, spec_thread_of(r, r->threads.items[i].function, &count)};
+  }
+  proof_pair *pairs = xcalloc(r->pairs.len + 1, sizeof *pairs);
+  proof_request rq = {r->spec, r->rq, threads, r->threads.len, pairs, proof_pairs(r, pairs)};
+  r->out->proof = proof_run(&rq, r->out->arena);
+  mark_proved(r, pairs);
+  free(pairs);
+  free(threads);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 static void report_threads(run *r) {
@@ -797,6 +907,7 @@ static void analyse(run *r) {
   find_locks(r);
   judge_cells(r);
   if (r->out->candidates) search_candidates(r);
+  prove_candidates(r);
   report_threads(r);
   r->out->main_accesses = r->main_count;
   r->out->verdict = r->out->races                                   ? RACES_FOUND
@@ -812,6 +923,7 @@ static void run_free(run *r) {
   vec_free(&r->threads);
   vec_free(&r->main_held);
   vec_free(&r->locks);
+  vec_free(&r->pairs);
   for (size_t c = 0; r->by_cell && c < r->spec->shared.len; c++) vec_free(&r->by_cell[c]);
   free(r->by_cell);
   free(r->is_lock);
@@ -865,7 +977,7 @@ static ast_spec *draft(diag_sink *sink, const cfp_program *p, const races_reques
   return spec;
 }
 
-bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out) {
+bool races_run(diag_sink *sink, ast_spec *spec, const races_request *rq, races_result *out) {
   memset(out, 0, sizeof *out);
   out->arena = arena_new();
   run r = {.sink = sink, .spec = spec, .rq = rq, .out = out};

@@ -50,7 +50,7 @@ typedef struct races_access {
 
 typedef enum races_cell_kind {
   RACES_CELL_LOCK,      /* a lock whose discipline holds: its accesses are the lock calls */
-  RACES_CELL_FREE,      /* race-free (how says why) */
+  RACES_CELL_FREE,      /* race-free (how says why: layer 1's reason, or the proof layer's) */
   RACES_CELL_CANDIDATE, /* two accesses that may race (layer 1 cannot tell, the search found no race) */
   RACES_CELL_RACE       /* a data race: the search found it and replayed its trace */
 } races_cell_kind;
@@ -107,12 +107,18 @@ typedef struct races_result {
   const char *search;        /* what the search layer did: "found ...", "searched ...", "not run: ..." (arena) */
   size_t searched;           /* the states it visited, over all its runs */
   size_t races;              /* cells with RACES_CELL_RACE */
+  const char *proof;         /* what the proof layer did: "N of M candidate pairs proved ...", "not used: ...", or
+                                NULL when no candidate was left for it (arena) */
+  size_t proved;             /* cells the proof layer proved race-free */
 } races_result;
 
-/* Runs layer 1, then the search layer over its candidates; false after an input error reported through sink (then out
- * holds nothing to print). spec may be NULL: then the cells and threads
- * come from athread skeleton's draft of the C files (out->drafted). */
-bool races_run(diag_sink *sink, const ast_spec *spec, const races_request *rq, races_result *out);
+/* Runs layer 1, then the search layer over its candidates, then with a
+ * spec the proof layer (proof.h: athread check on spec and the files, and
+ * the system explored) over those left; false after an input error reported
+ * through sink (then out holds nothing to print). spec may be NULL: then the
+ * cells and threads come from athread skeleton's draft of the C files
+ * (out->drafted), and there is no proof layer. */
+bool races_run(diag_sink *sink, ast_spec *spec, const races_request *rq, races_result *out);
 void races_free(races_result *out);
 /* "no data race", "data race", "unknown". */
 const char *races_verdict_text(races_verdict v);

@@ -38,10 +38,10 @@ report compose-hint compose counter.athread --max-states 10
 report compose-certificate compose "$EX/peterson/peterson.athread" --engine symbolic --certificate
 report compose-forall-certificate compose "$EX/mutex/mutex.athread" --for-all n --certificate
 report conform-certificate conform "$EX/figure2/figure2.athread" "$EX/figure2/figure2.c" --engine chc --certificate
-# races: no spec (spec null), a race-free program, a race, and a candidate the search does not decide
-# (races prints no times: no --no-timing)
+# races: no spec (spec null), a race-free program, a race, a candidate the search does not decide,
+# and with a spec a candidate the proof layer decides (races prints no times: no --no-timing)
 races_report() {
-  $VALGRIND "$ATHREAD" races "$2" --json > "$1.json" 2> "$1.err"
+  $VALGRIND "$ATHREAD" races "${@:2}" --json > "$1.json" 2> "$1.err"
   local rc=$?
   case $rc in 0 | 1 | 3) pass ;; *) fail "$1: exit $rc: $(head -n 3 "$1.err")" ;; esac
 }
@@ -50,12 +50,13 @@ printf '#include <pthread.h>\nint g;\nvoid *w(void *a) { g++; return 0; }\nint m
 races_report races-racy racy.c
 printf '#include <pthread.h>\nint flag, b, c, x;\nvoid *w(void *a) { b = 1; return 0; }\nvoid *r(void *a) { if (flag && b && c) x = 1; return 0; }\nint main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, r, 0); return 0; }\n' > unknown.c
 races_report races-unknown unknown.c
+races_report races-proved "$EX/bluetooth/bluetooth.athread" "$EX/bluetooth/bluetooth.c"
 
 if out=$($PY "$ROOT/tests/json/validate.py" "$SCHEMA" ./*.json 2>&1); then pass; else fail "reports do not validate: $out"; fi
 
 # The reports cover each verdict and a trace (so the schema's branches were exercised).
 for want in '"verdict": "unsafe"' '"verdict": "safe"' '"verdict": "does not conform"' '"verdict": "conforms"' \
-  '"property": "system.invariant.1"' '"location"' '"not proved"' '"verdict": "no data race"' '"pairs"' '"verdict": "race"' '"trace"' \
+  '"property": "system.invariant.1"' '"location"' '"not proved"' '"verdict": "no data race"' '"pairs"' '"proved": 1' '"verdict": "race"' '"trace"' \
   '"hint": "try --engine symbolic (the data is unbounded: '"'n'"' is an int without bounds)"' '"certificate_spec"' '"invariant_c"'; do
   if grep -q -- "$want" ./*.json; then pass; else fail "no report has $want"; fi
 done
@@ -72,6 +73,7 @@ broken compose-peterson-broken "del d['schema_version']"
 broken races-racy "d['cells'][0]['verdict'] = 'maybe'"
 broken races-racy "del d['cells'][0]['trace']"
 broken races-racy "del d['cells'][0]['first']"
+broken races-proved "del d['proof']"
 broken compose-peterson-broken "del d['trace']['steps'][0]['location']"
 broken compose-peterson-broken "d['trace']['violation']['property'] = 'Peterson.1'"
 broken compose-peterson-broken "del d['consts']"
