@@ -48,7 +48,10 @@ static bool any(const bool *probe, size_t n) {
  * to holding), 0 when a trace showed some fail (cleared from probe), -1
  * when the engine gave no answer. */
 static int one_round(const cov_input *in, const conform_options *o, const probe_kind *k, bool *probe, bool *holding) {
-  ins_probes probes = {.edges = k->states ? NULL : probe, .states = k->states, .asked = probe, .state_count = k->count};
+  ins_probes probes = {.edges = k->states ? NULL : probe,
+                       .states = k->states,
+                       .asked = probe,
+                       .state_count = k->states ? k->count : 0};
   prog *p = ins_build_probed(in->code, in->spec, in->thread, in->env, in->initial_checked, &probes);
   conform_result r;
   conform_check(p, o, &r);
