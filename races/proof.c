@@ -29,7 +29,7 @@ typedef struct probe_set {
 } probe_set;
 
 typedef struct proof {
-  const proof_request *rq;
+  proof_request *rq;
   ast_spec *spec;
   size_t shared;       /* the spec's shared variables: a row's first values */
   size_t width;        /* a row: the shared values, then each instance's state */
@@ -346,7 +346,7 @@ static void proof_free(proof *p) {
   check_run_free(&p->check);
 }
 
-const char *proof_run(const proof_request *rq, arena *a) {
+const char *proof_run(proof_request *rq, arena *a) {
   proof p = {.rq = rq, .spec = rq->spec, .deadline = smt_now() + PROOF_SECONDS};
   sets_new(&p);
   const char *why = theorem(&p, a);
@@ -359,6 +359,7 @@ const char *proof_run(const proof_request *rq, arena *a) {
     stopped = rounds(&p);
   }
   const char *text = why ? arena_printf(a, "not used: %s", why) : conclude(&p, a, stopped);
+  rq->states = p.states;
   proof_free(&p);
   return text;
 }

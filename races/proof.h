@@ -20,13 +20,15 @@
  * of the spec, with at most as many instances as the system runs, and main
  * writes no cell while its threads run (races.c, proof_blocker).
  *
- * Borrows everything; writes proof_pair.proved and the returned text (a).
+ * Borrows everything; writes proof_pair.proved, proof_request.states and
+ * the returned text (a).
  */
 #ifndef ATHREAD_RACES_PROOF_H
 #define ATHREAD_RACES_PROOF_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../conformance/prog.h"
 #include "races.h"
@@ -60,10 +62,11 @@ typedef struct proof_request {
   size_t thread_count;         /* how many */
   proof_pair *pairs;           /* the candidate pairs of threads' accesses */
   size_t pair_count;           /* how many */
+  uint64_t states;             /* out: the system's reachable states (the explicit product's), when explored */
 } proof_request;
 
 /* Proves what it can; returns what it did, one sentence (allocated in a):
  * "N of M candidate pairs proved: ..." or "not used: why". */
-const char *proof_run(const proof_request *rq, arena *a);
+const char *proof_run(proof_request *rq, arena *a);
 
 #endif

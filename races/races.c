@@ -830,8 +830,9 @@ static size_t proof_pairs(const run *r, proof_pair *out) {
   return n;
 }
 
-/* Cells whose every candidate pair the layer proved become race-free. */
-static void mark_proved(run *r, const proof_pair *proved) {
+/* Cells whose every candidate pair the layer proved (over states
+ * reachable states of the system) become race-free. */
+static void mark_proved(run *r, const proof_pair *proved, uint64_t states) {
   bool *open = xcalloc(r->out->cells.len + 1, sizeof *open);
   size_t n = 0;
   vec_foreach(&r->pairs, k) {
@@ -845,9 +846,9 @@ static void mark_proved(run *r, const proof_pair *proved) {
     cell->kind = RACES_CELL_FREE;
     cell->how = arena_printf(r->out->arena,
                              "proved by the abstract threads: its %zu candidate pair%s of accesses never run at once "
-                             "(every thread conforms, the system is safe, and no reachable state of it has the "
-                             "two accesses' abstract states together)",
-                             cell->pairs, cell->pairs == 1 ? "" : "s");
+                             "(athread check: every thread conforms and the system is safe; in none of the explicit "
+                             "product's %llu reachable states can two instances be where the accesses are)",
+                             cell->pairs, cell->pairs == 1 ? "" : "s", (unsigned long long)states);
     r->out->candidates--, r->out->proved++;
   }
   free(open);
@@ -867,9 +868,9 @@ static void prove_candidates(run *r) {
     threads[i] = (proof_thread){r->threads.items[i].code, spec_thread_of(r, r->threads.items[i].function, &count)};
   }
   proof_pair *pairs = xcalloc(r->pairs.len + 1, sizeof *pairs);
-  proof_request rq = {r->spec, r->rq, threads, r->threads.len, pairs, proof_pairs(r, pairs)};
+  proof_request rq = {r->spec, r->rq, threads, r->threads.len, pairs, proof_pairs(r, pairs), 0};
   r->out->proof = proof_run(&rq, r->out->arena);
-  mark_proved(r, pairs);
+  mark_proved(r, pairs, rq.states);
   free(pairs);
   free(threads);
 }
