@@ -20,6 +20,7 @@ typedef struct races_args {
   cli_code_args code; /* --thread T=func; -I, -D, -U */
   bool json;          /* --json */
   const char *sarif;  /* --sarif FILE: the verdicts as a SARIF log */
+  const char *for_all; /* --for-all N: the proof layer for every N */
   const char *path;   /* the spec, or NULL */
   char **files;       /* the C files */
   int file_count;     /* how many */
@@ -34,6 +35,7 @@ static int races_option(int c, char *arg, void *args) {
     return cli_take_binding(&a->code, arg) ? -1 : cli_usage_error(a->sink, "races", "--thread expects THREAD=FUNCTION");
   case 'j': a->json = true; return -1;
   case 'R': a->sarif = arg; return -1;
+  case 'F': a->for_all = arg; return -1;
   case 'I':
   case 'D':
   case 'U': cli_take_cpp_flag(&a->code, (char)c, arg); return -1;
@@ -47,7 +49,7 @@ static bool is_spec_path(const char *path) {
 }
 
 static int races_options(int argc, char **argv, races_args *a) {
-  cli_parse p = {"races", "thread json sarif", "hI:D:U:", &a->spec, races_option, a, a->sink};
+  cli_parse p = {"races", "thread json sarif for-all", "hI:D:U:", &a->spec, races_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (a->sarif && a->json && strcmp(a->sarif, "-") == 0)
@@ -55,6 +57,7 @@ static int races_options(int argc, char **argv, races_args *a) {
   if (optind < argc && is_spec_path(argv[optind])) a->path = argv[optind++];
   if (optind >= argc) return cli_usage_error(a->sink, "races", "no C file given");
   if (!a->path && a->code.bindings.len) return cli_usage_error(a->sink, "races", "--thread needs a specification");
+  if (!a->path && a->for_all) return cli_usage_error(a->sink, "races", "--for-all needs a specification");
   a->files = argv + optind;
   a->file_count = argc - optind;
   return -1;
@@ -262,7 +265,8 @@ static int races(const races_args *a, ast_spec *spec, const char *include) {
                       (size_t)a->file_count,
                       {a->code.cpp.items, a->code.cpp.len, include},
                       function,
-                      &a->spec};
+                      &a->spec,
+                      a->for_all};
   races_result r = {0};
   int code = EXIT_BAD_INPUT;
   if ((!spec || cli_resolve_bindings(a->sink, &a->code, a->path, spec, function)) &&

@@ -16,7 +16,7 @@ _athread_options() {
     promela) echo "--diagnostics-format --help --output --set" ;;
     murphi) echo "--diagnostics-format --help --no-symmetry --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
-    races) echo "--diagnostics-format --help --json --sarif --set --thread" ;;
+    races) echo "--diagnostics-format --for-all --help --json --sarif --set --thread" ;;
   esac
 }
 

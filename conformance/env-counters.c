@@ -282,14 +282,8 @@ static const ir_expr *decide(const conform_env *e, const decided *d) {
   return any;
 }
 
-const ir_expr *env_counters_allow(const conform_env *e, const ast_thread *t, int q, size_t m) {
-  decided d = {.thread = t->index, .state = q, .mover = -1, .from = -1};
-  if (m != SIZE_MAX) {
-    const env_move *mv = &e->moves[m];
-    d.mover = mv->thread->index;
-    d.from = mv->thread->edges.items[mv->edge]->from_index;
-    d.tid = e->invariants->counted[d.mover] ? 0 : mv->tid;
-  }
+/* d's condition, decided once. */
+static const ir_expr *remembered(const conform_env *e, decided d) {
   vec_foreach(&e->counters->done, i) {
     const decided *o = &e->counters->done.items[i];
     if (o->thread == d.thread && o->state == d.state && o->mover == d.mover && o->from == d.from && o->tid == d.tid)
@@ -298,4 +292,20 @@ const ir_expr *env_counters_allow(const conform_env *e, const ast_thread *t, int
   d.allow = decide(e, &d);
   vec_push(NULL, &e->counters->done, d);
   return d.allow;
+}
+
+const ir_expr *env_counters_allow(const conform_env *e, const ast_thread *t, int q, size_t m) {
+  decided d = {.thread = t->index, .state = q, .mover = -1, .from = -1};
+  if (m != SIZE_MAX) {
+    const env_move *mv = &e->moves[m];
+    d.mover = mv->thread->index;
+    d.from = mv->thread->edges.items[mv->edge]->from_index;
+    d.tid = e->invariants->counted[d.mover] ? 0 : mv->tid;
+  }
+  return remembered(e, d);
+}
+
+const ir_expr *env_counters_together(const conform_env *e, int ta, int qa, int tb, int qb, int64_t tid) {
+  decided d = {.thread = ta, .state = qa, .mover = tb, .from = qb, .tid = e->invariants->counted[tb] ? 0 : tid};
+  return remembered(e, d);
 }

@@ -99,6 +99,11 @@ const int64_t *env_closure(const conform_env *e, int64_t tid, int state, size_t 
  * happen while an instance of thread t is in state q? The condition over the
  * shared variables (a spec expression), or NULL when never. */
 const ir_expr *env_counters_allow(const conform_env *e, const ast_thread *t, int q, size_t m);
+/* ENV_FROM_COUNTERS: may an instance of thread ta be in state qa while
+ * another instance, of thread tb (a counted one, or else the explicit
+ * instance tid), is in state qb, for some N? The condition over the shared
+ * variables, or NULL when never. */
+const ir_expr *env_counters_together(const conform_env *e, int ta, int qa, int tb, int qb, int64_t tid);
 /* "Worker[2] takes Idle -> Busy \"label\"" ("another Worker" for a grouped move). */
 void env_describe_move(const conform_env *e, size_t m, strbuf *out);
 /* The source's name for JSON: "reachable", "edges", "counters" or "havoc". */

@@ -563,13 +563,14 @@ static void copy_code_edge(ins *x, int from, const prog_edge *ce, int index) {
   prog_add_edge(x->p, e);
 }
 
-/* The state probes at code location l: !(F_q && g == the probe's values). */
+/* The state probes at code location l: !(F_q && g == the probe's values && its condition). */
 static void add_state_probes(ins *x, int l, int *at) {
   for (size_t k = 0; k < x->probes.state_count; k++) {
     const ins_state_probe *sp = &x->probes.states[k];
     if (sp->location != l || !x->probes.asked[k]) continue;
     const ir_expr *here = var(x, x->cand_base + sp->state);
     if (sp->shared) here = binary(x, OP_AND, here, values_are(x, 0, sp->shared));
+    if (sp->when) here = binary(x, OP_AND, here, lift(x, sp->when, false));
     check(x, at, negation(x, here), ROLE_UPDATE, CHECK_STATE_UNUSED, (int)k);
   }
 }

@@ -30,6 +30,7 @@ typedef struct ins_state_probe {
   int location;          /* a boundary of the code: probed after the environment's moves, before its step */
   int state;             /* q */
   const int64_t *shared; /* the values of the spec's shared variables, or NULL: any values */
+  const ir_expr *when;   /* or a condition on them (a spec expression), or NULL: any values */
 } ins_state_probe;
 
 /* The probes C(T, T#) asserts besides its own checks. */
@@ -37,7 +38,7 @@ typedef struct ins_probes {
   const bool *edges;             /* per edge k of T#, or NULL: after every step, assert (CHECK_EDGE_UNUSED, detail
                                     k) that k does not simulate it, !(F_from && its relation over (u, g)) */
   const ins_state_probe *states; /* state probes, or NULL: assert (CHECK_STATE_UNUSED, detail k) for each k with
-                                    asked[k] !(F_q && g == shared) */
+                                    asked[k] !(F_q && g == shared && when) */
   const bool *asked;             /* per state probe */
   size_t state_count;            /* state probes */
 } ins_probes;

@@ -28,12 +28,22 @@ typedef struct probe_set {
   bool *started;        /* per code location: starts computed; starts empty then means not known */
 } probe_set;
 
+/* Two different instances of the system at once: one of thread ta in
+ * state qa, one of thread tb in qb, with these shared values (explored),
+ * or where this condition on them holds (the counter abstraction's). */
+typedef struct together {
+  const int64_t *shared;
+  const ir_expr *when;
+  int ta, qa, tb, qb;
+} together;
+
 typedef struct proof {
   proof_request *rq;
   ast_spec *spec;
   size_t shared;       /* the spec's shared variables: a row's first values */
   size_t width;        /* a row: the shared values, then each instance's state */
   VEC(int64_t) rows;   /* the system's reachable states */
+  VEC(together) pairs; /* the states two instances occupy together, sorted and unique */
   bool too_many;       /* more than PROOF_MAX_STATES */
   int *thread_of;      /* per instance (tid - 1): its spec thread */
   uint64_t states;     /* the system's reachable states */
@@ -97,6 +107,7 @@ static const char *theorem(proof *p, arena *a) {
                                   .atomicity = ATOMICITY_ACCESS,
                                   .env = ENV_SYSTEM,
                                   .env_max_states = ENV_MAX_STATES},
+                      .for_all = p->rq->for_all,
                       .spec_options = rr->set};
   diag_sink quiet = {0}, *user = p->spec->src->sink;
   p->spec->src->sink = &quiet;
@@ -144,39 +155,108 @@ static const int_list *starts(proof *p, size_t i, int l) {
 
 static size_t probe_width; /* the values a probe compares (qsort's comparator has no context) */
 
+/* Shared values, NULL (any) first, then conditions (by address: each is
+ * made once). */
+static int compare_values(const int64_t *a, const ir_expr *x, const int64_t *b, const ir_expr *y) {
+  if (!a || !b) {
+    if (a || b) return (a != NULL) - (b != NULL);
+    return x == y ? 0 : (uintptr_t)x < (uintptr_t)y ? -1 : 1;
+  }
+  return memcmp(a, b, probe_width * sizeof *a);
+}
+
 static int compare_probes(const void *x, const void *y) {
   const ins_state_probe *a = x, *b = y;
   if (a->location != b->location) return a->location < b->location ? -1 : 1;
   if (a->state != b->state) return a->state < b->state ? -1 : 1;
-  return memcmp(a->shared, b->shared, probe_width * sizeof *a->shared);
+  return compare_values(a->shared, a->when, b->shared, b->when);
 }
 
-/* Calls fn for each reachable state and two different instances in it of
- * pr's threads (x's first). */
-typedef bool (*side_fn)(proof *p, const proof_pair *pr, const int64_t *row, int64_t qx, int64_t qy);
+static int compare_together(const void *x, const void *y) {
+  const together *a = x, *b = y;
+  int d[4] = {a->ta - b->ta, a->qa - b->qa, a->tb - b->tb, a->qb - b->qb};
+  for (int k = 0; k < 4; k++)
+    if (d[k]) return d[k] < 0 ? -1 : 1;
+  return compare_values(a->shared, a->when, b->shared, b->when);
+}
 
-static bool each_together(proof *p, const proof_pair *pr, side_fn fn) {
-  int tx = p->rq->threads[pr->a.thread].spec_thread, ty = p->rq->threads[pr->b.thread].spec_thread;
+static void unique_pairs(proof *p) {
+  if (!p->pairs.len) return;
+  qsort(p->pairs.items, p->pairs.len, sizeof *p->pairs.items, compare_together);
+  size_t n = 1;
+  for (size_t k = 1; k < p->pairs.len; k++)
+    if (compare_together(&p->pairs.items[n - 1], &p->pairs.items[k]) != 0) p->pairs.items[n++] = p->pairs.items[k];
+  p->pairs.len = n;
+}
+
+/* ---------------------------------------------------------------- the states together */
+
+/* From the explored rows: every two different instances of each row; NULL,
+ * or why not (too many). */
+static const char *rows_together(proof *p, arena *a) {
   int64_t n = p->spec->instance_total;
   for (size_t r = 0; r < p->rows.len; r += p->width) {
-    const int64_t *row = p->rows.items + r;
+    const int64_t *row = p->rows.items + r, *at = row + p->shared;
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < n; j++)
-        if (i != j && p->thread_of[i] == tx && p->thread_of[j] == ty &&
-            !fn(p, pr, row, row[p->shared + (size_t)i], row[p->shared + (size_t)j]))
-          return false;
+        if (i != j)
+          vec_push(NULL, &p->pairs,
+                   ((together){row, NULL, p->thread_of[i], (int)at[i], p->thread_of[j], (int)at[j]}));
+    if (p->pairs.len > PROOF_MAX_TOGETHER) unique_pairs(p);
+    if (p->pairs.len > PROOF_MAX_TOGETHER)
+      return arena_printf(a, "the system's states give more than %u pairs of instances' states", PROOF_MAX_TOGETHER);
+  }
+  unique_pairs(p);
+  return NULL;
+}
+
+/* For every N: the states of threads ta and tb that two instances may
+ * occupy together, each with the condition on the shared values (the
+ * counter abstraction's invariants; an explicit instance of tb, each one). */
+static void counted_together(proof *p, int ta, int tb) {
+  const conform_env *e = &p->check.conform.env;
+  const ast_thread *x = p->spec->threads.items[ta], *y = p->spec->threads.items[tb];
+  vec_foreach(&x->states, qa)
+    vec_foreach(&y->states, qb)
+      vec_foreach(&p->spec->instances, k) {
+        const ast_instance *in = p->spec->instances.items[k];
+        int64_t count = in->thread_index != tb ? 0 : e->invariants->counted[tb] ? 1 : in->count_value;
+        for (int64_t i = 0; i < count; i++) {
+          const ir_expr *when = env_counters_together(e, ta, (int)qa, tb, (int)qb, in->first_tid + i);
+          if (when) vec_push(NULL, &p->pairs, ((together){NULL, when, ta, (int)qa, tb, (int)qb}));
+        }
+      }
+}
+
+static void pairs_for_all(proof *p) {
+  for (size_t k = 0; k < p->rq->pair_count; k++) {
+    const proof_pair *pr = &p->rq->pairs[k];
+    counted_together(p, p->rq->threads[pr->a.thread].spec_thread, p->rq->threads[pr->b.thread].spec_thread);
+  }
+  unique_pairs(p);
+}
+
+/* Calls fn for each together entry of pr's threads (a's first) until fn
+ * says false; returns false then. */
+typedef bool (*side_fn)(proof *p, const proof_pair *pr, const together *t, int64_t qx, int64_t qy);
+
+static bool each_together(proof *p, const proof_pair *pr, side_fn fn) {
+  int ta = p->rq->threads[pr->a.thread].spec_thread, tb = p->rq->threads[pr->b.thread].spec_thread;
+  vec_foreach(&p->pairs, k) {
+    const together *t = &p->pairs.items[k];
+    if (t->ta == ta && t->tb == tb && !fn(p, pr, t, t->qa, t->qb)) return false;
   }
   return true;
 }
 
 /* Adds the probes of one side: the state at each boundary before x's access. */
-static void add_side(proof *p, const proof_access *x, const int64_t *row, int64_t q) {
+static void add_side(proof *p, const proof_access *x, const together *t, int64_t q) {
   const int_list *b = starts(p, (size_t)x->thread, x->location);
   probe_set *s = &p->sets[x->thread];
-  vec_foreach(b, k) vec_push(NULL, &s->probes, ((ins_state_probe){b->items[k], (int)q, row}));
+  vec_foreach(b, k) vec_push(NULL, &s->probes, ((ins_state_probe){b->items[k], (int)q, t->shared, t->when}));
 }
 
-static bool add_row(proof *p, const proof_pair *pr, const int64_t *row, int64_t qa, int64_t qb) {
+static bool add_row(proof *p, const proof_pair *pr, const together *row, int64_t qa, int64_t qb) {
   add_side(p, &pr->a, row, qa);
   add_side(p, &pr->b, row, qb);
   return true;
@@ -196,8 +276,8 @@ static void sort_unique(probe_set *s) {
 /* ---------------------------------------------------------------- rounds */
 
 /* The index of probe (location, q, row's values) in s, or -1. */
-static long find_probe(const probe_set *s, int location, int64_t q, const int64_t *row) {
-  ins_state_probe key = {location, (int)q, row};
+static long find_probe(const probe_set *s, int location, int64_t q, const together *t) {
+  ins_state_probe key = {location, (int)q, t->shared, t->when};
   const ins_state_probe *hit =
       s->probes.len ? bsearch(&key, s->probes.items, s->probes.len, sizeof key, compare_probes) : NULL;
   return hit ? (long)(hit - s->probes.items) : -1;
@@ -206,7 +286,7 @@ static long find_probe(const probe_set *s, int location, int64_t q, const int64_
 /* One side of a row (x's instance in state q, the shared values of row):
  * PROBE_HOLDS when it is proved impossible at every boundary before x's
  * access, PROBE_POSSIBLE when some is possible (or not known), else open. */
-static probe_status side_status(proof *p, const proof_access *x, const int64_t *row, int64_t q) {
+static probe_status side_status(proof *p, const proof_access *x, const together *row, int64_t q) {
   const int_list *b = starts(p, (size_t)x->thread, x->location);
   const probe_set *s = &p->sets[x->thread];
   probe_status st = b->len ? PROBE_HOLDS : PROBE_POSSIBLE;
@@ -220,12 +300,12 @@ static probe_status side_status(proof *p, const proof_access *x, const int64_t *
 }
 
 /* The row may still be proved (some side is not possible). */
-static bool open_row(proof *p, const proof_pair *pr, const int64_t *row, int64_t qa, int64_t qb) {
+static bool open_row(proof *p, const proof_pair *pr, const together *row, int64_t qa, int64_t qb) {
   return side_status(p, &pr->a, row, qa) != PROBE_POSSIBLE || side_status(p, &pr->b, row, qb) != PROBE_POSSIBLE;
 }
 
 /* Asks the open probes of one side. */
-static void ask_side(proof *p, const proof_access *x, const int64_t *row, int64_t q) {
+static void ask_side(proof *p, const proof_access *x, const together *row, int64_t q) {
   const int_list *b = starts(p, (size_t)x->thread, x->location);
   probe_set *s = &p->sets[x->thread];
   vec_foreach(b, k) {
@@ -235,7 +315,7 @@ static void ask_side(proof *p, const proof_access *x, const int64_t *row, int64_
 }
 
 /* Asks the probes a row not proved yet needs. */
-static bool ask_row(proof *p, const proof_pair *pr, const int64_t *row, int64_t qa, int64_t qb) {
+static bool ask_row(proof *p, const proof_pair *pr, const together *row, int64_t qa, int64_t qb) {
   probe_status sa = side_status(p, &pr->a, row, qa), sb = side_status(p, &pr->b, row, qb);
   if (sa == PROBE_HOLDS || sb == PROBE_HOLDS) return true;
   if (sa == PROBE_OPEN) ask_side(p, &pr->a, row, qa);
@@ -246,7 +326,7 @@ static bool ask_row(proof *p, const proof_pair *pr, const int64_t *row, int64_t 
 /* A row with one side possible and the other open decides the pair's fate
  * in one round (the other side holds, or the pair is never proved): asks
  * that side alone and stops; true when there is none. */
-static bool ask_deciding_row(proof *p, const proof_pair *pr, const int64_t *row, int64_t qa, int64_t qb) {
+static bool ask_deciding_row(proof *p, const proof_pair *pr, const together *row, int64_t qa, int64_t qb) {
   probe_status sa = side_status(p, &pr->a, row, qa), sb = side_status(p, &pr->b, row, qb);
   if (sa == PROBE_POSSIBLE && sb == PROBE_OPEN) ask_side(p, &pr->b, row, qb);
   else if (sb == PROBE_POSSIBLE && sa == PROBE_OPEN) ask_side(p, &pr->a, row, qa);
@@ -300,8 +380,17 @@ static size_t rounds(proof *p) {
 
 /* ---------------------------------------------------------------- judging */
 
-static bool row_proved(proof *p, const proof_pair *pr, const int64_t *row, int64_t qa, int64_t qb) {
+static bool row_proved(proof *p, const proof_pair *pr, const together *row, int64_t qa, int64_t qb) {
   return side_status(p, &pr->a, row, qa) == PROBE_HOLDS || side_status(p, &pr->b, row, qb) == PROBE_HOLDS;
+}
+
+/* What a proved pair rests on, besides athread check. */
+static const char *basis(const proof *p, arena *a) {
+  if (p->rq->for_all)
+    return arena_printf(a, "for every %s, the counter abstraction's invariants allow no two instances where the "
+                           "accesses are", p->rq->for_all);
+  return arena_printf(a, "in none of the explicit product's %" PRIu64
+                         " reachable states can two instances be where the accesses are", p->states);
 }
 
 static const char *conclude(proof *p, arena *a, size_t stopped) {
@@ -310,10 +399,11 @@ static const char *conclude(proof *p, arena *a, size_t stopped) {
     proof_pair *pr = &p->rq->pairs[k];
     n += pr->proved = each_together(p, pr, row_proved);
   }
-  return arena_printf(a,
-                      "%zu of %zu candidate pair%s proved never enabled at once (athread check: %s; all %" PRIu64
-                      " reachable states of the system probed)%s",
-                      n, p->rq->pair_count, p->rq->pair_count == 1 ? "" : "s", p->check.reason, p->states,
+  return arena_printf(a, "%zu of %zu candidate pair%s proved never enabled at once (athread check: %s; %s)%s", n,
+                      p->rq->pair_count, p->rq->pair_count == 1 ? "" : "s", p->check.reason,
+                      p->rq->for_all ? "the states two instances may occupy together, for every N, probed"
+                                     : arena_printf(a, "all %" PRIu64 " reachable states of the system probed",
+                                                    p->states),
                       stopped ? "; the probes stopped early (time, or an engine without an answer), so more pairs "
                                 "may be provable"
                               : "");
@@ -343,23 +433,35 @@ static void proof_free(proof *p) {
   free(p->sets);
   free(p->thread_of);
   vec_free(&p->rows);
+  vec_free(&p->pairs);
   check_run_free(&p->check);
+}
+
+/* The states two instances occupy together: for every N, or from the
+ * explored system; NULL, or why not. */
+static const char *states_together(proof *p, arena *a) {
+  probe_width = p->spec->shared.len;
+  if (p->rq->for_all) {
+    pairs_for_all(p);
+    return NULL;
+  }
+  const char *why = explore(p, a);
+  return why ? why : rows_together(p, a);
 }
 
 const char *proof_run(proof_request *rq, arena *a) {
   proof p = {.rq = rq, .spec = rq->spec, .deadline = smt_now() + PROOF_SECONDS};
   sets_new(&p);
   const char *why = theorem(&p, a);
-  if (!why) why = explore(&p, a);
+  if (!why) why = states_together(&p, a);
   size_t stopped = 0;
   if (!why) {
-    probe_width = p.shared;
     for (size_t k = 0; k < rq->pair_count; k++) each_together(&p, &rq->pairs[k], add_row);
     for (size_t i = 0; i < rq->thread_count; i++) sort_unique(&p.sets[i]);
     stopped = rounds(&p);
   }
   const char *text = why ? arena_printf(a, "not used: %s", why) : conclude(&p, a, stopped);
-  rq->states = p.states;
+  rq->basis = basis(&p, a);
   proof_free(&p);
   return text;
 }

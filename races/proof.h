@@ -13,14 +13,17 @@
  * that at every boundary whose step may reach a's access, qa is never in F
  * while the shared variables have that state's values. It explores the
  * system (the explicit engine) for those states, and proves the sides with
- * probes on C(T, T#) (coverage.h, cov_impossible_states).
+ * probes on C(T, T#) (coverage.h, cov_state_round). With for_all, the
+ * states two instances may occupy together for some N come from the counter
+ * abstraction's invariants (env_counters_together), without shared values:
+ * a side is then proved when qa is never in F there at all.
  *
  * The caller vouches that the C program runs the spec's threads and nothing
  * else that changes a cell: each C thread function implements one thread
  * of the spec, with at most as many instances as the system runs, and main
  * writes no cell while its threads run (races.c, proof_blocker).
  *
- * Borrows everything; writes proof_pair.proved, proof_request.states and
+ * Borrows everything; writes proof_pair.proved, proof_request.basis and
  * the returned text (a).
  */
 #ifndef ATHREAD_RACES_PROOF_H
@@ -37,6 +40,8 @@
 #define PROOF_SECONDS 60.0
 /* The most reachable states of the system it keeps (each is probed). */
 #define PROOF_MAX_STATES 10000u
+/* The most pairs of instances' states (with shared values) it keeps. */
+#define PROOF_MAX_TOGETHER 1000000u
 
 /* A C thread function and the spec thread it implements. */
 typedef struct proof_thread {
@@ -62,7 +67,9 @@ typedef struct proof_request {
   size_t thread_count;         /* how many */
   proof_pair *pairs;           /* the candidate pairs of threads' accesses */
   size_t pair_count;           /* how many */
-  uint64_t states;             /* out: the system's reachable states (the explicit product's), when explored */
+  const char *for_all;         /* the const N that counts instances: the proof for every N (athread check --for-all
+                                  N, the counter abstraction's invariants instead of the explored states), or NULL */
+  const char *basis;           /* out: what a proved pair rests on, one clause (arena) */
 } proof_request;
 
 /* Proves what it can; returns what it did, one sentence (allocated in a):

@@ -35,7 +35,8 @@ typedef struct races_request {
   size_t file_count;        /* how many */
   cfe_options cpp;          /* preprocessor flags and athread.h's directory */
   const char **function;    /* per thread of the spec: its C function, or NULL (with no spec: unused) */
-  const spec_options *set;  /* --set for the drafted spec (with no spec) */
+  const spec_options *set;  /* --set for the drafted spec (with no spec), or the spec's (its --for-all re-run) */
+  const char *for_all;      /* --for-all N: the proof layer for every N (the const that counts instances), or NULL */
 } races_request;
 
 /* One access of a candidate. */
