@@ -14,6 +14,7 @@ typedef struct probe_kind {
   prog_check check;              /* CHECK_EDGE_UNUSED or CHECK_STATE_UNUSED */
   size_t count;                  /* probes */
   const ins_state_probe *states; /* CHECK_STATE_UNUSED: what each asserts */
+  bool *passed;                  /* CHECK_STATE_UNUSED: out, the probes a counterexample shows possible, or NULL */
 } probe_kind;
 
 /* The probe that edge i of p's trace r passes, or -1. */
@@ -38,6 +39,35 @@ static bool mark_failing(const prog *p, const probe_kind *k, const conform_resul
   return last >= 0;
 }
 
+/* Per state of T#, its variable F_q in p. */
+static int *candidate_vars(const prog *p, size_t states) {
+  int *cand = xcalloc(states + 1, sizeof *cand);
+  vec_foreach(&p->vars, v)
+    if (p->vars.items[v].kind == VAR_CAND) cand[p->vars.items[v].state_index] = (int)v;
+  return cand;
+}
+
+/* Sets k->passed for every state probe, asked or not, that trace r shows
+ * possible: where the trace takes a code edge leaving the probe's location
+ * (where the probe stands), F_q holds and the shared values are the
+ * probe's. (A probe with a condition is left to the checks.) */
+static void mark_passed(const prog *p, const cov_input *in, const probe_kind *k, const conform_result *r) {
+  size_t w = p->vars.len, shared = in->spec->shared.len;
+  int *cand = candidate_vars(p, in->thread->states.len);
+  for (size_t i = 0; i < r->trace_len; i++) {
+    const prog_edge *ed = &p->edges.items[r->trace_edges[i]];
+    if (ed->role != ROLE_CODE || ed->step < 0) continue;
+    int from = in->code->edges.items[ed->step].from;
+    const int64_t *v = r->trace_values + i * w;
+    for (size_t n = 0; n < k->count; n++) {
+      const ins_state_probe *sp = &k->states[n];
+      if (sp->location != from || sp->when || !v[cand[sp->state]]) continue;
+      if (!sp->shared || memcmp(v, sp->shared, shared * sizeof *v) == 0) k->passed[n] = true;
+    }
+  }
+  free(cand);
+}
+
 static bool any(const bool *probe, size_t n) {
   for (size_t k = 0; k < n; k++)
     if (probe[k]) return true;
@@ -59,6 +89,7 @@ static int one_round(const cov_input *in, const conform_options *o, const probe_
                 : r.verdict == CONFORM_VIOLATED && mark_failing(p, k, &r, probe) ? 0
                                                                                 : -1;
   if (outcome == 1) memcpy(holding, probe, k->count * sizeof *holding);
+  if (outcome == 0 && k->passed) mark_passed(p, in, k, &r);
   conform_result_free(&r);
   prog_free(p);
   return outcome;
@@ -80,7 +111,7 @@ static bool holding_probes(const cov_input *in, const conform_options *o, const 
 }
 
 bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unused) {
-  probe_kind k = {CHECK_EDGE_UNUSED, in->thread->edges.len, NULL};
+  probe_kind k = {CHECK_EDGE_UNUSED, in->thread->edges.len, NULL, NULL};
   bool *all = xcalloc(k.count + 1, sizeof *all);
   memset(all, 1, k.count * sizeof *all);
   bool complete = holding_probes(in, o, &k, all, unused);
@@ -89,8 +120,8 @@ bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unuse
 }
 
 int cov_state_round(const cov_input *in, const conform_options *o, const ins_state_probe *probes, size_t count,
-                    bool *asked) {
-  probe_kind k = {CHECK_STATE_UNUSED, count, probes};
+                    bool *asked, bool *passed) {
+  probe_kind k = {CHECK_STATE_UNUSED, count, probes, passed};
   bool *holding = xcalloc(count + 1, sizeof *holding);
   int outcome = one_round(in, o, &k, asked, holding);
   free(holding);

@@ -52,8 +52,10 @@ bool cov_unused_edges(const cov_input *in, const conform_options *o, bool *unuse
  * so when the thread conforms, its abstract state in the run of the system
  * that simulates a C run (language.md section 11) is never q there; 0 when
  * a counterexample showed some can fail (cleared from asked: the others are
- * still open); -1 when the engine gave no answer. */
+ * still open), and then every probe, asked or not, that the counterexample
+ * passes with F_q and the probe's shared values is set in passed (possible
+ * too); -1 when the engine gave no answer. */
 int cov_state_round(const cov_input *in, const conform_options *o, const ins_state_probe *probes, size_t count,
-                    bool *asked);
+                    bool *asked, bool *passed);
 
 #endif

@@ -347,15 +347,18 @@ static bool round_of(proof *p, size_t i) {
   probe_set *s = &p->sets[i];
   const proof_thread *t = &p->rq->threads[i];
   size_t n = s->probes.len;
-  bool *left = xcalloc(n + 1, sizeof *left);
+  bool *left = xcalloc(n + 1, sizeof *left), *passed = xcalloc(n + 1, sizeof *passed);
   memcpy(left, s->asked, n * sizeof *left);
   cov_input in = {t->code, p->spec, p->spec->threads.items[t->spec_thread], &p->check.conform.env,
                   p->check.conform.unchecked.len == 0};
   conform_options o = {.deadline = p->deadline, .unseen = true};
-  int outcome = cov_state_round(&in, &o, s->probes.items, n, left);
-  for (size_t k = 0; k < n; k++)
+  int outcome = cov_state_round(&in, &o, s->probes.items, n, left, passed);
+  for (size_t k = 0; k < n; k++) {
     if (s->asked[k]) s->status[k] = outcome == 1 ? PROBE_HOLDS : outcome == 0 && left[k] ? PROBE_OPEN : PROBE_POSSIBLE;
+    if (passed[k]) s->status[k] = PROBE_POSSIBLE;
+  }
   free(left);
+  free(passed);
   return outcome >= 0;
 }
 
