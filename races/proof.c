@@ -180,13 +180,19 @@ static int compare_together(const void *x, const void *y) {
   return compare_values(a->shared, a->when, b->shared, b->when);
 }
 
+/* Sorts n items of size bytes by cmp and drops repeats; returns how many are left. */
+static size_t sorted_unique(void *items, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (!n) return 0;
+  qsort(items, n, size, cmp);
+  char *at = items;
+  size_t kept = 1;
+  for (size_t k = 1; k < n; k++)
+    if (cmp(at + (kept - 1) * size, at + k * size) != 0) memmove(at + kept++ * size, at + k * size, size);
+  return kept;
+}
+
 static void unique_pairs(proof *p) {
-  if (!p->pairs.len) return;
-  qsort(p->pairs.items, p->pairs.len, sizeof *p->pairs.items, compare_together);
-  size_t n = 1;
-  for (size_t k = 1; k < p->pairs.len; k++)
-    if (compare_together(&p->pairs.items[n - 1], &p->pairs.items[k]) != 0) p->pairs.items[n++] = p->pairs.items[k];
-  p->pairs.len = n;
+  p->pairs.len = sorted_unique(p->pairs.items, p->pairs.len, sizeof *p->pairs.items, compare_together);
 }
 
 /* ---------------------------------------------------------------- the states together */
@@ -262,13 +268,9 @@ static bool add_row(proof *p, const proof_pair *pr, const together *row, int64_t
   return true;
 }
 
+/* The probes sorted and unique, with their status and asked flags. */
 static void sort_unique(probe_set *s) {
-  if (!s->probes.len) return;
-  qsort(s->probes.items, s->probes.len, sizeof *s->probes.items, compare_probes);
-  size_t n = 1;
-  for (size_t k = 1; k < s->probes.len; k++)
-    if (compare_probes(&s->probes.items[n - 1], &s->probes.items[k]) != 0) s->probes.items[n++] = s->probes.items[k];
-  s->probes.len = n;
+  size_t n = s->probes.len = sorted_unique(s->probes.items, s->probes.len, sizeof *s->probes.items, compare_probes);
   s->status = xcalloc(n + 1, sizeof *s->status);
   s->asked = xcalloc(n + 1, sizeof *s->asked);
 }
