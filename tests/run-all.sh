@@ -85,6 +85,8 @@ suite "conformance oracle under --int c and --atomicity access" 30 env INT=c ATO
 
 suite "race oracle: random pthread programs, athread races vs the exhaustive interleaving search of gen-race.py; athread's 'no data race' must never meet a race" 2 tests/oracle/race-diff.sh "${RACE_CASES:-300}" 1
 
+suite "race oracle with a spec (the proof by the abstract threads): gen-theorem.py's programs, athread races SPEC FILE vs the data races of every concrete interleaving at access atomicity; a race-free cell must never be racy, a race cell never race-free" 30 tests/oracle/race-proof.sh "${RACE_PROOF_CASES:-200}" 1
+
 suite "the theorem end to end: random programs with specs from their behaviour; every thread conforms and the system is safe must mean every interleaving of the C is safe" 30 env UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_CASES:-200}" 1
 
 suite "the theorem under --atomicity access: every read and write of a shared variable is a step of the concrete search (lost updates), athread conform --atomicity access" 30 env ATOMICITY=access UNKNOWN_PERCENT=5 tests/oracle/theorem.sh "${THEOREM_ACCESS_CASES:-100}" 301
