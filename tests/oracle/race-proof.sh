@@ -79,6 +79,8 @@ while read -r name status rest; do
       echo "---- athread check:"; head -n 30 "$dir/$name.check.out" ;;
   esac
 done < <(grep '^case[0-9]* ' "$dir/judged")
+# the notes (a race-free cell racy only in the liberal reading), with their witnesses
+awk '/^case[0-9]+ / { c = $1; on = 0 } /^note: / { on = 1; print c ":" } on' "$dir/judged"
 grep '^figures: ' "$dir/judged"
 echo "$(tail -n 1 "$dir/judged"); $(($(date +%s) - start)) s"
 summary race-proof
