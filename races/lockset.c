@@ -436,10 +436,13 @@ static void add_lock_write(analysis *a, int edge, int v, lk_write_kind kind) {
 }
 
 /* The write of edge (to shared v) from s: an access unless it keeps the
- * cell's value; for a bool cell, how it treats the cell as a lock. */
+ * cell's value (then C's v = v still reads v, while the front end's "keep
+ * v" in c := (s ? t : c) is no access); for a bool cell, how it treats the
+ * cell as a lock. */
 static void add_write(analysis *a, int edge, int v, const lk_state *s) {
   const prog_edge *e = &a->p->edges.items[edge];
   lkv w = e->action == ACT_ASSIGN ? eval(a, e->expr, s->vals, v) : top;
+  if (w.kind == LV_SELF && e->expr->kind == IR_NAME) add_access(a, edge, v, false, s); /* v = v; reads v */
   if (w.kind == LV_SELF) return;
   add_access(a, edge, v, true, s);
   if (!is_bool_cell(a->p, v)) return;
