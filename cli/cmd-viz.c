@@ -61,8 +61,9 @@ static int viz_options_parse(int argc, char **argv, viz_args *a) {
   cli_parse p = {"viz", "output thread trace idle format", "o:T:h", &a->opts, viz_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
-  if (optind != argc - 1) return cli_usage_error(a->sink, "viz", "expected exactly one specification");
-  a->spec = argv[optind];
+  if (optind < argc - 1 || (optind == argc && !a->trace))
+    return cli_usage_error(a->sink, "viz", "expected exactly one specification");
+  a->spec = optind < argc ? argv[optind] : NULL; /* (only a race report needs none) */
   return choose_format(a);
 }
 
@@ -112,7 +113,26 @@ static int draw(const viz_args *a, const ast_spec *spec, const diag_source *trac
   return code;
 }
 
+/* A race report (athread races --json): its trace, over the C code; the
+ * specification, when one is given, is not read. */
+static int draw_race(const viz_args *a, const diag_source *report) {
+  char *bytes = NULL;
+  size_t len = 0;
+  viz_result r = viz_render_race(a->sink, report->name, report->text, report->len, a->format, &bytes, &len);
+  int code = r == VIZ_DONE ? write_output(a, bytes, len) : r == VIZ_REFUSED ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+  free(bytes);
+  return code;
+}
+
 static int load_and_draw(viz_args *a) {
+  diag_source *report = a->trace ? diag_source_load(a->sink, a->trace) : NULL;
+  bool race = report && viz_is_race_report(report->text, report->len);
+  if (a->trace && (!report || race || !a->spec)) {
+    int code = report ? draw_race(a, report) : EXIT_BAD_INPUT;
+    diag_source_free(report);
+    return code;
+  }
+  diag_source_free(report);
   ast_spec *spec = spec_load(a->sink, a->spec, &a->opts);
   diag_source *trace = spec && a->trace ? diag_source_load(a->sink, a->trace) : NULL;
   if (spec && trace) spec = cli_spec_with_trace_consts(spec, trace, &a->opts);

@@ -207,6 +207,7 @@ static const usage usages[] = {
    "first step that does not replay, and why), or bad input or usage.\n"},
   {"viz",
    "usage: athread viz SPEC.athread [OPTIONS]\n"
+   "       athread viz --trace RACES.json [OPTIONS]\n"
    "Draw the abstract threads and the system with Graphviz: one box per thread,\n"
    "its states (the assertion under the name; an arrow from a dot into each init\n"
    "state; a red octagon when the assertion is constantly false) and its edges\n"
@@ -223,7 +224,9 @@ static const usage usages[] = {
    "  --trace FILE        overlay the counterexample of 'athread compose --trace-out FILE'\n"
    "                      (visited states filled, taken edges red and numbered by step,\n"
    "                      the failing state marked, final shared values in the legend)\n"
-   "                      or of 'athread conform --json' (the candidate states after each step)\n"
+   "                      or of 'athread conform --json' (the candidate states after each step);\n"
+   "                      or draw the first race of 'athread races --json' (no SPEC needed):\n"
+   "                      a column per thread instance, its steps in order, the two accesses red\n"
    "  --idle              show the implicit idle steps as dashed self-loops\n"
    "  --diagnostics-format F\n"
    "                      text (default), or one json or sarif document at the end\n"

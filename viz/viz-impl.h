@@ -134,4 +134,10 @@ bool viz_draws(const viz_options *o, const ast_thread *t);
  * each counterexample drawn. */
 void viz_add_legend(Agraph_t *g, const ast_spec *spec, const viz_options *o);
 
+/* A graph built by fn from data (closed by the caller of fn), drawn as
+ * viz_render draws a spec. */
+typedef Agraph_t *(*viz_build_fn)(const void *data, Agdisc_t *disc);
+viz_result viz_render_graph(diag_sink *sink, viz_build_fn build, const void *data, viz_format f, char **out,
+                            size_t *len);
+
 #endif

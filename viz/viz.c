@@ -218,12 +218,8 @@ viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *
   return r;
 }
 
-viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f,
-                         char **out, size_t *len) {
-  if (!chosen_thread_drawable(sink, o)) return VIZ_REFUSED;
-  Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
-  agseterr(AGMAX);
-  Agraph_t *g = viz_build(spec, o, &disc);
+/* Graph g as DOT, or laid out and rendered in format f; closes g. */
+static viz_result finish(viz_session *s, diag_sink *sink, Agraph_t *g, viz_format f, char **out, size_t *len) {
   int nodes = agnnodes(g);
   viz_result r = VIZ_DONE;
   if (f == VIZ_DOT) {
@@ -238,5 +234,23 @@ viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, 
     r = VIZ_FAILED;
   }
   agclose(g);
+  return r;
+}
+
+viz_result viz_render_in(viz_session *s, diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f,
+                         char **out, size_t *len) {
+  if (!chosen_thread_drawable(sink, o)) return VIZ_REFUSED;
+  Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
+  agseterr(AGMAX);
+  return finish(s, sink, viz_build(spec, o, &disc), f, out, len);
+}
+
+viz_result viz_render_graph(diag_sink *sink, viz_build_fn build, const void *data, viz_format f, char **out,
+                            size_t *len) {
+  Agdisc_t disc = {.mem = &AgMemDisc, .id = (Agiddisc_t *)&ids, .io = (Agiodisc_t *)&to_strbuf};
+  agseterr(AGMAX);
+  viz_session *s = viz_session_new();
+  viz_result r = finish(s, sink, build(data, &disc), f, out, len);
+  viz_session_free(s);
   return r;
 }

@@ -73,6 +73,15 @@ typedef enum viz_result {
 viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *o, viz_format f, char **out,
                       size_t *len);
 
+/* Is text the JSON report of athread races (its "command")? */
+bool viz_is_race_report(const char *text, size_t len);
+/* Draws the first data race of such a report (name: its file, for errors):
+ * its trace, one column per thread instance, and the two racing accesses
+ * (viz-race.c). Text that is not JSON, not such a report, or a report
+ * without a race is bad input (reported; VIZ_REFUSED). */
+viz_result viz_render_race(diag_sink *sink, const char *name, const char *text, size_t len, viz_format f, char **out,
+                           size_t *out_len);
+
 /* Several drawings in one run share one Graphviz context: Graphviz's text
  * plugin remembers the last font of a context after the context is freed,
  * so a second context's layout reads freed memory (valgrind shows it).

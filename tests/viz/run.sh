@@ -101,6 +101,9 @@ golden bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
 golden bluetooth-buggy-trace-worker "$bb" --trace "$viz/bluetooth-buggy.trace.json" --thread Worker
 golden peterson-broken-trace "$ex/peterson/peterson-broken.athread" --trace "$viz/peterson-broken.trace.json"
 golden figure2-noinit-trace "$ex/figure2/figure2-noinit.athread" --trace "$viz/figure2-noinit.trace.json"
+# a race trace of athread races --json: no spec needed (one given is not read); the first race cell is drawn
+golden dispatch-threads-racy-race --trace "$viz/dispatch-threads-racy.races.json"
+golden bluetooth-buggy-race "$bt" --trace "$viz/bluetooth-buggy.races.json"
 draw bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
 # A long made-up trace: 45 steps over one edge (the edge lists 6, the legend 40).
 python3 -c 'import json
@@ -141,6 +144,10 @@ expect unwritable 2 "/nonexistent/dir/x.svg: error: cannot create output file: N
 expect unknown-thread 2 "athread: error: --thread Wroker: bluetooth.athread declares no thread 'Wroker'; did you mean 'Worker'?" -- "$bt" --thread Wroker
 expect unknown-thread-far 2 "athread: error: --thread Zzz: bluetooth.athread declares no thread 'Zzz'" -- "$bt" --thread Zzz
 expect no-spec 2 "athread: error: expected exactly one specification (try 'athread viz --help')" --
+expect race-none 2 "$viz/dispatch-threads.races.json: error: no race to draw: the report of athread races has no cell with verdict \"race\"" -- --trace "$viz/dispatch-threads.races.json" -o keep.svg
+expect race-no-spec-other 2 "$viz/bluetooth-buggy.trace.json: error: not a report of athread races --json (a trace of compose or conform needs its specification: athread viz SPEC --trace FILE)" -- --trace "$viz/bluetooth-buggy.trace.json"
+printf '{"command": "races", "cells": [' > truncated.races.json
+expect race-truncated 2 "truncated.races.json:1:31: error: not JSON: ']' expected near end of file" -- --trace truncated.races.json
 expect bad-option 2 "athread: error: unknown option '--layout' (try 'athread viz --help')" -- "$bt" --layout neato
 printf 'thread A { init state S; S -> T : true; }\n' > broken.athread
 expect spec-error 2 "broken.athread:1:31: error: unknown state 'T' in thread 'A'; did you mean 'S'?
