@@ -124,21 +124,23 @@ static int draw_race(const viz_args *a, const diag_source *report) {
   return code;
 }
 
-static int load_and_draw(viz_args *a) {
-  diag_source *report = a->trace ? diag_source_load(a->sink, a->trace) : NULL;
-  bool race = report && viz_is_race_report(report->text, report->len);
-  if (a->trace && (!report || race || !a->spec)) {
-    int code = report ? draw_race(a, report) : EXIT_BAD_INPUT;
-    diag_source_free(report);
-    return code;
-  }
-  diag_source_free(report);
+static int draw_with_spec(const viz_args *a, const diag_source *trace) {
   ast_spec *spec = spec_load(a->sink, a->spec, &a->opts);
-  diag_source *trace = spec && a->trace ? diag_source_load(a->sink, a->trace) : NULL;
   if (spec && trace) spec = cli_spec_with_trace_consts(spec, trace, &a->opts);
-  int code = spec && (trace || !a->trace) ? draw(a, spec, trace) : EXIT_BAD_INPUT;
-  diag_source_free(trace);
+  int code = spec ? draw(a, spec, trace) : EXIT_BAD_INPUT;
   spec_free(spec);
+  return code;
+}
+
+/* The trace is read once (it may be standard input): a race report is
+ * drawn alone, any other trace over the spec. */
+static int load_and_draw(viz_args *a) {
+  diag_source *trace = a->trace ? diag_source_load(a->sink, a->trace) : NULL;
+  int code;
+  if (a->trace && !trace) code = EXIT_BAD_INPUT;
+  else if (trace && (!a->spec || viz_is_race_report(trace->text, trace->len))) code = draw_race(a, trace);
+  else code = draw_with_spec(a, trace);
+  diag_source_free(trace);
   return code;
 }
 
