@@ -75,10 +75,11 @@ viz_result viz_render(diag_sink *sink, const ast_spec *spec, const viz_options *
 
 /* Is text the JSON report of athread races (its "command")? */
 bool viz_is_race_report(const char *text, size_t len);
-/* Draws the first data race of such a report (name: its file, for errors):
- * its trace, one column per thread instance, and the two racing accesses
- * (viz-race.c). Text that is not JSON, not such a report, or a report
- * without a race is bad input (reported; VIZ_REFUSED). */
+/* Draws every data race of such a report (name: its file, for errors), as
+ * viz_render draws a spec: each race cell a cluster with its trace, one
+ * column per thread instance, and its two racing accesses (viz-race.c).
+ * Text that is not JSON, not such a report, or a report without a race is
+ * bad input (reported; VIZ_REFUSED). */
 viz_result viz_render_race(diag_sink *sink, const char *name, const char *text, size_t len, viz_format f, char **out,
                            size_t *out_len);
 

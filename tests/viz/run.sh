@@ -101,9 +101,20 @@ golden bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
 golden bluetooth-buggy-trace-worker "$bb" --trace "$viz/bluetooth-buggy.trace.json" --thread Worker
 golden peterson-broken-trace "$ex/peterson/peterson-broken.athread" --trace "$viz/peterson-broken.trace.json"
 golden figure2-noinit-trace "$ex/figure2/figure2-noinit.athread" --trace "$viz/figure2-noinit.trace.json"
-# a race trace of athread races --json: no spec needed (one given is not read); the first race cell is drawn
+# the races of athread races --json, each its own cluster: no spec needed (one given is not read)
 golden dispatch-threads-racy-race --trace "$viz/dispatch-threads-racy.races.json"
+golden dispatch-threads-racy-race --trace - < "$viz/dispatch-threads-racy.races.json"
 golden bluetooth-buggy-race "$bt" --trace "$viz/bluetooth-buggy.races.json"
+draw bluetooth-buggy-race --trace "$viz/bluetooth-buggy.races.json"
+# A made-up race: locks held, an atomic access, a backslash in the C text (no Graphviz escape), a long statement.
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+race = next(c for c in r["cells"] if c["verdict"] == "race")
+race["first"].update(locks=["device", "queue.lock"], atomic=True)
+race["trace"][1].update(text="printf(\"sent %d\\n\", sent); /* a statement longer than a box */")
+r["cells"] = [race]
+json.dump(r, open("made-up.races.json", "w"))' "$viz/dispatch-threads-racy.races.json"
+golden race-made-up --trace made-up.races.json
 draw bluetooth-buggy-trace "$bb" --trace "$viz/bluetooth-buggy.trace.json"
 # A long made-up trace: 45 steps over one edge (the edge lists 6, the legend 40).
 python3 -c 'import json
@@ -133,6 +144,8 @@ for spec in "$bb" "$ex/peterson/peterson-broken.athread"; do
   "$ATHREAD" compose "$spec" --trace-out "$name.json" > /dev/null
   check "$name: a trace compose just wrote" $VALGRIND "$ATHREAD" viz "$spec" --trace "$name.json" -o "$name-fresh.svg"
 done
+"$ATHREAD" races "$ex/tutorial/dispatch-threads-racy.c" --json > racy.json
+check "a race report athread races just wrote" $VALGRIND "$ATHREAD" viz --trace racy.json -o racy-fresh.svg
 
 # ---------------------------------------------------------------- usage and output errors
 expect bad-extension 2 "athread: error: cannot tell the format of 'out.jpg': the output must end in .dot, .gv, .svg, .png or .pdf (or give -T FORMAT) (try 'athread viz --help')" -- "$bt" -o out.jpg
