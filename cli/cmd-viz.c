@@ -1,5 +1,6 @@
 /* cli/cmd-viz.c -- athread viz: the threads and the system of a spec, and a
- * counterexample over them, drawn with Graphviz (viz/viz.h). DOT goes to
+ * counterexample over them, drawn with Graphviz (viz/viz.h); or the data
+ * races of a report of athread races --json, which needs no spec. DOT goes to
  * stdout unless -o names a .dot, .svg, .png or .pdf file, which is written
  * atomically; -T FORMAT picks the format as Graphviz's dot -T does (for
  * stdout, or over the extension). */
