@@ -16,15 +16,15 @@
 #include "sarif-flows.h"
 
 typedef struct races_args {
-  spec_options spec;  /* --set overrides */
-  cli_code_args code; /* --thread T=func; -I, -D, -U */
-  bool json;          /* --json */
-  const char *sarif;  /* --sarif FILE: the verdicts as a SARIF log */
+  spec_options spec;   /* --set overrides */
+  cli_code_args code;  /* --thread T=func; -I, -D, -U */
+  bool json;           /* --json */
+  const char *sarif;   /* --sarif FILE: the verdicts as a SARIF log */
   const char *for_all; /* --for-all N: the proof layer for every N */
-  const char *path;   /* the spec, or NULL */
-  char **files;       /* the C files */
-  int file_count;     /* how many */
-  diag_sink *sink;    /* the run's */
+  const char *path;    /* the spec, or NULL */
+  char **files;        /* the C files */
+  int file_count;      /* how many */
+  diag_sink *sink;     /* the run's */
 } races_args;
 
 /* Applies one option (a cli_take_fn). */
@@ -184,10 +184,10 @@ static json_t *step_json(const races_step *s) {
   vec_foreach(&s->changes, i)
     json_array_append_new(changes, json_pack("{s:o, s:I}", "cell", json_text(s->changes.items[i].cell), "value",
                                              (json_int_t)s->changes.items[i].value));
-  return json_pack("{s:o, s:i, s:b, s:o, s:i, s:i, s:o, s:o, s:o, s:o}", "thread", json_text(s->thread),
-                   "instance", s->instance, "starts", s->starts, "file", json_text(s->file), "line",
-                   (json_int_t)s->line, "column", (json_int_t)s->col, "text", json_text(s->text), "accesses",
-                   json_text(s->accesses), "inputs", json_text(s->inputs), "changes", changes);
+  return json_pack("{s:o, s:i, s:b, s:o, s:i, s:i, s:o, s:o, s:o, s:o}", "thread", json_text(s->thread), "instance",
+                   s->instance, "starts", s->starts, "file", json_text(s->file), "line", (json_int_t)s->line, "column",
+                   (json_int_t)s->col, "text", json_text(s->text), "accesses", json_text(s->accesses), "inputs",
+                   json_text(s->inputs), "changes", changes);
 }
 
 static json_t *cell_json(const races_cell *c) {
@@ -219,9 +219,9 @@ static json_t *results_json(const races_result *r) {
   vec_foreach(&r->cells, i) json_array_append_new(cells, cell_json(&r->cells.items[i]));
   vec_foreach(&r->reasons, i) json_array_append_new(reasons, json_text(r->reasons.items[i]));
   json_t *search = json_pack("{s:o, s:I, s:I}", "text", r->search ? json_text(r->search) : json_null(), "states",
-                              (json_int_t)r->searched, "races", (json_int_t)r->races);
-  json_t *proof = json_pack("{s:o, s:I}", "text", r->proof ? json_text(r->proof) : json_null(), "proved",
-                             (json_int_t)r->proved);
+                             (json_int_t)r->searched, "races", (json_int_t)r->races);
+  json_t *proof =
+      json_pack("{s:o, s:I}", "text", r->proof ? json_text(r->proof) : json_null(), "proved", (json_int_t)r->proved);
   return json_pack("{s:s, s:{s:s}, s:o, s:i, s:o, s:i, s:o, s:o, s:o}", "verdict", races_verdict_text(r->verdict),
                    "assumptions", "text", assumptions, "threads", threads, "main_accesses",
                    (json_int_t)r->main_accesses, "cells", cells, "candidates", (json_int_t)r->candidates, "search",

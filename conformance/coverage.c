@@ -78,16 +78,14 @@ static bool any(const bool *probe, size_t n) {
  * to holding), 0 when a trace showed some fail (cleared from probe), -1
  * when the engine gave no answer. */
 static int one_round(const cov_input *in, const conform_options *o, const probe_kind *k, bool *probe, bool *holding) {
-  ins_probes probes = {.edges = k->states ? NULL : probe,
-                       .states = k->states,
-                       .asked = probe,
-                       .state_count = k->states ? k->count : 0};
+  ins_probes probes = {
+      .edges = k->states ? NULL : probe, .states = k->states, .asked = probe, .state_count = k->states ? k->count : 0};
   prog *p = ins_build_probed(in->code, in->spec, in->thread, in->env, in->initial_checked, &probes);
   conform_result r;
   conform_check(p, o, &r);
-  int outcome = r.verdict == CONFORM_HOLDS                                     ? 1
+  int outcome = r.verdict == CONFORM_HOLDS                                       ? 1
                 : r.verdict == CONFORM_VIOLATED && mark_failing(p, k, &r, probe) ? 0
-                                                                                : -1;
+                                                                                 : -1;
   if (outcome == 1) memcpy(holding, probe, k->count * sizeof *holding);
   if (outcome == 0 && k->passed) mark_passed(p, in, k, &r);
   conform_result_free(&r);

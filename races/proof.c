@@ -86,8 +86,8 @@ static const char *explore(proof *p, arena *a) {
   if (!compose_explore(p->spec, &l, &p->states, why, sizeof why))
     return arena_printf(a, "the system's reachable states are not known: %s", why);
   if (p->too_many)
-    return arena_printf(a, "the system has %" PRIu64 " reachable states, more than the %u the layer probes",
-                        p->states, PROOF_MAX_STATES);
+    return arena_printf(a, "the system has %" PRIu64 " reachable states, more than the %u the layer probes", p->states,
+                        PROOF_MAX_STATES);
   return NULL;
 }
 
@@ -206,8 +206,7 @@ static const char *rows_together(proof *p, arena *a) {
     for (int64_t i = 0; i < n; i++)
       for (int64_t j = 0; j < n; j++)
         if (i != j)
-          vec_push(NULL, &p->pairs,
-                   ((together){row, NULL, p->thread_of[i], (int)at[i], p->thread_of[j], (int)at[j]}));
+          vec_push(NULL, &p->pairs, ((together){row, NULL, p->thread_of[i], (int)at[i], p->thread_of[j], (int)at[j]}));
     if (p->pairs.len > PROOF_MAX_TOGETHER) unique_pairs(p);
     if (p->pairs.len > PROOF_MAX_TOGETHER)
       return arena_printf(a, "the system's states give more than %u pairs of instances' states", PROOF_MAX_TOGETHER);
@@ -392,10 +391,13 @@ static bool row_proved(proof *p, const proof_pair *pr, const together *row, int6
 /* What a proved pair rests on, besides athread check. */
 static const char *basis(const proof *p, arena *a) {
   if (p->rq->for_all)
-    return arena_printf(a, "for every %s, the counter abstraction's invariants allow no two instances where the "
-                           "accesses are", p->rq->for_all);
-  return arena_printf(a, "in none of the explicit product's %" PRIu64
-                         " reachable states can two instances be where the accesses are", p->states);
+    return arena_printf(a,
+                        "for every %s, the counter abstraction's invariants allow no two instances where the "
+                        "accesses are",
+                        p->rq->for_all);
+  return arena_printf(
+      a, "in none of the explicit product's %" PRIu64 " reachable states can two instances be where the accesses are",
+      p->states);
 }
 
 static const char *conclude(proof *p, arena *a, size_t stopped) {
@@ -406,9 +408,9 @@ static const char *conclude(proof *p, arena *a, size_t stopped) {
   }
   return arena_printf(a, "%zu of %zu candidate pair%s proved never enabled at once (athread check: %s; %s)%s", n,
                       p->rq->pair_count, p->rq->pair_count == 1 ? "" : "s", p->check.reason,
-                      p->rq->for_all ? "the states two instances may occupy together, for every N, probed"
-                                     : arena_printf(a, "all %" PRIu64 " reachable states of the system probed",
-                                                    p->states),
+                      p->rq->for_all
+                          ? "the states two instances may occupy together, for every N, probed"
+                          : arena_printf(a, "all %" PRIu64 " reachable states of the system probed", p->states),
                       stopped ? "; the probes stopped early (time, or an engine without an answer), so more pairs "
                                 "may be provable"
                               : "");
