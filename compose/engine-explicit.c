@@ -44,6 +44,10 @@
 #define NARROW_LEVEL 64
 #define ROUND_SUCCESSORS 65536
 
+/* The workers remember the successors they sent lately (store_recent) from
+ * this many states on: the table costs more than it saves in a small search. */
+#define RECENT_FROM 4096
+
 /* How far ahead of an insertion its table entry is prefetched. */
 #define PREFETCH_AHEAD 8
 
@@ -72,15 +76,16 @@ typedef struct outbox {
 typedef struct search search;
 
 typedef struct worker {
-  search *s;          /* the search */
-  size_t id;          /* its store is s->shards[id] */
-  pthread_t thread;   /* its thread (worker 0 runs on the caller's) */
-  int64_t *cur;       /* the state being expanded */
-  int64_t *unpacked;  /* scratch: a state unpacked */
-  uint8_t *packed;    /* scratch: a packed state */
-  outbox *out;        /* per store: successors found this round */
-  frontier now, next; /* its store's states of the level expanded, and of the next one */
-  uint8_t *bad;       /* the least state of its store that goes wrong at this level */
+  search *s;                            /* the search */
+  size_t id;                            /* its store is s->shards[id] */
+  pthread_t thread;                     /* its thread (worker 0 runs on the caller's) */
+  int64_t *cur;                         /* the state being expanded */
+  int64_t *unpacked;                    /* scratch: a state unpacked */
+  uint8_t *packed;                      /* scratch: a packed state */
+  outbox *out;                          /* per store: successors found this round */
+  store_recent recent;                  /* the successors it sent lately (once the search is large) */
+  frontier now, next;                   /* its store's states of the level expanded, and of the next one */
+  uint8_t *bad;                         /* the least state of its store that goes wrong at this level */
   _Alignas(CACHE_LINE) size_t from, to; /* its share of the level still to expand (indexes into the level) */
   bool has_bad;                         /* bad holds one */
   mdl_fault fault;                      /* the first evaluation fault it met */
@@ -179,7 +184,8 @@ static size_t memory_in_use(const search *s) {
   size_t n = 0, bytes = bytes_of(s);
   for (size_t v = 0; v < s->workers; v++) {
     const worker *w = &s->w[v];
-    n += store_memory(&s->shards[v].st) + (w->now.capacity + w->next.capacity) * bytes;
+    n +=
+        store_memory(&s->shards[v].st) + store_recent_memory(&w->recent) + (w->now.capacity + w->next.capacity) * bytes;
     for (size_t k = 0; k < s->workers; k++) n += w->out[k].states.capacity * (bytes + sizeof(uint64_t));
   }
   return n;
@@ -205,6 +211,7 @@ static void send(worker *w, const int64_t *state) {
     return;
   }
   uint64_t h = store_hash(l, w->packed);
+  if (w->recent.entries && store_recent_seen(&w->recent, w->packed, h)) return;
   outbox *o = &w->out[shard_of(s, h)];
   frontier_push(&o->states, w->packed, l->bytes);
   vec_push(NULL, &o->hashes, h);
@@ -345,6 +352,8 @@ static bool next_level(search *s) {
     s->w[v].to = v < sharing ? total * (v + 1) / sharing : total;
   }
   if (total == 0) return false;
+  if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
+    for (size_t v = 0; v < s->workers; v++) store_recent_init(&s->w[v].recent, &s->layout);
   s->depth = s->deepest = s->insert_depth;
   s->insert_depth = s->depth + 1;
   return true;
@@ -546,6 +555,7 @@ static void search_free(search *s) {
     void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
     store_free(&s->shards[v].st);
+    store_recent_free(&w->recent);
   }
   store_layout_free(&s->layout);
   pthread_barrier_destroy(&s->barrier);

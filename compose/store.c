@@ -41,13 +41,42 @@ static store_group count_run(const mdl *m, size_t first) {
 
 static size_t group_bits(const store_group *g) { return (g->as_counts ? g->states - 1 : g->instances) * g->bits; }
 
+static size_t field_bits(const store_field *f) { return f->group ? group_bits(f->group) : f->bits; }
+
+/* Counts pack and unpack without a loop over the instances: a group of the
+ * instances' states takes the form of counts when the state keeps its bytes. */
+static void prefer_counts(store_layout *l, size_t total) {
+  for (store_group *g = l->groups; g < l->groups + l->group_count; g++) {
+    if (g->as_counts) continue;
+    store_group counts = *g;
+    counts.as_counts = true;
+    counts.bits = bits_for(g->instances);
+    counts.mask = mask_of(counts.bits);
+    size_t with_counts = total - group_bits(g) + group_bits(&counts);
+    if ((with_counts + 7) / 8 > (total + 7) / 8) continue;
+    *g = counts;
+    total = with_counts;
+  }
+}
+
+/* Each field's first bit, in order; the one-slot fields copied to l->slots. */
+static size_t place_fields(store_layout *l) {
+  size_t total = 0;
+  for (store_field *f = l->fields; f < l->fields + l->field_count; f++) {
+    f->pos = at_bit(total, field_bits(f));
+    total += field_bits(f);
+    if (f->group) l->groups[f->group - l->groups].pos = f->pos;
+    else l->slots[l->slot_count++] = *f;
+  }
+  return total;
+}
+
 void store_layout_init(store_layout *l, const mdl *m) {
   memset(l, 0, sizeof *l);
-  size_t width = mdl_width(m);
+  size_t width = mdl_width(m), total = 0;
   l->fields = xcalloc(width + 1, sizeof *l->fields);
   l->groups = xcalloc(width + 1, sizeof *l->groups);
   l->slots = xcalloc(width + 1, sizeof *l->slots);
-  size_t total = 0;
   for (size_t i = 0; i < width; i++) {
     const mdl_slot *s = mdl_slot_at(m, i);
     store_field *f = &l->fields[l->field_count++];
@@ -55,19 +84,17 @@ void store_layout_init(store_layout *l, const mdl *m) {
     if (s->kind == SLOT_COUNT && s->state == 0) {
       store_group *g = &l->groups[l->group_count++];
       *g = count_run(m, i);
-      g->pos = f->pos = at_bit(total, group_bits(g));
       f->group = g;
-      total += group_bits(g);
       i += g->states - 1;
-      continue;
+    } else {
+      f->offset = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
+      f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
+      f->mask = mask_of(f->bits);
     }
-    f->offset = s->bounded ? s->lo : -((int64_t)1 << (STORE_UNBOUNDED_BITS - 1));
-    f->bits = s->bounded ? bits_for((uint64_t)s->hi - (uint64_t)s->lo) : STORE_UNBOUNDED_BITS;
-    f->mask = mask_of(f->bits);
-    f->pos = at_bit(total, f->bits);
-    total += f->bits;
-    l->slots[l->slot_count++] = *f;
+    total += field_bits(f);
   }
+  prefer_counts(l, total);
+  total = place_fields(l);
   l->one_word = total <= 64;
   l->bytes = (total + 7) / 8;
   if (l->bytes == 0) l->bytes = 1;
@@ -136,17 +163,47 @@ static bool spread(const store_group *g, const int64_t *count) {
   return rest == 0;
 }
 
+/* A group's fields, written one after the other from bit `at`: into the
+ * word, or into the buffer through an accumulator of at most 57 bits. Or-ing
+ * each field straight into the buffer would load the 8 bytes the field
+ * before stored, and a load that overlaps a store in flight waits for it. */
+typedef struct run {
+  bits *b;       /* where */
+  size_t at;     /* the bit the accumulator starts at */
+  uint64_t acc;  /* fields not yet in the buffer (!one) */
+  unsigned used; /* bits in acc, or written so far (one) */
+} run;
+
+static inline __attribute__((always_inline)) void run_put(run *r, bool one, uint64_t v, unsigned n) {
+  if (one) {
+    put_bits(r->b, true, r->at + r->used, v, n);
+  } else {
+    if (r->used + n > 57) {
+      or_at(r->b->buf, r->at, r->acc);
+      r->at += r->used;
+      r->acc = r->used = 0;
+    }
+    r->acc |= v << r->used;
+  }
+  r->used += n;
+}
+
+static inline __attribute__((always_inline)) void run_end(const run *r, bool one) {
+  if (!one) or_at(r->b->buf, r->at, r->acc);
+}
+
 /* Writes a group's counts but the last (the rest); false when they are not
  * a spread (a count too wide for its bits is in *over). */
 static inline __attribute__((always_inline)) bool pack_counts(const store_group *g, const int64_t *count, bits *b,
                                                               bool one, uint64_t *over) {
   int64_t rest = (int64_t)g->instances;
-  size_t pos = g->pos;
-  for (size_t q = 0; q + 1 < g->states; q++, pos += g->bits) {
+  run r = {b, g->pos, 0, 0};
+  for (size_t q = 0; q + 1 < g->states; q++) {
     *over |= (uint64_t)count[q] & ~g->mask;
     rest -= count[q];
-    put_bits(b, one, pos, (uint64_t)count[q], g->bits);
+    run_put(&r, one, (uint64_t)count[q] & g->mask, g->bits);
   }
+  run_end(&r, one);
   return rest >= 0 && count[g->states - 1] == rest;
 }
 
@@ -155,9 +212,10 @@ static inline __attribute__((always_inline)) bool pack_counts(const store_group 
 static inline __attribute__((always_inline)) bool pack_states(const store_group *g, const int64_t *count, bits *b,
                                                               bool one) {
   if (!spread(g, count)) return false;
-  size_t pos = g->pos;
+  run r = {b, g->pos, 0, 0};
   for (size_t q = 0; q < g->states; q++)
-    for (int64_t k = 0; k < count[q]; k++, pos += g->bits) put_bits(b, one, pos, q, g->bits);
+    for (int64_t k = 0; k < count[q]; k++) run_put(&r, one, q, g->bits);
+  run_end(&r, one);
   return true;
 }
 
@@ -252,7 +310,8 @@ static uint64_t hash_packed(const uint8_t *p, size_t n, uint64_t tail) {
     h = (h ^ word_at(p + at)) * 0xff51afd7ed558ccdULL;
     h ^= h >> 32;
   }
-  if (at < n) h ^= word_at(p + at) & tail; /* murmur3's finalizer: every input bit reaches the low bits used as the index */
+  if (at < n)
+    h ^= word_at(p + at) & tail; /* murmur3's finalizer: every input bit reaches the low bits used as the index */
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
   h ^= h >> 33;
@@ -323,7 +382,9 @@ static uint8_t *probe_hashed(const store *s, const uint8_t *packed, uint64_t has
   }
 }
 
-static uint8_t *probe(const store *s, const uint8_t *packed) { return probe_hashed(s, packed, store_hash(s->layout, packed)); }
+static uint8_t *probe(const store *s, const uint8_t *packed) {
+  return probe_hashed(s, packed, store_hash(s->layout, packed));
+}
 
 static void grow(store *s) {
   uint8_t *old = s->table;
@@ -362,3 +423,35 @@ const uint8_t *store_entry(const store *s, size_t i, uint32_t *depth) {
 }
 
 size_t store_memory(const store *s) { return s->table_size * s->entry_bytes; }
+
+/* ---------------------------------------------------------------- recent states */
+
+/* Entries of a recent-state table: 16,384 of a few bytes each sit in a
+ * core's L2 cache. */
+#define RECENT_ENTRIES ((size_t)1 << 14)
+
+void store_recent_init(store_recent *r, const store_layout *layout) {
+  r->layout = layout;
+  r->entry_bytes = 4 + layout->bytes;
+  r->entries = xcalloc(RECENT_ENTRIES * r->entry_bytes + STORE_SLACK, 1);
+}
+
+void store_recent_free(store_recent *r) {
+  free(r->entries);
+  r->entries = NULL;
+}
+
+size_t store_recent_memory(const store_recent *r) { return r->entries ? RECENT_ENTRIES * r->entry_bytes : 0; }
+
+/* Indexed by bits above those of the big table's index and below the
+ * shard's, so that a worker's recent states spread over all entries. */
+bool store_recent_seen(store_recent *r, const uint8_t *packed, uint64_t hash) {
+  uint8_t *e = r->entries + ((hash >> 16) & (RECENT_ENTRIES - 1)) * r->entry_bytes;
+  uint32_t tag = (uint32_t)hash | 1, held;
+  memcpy(&held, e, 4);
+  const store_layout *l = r->layout;
+  if (held == tag && same_packed(e + 4, packed, l->bytes, l->tail)) return true;
+  memcpy(e, &tag, 4);
+  memcpy(e + 4, packed, l->bytes);
+  return false;
+}

@@ -54,10 +54,10 @@ typedef struct store_layout {
 
 typedef struct store {
   const store_layout *layout; /* how states are packed (borrowed) */
-  uint8_t *table;      /* entries: a packed state, then its BFS depth + 1 (0: empty) */
-  size_t entry_bytes;  /* layout->bytes + 4 */
-  size_t table_size;   /* entries, a power of two */
-  size_t count;        /* states stored */
+  uint8_t *table;             /* entries: a packed state, then its BFS depth + 1 (0: empty) */
+  size_t entry_bytes;         /* layout->bytes + 4 */
+  size_t table_size;          /* entries, a power of two */
+  size_t count;               /* states stored */
 } store;
 
 /* Bytes a buffer for a packed state needs beyond layout.bytes. */
@@ -90,5 +90,23 @@ uint32_t store_depth_of(const store *s, const uint8_t *packed);
 const uint8_t *store_entry(const store *s, size_t i, uint32_t *depth);
 /* Bytes held by the store. */
 size_t store_memory(const store *s);
+
+/* The states one worker sent lately, in a small direct-mapped table that
+ * stays in the cache: a successor found there was sent before, so it is
+ * stored already or on its way (a diamond a.b = b.a meets its twin a few
+ * states later), and need not travel to the store's big table again. */
+typedef struct store_recent {
+  const store_layout *layout; /* how its states are packed (borrowed) */
+  uint8_t *entries;           /* each: a 4-byte tag (0: empty), then a packed state */
+  size_t entry_bytes;         /* 4 + layout->bytes */
+} store_recent;
+
+void store_recent_init(store_recent *r, const store_layout *layout);
+void store_recent_free(store_recent *r);
+/* Bytes held by its table (0 before init, or after free). */
+size_t store_recent_memory(const store_recent *r);
+/* True when packed (hash: store_hash's) is held; else it takes the place of
+ * what its entry held, and the answer is false. */
+bool store_recent_seen(store_recent *r, const uint8_t *packed, uint64_t hash);
 
 #endif

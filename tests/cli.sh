@@ -342,6 +342,14 @@ for spec in bluetooth bluetooth-buggy; do
   done
   if grep -q ' states, ' threads-1.out && cmp -s threads-1.out threads-2.out && cmp -s threads-1.out threads-5.out && cmp -s threads-1.out threads-env.out; then pass; else fail "threads-agree-$spec"; diff threads-1.out threads-5.out | head -n 5; fi
 done
+# Searches large enough for the workers' recent-state filter (from 4,096
+# states on): the counts rumur finds on the same models (bench/compose-vs-rumur),
+# for 1 and 2 workers, with and without symmetry.
+python3 "$TESTS_DIR/../bench/gen-mutex" 9 > mutex9.athread
+for n in 1 2; do
+  expect_match "recent-bluetooth-$n" 0 '^120840 states, ' -- compose "$TESTS_DIR/../examples/bluetooth/bluetooth.athread" --set N=6 --no-symmetry --threads $n --no-timing
+  expect_match "recent-mutex-$n" 0 '^70785 states, ' -- compose mutex9.athread --set N=8 --threads $n --no-timing
+done
 expect_no_progress progress-off-conform -- conform p.athread p.c
 expect_no_progress progress-json-compose -- compose counter.athread --max-states 3000 --progress --diagnostics-format json
 expect_no_progress progress-sarif-symbolic -- compose race.athread --engine symbolic --progress --diagnostics-format sarif

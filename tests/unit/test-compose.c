@@ -161,7 +161,7 @@ static void counted_steps_recheck(void **unused) {
     mdl_fault fault = MDL_FAULT_NONE;
     mdl_next_all(c, states[i], recheck_step, &r, &fault);
   }
-  assert_int_equal(initial, 2); /* every instance in A, either flag */
+  assert_int_equal(initial, 2);                  /* every instance in A, either flag */
   assert_int_equal(r.steps, 2 * (15 + 15 + 15)); /* per flag: the states with some in A, in B, in C */
   assert_int_equal(r.wrong_moves_refused, r.steps);
   fixture_free(f);
@@ -286,6 +286,73 @@ static void wide_states_pack_as_one_stream(void **unused) {
   store_layout_free(&l);
 }
 
+/* A flag, then two groups of 60 bits each: W's 20 instances as 12 counts of
+ * 5 bits (against 20 states of 4 bits), V's 12 instances as their states, 5
+ * bits each (against 31 counts of 4 bits). A group longer than 57 bits goes
+ * through store.c's accumulator more than once. */
+enum { LONG_W = 13, LONG_V = 32, LONG = 1 + LONG_W + LONG_V };
+
+static void long_slots(mdl_slot *slots) {
+  slots[0] = (mdl_slot){.kind = SLOT_SHARED, .name = "f", .bounded = true, .hi = 1};
+  for (int q = 0; q < LONG_W; q++)
+    slots[1 + q] = (mdl_slot){.kind = SLOT_COUNT, .name = "count(W)", .bounded = true, .hi = 20, .state = q};
+  for (int q = 0; q < LONG_V; q++)
+    slots[1 + LONG_W + q] = (mdl_slot){.kind = SLOT_COUNT, .name = "count(V)", .bounded = true, .hi = 12, .state = q};
+}
+
+static void long_groups_pack_as_one_stream(void **unused) {
+  (void)unused;
+  mdl_slot slots[LONG];
+  long_slots(slots);
+  struct mdl m = {.width = LONG, .slots = slots};
+  store_layout l;
+  store_layout_init(&l, &m);
+  assert_int_equal(l.bytes, 16); /* 121 bits */
+  int64_t state[LONG] = {1}, back[LONG];
+  uint8_t buf[16 + STORE_SLACK], expected[16 + STORE_SLACK] = {0};
+  size_t at = 0;
+  stream_bits(expected, &at, 1, 1);
+  for (int q = 0; q < LONG_W; q++) state[1 + q] = q < 12 ? q % 3 : 20 - 12; /* 0+1+2+0+... = 12, the rest 8 */
+  for (int q = 0; q + 1 < LONG_W; q++) stream_bits(expected, &at, (uint64_t)(q % 3), 5);
+  for (int i = 0; i < 12; i++) state[1 + LONG_W + 2 * i + 1]++; /* one instance in each odd state up to 23 */
+  for (int i = 0; i < 12; i++) stream_bits(expected, &at, (uint64_t)(2 * i + 1), 5);
+  int bad = -1;
+  assert_true(store_pack(&l, state, buf, &bad));
+  assert_memory_equal(buf, expected, 16);
+  store_unpack(&l, buf, back);
+  assert_memory_equal(back, state, sizeof state);
+  store_layout_free(&l);
+}
+
+/* The recent states hold what was just sent; a state of the same hash but
+ * other bytes is not taken for it. */
+static void recent_states_are_exact(void **unused) {
+  (void)unused;
+  fixture *f = fixture_new(five_workers);
+  enum { ALL = 2 * 21 };
+  int64_t states[ALL][1 + STATES];
+  uint8_t packed[ALL][1 + STORE_SLACK];
+  int bad = -1;
+  assert_int_equal(all_counts(states), ALL);
+  store_recent r = {0};
+  assert_int_equal(store_recent_memory(&r), 0);
+  store_recent_init(&r, &f->layout);
+  assert_true(store_recent_memory(&r) > 0);
+  for (int i = 0; i < ALL; i++) {
+    assert_true(store_pack(&f->layout, states[i], packed[i], &bad));
+    assert_false(store_recent_seen(&r, packed[i], 42)); /* one entry: each state takes it from the one before */
+    assert_true(store_recent_seen(&r, packed[i], 42));
+  }
+  for (int i = 0; i < ALL; i++) { /* under their own hashes, sent again */
+    uint64_t h = store_hash(&f->layout, packed[i]);
+    store_recent_seen(&r, packed[i], h);
+    assert_true(store_recent_seen(&r, packed[i], h));
+  }
+  store_recent_free(&r);
+  assert_int_equal(store_recent_memory(&r), 0);
+  fixture_free(f);
+}
+
 /* 64 bits of slots, then a slot that takes none (its one value): the one-word
  * form must not shift by 64 for it (undefined: UBSan's suite would flag it). */
 static const mdl_slot full_word_slots[3] = {
@@ -342,7 +409,8 @@ static void counts_that_lose_an_instance_are_an_internal_error(void **unused) {
   explicit_run(&lossy, &o, &r);
   assert_int_equal(r.verdict, VERDICT_UNKNOWN);
   assert_false(r.out_of_room); /* not a limit: a bug */
-  assert_string_equal(r.unknown_reason, "internal error: the counts from 'count(W@A)' on do not add up to the instances");
+  assert_string_equal(r.unknown_reason,
+                      "internal error: the counts from 'count(W@A)' on do not add up to the instances");
   compose_result_free(&r);
 }
 
@@ -356,6 +424,8 @@ int run_compose_tests(void) {
       cmocka_unit_test(counted_traces_that_do_not_replay_are_unknown),
       cmocka_unit_test(without_symmetry_every_slot_packs),
       cmocka_unit_test(wide_states_pack_as_one_stream),
+      cmocka_unit_test(long_groups_pack_as_one_stream),
+      cmocka_unit_test(recent_states_are_exact),
       cmocka_unit_test(a_slot_of_no_bits_after_a_full_word),
       cmocka_unit_test(counts_that_lose_an_instance_are_an_internal_error),
   };
