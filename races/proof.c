@@ -26,6 +26,7 @@ typedef struct probe_set {
   bool *asked;          /* per probe: in the next round */
   int_list *starts;     /* per code location: the boundaries whose step may reach it (computed when asked) */
   bool *started;        /* per code location: starts computed; starts empty then means not known */
+  int_list *into;       /* per code location: the edges into it (built when first needed) */
 } probe_set;
 
 /* Two different instances of the system at once: one of thread ta in
@@ -123,20 +124,39 @@ static const char *theorem(proof *p, arena *a) {
 
 /* ---------------------------------------------------------------- where steps start */
 
+/* Per location of code, the edges into it. */
+static int_list *edges_into(const prog *code) {
+  int_list *into = xcalloc(code->locs.len + 1, sizeof *into);
+  vec_foreach(&code->edges, k) vec_push(NULL, &into[code->edges.items[k].to], (int)k);
+  return into;
+}
+
 /* Adds to out the boundaries from which a step may reach l: back from l
- * over locations inside steps (seen marks the visited). False when a path
- * back ends at a location no step starts from. */
-static bool walk_back(const prog *code, int l, bool *seen, int_list *out) {
-  if (seen[l]) return true;
+ * over locations inside steps, on a stack of its own (a step may pass many
+ * locations). False when a path back ends at a location no step starts
+ * from. */
+static bool walk_back(const prog *code, const int_list *into, int l, int_list *out) {
+  bool *seen = xcalloc(code->locs.len + 1, sizeof *seen), ok = true;
+  int_list stack = {0};
+  vec_push(NULL, &stack, l);
   seen[l] = true;
-  if (code->locs.items[l].boundary) {
-    vec_push(NULL, out, l);
-    return true;
+  while (ok && stack.len) {
+    int at = stack.items[--stack.len];
+    if (code->locs.items[at].boundary) {
+      vec_push(NULL, out, at);
+      continue;
+    }
+    ok = into[at].len > 0;
+    vec_foreach(&into[at], k) {
+      int from = code->edges.items[into[at].items[k]].from;
+      if (seen[from]) continue;
+      seen[from] = true;
+      vec_push(NULL, &stack, from);
+    }
   }
-  bool any = false, ok = true;
-  vec_foreach(&code->edges, k)
-    if (code->edges.items[k].to == l) any = true, ok = walk_back(code, code->edges.items[k].from, seen, out) && ok;
-  return any && ok;
+  vec_free(&stack);
+  free(seen);
+  return ok;
 }
 
 /* The boundaries whose step may reach location l of thread i (empty: not known). */
@@ -145,9 +165,8 @@ static const int_list *starts(proof *p, size_t i, int l) {
   const prog *code = p->rq->threads[i].code;
   if (s->started[l]) return &s->starts[l];
   s->started[l] = true;
-  bool *seen = xcalloc(code->locs.len + 1, sizeof *seen);
-  if (!walk_back(code, l, seen, &s->starts[l])) s->starts[l].len = 0;
-  free(seen);
+  if (!s->into) s->into = edges_into(code);
+  if (!walk_back(code, s->into, l, &s->starts[l])) s->starts[l].len = 0;
   return &s->starts[l];
 }
 
@@ -430,7 +449,11 @@ static void sets_new(proof *p) {
 static void proof_free(proof *p) {
   for (size_t i = 0; i < p->rq->thread_count; i++) {
     probe_set *s = &p->sets[i];
-    for (size_t l = 0; l < p->rq->threads[i].code->locs.len; l++) vec_free(&s->starts[l]);
+    for (size_t l = 0; l < p->rq->threads[i].code->locs.len; l++) {
+      vec_free(&s->starts[l]);
+      if (s->into) vec_free(&s->into[l]);
+    }
+    free(s->into);
     free(s->starts);
     free(s->started);
     free(s->status);

@@ -116,6 +116,14 @@ static rc_thread *thread_of(run *r, const char *function) {
   return &r->threads.items[r->threads.len - 1];
 }
 
+/* The instances the spec's system runs of spec thread t (0 for -1). */
+static int64_t spec_instances(const run *r, int t) {
+  int64_t n = 0;
+  vec_foreach(&r->spec->instances, k)
+    if (r->spec->instances.items[k]->thread_index == t) n = add_counts(n, r->spec->instances.items[k]->count_value);
+  return n;
+}
+
 /* The threads main starts (counted over its sites) and the spec's (the
  * larger number of each: the analysis holds for more instances). */
 static void find_threads(run *r) {
@@ -147,10 +155,7 @@ static void find_threads(run *r) {
       reason(r, "thread %s of the specification has no implementation", r->spec->threads.items[i]->name);
       continue;
     }
-    int64_t n = 0;
-    vec_foreach(&r->spec->instances, k)
-      if (r->spec->instances.items[k]->thread_index == (int)i)
-        n = add_counts(n, r->spec->instances.items[k]->count_value);
+    int64_t n = spec_instances(r, (int)i);
     rc_thread *t = thread_of(r, f);
     if (n > t->instances) t->instances = n;
   }
@@ -784,10 +789,7 @@ static int spec_thread_of(const run *r, const char *function, int64_t *count) {
     if (found >= 0) return -1;
     found = (int)i;
   }
-  *count = 0;
-  vec_foreach(&r->spec->instances, k)
-    if (r->spec->instances.items[k]->thread_index == found)
-      *count = add_counts(*count, r->spec->instances.items[k]->count_value);
+  *count = spec_instances(r, found);
   return found;
 }
 
