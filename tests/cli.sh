@@ -350,6 +350,17 @@ for n in 1 2; do
   expect_match "recent-bluetooth-$n" 0 '^120840 states, ' -- compose "$TESTS_DIR/../examples/bluetooth/bluetooth.athread" --set N=6 --no-symmetry --threads $n --no-timing
   expect_match "recent-mutex-$n" 0 '^70785 states, ' -- compose mutex9.athread --set N=8 --threads $n --no-timing
 done
+# The counted view against bench/ceiling's search of the Bluetooth system,
+# written by hand and sharing no code with athread: the same states and
+# transitions.
+if gcc -std=c11 -O2 -o ceiling "$TESTS_DIR/../bench/ceiling/bluetooth-counted.c"; then
+  for n in 3 24; do
+    want=$(./ceiling $n | sed -E 's/^([0-9]+ states, [0-9]+ transitions),.*/\1/')
+    expect_match "ceiling-bluetooth-$n" 0 "^$want, " -- compose "$TESTS_DIR/../examples/bluetooth/bluetooth.athread" --set N=$n --threads 2 --no-timing
+  done
+else
+  fail "bench/ceiling/bluetooth-counted.c does not compile"
+fi
 expect_no_progress progress-off-conform -- conform p.athread p.c
 expect_no_progress progress-json-compose -- compose counter.athread --max-states 3000 --progress --diagnostics-format json
 expect_no_progress progress-sarif-symbolic -- compose race.athread --engine symbolic --progress --diagnostics-format sarif
