@@ -24,7 +24,16 @@ static uint64_t mask_of(unsigned n) { return n >= 64 ? ~(uint64_t)0 : ((uint64_t
  * defined (a shift by 64 is not, at the end of a full word). */
 static size_t at_bit(size_t total, size_t bits) { return bits ? total : 0; }
 
-/* The run of count slots of one thread that starts at slot first. */
+/* Group g in one form: as counts, or as its instances' control states. */
+static store_group in_form(store_group g, bool as_counts) {
+  g.as_counts = as_counts;
+  g.bits = as_counts ? bits_for(g.instances) : bits_for(g.states - 1);
+  g.mask = mask_of(g.bits);
+  return g;
+}
+
+/* The run of count slots of one thread that starts at slot first, in the
+ * form of fewer bits. */
 static store_group count_run(const mdl *m, size_t first) {
   const mdl_slot *s = mdl_slot_at(m, first);
   size_t states = 1;
@@ -32,11 +41,7 @@ static store_group count_run(const mdl *m, size_t first) {
          mdl_slot_at(m, first + states)->state != 0)
     states++;
   store_group g = {.first = first, .instances = (size_t)s->hi, .states = states};
-  uint8_t count_bits = bits_for((uint64_t)s->hi), state_bits = bits_for(states - 1);
-  g.as_counts = (states - 1) * count_bits <= g.instances * state_bits;
-  g.bits = g.as_counts ? count_bits : state_bits;
-  g.mask = mask_of(g.bits);
-  return g;
+  return in_form(g, (states - 1) * bits_for(g.instances) <= g.instances * bits_for(states - 1));
 }
 
 static size_t group_bits(const store_group *g) { return (g->as_counts ? g->states - 1 : g->instances) * g->bits; }
@@ -48,10 +53,7 @@ static size_t field_bits(const store_field *f) { return f->group ? group_bits(f-
 static void prefer_counts(store_layout *l, size_t total) {
   for (store_group *g = l->groups; g < l->groups + l->group_count; g++) {
     if (g->as_counts) continue;
-    store_group counts = *g;
-    counts.as_counts = true;
-    counts.bits = bits_for(g->instances);
-    counts.mask = mask_of(counts.bits);
+    store_group counts = in_form(*g, true);
     size_t with_counts = total - group_bits(g) + group_bits(&counts);
     if ((with_counts + 7) / 8 > (total + 7) / 8) continue;
     *g = counts;
