@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../core/arena.h"
+#include "../core/barrier.h"
 #include "../core/interrupt.h"
 #include "../core/vec.h"
 #include "store.h"
@@ -110,7 +111,7 @@ struct search {
   uint32_t depth;            /* depth of the level being expanded */
   uint32_t insert_depth;     /* depth of the states being added (the next level's) */
   uint32_t deepest;          /* the deepest level that has states */
-  pthread_barrier_t barrier; /* between the phases of a round */
+  barrier phases;            /* between the phases of a round */
   pthread_mutex_t lock;      /* guards the unknown reason */
   atomic_bool stop;          /* a limit ends the search */
   bool insert_serially;      /* this round may reach --max-states: one worker adds, exactly up to it */
@@ -381,9 +382,7 @@ static void end_round(search *s) {
 }
 
 /* The barrier between phases; true in exactly one worker. */
-static bool barrier(search *s) {
-  return s->workers == 1 || pthread_barrier_wait(&s->barrier) == PTHREAD_BARRIER_SERIAL_THREAD;
-}
+static bool between_phases(search *s) { return s->workers == 1 || barrier_wait(&s->phases); }
 
 /* Is the level being expanded worker 0's alone (a narrow one)? */
 static bool solo(const search *s) {
@@ -410,15 +409,15 @@ static void *work(void *arg) {
   search *s = w->s;
   while (!s->finished) {
     expand_round(w);
-    if (barrier(s)) plan_adding(s);
-    barrier(s);
+    if (between_phases(s)) plan_adding(s);
+    between_phases(s);
     if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
     else if (w->id == 0) add_all(s, w);
-    if (barrier(s)) {
+    if (between_phases(s)) {
       end_round(s);
       while (!s->finished && s->workers > 1 && solo(s)) solo_round(s);
     }
-    barrier(s);
+    between_phases(s);
   }
   return NULL;
 }
@@ -539,7 +538,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
     w->packed = xcalloc(s->layout.bytes + STORE_SLACK, 1);
     w->bad = xcalloc(s->layout.bytes + STORE_SLACK, 1);
   }
-  pthread_barrier_init(&s->barrier, NULL, (unsigned)s->workers);
+  barrier_init(&s->phases, (unsigned)s->workers);
   pthread_mutex_init(&s->lock, NULL);
   atomic_init(&s->stop, false);
   s->memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
@@ -558,7 +557,7 @@ static void search_free(search *s) {
     store_recent_free(&w->recent);
   }
   store_layout_free(&s->layout);
-  pthread_barrier_destroy(&s->barrier);
+  barrier_destroy(&s->phases);
   pthread_mutex_destroy(&s->lock);
   free(s->shards);
   free(s->w);

@@ -1,8 +1,11 @@
 /* tests/unit/test-core.c -- arena, interning, symtab, strbuf, diagnostics, arithmetic. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/barrier.h"
 #include "../../core/diag.h"
 #include "../../core/json-text.h"
 #include "../../core/progress.h"
@@ -578,6 +581,51 @@ static void smt_prints_in_the_spec_syntax(void **state) {
   expect_printed("(exists ((z Int)) (> z x))", "(none)");
 }
 
+/* Threads that pass a barrier many times: each sees every write made before
+ * the barrier by all of them, exactly one is told it is the last of each
+ * pass, and more threads than cores (so some sleep past the spin) still
+ * pass. */
+enum { BARRIER_PASSES = 2000, BARRIER_THREADS_MAX = 6 };
+
+typedef struct barrier_run {
+  barrier b;
+  unsigned threads;
+  atomic_uint written; /* one per thread per pass */
+  atomic_uint lasts;   /* passes whose last thread was told so */
+  atomic_uint wrong;   /* reads that missed a write */
+} barrier_run;
+
+static void *barrier_party(void *arg) {
+  barrier_run *r = arg;
+  for (unsigned pass = 1; pass <= BARRIER_PASSES; pass++) {
+    atomic_fetch_add(&r->written, 1);
+    if (barrier_wait(&r->b)) atomic_fetch_add(&r->lasts, 1);
+    if (atomic_load(&r->written) < pass * r->threads) atomic_fetch_add(&r->wrong, 1);
+    barrier_wait(&r->b); /* none writes for the next pass before all have read */
+  }
+  return NULL;
+}
+
+static void barrier_passes(unsigned threads) {
+  barrier_run r = {.threads = threads};
+  barrier_init(&r.b, threads);
+  pthread_t t[BARRIER_THREADS_MAX];
+  for (unsigned i = 1; i < threads; i++) assert_int_equal(pthread_create(&t[i], NULL, barrier_party, &r), 0);
+  barrier_party(&r);
+  for (unsigned i = 1; i < threads; i++) pthread_join(t[i], NULL);
+  barrier_destroy(&r.b);
+  assert_int_equal(atomic_load(&r.written), BARRIER_PASSES * threads);
+  assert_int_equal(atomic_load(&r.lasts), BARRIER_PASSES);
+  assert_int_equal(atomic_load(&r.wrong), 0);
+}
+
+static void barriers_let_all_pass_together(void **state) {
+  (void)state;
+  barrier_passes(1);
+  barrier_passes(2);
+  barrier_passes(BARRIER_THREADS_MAX);
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -601,6 +649,7 @@ int run_core_tests(void) {
       cmocka_unit_test(z3_errors_fail_without_crashing),
       cmocka_unit_test(smt_prints_in_the_spec_syntax),
       cmocka_unit_test(small_models_keep_the_formula),
+      cmocka_unit_test(barriers_let_all_pass_together),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
