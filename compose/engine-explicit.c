@@ -3,14 +3,19 @@
  *
  * The visited set is split into one store per worker by the states' hashes,
  * so no table is shared and each grows on its own (Stern and Dill's parallel
- * Murphi, inside one process). A level is expanded in rounds: each worker
- * expands the next states of its share of the level and sends every
- * successor to the outbox of the store it belongs to; after a barrier, each
- * worker adds the outboxes addressed to its store, in worker order. Every
- * order is thus fixed by the level alone, and a level in which a state goes
- * wrong is finished before the search stops, so the verdict, the counts and
- * the counterexample (the least bad state of the level, reached through the
- * least predecessors) are the same for every number of workers and every
+ * Murphi, inside one process). A level is expanded in rounds: the workers
+ * claim the round's states in small chunks, each from its own store's level
+ * first, then from the others' (so none waits long for another), and send
+ * every successor to the outbox of the store it belongs to; after a
+ * barrier, each worker adds the outboxes addressed to its store. Which
+ * worker expanded a state, and in what order states are added, changes
+ * with the timing; what a level holds does not, and a level in which a
+ * state goes wrong is finished before the search stops. So the verdict, the
+ * counts and the counterexample (the least bad state of the level, reached
+ * through the least predecessors) are the same for every number of workers
+ * and every timing. With --max-states, which must store exactly that many,
+ * each worker expands its own store's level alone and the outboxes are
+ * added in worker order, so the states kept are also the same for every
  * timing. The store keeps each state with its depth and nothing else (no
  * parent pointers): a counterexample is rebuilt backwards, then replayed
  * forwards from the initial state to find the step between each two states. */
@@ -36,9 +41,15 @@
  * search soon. Memory and progress are looked at after every round. */
 #define CHECK_EVERY_SUCCESSOR 64
 
-/* A round ends for a worker after this many states or successors: outboxes
- * stay small, and the barriers cost little next to the work between them. */
+/* A round is this many states of each store's level, and ends for a
+ * worker after this many successors: outboxes stay small, and the barriers
+ * cost little next to the work between them. */
 #define ROUND_STATES 1024
+/* The workers claim a round's states in chunks of this many, each from its
+ * own store's level first (the states it added), then, without
+ * --max-states, from the others': the one whose states have more successors
+ * does fewer of them, and none waits long at the round's end. */
+#define CLAIM_STATES 32
 /* A level of fewer states than this per worker is expanded by one thread
  * alone, without the barriers of a round: a deep and narrow search (a chain
  * of 100,000 levels) would otherwise spend its time waking threads. */
@@ -87,10 +98,13 @@ typedef struct worker {
   store_recent recent;                  /* the successors it sent lately (once the search is large) */
   frontier now, next;                   /* its store's states of the level expanded, and of the next one */
   uint8_t *bad;                         /* the least state of its store that goes wrong at this level */
-  _Alignas(CACHE_LINE) size_t from, to; /* its share of the level still to expand (indexes into the level) */
+  _Alignas(CACHE_LINE) size_t from, to; /* what it claimed and has not expanded: indexes into held's level */
+  struct worker *held;                  /* whose store's level that is */
   bool has_bad;                         /* bad holds one */
   mdl_fault fault;                      /* the first evaluation fault it met */
   uint64_t transitions, expanded;
+  _Alignas(CACHE_LINE) atomic_size_t unclaimed; /* its store's level: the first state none has claimed */
+  size_t round_end;                             /* this round's states of that level end here */
 } worker;
 
 /* A store per worker, on lines of its own: its owner writes the count on
@@ -107,7 +121,7 @@ struct search {
   shard *shards;             /* per worker: the states whose hash says so */
   store_layout layout;       /* how every shard packs (all alike): read by every worker, written by none */
   worker *w;                 /* the workers */
-  size_t *level_at;          /* level_at[v]: the level's index of w[v].now's first state; [workers]: its size */
+  bool narrow;               /* the level is worker 0's alone */
   uint32_t depth;            /* depth of the level being expanded */
   uint32_t insert_depth;     /* depth of the states being added (the next level's) */
   uint32_t deepest;          /* the deepest level that has states */
@@ -235,19 +249,38 @@ static void on_successor(void *ctx, const mdl_step *step, const int64_t *dst) {
   send(w, dst);
 }
 
-/* State i of the level: the levels of the stores, one after the other. */
-static const uint8_t *level_state(const search *s, size_t i) {
-  size_t v = 0;
-  while (i >= s->level_at[v + 1]) v++;
-  return s->w[v].now.data + (i - s->level_at[v]) * bytes_of(s);
+/* Claims for w a chunk of the round's states of owner's level; false when
+ * none is left. */
+static bool claim_from(worker *w, worker *owner) {
+  if (atomic_load_explicit(&owner->unclaimed, memory_order_relaxed) >= owner->round_end) return false;
+  size_t from = atomic_fetch_add_explicit(&owner->unclaimed, CLAIM_STATES, memory_order_relaxed);
+  if (from >= owner->round_end) return false;
+  w->held = owner;
+  w->from = from;
+  w->to = from + CLAIM_STATES < owner->round_end ? from + CLAIM_STATES : owner->round_end;
+  return true;
+}
+
+/* Whether w has states of this round to expand: a chunk it holds, or one
+ * claimed from its own store's level, or from another's. With --max-states
+ * a worker expands its own store's level alone (but in a narrow level,
+ * worker 0 all of them, in store order), so that every outbox holds the
+ * same successors in the same order, whatever the timing. */
+static bool claim(worker *w) {
+  search *s = w->s;
+  if (w->from < w->to) return true;
+  bool others = !s->o->max_states || s->narrow;
+  for (size_t k = 0; k < (others ? s->workers : 1); k++)
+    if (claim_from(w, &s->w[(w->id + k) % s->workers])) return true;
+  return false;
 }
 
 static void expand_round(worker *w) {
   search *s = w->s;
   uint64_t first = w->transitions;
-  for (size_t k = 0; k < ROUND_STATES && w->from < w->to && w->transitions - first < ROUND_SUCCESSORS; k++) {
+  while (w->transitions - first < ROUND_SUCCESSORS && claim(w)) {
     if (stopping(s)) return;
-    store_unpack(&s->layout, level_state(s, w->from++), w->cur);
+    store_unpack(&s->layout, w->held->now.data + w->from++ * bytes_of(s), w->cur);
     if (s->o->observe) s->o->observe(s->o->observe_ctx, w->cur, NULL, NULL);
     mdl_next_all(s->m, w->cur, on_successor, w, &w->fault);
     w->expanded++;
@@ -334,6 +367,24 @@ static const uint8_t *least_bad(const search *s) {
   return least;
 }
 
+/* The first state of w's store's level that no worker holds (claims that
+ * failed went past the round's end). */
+static size_t first_unclaimed(const worker *w) {
+  size_t at = atomic_load(&w->unclaimed);
+  return at < w->round_end ? at : w->round_end;
+}
+
+/* The next round's states of each store's level follow what was claimed of
+ * it (a worker that stopped at ROUND_SUCCESSORS claimed less). */
+static void next_round(search *s) {
+  for (size_t v = 0; v < s->workers; v++) {
+    worker *w = &s->w[v];
+    size_t at = first_unclaimed(w);
+    atomic_store(&w->unclaimed, at);
+    w->round_end = w->now.count - at > ROUND_STATES ? at + ROUND_STATES : w->now.count;
+  }
+}
+
 /* Makes the states just added the level to expand; false when there are none. */
 static bool next_level(search *s) {
   size_t total = 0;
@@ -343,15 +394,13 @@ static bool next_level(search *s) {
     w->next = w->now;
     w->next.count = 0;
     w->now = added;
-    s->level_at[v] = total;
+    w->from = w->to = 0;
+    atomic_store(&w->unclaimed, 0);
+    w->round_end = 0;
     total += added.count;
   }
-  s->level_at[s->workers] = total;
-  size_t sharing = total < NARROW_LEVEL * s->workers ? 1 : s->workers; /* a narrow level is worker 0's */
-  for (size_t v = 0; v < s->workers; v++) {
-    s->w[v].from = v < sharing ? total * v / sharing : total;
-    s->w[v].to = v < sharing ? total * (v + 1) / sharing : total;
-  }
+  s->narrow = total < NARROW_LEVEL * s->workers;
+  next_round(s);
   if (total == 0) return false;
   if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
     for (size_t v = 0; v < s->workers; v++) store_recent_init(&s->w[v].recent, &s->layout);
@@ -362,7 +411,7 @@ static bool next_level(search *s) {
 
 static bool level_done(const search *s) {
   for (size_t v = 0; v < s->workers; v++)
-    if (s->w[v].from < s->w[v].to) return false;
+    if (s->w[v].from < s->w[v].to || first_unclaimed(&s->w[v]) < s->w[v].now.count) return false;
   return true;
 }
 
@@ -378,18 +427,13 @@ static void end_round(search *s) {
     s->finished = true;
   } else if (stopping(s) || (level_done(s) && !next_level(s))) {
     s->finished = true;
+  } else {
+    next_round(s);
   }
 }
 
 /* The barrier between phases; true in exactly one worker. */
 static bool between_phases(search *s) { return s->workers == 1 || barrier_wait(&s->phases); }
-
-/* Is the level being expanded worker 0's alone (a narrow one)? */
-static bool solo(const search *s) {
-  for (size_t v = 1; v < s->workers; v++)
-    if (s->w[v].from < s->w[v].to) return false;
-  return true;
-}
 
 /* A round of a narrow level, by the one thread that runs while the others
  * wait at a barrier: worker 0's share expanded, every store's outboxes
@@ -409,13 +453,13 @@ static void *work(void *arg) {
   search *s = w->s;
   while (!s->finished) {
     expand_round(w);
-    if (between_phases(s)) plan_adding(s);
-    between_phases(s);
+    if (between_phases(s) && s->o->max_states) plan_adding(s);
+    if (s->o->max_states) between_phases(s); /* the plan, seen by all (without a limit: none is needed) */
     if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
     else if (w->id == 0) add_all(s, w);
     if (between_phases(s)) {
       end_round(s);
-      while (!s->finished && s->workers > 1 && solo(s)) solo_round(s);
+      while (!s->finished && s->workers > 1 && s->narrow) solo_round(s);
     }
     between_phases(s);
   }
@@ -527,7 +571,6 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
   size_t width = mdl_width(m);
   s->shards = per_worker(s->workers, sizeof *s->shards);
   s->w = per_worker(s->workers, sizeof *s->w);
-  s->level_at = xcalloc(s->workers + 1, sizeof *s->level_at);
   store_layout_init(&s->layout, m);
   for (size_t v = 0; v < s->workers; v++) {
     store_init(&s->shards[v].st, &s->layout);
@@ -537,6 +580,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
     w->unpacked = xcalloc(width + 1, sizeof *w->unpacked);
     w->packed = xcalloc(s->layout.bytes + STORE_SLACK, 1);
     w->bad = xcalloc(s->layout.bytes + STORE_SLACK, 1);
+    atomic_init(&w->unclaimed, 0);
   }
   barrier_init(&s->phases, (unsigned)s->workers);
   pthread_mutex_init(&s->lock, NULL);
@@ -561,7 +605,6 @@ static void search_free(search *s) {
   pthread_mutex_destroy(&s->lock);
   free(s->shards);
   free(s->w);
-  free(s->level_at);
   free(s->bad);
 }
 

@@ -342,6 +342,15 @@ for spec in bluetooth bluetooth-buggy; do
   done
   if grep -q ' states, ' threads-1.out && cmp -s threads-1.out threads-2.out && cmp -s threads-1.out threads-5.out && cmp -s threads-1.out threads-env.out; then pass; else fail "threads-agree-$spec"; diff threads-1.out threads-5.out | head -n 5; fi
 done
+# Rounds that end at a worker's successor cap (65,536) in the middle of a
+# level: 600 states of 600 successors each (x chosen from its type), whose
+# unexpanded states go to the next round. The same counts for 1, 2 and 3
+# workers, and for 2 with --max-states (each worker its own store's states).
+printf 'shared int[0..599] x = 0;\nshared int[0..7] y = 0;\nthread T { init state A; A -> A : y < 7 && y'"'"' == y + 1 && x'"'"' >= 0; }\nsystem S { T[1]; }\n' > wide-rounds.athread
+for n in 1 2 3; do
+  expect_match "wide-rounds-$n" 0 '^4201 states, 2160600 transitions, depth 7' -- compose wide-rounds.athread --threads $n --no-timing
+done
+expect_match wide-rounds-limit 3 '^4000 states, ' -- compose wide-rounds.athread --threads 2 --max-states 4000 --no-timing
 # Searches large enough for the workers' recent-state filter (from 4,096
 # states on): the counts rumur finds on the same models (bench/compose-vs-rumur),
 # for 1 and 2 workers, with and without symmetry.
