@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -321,17 +322,33 @@ static uint64_t hash_packed(const uint8_t *p, size_t n, uint64_t tail) {
   return h ^ (h >> 33);
 }
 
-/* A zeroed table; large ones ask for huge pages (fewer TLB misses on the
- * random accesses that dominate the search). */
+/* Tables from this size on are mapped, in huge pages when the system has
+ * them (fewer TLB misses on the random accesses that dominate the search). */
+#define MAPPED_TABLE (2u << 20)
+
+static size_t mapped_bytes(size_t bytes) { return (bytes + MAPPED_TABLE - 1) / MAPPED_TABLE * MAPPED_TABLE; }
+
+/* A zeroed table. A large one is mapped, not allocated and cleared: the
+ * kernel gives zeroed pages, as they are first touched (by the inserts, on
+ * the thread that owns the store), so the table is written once, not twice. */
 static uint8_t *table_alloc(size_t bytes) {
-  enum { HUGE = 2 << 20 };
-  if (bytes < HUGE) return xcalloc(bytes, 1);
-  void *p = NULL;
-  size_t rounded = (bytes + HUGE - 1) / HUGE * HUGE;
-  if (posix_memalign(&p, HUGE, rounded) != 0) return xcalloc(bytes, 1);
-  madvise(p, rounded, MADV_HUGEPAGE);
-  return memset(p, 0, rounded);
+  if (bytes < MAPPED_TABLE) return xcalloc(bytes, 1);
+  void *p = mmap(NULL, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    fprintf(stderr, "athread: error: out of memory (mapping %zu bytes)\n", mapped_bytes(bytes));
+    abort();
+  }
+  madvise(p, mapped_bytes(bytes), MADV_HUGEPAGE);
+  return p;
 }
+
+/* Frees a table of bytes that table_alloc gave. */
+static void table_free(uint8_t *table, size_t bytes) {
+  if (bytes < MAPPED_TABLE) free(table);
+  else munmap(table, mapped_bytes(bytes));
+}
+
+static size_t table_bytes(const store *s) { return s->table_size * s->entry_bytes + STORE_SLACK; }
 
 /* The table grows when it is this full (numerator over 16). */
 #define MAX_LOAD_16THS 13
@@ -341,7 +358,7 @@ void store_init(store *s, const store_layout *layout) {
   s->layout = layout;
   s->entry_bytes = s->layout->bytes + 4;
   s->table_size = 1024;
-  s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
+  s->table = table_alloc(table_bytes(s));
 }
 
 void store_layout_free(store_layout *l) {
@@ -351,7 +368,7 @@ void store_layout_free(store_layout *l) {
 }
 
 void store_free(store *s) {
-  free(s->table);
+  table_free(s->table, table_bytes(s));
   memset(s, 0, sizeof *s);
 }
 
@@ -392,12 +409,12 @@ static void grow(store *s) {
   uint8_t *old = s->table;
   size_t old_size = s->table_size;
   s->table_size *= 2;
-  s->table = table_alloc(s->table_size * s->entry_bytes + STORE_SLACK);
+  s->table = table_alloc(table_bytes(s));
   for (size_t i = 0; i < old_size; i++) {
     const uint8_t *e = old + i * s->entry_bytes;
     if (entry_tag(e, s->layout->bytes)) memcpy(probe(s, e), e, s->entry_bytes);
   }
-  free(old);
+  table_free(old, old_size * s->entry_bytes + STORE_SLACK);
 }
 
 bool store_add(store *s, const uint8_t *packed, uint32_t depth) {
