@@ -436,8 +436,9 @@ static void end_round(search *s) {
 static bool between_phases(search *s) { return s->workers == 1 || barrier_wait(&s->phases); }
 
 /* A round of a narrow level, by the one thread that runs while the others
- * wait at a barrier: worker 0's share expanded, every store's outboxes
- * added in store order (the order the workers would add them in). */
+ * wait at a barrier: worker 0 claims the states of every store's level, in
+ * store order, and every store's outboxes are added in store order (the
+ * order the workers would add them in). */
 static void solo_round(search *s) {
   worker *w = &s->w[0];
   expand_round(w);

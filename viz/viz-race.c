@@ -28,6 +28,12 @@ static void instance_name(strbuf *b, const json_t *o) {
   sbuf_printf(b, "%s#%" JSON_INTEGER_FORMAT, text_of(o, "thread"), number_of(o, "instance"));
 }
 
+/* "worker#2 reads": an access's instance and what it does. */
+static void accessor(strbuf *b, const json_t *x) {
+  instance_name(b, x);
+  sbuf_printf(b, " %ss", text_of(x, "access"));
+}
+
 /* "file:line" with the file's base name. */
 static void place(strbuf *b, const json_t *o) {
   const char *file = text_of(o, "file"), *slash = strrchr(file, '/');
@@ -64,8 +70,8 @@ static void step_label(strbuf *b, size_t n, const json_t *s) {
 /* "dispatch#1 reads sent" then "at file:line:col (atomic)" and the locks
  * held, each part after sep. */
 static void access_label(strbuf *b, const json_t *x, const char *cell, const char *sep) {
-  instance_name(b, x);
-  sbuf_printf(b, " %ss %s%sat ", text_of(x, "access"), cell, sep);
+  accessor(b, x);
+  sbuf_printf(b, " %s%sat ", cell, sep);
   place(b, x);
   sbuf_printf(b, ":%" JSON_INTEGER_FORMAT "%s", number_of(x, "column"),
               json_is_true(json_object_get(x, "atomic")) ? " (atomic)" : "");
@@ -80,10 +86,10 @@ static void title(strbuf *b, const json_t *cell) {
   const json_t *first = json_object_get(cell, "first"), *second = json_object_get(cell, "second");
   size_t steps = json_array_size(json_object_get(cell, "trace"));
   sbuf_printf(b, "data race on %s: ", text_of(cell, "cell"));
-  instance_name(b, first);
-  sbuf_printf(b, " %ss, ", text_of(first, "access"));
-  instance_name(b, second);
-  sbuf_printf(b, " %ss; both enabled ", text_of(second, "access"));
+  accessor(b, first);
+  sbuf_puts(b, ", ");
+  accessor(b, second);
+  sbuf_puts(b, "; both enabled ");
   if (steps) sbuf_printf(b, "after %zu step%s (replayed)", steps, steps == 1 ? "" : "s");
   else sbuf_puts(b, "from the start (replayed)");
 }
