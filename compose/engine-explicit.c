@@ -14,9 +14,9 @@
  * counts and the counterexample (the least bad state of the level, reached
  * through the least predecessors) are the same for every number of workers
  * and every timing. With --max-states, which must store exactly that many,
- * each worker expands its own store's level alone and the outboxes are
- * added in worker order, so the states kept are also the same for every
- * timing. The store keeps each state with its depth and nothing else (no
+ * and in a small search, each worker expands its own store's level alone
+ * and the outboxes are added in worker order, so the states kept and the
+ * memory figures are also the same for every timing. The store keeps each state with its depth and nothing else (no
  * parent pointers): a counterexample is rebuilt backwards, then replayed
  * forwards from the initial state to find the step between each two states. */
 #include "engine-explicit.h"
@@ -50,6 +50,11 @@
  * --max-states, from the others': the one whose states have more successors
  * does fewer of them, and none waits long at the round's end. */
 #define CLAIM_STATES 32
+/* From this many stored states on (and without --max-states) a worker also
+ * claims the other stores' states. Before, each expands its own store's
+ * level alone: a small search then fills the same outboxes on every run, so
+ * its memory figures, printed under --no-timing too, do not change. */
+#define CLAIM_OTHERS_FROM 4096
 /* A level of fewer states than this per worker is expanded by one thread
  * alone, without the barriers of a round: a deep and narrow search (a chain
  * of 100,000 levels) would otherwise spend its time waking threads. */
@@ -122,6 +127,7 @@ struct search {
   store_layout layout;       /* how every shard packs (all alike): read by every worker, written by none */
   worker *w;                 /* the workers */
   bool narrow;               /* the level is worker 0's alone */
+  bool claim_others;         /* a worker may claim the other stores' states */
   uint32_t depth;            /* depth of the level being expanded */
   uint32_t insert_depth;     /* depth of the states being added (the next level's) */
   uint32_t deepest;          /* the deepest level that has states */
@@ -263,13 +269,13 @@ static bool claim_from(worker *w, worker *owner) {
 
 /* Whether w has states of this round to expand: a chunk it holds, or one
  * claimed from its own store's level, or from another's. With --max-states
- * a worker expands its own store's level alone (but in a narrow level,
- * worker 0 all of them, in store order), so that every outbox holds the
- * same successors in the same order, whatever the timing. */
+ * or in a small search a worker expands its own store's level alone (but in
+ * a narrow level, worker 0 all of them, in store order), so that every
+ * outbox holds the same successors in the same order, whatever the timing. */
 static bool claim(worker *w) {
   search *s = w->s;
   if (w->from < w->to) return true;
-  bool others = !s->o->max_states || s->narrow;
+  bool others = s->claim_others || s->narrow;
   for (size_t k = 0; k < (others ? s->workers : 1); k++)
     if (claim_from(w, &s->w[(w->id + k) % s->workers])) return true;
   return false;
@@ -400,6 +406,7 @@ static bool next_level(search *s) {
     total += added.count;
   }
   s->narrow = total < NARROW_LEVEL * s->workers;
+  s->claim_others = !s->o->max_states && stored(s) >= CLAIM_OTHERS_FROM;
   next_round(s);
   if (total == 0) return false;
   if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
