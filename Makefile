@@ -36,7 +36,7 @@ GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-missing-prototypes -Wno
 
 CORE_SRC = core/arena.c core/barrier.c core/vec.c core/strbuf.c core/diag.c core/diag-render.c core/ir.c core/symtab.c core/outfile.c core/suggest.c core/smt.c core/smt-drive.c core/smt-print.c core/interrupt.c core/progress.c core/json-text.c core/utf8.c core/linediff.c core/sha256.c
 SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr.c spec-lang/semantics.c spec-lang/plans.c spec-lang/fmt.c spec-lang/fmt-wrap.c spec-lang/properties.c spec-lang/vacuity.c
-COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/step-plan.c compose/expr-print.c compose/export-text.c compose/murphi.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
+COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/model-compiled.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/step-plan.c compose/expr-print.c compose/export-text.c compose/murphi.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/lemmas.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c
 RACES_SRC = races/lockset.c races/races.c races/search.c races/hunt.c races/proof.c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
@@ -107,6 +107,15 @@ $(BUILD)/gen/%-header.h: compose/%-header.txt
 $(BUILD)/compose/murphi.o: $(BUILD)/gen/murphi-header.h
 $(BUILD)/compose/promela.o: $(BUILD)/gen/promela-header.h
 $(BUILD)/compose/murphi.o $(BUILD)/compose/promela.o: ALL_CFLAGS += -I$(BUILD)/gen
+
+# The text of core/ir-arith.h, as a C array (core_ir_arith_h) that the C
+# written for a compiled model starts with.
+$(BUILD)/gen/ir-arith-text.h: core/ir-arith.h
+	@mkdir -p $(dir $@)
+	xxd -i $< > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/compose/model-compiled.o: $(BUILD)/gen/ir-arith-text.h
+$(BUILD)/compose/model-compiled.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 # ---------------------------------------------------------------- tests
 

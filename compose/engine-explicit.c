@@ -65,6 +65,12 @@
  * this many states on: the table costs more than it saves in a small search. */
 #define RECENT_FROM 4096
 
+/* From this many stored states on, the model's successors and checks are
+ * compiled to C (mdl_compile): compiling takes about a tenth of a second,
+ * which a search this large has spent already, and which the rest of it
+ * wins back. ATHREAD_COMPILE=always compiles from the start, =never never. */
+#define COMPILE_FROM 200000
+
 /* How far ahead of an insertion its table entry is prefetched. */
 #define PREFETCH_AHEAD 8
 
@@ -128,6 +134,8 @@ struct search {
   worker *w;                 /* the workers */
   bool narrow;               /* the level is worker 0's alone */
   bool claim_others;         /* a worker may claim the other stores' states */
+  size_t compile_from;       /* stored states from which the model is compiled; SIZE_MAX: never */
+  bool compile_tried;        /* mdl_compile was called */
   uint32_t depth;            /* depth of the level being expanded */
   uint32_t insert_depth;     /* depth of the states being added (the next level's) */
   uint32_t deepest;          /* the deepest level that has states */
@@ -194,6 +202,14 @@ static void frontier_push(frontier *f, const uint8_t *packed, size_t bytes) {
 }
 
 static size_t bytes_of(const search *s) { return s->layout.bytes; }
+
+/* COMPILE_FROM, unless ATHREAD_COMPILE says "always" (0) or "never". */
+static size_t compile_from(void) {
+  const char *env = getenv("ATHREAD_COMPILE");
+  if (env && strcmp(env, "always") == 0) return 0;
+  if (env && strcmp(env, "never") == 0) return SIZE_MAX;
+  return COMPILE_FROM;
+}
 
 static size_t stored(const search *s) {
   size_t n = 0;
@@ -391,6 +407,15 @@ static void next_round(search *s) {
   }
 }
 
+/* Compiles the model once the search is large (compile_from); between
+ * rounds, while no worker explores it. A model that stays interpreted
+ * says why in the result. */
+static void compile_when_large(search *s) {
+  if (s->compile_tried || stored(s) < s->compile_from) return;
+  s->compile_tried = true;
+  s->r->compiled = mdl_compile(s->m, s->r->compile_failure, sizeof s->r->compile_failure);
+}
+
 /* Makes the states just added the level to expand; false when there are none. */
 static bool next_level(search *s) {
   size_t total = 0;
@@ -411,6 +436,7 @@ static bool next_level(search *s) {
   if (total == 0) return false;
   if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
     for (size_t v = 0; v < s->workers; v++) store_recent_init(&s->w[v].recent, &s->layout);
+  compile_when_large(s);
   s->depth = s->deepest = s->insert_depth;
   s->insert_depth = s->depth + 1;
   return true;
@@ -594,6 +620,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
   pthread_mutex_init(&s->lock, NULL);
   atomic_init(&s->stop, false);
   s->memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
+  s->compile_from = compile_from();
 }
 
 static void search_free(search *s) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model-compiled.h"
 #include "model-impl.h"
 #include "../spec-lang/semantics.h"
 
@@ -31,7 +32,7 @@ typedef struct cthread {
   int *out_first;           /* out[out_first[s] .. out_first[s+1]) leave state s */
   int count;                /* its instances */
   int64_t first_tid;        /* tid of its first instance */
-  uint64_t tid_free;        /* control states (< 64) whose checks do not read tid: they hold for all its instances or none */
+  uint64_t tid_free; /* control states (< 64) whose checks do not read tid: they hold for all its instances or none */
 } cthread;
 
 /* Where each thread's instances are in a state: one slot per instance (its
@@ -45,15 +46,16 @@ typedef struct layout {
 /* The product, or its counted view (product_counted): a copy of the product
  * with its own slots and layout that borrows everything compiled. */
 typedef struct product {
-  struct mdl base;       /* must come first */
-  const ast_spec *spec;  /* borrowed */
-  const mdl *viewed;     /* the counted view: the product it views; NULL in the product */
-  arena *arena;          /* compiled plans and names */
-  int shared_count;      /* slots [0, shared_count) are shared variables */
-  cthread *threads;      /* per thread of the spec */
-  layout at;             /* where the instances are */
-  const sem_plans *init; /* initial shared states */
-  int64_t *init_values;  /* initializer values (unknown slots are overwritten) */
+  struct mdl base;          /* must come first */
+  const ast_spec *spec;     /* borrowed */
+  const mdl *viewed;        /* the counted view: the product it views; NULL in the product */
+  arena *arena;             /* compiled plans and names */
+  int shared_count;         /* slots [0, shared_count) are shared variables */
+  cthread *threads;         /* per thread of the spec */
+  layout at;                /* where the instances are */
+  const sem_plans *init;    /* initial shared states */
+  int64_t *init_values;     /* initializer values (unknown slots are overwritten) */
+  compiled_model *compiled; /* its successors and checks as compiled C, or NULL: interpreted */
 } product;
 
 /* The evaluation environment of one expression. */
@@ -367,6 +369,10 @@ static void instance_steps(step_walk *w, const cthread *t, int first, const int6
 
 static void product_next_all(const mdl *m, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault) {
   const product *p = (const product *)m;
+  if (p->compiled) {
+    compiled_next_all(p->compiled, src, fn, ctx, fault);
+    return;
+  }
   int64_t local[STACK_WIDTH];
   int64_t *dst = m->width <= STACK_WIDTH ? local : xmalloc(m->width * sizeof *dst);
   memcpy(dst, src, m->width * sizeof *dst);
@@ -441,8 +447,14 @@ static bool thread_ok(const product *p, int thread, const int64_t *state, mdl_vi
   return instances_ok(&v, t, first, state, why);
 }
 
+/* Compiled, the check says only whether the state goes wrong; the
+ * interpreter then says why. */
 static bool product_check(const mdl *m, const int64_t *state, mdl_violation *why, mdl_fault *fault) {
   const product *p = (const product *)m;
+  if (p->compiled && compiled_check(p->compiled, state, fault)) {
+    *why = (mdl_violation){.kind = MDL_OK, .slot = -1, .edge = -1};
+    return true;
+  }
   vec_foreach(&p->spec->instances, i)
     if (!thread_ok(p, p->spec->instances.items[i]->thread_index, state, why, fault)) return false;
   env v = {p, state, state, 0, fault};
@@ -509,8 +521,8 @@ static bool only_mover_moves(const product *p, const int64_t *src, const mdl_ste
   if (counted ? step->slot - first != e->from_index || src[step->slot] == 0 : src[step->slot] != e->from_index)
     return false;
   for (int k = p->shared_count; k < (int)p->base.width; k++) {
-    int64_t want = counted ? src[k] + (k == first + e->to_index) - (k == step->slot)
-                           : (k == step->slot ? e->to_index : src[k]);
+    int64_t want =
+        counted ? src[k] + (k == first + e->to_index) - (k == step->slot) : (k == step->slot ? e->to_index : src[k]);
     if (dst[k] != want) return false;
   }
   return true;
@@ -636,6 +648,7 @@ static void product_destroy(mdl *m) {
   free(p->at.first);
   free(p->at.counted);
   free(p->init_values);
+  compiled_free(p->compiled);
   free(m->slots);
   free(m->groups);
   arena_free(p->arena);
@@ -646,10 +659,20 @@ static mdl_symbolic *product_symbolic_face(const mdl *m, smt *s) {
   return product_symbolic(m, ((const product *)m)->spec, s);
 }
 
+/* The compiled form changes how fast the model runs, not what it means (a
+ * cache): so it is set through the const model. */
+static bool product_compile(const mdl *m, char *why, size_t why_size) {
+  product *p = (product *)m;
+  if (p->compiled) return true;
+  compiled_shape sh = {p->spec, m->slots, m->width, p->at.first, p->at.counted};
+  p->compiled = compiled_load(&sh, why, why_size);
+  return p->compiled != NULL;
+}
+
 static const mdl_ops product_ops = {
     product_initial,       product_next_all, product_check,          product_initial_holds,      product_step_holds,
     product_describe_step, product_step_at,  product_describe_value, product_describe_violation, product_destroy,
-    product_symbolic_face,
+    product_symbolic_face, product_compile,
 };
 
 static bool enumerable(const mdl_slot *s) { return s->bounded && (uint64_t)s->hi - (uint64_t)s->lo < MAX_CHOICES; }
@@ -875,14 +898,24 @@ static void counted_destroy(mdl *m) {
   product *c = (product *)m;
   free(c->at.first);
   free(c->at.counted);
+  compiled_free(c->compiled);
   free(m->slots);
   free(c);
 }
 
 static const mdl_ops counted_ops = {
-    product_initial,       product_next_all, product_check,          product_initial_holds,      product_step_holds,
-    product_describe_step, product_step_at,  product_describe_value, product_describe_violation, counted_destroy,
+    product_initial,
+    product_next_all,
+    product_check,
+    product_initial_holds,
+    product_step_holds,
+    product_describe_step,
+    product_step_at,
+    product_describe_value,
+    product_describe_violation,
+    counted_destroy,
     NULL,
+    product_compile,
 };
 
 /* The view's slots for one system line, from slot next on: one count per
@@ -896,8 +929,8 @@ static size_t view_line(product *c, const product *p, int thread, size_t next) {
   }
   vec_foreach(&t->thread->states, q) {
     const char *name = arena_printf(p->arena, "count(%s@%s)", t->thread->name, t->thread->states.items[q]->name);
-    c->base.slots[next + q] =
-        (mdl_slot){.kind = SLOT_COUNT, .name = name, .bounded = true, .hi = t->count, .thread = thread, .state = (int)q};
+    c->base.slots[next + q] = (mdl_slot){
+        .kind = SLOT_COUNT, .name = name, .bounded = true, .hi = t->count, .thread = thread, .state = (int)q};
   }
   return next + t->thread->states.len;
 }
@@ -917,6 +950,7 @@ mdl *product_counted(const mdl *m) {
   product *c = xmalloc(sizeof *c);
   *c = *p;
   c->viewed = m;
+  c->compiled = NULL;
   c->base.ops = &counted_ops;
   c->base.groups = NULL;
   c->base.group_count = 0;

@@ -2,6 +2,8 @@
  * dispatch to the provider. */
 #include "model-impl.h"
 
+#include <stdio.h>
+
 size_t mdl_width(const mdl *m) { return m->width; }
 
 const mdl_slot *mdl_slot_at(const mdl *m, size_t i) { return &m->slots[i]; }
@@ -37,6 +39,12 @@ void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out) {
 
 void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out) {
   m->ops->describe_violation(m, why, out);
+}
+
+bool mdl_compile(const mdl *m, char *why, size_t why_size) {
+  if (m->ops->compile) return m->ops->compile(m, why, why_size);
+  snprintf(why, why_size, "this model has no compiled form");
+  return false;
 }
 
 void mdl_free(mdl *m) {

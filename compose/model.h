@@ -109,6 +109,11 @@ void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out);
 /* Appends a description of a violation: "Worker[2] goes wrong in state Work: assertion !stopped is false". */
 void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out);
 void mdl_free(mdl *m);
+/* Makes m's successors and checks faster, the same in meaning: the product
+ * writes them as C and has the system's compiler compile them
+ * (model-compiled.h). Only between searches' uses of m, never while another
+ * thread explores it. False, with the reason in why, when m stays as it was. */
+bool mdl_compile(const mdl *m, char *why, size_t why_size);
 
 /* The symbolic face of a model: the system over Z3 terms, and the model step
  * each numbered step of it stands for (so that a trace Z3 finds reads as the

@@ -184,7 +184,8 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   }
   strbuf sym = {0};
   describe_symmetry(&sym, m, c->symmetry);
-  fprintf(out, "engine %s (%s), symmetry %s\n", c->engine, c->engine_why, sbuf_str(&sym));
+  fprintf(out, "engine %s (%s), symmetry %s%s\n", c->engine, c->engine_why, sbuf_str(&sym),
+          r->compiled ? ", successors compiled to C" : "");
   sbuf_free(&sym);
   if (strcmp(c->engine, "symbolic") == 0) {
     symbolic_summary(out, c, r);
@@ -196,10 +197,10 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
     if (r->states >= MIN_AVERAGE_STATES)
       fprintf(out, ", %zu bytes per state (%zu packed)", (r->memory_bytes + (size_t)r->states - 1) / (size_t)r->states,
               r->state_bytes);
-    else
-      fprintf(out, ", %zu byte%s per packed state", r->state_bytes, r->state_bytes == 1 ? "" : "s");
+    else fprintf(out, ", %zu byte%s per packed state", r->state_bytes, r->state_bytes == 1 ? "" : "s");
     fprintf(out, ", %.1f MiB\n", (double)r->memory_bytes / 1048576.0);
   }
+  if (r->compile_failure[0]) fprintf(out, "note: the model's successors were interpreted: %s\n", r->compile_failure);
   if (r->states == 0 && strcmp(c->engine, "explicit") == 0)
     fprintf(out, "note: the system has no initial state: its init predicates are unsatisfiable\n");
   strbuf hint = {0};
@@ -215,9 +216,7 @@ static const char *const assumption_texts[] = {
     "each edge of an abstract thread is one atomic step",
     "the instances interleave in any order (no fairness: a safety verdict needs none)"};
 
-void report_assumptions(FILE *out) {
-  fprintf(out, "assumptions: %s; %s\n", assumption_texts[0], assumption_texts[1]);
-}
+void report_assumptions(FILE *out) { fprintf(out, "assumptions: %s; %s\n", assumption_texts[0], assumption_texts[1]); }
 
 static json_t *assumptions_json(void) {
   json_t *o = json_object();
@@ -316,7 +315,8 @@ static json_t *trace_json(const report_context *c, const mdl *m, const compose_r
   if (r->violation.slot >= 0)
     json_object_set_new(violation, "instance", json_string(mdl_slot_at(m, (size_t)r->violation.slot)->name));
   strbuf id = {0};
-  if (spec_property_id(c->spec, r->violation.failed, &id)) json_object_set_new(violation, "property", json_string(sbuf_str(&id)));
+  if (spec_property_id(c->spec, r->violation.failed, &id))
+    json_object_set_new(violation, "property", json_string(sbuf_str(&id)));
   sbuf_free(&id);
   json_object_set_new(violation, "location", location_json(c, r->violation.failed->at));
   sbuf_free(&why);
@@ -331,6 +331,7 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
                             (json_int_t)(r->states ? r->memory_bytes / r->states : 0), "packed_bytes",
                             (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
   if (c->timing) json_object_set_new(stats, "seconds", json_real(r->seconds));
+  json_object_set_new(stats, "compiled", json_boolean(r->compiled));
   json_t *j =
       json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path),
                 "system", c->system, "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry,

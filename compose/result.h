@@ -26,6 +26,8 @@ typedef struct compose_result {
   size_t state_bytes;       /* bytes of one packed state */
   size_t memory_bytes;      /* bytes of the state store at the end */
   size_t workers;           /* explicit engine: threads that searched */
+  bool compiled;            /* explicit engine: the model's successors ran as compiled C (model-compiled.h) */
+  char compile_failure[160]; /* explicit engine: why compiling the model failed, or "" */
   mdl_violation violation;  /* unsafe: why the last state goes wrong */
   size_t trace_steps;       /* unsafe: steps of the counterexample */
   int64_t *trace_states;    /* unsafe: (trace_steps + 1) states of mdl_width slots, concrete */
