@@ -376,9 +376,12 @@ static compiled_model *load(const char *object, char *why, size_t why_size) {
   }
   compiled_model *c = xcalloc(1, sizeof *c);
   c->handle = h;
-  *(void **)&c->next_all = dlsym(h, "athread_next_all");
+  *(void **)&c->next_all = dlsym(h, "athread_next_all"); /* POSIX's way to take a function from dlsym */
   *(void **)&c->check = dlsym(h, "athread_check");
-  return c;
+  if (c->next_all && c->check) return c;
+  snprintf(why, why_size, "the compiled model lacks athread_next_all or athread_check");
+  compiled_free(c);
+  return NULL;
 }
 
 compiled_model *compiled_load(const compiled_shape *sh, char *why, size_t why_size) {

@@ -45,6 +45,8 @@ add_counts "unit: $((unit_run - unit_failed)) passed, $unit_failed failed"
 mkdir -p "$SCRATCH/specs"
 suite "golden CLI cases" all tests/golden.sh --keep-specs "$SCRATCH/specs" tests/*/*.test
 
+suite "the compiled model against the interpreter: the same reports on every golden case's spec, and what happens when compiling fails" 20 tests/compiled.sh "$SCRATCH/specs"
+
 suite "command-line edge cases" all tests/cli.sh
 
 suite "athread replay: compose's counterexamples replay; edited ones are refused with the step and why" all tests/replay.sh
@@ -72,6 +74,10 @@ suite "fuzz regressions: inputs that once crashed a front end (tests/fuzz-regres
 suite "composer oracle: random systems, SPIN vs athread (with and without symmetry) vs the generator's own search" 30 tests/oracle/spin-diff.sh "${ORACLE_CASES:-200}" 1
 
 suite "composer oracle against rumur: random systems and every example, athread murphi's model in rumur (scalarsets and --no-symmetry) vs compose (verdicts; states without symmetry)" 30 tests/oracle/rumur-diff.sh "${RUMUR_CASES:-6}" 1
+
+suite "the compiled model: SPIN and rumur against compose with ATHREAD_COMPILE=always, on other seeds" 30 env ATHREAD_COMPILE=always tests/oracle/spin-diff.sh "${COMPILED_ORACLE_CASES:-60}" 1001
+
+suite "the compiled model: rumur against compose with ATHREAD_COMPILE=always" 30 env ATHREAD_COMPILE=always tests/oracle/rumur-diff.sh "${RUMUR_CASES:-6}" 101
 
 suite "race oracle self-check: the random pthread programs compile (gcc, clang), the exhaustive interleaving search gets the hand-written cases right, and TSan never reports a race the oracle rules out" 6 tests/oracle/race-selftest.sh "${RACE_ORACLE_CASES:-300}"
 
