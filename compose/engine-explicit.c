@@ -482,13 +482,22 @@ static void solo_round(search *s) {
   end_round(s);
 }
 
+/* After the round's expansion: with --max-states, one worker plans how its
+ * successors are added, and a second barrier shows the plan to all; without
+ * a limit there is no plan, and one barrier. */
+static void plan_round(search *s) {
+  bool last = between_phases(s);
+  if (!s->o->max_states) return;
+  if (last) plan_adding(s);
+  between_phases(s);
+}
+
 static void *work(void *arg) {
   worker *w = arg;
   search *s = w->s;
   while (!s->finished) {
     expand_round(w);
-    if (between_phases(s) && s->o->max_states) plan_adding(s);
-    if (s->o->max_states) between_phases(s); /* the plan, seen by all (without a limit: none is needed) */
+    plan_round(s);
     if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
     else if (w->id == 0) add_all(s, w);
     if (between_phases(s)) {

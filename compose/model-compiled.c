@@ -43,22 +43,28 @@ static void put_literal(gen *g, int64_t v) {
 
 static void put_expr(gen *g, const ir_expr *e);
 
+/* op on a and b (NULL: 0, for a unary operator) through ir_arith, whose
+ * fault ar_ records (arith). */
+static void put_arith(gen *g, ir_op op, const ir_expr *a, const ir_expr *b) {
+  sbuf_printf(g->out, "ar_((ir_op)%d, ", (int)op);
+  put_expr(g, a);
+  sbuf_puts(g->out, ", ");
+  if (b) put_expr(g, b);
+  else sbuf_puts(g->out, "0");
+  sbuf_puts(g->out, ", fault)");
+}
+
+/* The logical operators short-circuit, as in eval_binary. */
 static void put_binary(gen *g, const ir_expr *e) {
-  const char *logical = e->op == OP_AND ? "((int64_t)((" : e->op == OP_OR ? "((int64_t)((" : NULL;
-  if (e->op == OP_IMPLIES) logical = "((int64_t)(!(";
-  if (logical) { /* short-circuit, as eval_binary */
-    sbuf_puts(g->out, logical);
-    put_expr(g, e->a);
-    sbuf_puts(g->out, e->op == OP_AND ? ") && (" : ") || (");
-    put_expr(g, e->b);
-    sbuf_puts(g->out, ")))");
+  if (e->op != OP_AND && e->op != OP_OR && e->op != OP_IMPLIES) {
+    put_arith(g, e->op, e->a, e->b);
     return;
   }
-  sbuf_printf(g->out, "ar_((ir_op)%d, ", (int)e->op);
+  sbuf_puts(g->out, e->op == OP_IMPLIES ? "((int64_t)(!(" : "((int64_t)((");
   put_expr(g, e->a);
-  sbuf_puts(g->out, ", ");
+  sbuf_puts(g->out, e->op == OP_AND ? ") && (" : ") || (");
   put_expr(g, e->b);
-  sbuf_puts(g->out, ", fault)");
+  sbuf_puts(g->out, ")))");
 }
 
 /* An element, as element() reads it: 0 outside its array. */
@@ -102,11 +108,7 @@ static void put_expr(gen *g, const ir_expr *e) {
     put_expr(g, e->a);
     sbuf_printf(g->out, ") - 1] == %d))", e->state_index);
     return;
-  case IR_UNARY:
-    sbuf_printf(g->out, "ar_((ir_op)%d, ", (int)e->op);
-    put_expr(g, e->a);
-    sbuf_puts(g->out, ", 0, fault)");
-    return;
+  case IR_UNARY: put_arith(g, e->op, e->a, NULL); return;
   case IR_BINARY: put_binary(g, e); return;
   case IR_ITE:
     sbuf_puts(g->out, "((");
@@ -124,6 +126,15 @@ static void put_expr(gen *g, const ir_expr *e) {
 }
 
 /* ---------------------------------------------------------------- successors */
+
+/* " && (e)" after a condition (" && !(e)" with negation "!"), or nothing
+ * for e NULL (true). */
+static void put_and(gen *g, const char *negation, const ir_expr *e) {
+  if (!e) return;
+  sbuf_printf(g->out, " && %s(", negation);
+  put_expr(g, e);
+  sbuf_puts(g->out, ")");
+}
 
 /* The instance in slot s moves and the successor goes to fn, then the move
  * is undone (emit_successor). */
@@ -185,8 +196,8 @@ static void put_plan_steps(gen *g, const sem_plans *ps, size_t k, size_t i, cons
   const sem_plan *pl = &ps->items[k];
   if (i == pl->step_count) {
     sbuf_puts(g->out, "if (1");
-    if (pl->rest) sbuf_puts(g->out, " && ("), put_expr(g, pl->rest), sbuf_puts(g->out, ")");
-    for (size_t j = 0; j < k; j++) sbuf_puts(g->out, " && !("), put_expr(g, ps->items[j].test), sbuf_puts(g->out, ")");
+    put_and(g, "", pl->rest);
+    for (size_t j = 0; j < k; j++) put_and(g, "!", ps->items[j].test);
     sbuf_puts(g->out, ") ");
     put_move(g, e, counted);
     return;
@@ -205,7 +216,7 @@ static void put_edge(gen *g, const ast_edge *e, int index, bool counted) {
     const sem_plans *ps = sem_edge_plans(e);
     for (size_t k = 0; k < ps->count; k++) {
       sbuf_puts(g->out, "if (1");
-      if (ps->items[k].pre) sbuf_puts(g->out, " && ("), put_expr(g, ps->items[k].pre), sbuf_puts(g->out, ")");
+      put_and(g, "", ps->items[k].pre);
       sbuf_puts(g->out, ") {\n");
       put_plan_steps(g, ps, k, 0, e, counted);
       sbuf_puts(g->out, "}\n");
@@ -213,7 +224,7 @@ static void put_edge(gen *g, const ast_edge *e, int index, bool counted) {
     return;
   }
   sbuf_puts(g->out, "if (1");
-  if (e->guard) sbuf_puts(g->out, " && ("), put_expr(g, e->guard), sbuf_puts(g->out, ")");
+  put_and(g, "", e->guard);
   sbuf_puts(g->out, ") {\n");
   put_assigns(g, e, 0, counted);
   sbuf_puts(g->out, "}\n");

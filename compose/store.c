@@ -2,7 +2,6 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "store.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -334,10 +333,7 @@ static size_t mapped_bytes(size_t bytes) { return (bytes + MAPPED_TABLE - 1) / M
 static uint8_t *table_alloc(size_t bytes) {
   if (bytes < MAPPED_TABLE) return xcalloc(bytes, 1);
   void *p = mmap(NULL, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) {
-    fprintf(stderr, "athread: error: out of memory (mapping %zu bytes)\n", mapped_bytes(bytes));
-    abort();
-  }
+  if (p == MAP_FAILED) out_of_memory(mapped_bytes(bytes));
   madvise(p, mapped_bytes(bytes), MADV_HUGEPAGE);
   return p;
 }

@@ -26,7 +26,7 @@ struct arena {
 
 /* ---------------------------------------------------------------- heap */
 
-static void out_of_memory(size_t n) {
+void out_of_memory(size_t n) {
   fprintf(stderr, "athread: error: out of memory (allocating %zu bytes)\n", n);
   abort();
 }

@@ -30,6 +30,9 @@ const char *arena_intern_cstr(arena *a, const char *s);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Heap allocation that never returns NULL: it prints a message and aborts. */
+/* Prints that n bytes could not be had, and aborts: what xmalloc does when
+ * malloc fails, for allocators of their own (compose/store.c's mapped tables). */
+void out_of_memory(size_t n) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
