@@ -397,6 +397,7 @@ static compiled_model *load(const char *object, char *why, size_t why_size) {
 
 compiled_model *compiled_load(const compiled_shape *sh, char *why, size_t why_size) {
   const char *tmp = getenv("TMPDIR"), *cc = getenv("ATHREAD_CC");
+  if (!cc || !*cc) cc = "cc";
   char dir[4096], source[4200], object[4200];
   snprintf(dir, sizeof dir, "%s/athread-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if (!mkdtemp(dir)) {
@@ -409,8 +410,8 @@ compiled_model *compiled_load(const compiled_shape *sh, char *why, size_t why_si
   compiled_source(sh, &text);
   compiled_model *c = NULL;
   if (!write_file(source, &text)) snprintf(why, why_size, "the model's C could not be written to %s", source);
-  else if (!run_compiler(cc && *cc ? cc : "cc", source, object))
-    snprintf(why, why_size, "the C compiler '%s' did not compile the model", cc && *cc ? cc : "cc");
+  else if (!run_compiler(cc, source, object))
+    snprintf(why, why_size, "the C compiler '%s' did not compile the model", cc);
   else c = load(object, why, why_size);
   if (c) c->width = sh->width;
   sbuf_free(&text);
