@@ -69,10 +69,12 @@
 #define RECENT_FROM 4096
 
 /* From this many stored states on, the model's successors and checks are
- * compiled to C (mdl_compile): compiling takes about a tenth of a second,
- * which a search this large has spent already, and which the rest of it
- * wins back. ATHREAD_COMPILE=always compiles from the start, =never never. */
-#define COMPILE_FROM 200000
+ * compiled to C (mdl_compile) while the search goes on: the compiler takes
+ * about a tenth of a second of another core, and the search switches to
+ * the compiled model between two rounds once it is ready. A search that
+ * ends first never waits for it. ATHREAD_COMPILE=always compiles before
+ * the search, and waits; =never never compiles. */
+#define COMPILE_FROM 20000
 
 /* How far ahead of an insertion its table entry is prefetched. */
 #define PREFETCH_AHEAD 8
@@ -138,7 +140,8 @@ struct search {
   bool narrow;               /* the level is worker 0's alone */
   bool claim_others;         /* a worker may claim the other stores' states */
   size_t compile_from;       /* stored states from which the model is compiled; SIZE_MAX: never */
-  bool compile_tried;        /* mdl_compile was called */
+  bool compile_waits;        /* the search waits for the compiler (ATHREAD_COMPILE=always) */
+  bool compile_over;         /* the model runs compiled, or stays interpreted */
   uint32_t depth;            /* depth of the level being expanded */
   uint32_t insert_depth;     /* depth of the states being added (the next level's) */
   uint32_t deepest;          /* the deepest level that has states */
@@ -206,12 +209,12 @@ static void frontier_push(frontier *f, const uint8_t *packed, size_t bytes) {
 
 static size_t bytes_of(const search *s) { return s->layout.bytes; }
 
-/* COMPILE_FROM, unless ATHREAD_COMPILE says "always" (0) or "never". */
-static size_t compile_from(void) {
+/* COMPILE_FROM, unless ATHREAD_COMPILE says "always" (0, and the search
+ * waits for the compiler) or "never". */
+static void plan_compiling(search *s) {
   const char *env = getenv("ATHREAD_COMPILE");
-  if (env && strcmp(env, "always") == 0) return 0;
-  if (env && strcmp(env, "never") == 0) return SIZE_MAX;
-  return COMPILE_FROM;
+  s->compile_waits = env && strcmp(env, "always") == 0;
+  s->compile_from = s->compile_waits ? 0 : env && strcmp(env, "never") == 0 ? SIZE_MAX : COMPILE_FROM;
 }
 
 static size_t stored(const search *s) {
@@ -410,13 +413,14 @@ static void next_round(search *s) {
   }
 }
 
-/* Compiles the model once the search is large (compile_from); between
- * rounds, while no worker explores it. A model that stays interpreted
- * says why in the result. */
+/* Starts compiling the model once the search is large (compile_from), and
+ * then looks whether it is ready; between rounds, while no worker explores
+ * the model. A model that stays interpreted says why in the result. */
 static void compile_when_large(search *s) {
-  if (s->compile_tried || stored(s) < s->compile_from) return;
-  s->compile_tried = true;
-  s->r->compiled = mdl_compile(s->m, s->r->compile_failure, sizeof s->r->compile_failure);
+  if (s->compile_over || stored(s) < s->compile_from) return;
+  mdl_compiling at = mdl_compile(s->m, s->compile_waits, s->r->compile_failure, sizeof s->r->compile_failure);
+  s->r->compiled = at == MDL_COMPILED;
+  s->compile_over = at != MDL_COMPILING;
 }
 
 /* Makes the states just added the level to expand; false when there are none. */
@@ -439,7 +443,6 @@ static bool next_level(search *s) {
   if (total == 0) return false;
   if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
     for (size_t v = 0; v < s->workers; v++) store_recent_init(&s->w[v].recent, &s->layout);
-  compile_when_large(s);
   s->depth = s->deepest = s->insert_depth;
   s->insert_depth = s->depth + 1;
   return true;
@@ -455,6 +458,7 @@ static bool level_done(const search *s) {
  * done (or the end: a state went wrong, or nothing new). */
 static void end_round(search *s) {
   look_at_limits(s);
+  compile_when_large(s);
   const uint8_t *bad = least_bad(s);
   if (bad && (level_done(s) || stopping(s))) {
     s->bad = xmalloc(bytes_of(s) + STORE_SLACK);
@@ -632,7 +636,7 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
   pthread_mutex_init(&s->lock, NULL);
   atomic_init(&s->stop, false);
   s->memory_cap = o->max_memory ? o->max_memory : default_memory_cap();
-  s->compile_from = compile_from();
+  plan_compiling(s);
 }
 
 static void search_free(search *s) {

@@ -12,9 +12,12 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "model-compiled.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,37 +234,50 @@ static void put_edge(gen *g, const ast_edge *e, int index, bool counted) {
 }
 
 /* The edges out of control state q, in order (take_edges_from). */
-static void put_edges_from(gen *g, const ast_thread *t, size_t q, bool counted) {
-  vec_foreach(&t->edges, k)
-    if (t->edges.items[k]->from_index == (int)q) put_edge(g, t->edges.items[k], (int)k, counted);
+/* The C of thread t's edges from state q, in the spec's order: order lists
+ * t's edges by source state, those from q from at[q] to at[q + 1]. */
+static void put_edges_from(gen *g, const ast_thread *t, const size_t *order, const size_t *at, size_t q, bool counted) {
+  for (size_t k = at[q]; k < at[q + 1]; k++) put_edge(g, t->edges.items[order[k]], (int)order[k], counted);
 }
 
-/* The steps of one system line's instances: per control state that counts
- * some (counted_steps), or per instance (instance_steps). */
+/* t's edges by source state (a counting sort, so that writing a thread of
+ * many states takes time in proportion to its edges): fills order and at
+ * as put_edges_from reads them. */
+static void sort_edges(const ast_thread *t, size_t *order, size_t *at) {
+  vec_foreach(&t->edges, k) at[t->edges.items[k]->from_index + 1]++;
+  vec_foreach(&t->states, q) at[q + 1] += at[q];
+  size_t *next = xmalloc((t->states.len + 1) * sizeof *next);
+  memcpy(next, at, (t->states.len + 1) * sizeof *next);
+  vec_foreach(&t->edges, k) order[next[t->edges.items[k]->from_index]++] = k;
+  free(next);
+}
+
 static void put_line_steps(gen *g, const ast_instance *line) {
   const ast_thread *t = g->sh->spec->threads.items[line->thread_index];
   int first = g->sh->first[line->thread_index];
+  size_t *order = xmalloc((t->edges.len + 1) * sizeof *order), *at = xcalloc(t->states.len + 1, sizeof *at);
+  sort_edges(t, order, at);
   if (g->sh->counted[line->thread_index]) {
     vec_foreach(&t->states, q) {
       sbuf_printf(g->out, "if (cur[%d] != 0) { s = %d; step.slot = s; tid = 0;\n", first + (int)q, first + (int)q);
-      put_edges_from(g, t, q, true);
+      put_edges_from(g, t, order, at, q, true);
       sbuf_puts(g->out, "}\n");
     }
-    return;
+  } else {
+    sbuf_printf(g->out,
+                "for (int i = 0; i < %" PRId64 "; i++) { s = %d + i; step.slot = s; tid = INT64_C(%" PRId64
+                ") + i; switch (cur[s]) {\n",
+                line->count_value, first, line->first_tid);
+    vec_foreach(&t->states, q) {
+      sbuf_printf(g->out, "case %zu: {\n", q);
+      put_edges_from(g, t, order, at, q, false);
+      sbuf_puts(g->out, "} break;\n");
+    }
+    sbuf_puts(g->out, "default: break; } }\n");
   }
-  sbuf_printf(g->out,
-              "for (int i = 0; i < %" PRId64 "; i++) { s = %d + i; step.slot = s; tid = INT64_C(%" PRId64
-              ") + i; switch (cur[s]) {\n",
-              line->count_value, first, line->first_tid);
-  vec_foreach(&t->states, q) {
-    sbuf_printf(g->out, "case %zu: {\n", q);
-    put_edges_from(g, t, q, false);
-    sbuf_puts(g->out, "} break;\n");
-  }
-  sbuf_puts(g->out, "default: break; } }\n");
+  free(order);
+  free(at);
 }
-
-/* ---------------------------------------------------------------- checks */
 
 static void put_checks(gen *g, const sem_checks *cs) {
   for (size_t i = 0; i < cs->len; i++) {
@@ -355,6 +371,20 @@ struct compiled_model {
   size_t width;         /* slots in a state */
 };
 
+/* The most C a model is compiled from: the code is one function, and the
+ * compiler's time grows with its square (gcc -O2: 0.3 s for 47 KiB, 2.1 s
+ * for 145 KiB, minutes for a megabyte). A larger model stays interpreted. */
+#define MAX_SOURCE_BYTES (64 * 1024)
+
+struct compiled_job {
+  char dir[4096];    /* a fresh directory: the source, the object, the compiler's own files */
+  char object[4200]; /* dir/model.so */
+  const char *cc;    /* the compiler's name */
+  pid_t pid;         /* the compiler, leader of a process group of its own; 0 once it has exited */
+  int status;        /* how it exited */
+  size_t width;      /* slots in a state */
+};
+
 static bool write_file(const char *path, const strbuf *text) {
   FILE *f = fopen(path, "w");
   if (!f) return false;
@@ -362,21 +392,55 @@ static bool write_file(const char *path, const strbuf *text) {
   return fclose(f) == 0 && ok;
 }
 
-/* Runs the compiler on dir/model.c, its output thrown away; true when it
- * wrote dir/model.so. */
-static bool run_compiler(const char *cc, const char *source, const char *object) {
+/* environ with TMPDIR replaced by tmpdir ("TMPDIR=..."), so that the
+ * compiler's temporary files go where compiled_cancel removes them. Free
+ * the array only: its strings are borrowed. */
+static char **environment_with(char *tmpdir) {
+  size_t n = 0;
+  while (environ[n]) n++;
+  char **env = xcalloc(n + 2, sizeof *env);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "TMPDIR=", 7) != 0) env[k++] = environ[i];
+  env[k] = tmpdir;
+  return env;
+}
+
+/* Starts the compiler on source, its output thrown away, in a process group
+ * of its own (which compiled_cancel stops whole, and which the terminal's
+ * Ctrl-C does not reach: the search stops it). False when it did not start. */
+static bool spawn_compiler(compiled_job *j, const char *source) {
   posix_spawn_file_actions_t io;
   posix_spawn_file_actions_init(&io);
   posix_spawn_file_actions_addopen(&io, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&io, 2, "/dev/null", O_WRONLY, 0);
-  char *argv[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-shared", "-w", "-o", (char *)object, (char *)source, NULL};
-  pid_t pid;
-  int status = 1;
-  bool spawned = posix_spawnp(&pid, cc, &io, NULL, argv, environ) == 0;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  char *argv[] = {(char *)j->cc, "-std=c11", "-O2", "-fPIC", "-shared", "-w", "-o", j->object, (char *)source, NULL};
+  char tmpdir[4200];
+  snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", j->dir);
+  char **env = environment_with(tmpdir);
+  bool spawned = posix_spawnp(&j->pid, j->cc, &io, &attr, argv, env) == 0;
+  free(env);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&io);
-  if (spawned)
-    while (waitpid(pid, &status, 0) < 0) {}
-  return spawned && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return spawned;
+}
+
+/* Removes dir and the files in it. */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char path[8300];
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+  if (d) closedir(d);
+  rmdir(dir);
 }
 
 static compiled_model *load(const char *object, char *why, size_t why_size) {
@@ -395,30 +459,65 @@ static compiled_model *load(const char *object, char *why, size_t why_size) {
   return NULL;
 }
 
-compiled_model *compiled_load(const compiled_shape *sh, char *why, size_t why_size) {
+compiled_job *compiled_start(const compiled_shape *sh, char *why, size_t why_size) {
   const char *tmp = getenv("TMPDIR"), *cc = getenv("ATHREAD_CC");
-  if (!cc || !*cc) cc = "cc";
-  char dir[4096], source[4200], object[4200];
-  snprintf(dir, sizeof dir, "%s/athread-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
+  compiled_job *j = xcalloc(1, sizeof *j);
+  j->cc = cc && *cc ? cc : "cc";
+  j->width = sh->width;
+  snprintf(j->dir, sizeof j->dir, "%s/athread-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(j->dir)) {
     snprintf(why, why_size, "no directory for the compiled model could be made in %s", tmp && *tmp ? tmp : "/tmp");
+    free(j);
     return NULL;
   }
-  snprintf(source, sizeof source, "%s/model.c", dir);
-  snprintf(object, sizeof object, "%s/model.so", dir);
+  char source[4200];
+  snprintf(source, sizeof source, "%s/model.c", j->dir);
+  snprintf(j->object, sizeof j->object, "%s/model.so", j->dir);
   strbuf text = {0};
   compiled_source(sh, &text);
-  compiled_model *c = NULL;
-  if (!write_file(source, &text)) snprintf(why, why_size, "the model's C could not be written to %s", source);
-  else if (!run_compiler(cc, source, object))
-    snprintf(why, why_size, "the C compiler '%s' did not compile the model", cc);
-  else c = load(object, why, why_size);
-  if (c) c->width = sh->width;
+  bool started = false;
+  if (text.len > MAX_SOURCE_BYTES)
+    snprintf(why, why_size, "the model's C (%zu KiB) is more than the %d KiB that athread compiles", text.len / 1024,
+             MAX_SOURCE_BYTES / 1024);
+  else if (!write_file(source, &text)) snprintf(why, why_size, "the model's C could not be written to %s", source);
+  else if (!(started = spawn_compiler(j, source)))
+    snprintf(why, why_size, "the C compiler '%s' did not compile the model", j->cc);
   sbuf_free(&text);
-  unlink(source);
-  unlink(object);
-  rmdir(dir);
+  if (started) return j;
+  remove_dir(j->dir);
+  free(j);
+  return NULL;
+}
+
+bool compiled_done(compiled_job *j, bool wait) {
+  if (j->pid == 0) return true;
+  pid_t got;
+  while ((got = waitpid(j->pid, &j->status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {}
+  if (got == 0) return false;
+  if (got < 0) j->status = -1; /* lost (SIGCHLD ignored): a failure */
+  j->pid = 0;
+  return true;
+}
+
+compiled_model *compiled_finish(compiled_job *j, char *why, size_t why_size) {
+  compiled_model *c = NULL;
+  if (!WIFEXITED(j->status) || WEXITSTATUS(j->status) != 0)
+    snprintf(why, why_size, "the C compiler '%s' did not compile the model", j->cc);
+  else c = load(j->object, why, why_size);
+  if (c) c->width = j->width;
+  remove_dir(j->dir);
+  free(j);
   return c;
+}
+
+void compiled_cancel(compiled_job *j) {
+  if (!j) return;
+  if (j->pid != 0) {
+    kill(-j->pid, SIGKILL);
+    compiled_done(j, true);
+  }
+  remove_dir(j->dir);
+  free(j);
 }
 
 void compiled_free(compiled_model *c) {

@@ -30,12 +30,24 @@ typedef struct compiled_shape {
 } compiled_shape;
 
 typedef struct compiled_model compiled_model;
+typedef struct compiled_job compiled_job;
 
 /* Appends the C of the shape's successor function and check. */
 void compiled_source(const compiled_shape *sh, strbuf *out);
-/* Writes, compiles (ATHREAD_CC, else cc) and loads the shape's C; NULL with
- * the reason in why when that fails. Free with compiled_free. */
-compiled_model *compiled_load(const compiled_shape *sh, char *why, size_t why_size);
+/* Writes the shape's C in a fresh directory under TMPDIR and starts the
+ * compiler on it (ATHREAD_CC, else cc), which runs while the caller goes on;
+ * NULL with the reason in why when that fails. End the job with
+ * compiled_finish once compiled_done, or with compiled_cancel. */
+compiled_job *compiled_start(const compiled_shape *sh, char *why, size_t why_size);
+/* Whether the compiler has exited; with wait, once it has. */
+bool compiled_done(compiled_job *j, bool wait);
+/* Loads what the compiler wrote (after compiled_done), removes its files
+ * and frees j; NULL with the reason in why when compiling or loading failed.
+ * Free the model with compiled_free. */
+compiled_model *compiled_finish(compiled_job *j, char *why, size_t why_size);
+/* Stops the compiler (with the processes it started), removes its files and
+ * frees j; nothing for NULL. */
+void compiled_cancel(compiled_job *j);
 void compiled_free(compiled_model *c);
 /* mdl_next_all's contract, for the model the shape is of. */
 void compiled_next_all(const compiled_model *c, const int64_t *src, mdl_next_fn fn, void *ctx, mdl_fault *fault);

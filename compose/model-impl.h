@@ -21,7 +21,7 @@ typedef struct mdl_ops {
   void (*describe_violation)(const mdl *m, const mdl_violation *why, strbuf *out);
   void (*destroy)(mdl *m);
   mdl_symbolic *(*symbolic)(const mdl *m, smt *s);
-  bool (*compile)(const mdl *m, char *why, size_t why_size);
+  mdl_compiling (*compile)(const mdl *m, bool wait, char *why, size_t why_size);
 } mdl_ops;
 
 struct mdl {

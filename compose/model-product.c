@@ -56,6 +56,7 @@ typedef struct product {
   const sem_plans *init;    /* initial shared states */
   int64_t *init_values;     /* initializer values (unknown slots are overwritten) */
   compiled_model *compiled; /* its successors and checks as compiled C, or NULL: interpreted */
+  compiled_job *compiling;  /* the compiler at work on them, or NULL */
 } product;
 
 /* The evaluation environment of one expression. */
@@ -648,6 +649,7 @@ static void product_destroy(mdl *m) {
   free(p->at.first);
   free(p->at.counted);
   free(p->init_values);
+  compiled_cancel(p->compiling);
   compiled_free(p->compiled);
   free(m->slots);
   free(m->groups);
@@ -661,12 +663,18 @@ static mdl_symbolic *product_symbolic_face(const mdl *m, smt *s) {
 
 /* The compiled form changes how fast the model runs, not what it means (a
  * cache): so it is set through the const model. */
-static bool product_compile(const mdl *m, char *why, size_t why_size) {
+static mdl_compiling product_compile(const mdl *m, bool wait, char *why, size_t why_size) {
   product *p = (product *)m;
-  if (p->compiled) return true;
-  compiled_shape sh = {p->spec, m->slots, m->width, p->at.first, p->at.counted};
-  p->compiled = compiled_load(&sh, why, why_size);
-  return p->compiled != NULL;
+  if (p->compiled) return MDL_COMPILED;
+  if (!p->compiling) {
+    compiled_shape sh = {p->spec, m->slots, m->width, p->at.first, p->at.counted};
+    p->compiling = compiled_start(&sh, why, why_size);
+    if (!p->compiling) return MDL_INTERPRETED;
+  }
+  if (!compiled_done(p->compiling, wait)) return MDL_COMPILING;
+  p->compiled = compiled_finish(p->compiling, why, why_size);
+  p->compiling = NULL;
+  return p->compiled ? MDL_COMPILED : MDL_INTERPRETED;
 }
 
 static const mdl_ops product_ops = {
@@ -898,6 +906,7 @@ static void counted_destroy(mdl *m) {
   product *c = (product *)m;
   free(c->at.first);
   free(c->at.counted);
+  compiled_cancel(c->compiling);
   compiled_free(c->compiled);
   free(m->slots);
   free(c);
@@ -951,6 +960,7 @@ mdl *product_counted(const mdl *m) {
   *c = *p;
   c->viewed = m;
   c->compiled = NULL;
+  c->compiling = NULL;
   c->base.ops = &counted_ops;
   c->base.groups = NULL;
   c->base.group_count = 0;

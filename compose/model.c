@@ -41,10 +41,10 @@ void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out)
   m->ops->describe_violation(m, why, out);
 }
 
-bool mdl_compile(const mdl *m, char *why, size_t why_size) {
-  if (m->ops->compile) return m->ops->compile(m, why, why_size);
+mdl_compiling mdl_compile(const mdl *m, bool wait, char *why, size_t why_size) {
+  if (m->ops->compile) return m->ops->compile(m, wait, why, why_size);
   snprintf(why, why_size, "this model has no compiled form");
-  return false;
+  return MDL_INTERPRETED;
 }
 
 void mdl_free(mdl *m) {

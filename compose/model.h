@@ -109,11 +109,20 @@ void mdl_describe_value(const mdl *m, size_t slot, int64_t value, strbuf *out);
 /* Appends a description of a violation: "Worker[2] goes wrong in state Work: assertion !stopped is false". */
 void mdl_describe_violation(const mdl *m, const mdl_violation *why, strbuf *out);
 void mdl_free(mdl *m);
+/* Where compiling a model stands (mdl_compile). */
+typedef enum mdl_compiling {
+  MDL_INTERPRETED, /* m stays as it was: why says why */
+  MDL_COMPILING,   /* the compiler runs: ask again later */
+  MDL_COMPILED,    /* m's successors and checks run compiled from now on */
+} mdl_compiling;
+
 /* Makes m's successors and checks faster, the same in meaning: the product
- * writes them as C and has the system's compiler compile them
- * (model-compiled.h). Only between searches' uses of m, never while another
- * thread explores it. False, with the reason in why, when m stays as it was. */
-bool mdl_compile(const mdl *m, char *why, size_t why_size);
+ * writes them as C and has the system's compiler compile them in the
+ * background (model-compiled.h). The first call starts the compiler; each
+ * call looks whether it is done, and with wait waits until it is, then
+ * switches m to the compiled form. Only between searches' uses of m, never
+ * while another thread explores it. mdl_free stops a compiler still running. */
+mdl_compiling mdl_compile(const mdl *m, bool wait, char *why, size_t why_size);
 
 /* The symbolic face of a model: the system over Z3 terms, and the model step
  * each numbered step of it stands for (so that a trace Z3 finds reads as the

@@ -184,8 +184,9 @@ void report_text(FILE *out, const report_context *c, const mdl *m, const compose
   }
   strbuf sym = {0};
   describe_symmetry(&sym, m, c->symmetry);
+  /* whether the compiler was done in time depends on the machine, as times do */
   fprintf(out, "engine %s (%s), symmetry %s%s\n", c->engine, c->engine_why, sbuf_str(&sym),
-          r->compiled ? ", successors compiled to C" : "");
+          c->timing && r->compiled ? ", successors compiled to C" : "");
   sbuf_free(&sym);
   if (strcmp(c->engine, "symbolic") == 0) {
     symbolic_summary(out, c, r);
@@ -331,7 +332,7 @@ json_t *report_json(const report_context *c, const mdl *m, const compose_result 
                             (json_int_t)(r->states ? r->memory_bytes / r->states : 0), "packed_bytes",
                             (json_int_t)r->state_bytes, "memory_bytes", (json_int_t)r->memory_bytes);
   if (c->timing) json_object_set_new(stats, "seconds", json_real(r->seconds));
-  json_object_set_new(stats, "compiled", json_boolean(r->compiled));
+  if (c->timing) json_object_set_new(stats, "compiled", json_boolean(r->compiled));
   json_t *j =
       json_pack("{s:s, s:o, s:s, s:s, s:s, s:b, s:s, s:o}", "command", "compose", "spec", json_text(c->spec_path),
                 "system", c->system, "engine", c->engine, "engine_reason", c->engine_why, "symmetry", c->symmetry,

@@ -46,14 +46,51 @@ done
 # A corpus that shrank would make this suite pass without comparing much.
 if [ $compared -ge 150 ]; then pass; else fail "only $compared specs were composed explicitly (150 or more expected)"; fi
 
-# The compiled model really runs: its words are printed, and the JSON says so.
+# The compiled model really runs: its words are printed, and the JSON says
+# so (with the times: --no-timing leaves both out, as they depend on the
+# machine's speed).
 printf 'shared int[0..3] x = 0;\nthread T { init state A; A -> A when x < 3 do x := x + 1; }\nsystem S { T[2]; invariant x <= 3; }\n' > small.athread
-ATHREAD_COMPILE=always "$ATHREAD" compose small.athread --no-timing > out 2>&1
+ATHREAD_COMPILE=always "$ATHREAD" compose small.athread > out 2>&1
 if grep -q ', successors compiled to C$' out; then pass; else fail "ATHREAD_COMPILE=always: no compiled model"; cat out; fi
-ATHREAD_COMPILE=always "$ATHREAD" compose small.athread --json --no-timing > out.json 2>&1
+ATHREAD_COMPILE=always "$ATHREAD" compose small.athread --json > out.json 2>&1
 if grep -q '"compiled": true' out.json; then pass; else fail "ATHREAD_COMPILE=always: JSON compiled is not true"; fi
-"$ATHREAD" compose small.athread --json --no-timing > out.json 2>&1
+"$ATHREAD" compose small.athread --json > out.json 2>&1
 if grep -q '"compiled": false' out.json; then pass; else fail "a small search was compiled"; fi
+ATHREAD_COMPILE=always "$ATHREAD" compose small.athread --json --no-timing > out.json 2>&1
+if grep -q '"compiled"' out.json; then fail "--no-timing: the JSON says whether the model was compiled"; else pass; fi
+
+# By default the compiler runs beside the search, which switches to the
+# compiled model between two rounds: the same report as the interpreter's
+# (Bluetooth N=7, about 600,000 states: the switch comes early in it).
+bluetooth=$TESTS_DIR/../examples/bluetooth/bluetooth.athread
+for threads in 1 2; do
+  ATHREAD_COMPILE=never "$ATHREAD" compose "$bluetooth" --set N=7 --no-symmetry --threads $threads --no-timing > never.out 2>&1
+  "$ATHREAD" compose "$bluetooth" --set N=7 --no-symmetry --threads $threads --no-timing > default.out 2>&1
+  if cmp -s never.out default.out; then pass; else fail "a switch to the compiled model on $threads threads"; diff never.out default.out | head -n 6; fi
+done
+"$ATHREAD" compose "$bluetooth" --set N=7 --no-symmetry --json > out.json 2>&1
+if grep -q '"compiled": true' out.json; then pass; else fail "Bluetooth N=7 was not compiled"; fi
+
+# A search that ends before the compiler does neither waits for it nor
+# leaves it running: a "compiler" that sleeps for a minute, on a search of
+# about 100,000 states (past the 20,000 from which it is started).
+printf '#!/bin/sh\necho $$ > "%s/slow-cc.pid"\nexec sleep 60\n' "$PWD" > slow-cc
+chmod +x slow-cc
+rm -f slow-cc.pid
+mkdir -p slow-tmp
+start=$(date +%s)
+TMPDIR=$PWD/slow-tmp ATHREAD_CC=$PWD/slow-cc "$ATHREAD" compose "$bluetooth" --set N=6 \
+  --no-symmetry --threads 1 --json > out.json 2>&1
+rc=$?
+took=$(($(date +%s) - start))
+if [ $rc = 0 ] && grep -q '"compiled": false' out.json && [ $took -lt 30 ]; then pass; else
+  fail "a slow compiler: exit $rc after $took s"
+fi
+if [ -s slow-cc.pid ]; then pass; else fail "the slow compiler was not started (no pid written)"; fi
+if [ -s slow-cc.pid ] && ! kill -0 "$(cat slow-cc.pid)" 2> /dev/null; then pass; else
+  fail "the slow compiler still runs after the search"
+fi
+if [ -z "$(ls slow-tmp)" ]; then pass; else fail "the compiler's directory was left behind: $(ls slow-tmp)"; fi
 
 # An overflow in the compiled arithmetic is the interpreter's fault too.
 printf 'shared int x = 1;\nthread T { init state A; A -> A do x := x * 3; }\n' > overflow.athread
@@ -84,6 +121,14 @@ expect_note not-an-object "loading the compiled model failed: " ATHREAD_CC="$PWD
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && o=$2; shift; done\necho "int nothing;" > empty.c && cc -shared -fPIC -o "$o" empty.c\n' > empty-cc
 chmod +x empty-cc
 expect_note no-functions "the compiled model lacks athread_next_all or athread_check" ATHREAD_CC="$PWD/empty-cc"
+# a model whose C is too large to compile in reasonable time: a chain of 600 states
+{
+  printf 'shared int x = 0;\nthread Chain {\n  init state S0;\n'
+  for i in $(seq 1 600); do printf '  state S%d;\n' "$i"; done
+  for i in $(seq 0 599); do printf '  S%d -> S%d when true;\n' "$i" $((i + 1)); done
+  printf '}\nsystem S { Chain; invariant x == 0; }\n'
+} > small.athread
+expect_note too-large "the model's C ([0-9]* KiB) is more than the 64 KiB that athread compiles"
 
 summary compiled
 [ $failed = 0 ]
