@@ -7,7 +7,11 @@
  * claim the round's states in small chunks, each from its own store's level
  * first, then from the others' (so none waits long for another), and send
  * every successor to the outbox of the store it belongs to; after a
- * barrier, each worker adds the outboxes addressed to its store. Which
+ * barrier, each worker adds the outboxes addressed to its store, and goes
+ * on to the next round's states without waiting for the others (its
+ * successors go to a second set of outboxes, rounds alternating between
+ * the two), so that a worker slower to add takes fewer of the next round's
+ * states. Only the level's end waits for every worker's adding. Which
  * worker expanded a state, and in what order states are added, changes
  * with the timing; what a level holds does not, and a level in which a
  * state goes wrong is finished before the search stops. So the verdict, the
@@ -110,7 +114,8 @@ typedef struct worker {
   int64_t *cur;                         /* the state being expanded */
   int64_t *unpacked;                    /* scratch: a state unpacked */
   uint8_t *packed;                      /* scratch: a packed state */
-  outbox *out;                          /* per store: successors found this round */
+  outbox *out[2];                       /* per round parity, per store: the successors found */
+  unsigned parity;                      /* the round being expanded fills out[parity] */
   store_recent recent;                  /* the successors it sent lately (once the search is large) */
   frontier now, next;                   /* its store's states of the level expanded, and of the next one */
   uint8_t *bad;                         /* the least state of its store that goes wrong at this level */
@@ -138,6 +143,8 @@ struct search {
   store_layout layout;       /* how every shard packs (all alike): read by every worker, written by none */
   worker *w;                 /* the workers */
   bool narrow;               /* the level is worker 0's alone */
+  unsigned parity;           /* the round being expanded: its outboxes (0 in a level's first round) */
+  bool level_ends;           /* this round is the level's last (or the search stops) */
   bool claim_others;         /* a worker may claim the other stores' states */
   size_t compile_from;       /* stored states from which the model is compiled; SIZE_MAX: never */
   bool compile_waits;        /* the search waits for the compiler (ATHREAD_COMPILE=always) */
@@ -229,7 +236,8 @@ static size_t memory_in_use(const search *s) {
     const worker *w = &s->w[v];
     n +=
         store_memory(&s->shards[v].st) + store_recent_memory(&w->recent) + (w->now.capacity + w->next.capacity) * bytes;
-    for (size_t k = 0; k < s->workers; k++) n += w->out[k].states.capacity * (bytes + sizeof(uint64_t));
+    for (size_t p = 0; p < 2; p++)
+      for (size_t k = 0; k < s->workers; k++) n += w->out[p][k].states.capacity * (bytes + sizeof(uint64_t));
   }
   return n;
 }
@@ -255,7 +263,7 @@ static void send(worker *w, const int64_t *state) {
   }
   uint64_t h = store_hash(l, w->packed);
   if (w->recent.entries && store_recent_seen(&w->recent, w->packed, h)) return;
-  outbox *o = &w->out[shard_of(s, h)];
+  outbox *o = &w->out[w->parity][shard_of(s, h)];
   frontier_push(&o->states, w->packed, l->bytes);
   vec_push(NULL, &o->hashes, h);
 }
@@ -335,13 +343,13 @@ static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t 
   return true;
 }
 
-/* Adds the outboxes addressed to store v, in worker order, and empties them;
- * at most room new states (then the state limit ends the search). Returns
- * the states added. */
-static size_t add_inbox(search *s, worker *x, size_t v, size_t room) {
+/* Adds the outboxes of round parity p addressed to store v, in worker
+ * order, and empties them; at most room new states (then the state limit
+ * ends the search). Returns the states added. */
+static size_t add_inbox(search *s, worker *x, unsigned p, size_t v, size_t room) {
   size_t added = 0, bytes = bytes_of(s);
   for (size_t k = 0; k < s->workers; k++) {
-    outbox *o = &s->w[k].out[v];
+    outbox *o = &s->w[k].out[p][v];
     for (size_t i = 0; i < o->states.count && added < room; i++) {
       if (i + PREFETCH_AHEAD < o->states.count) store_prefetch(&s->shards[v].st, o->hashes.items[i + PREFETCH_AHEAD]);
       added += add(s, x, v, o->states.data + i * bytes, o->hashes.items[i]);
@@ -358,13 +366,20 @@ static size_t add_inbox(search *s, worker *x, size_t v, size_t room) {
 static void plan_adding(search *s) {
   size_t pending = 0;
   for (size_t k = 0; k < s->workers; k++)
-    for (size_t v = 0; v < s->workers; v++) pending += s->w[k].out[v].states.count;
+    for (size_t v = 0; v < s->workers; v++) pending += s->w[k].out[s->parity][v].states.count;
   s->insert_serially = s->o->max_states && stored(s) + pending >= s->o->max_states;
 }
 
-static void add_all(search *s, worker *x) {
+static void add_all(search *s, worker *x, unsigned p) {
   size_t total = stored(s), room = s->o->max_states > total ? s->o->max_states - total : 0;
-  for (size_t v = 0; v < s->workers && room > 0; v++) room -= add_inbox(s, x, v, room);
+  for (size_t v = 0; v < s->workers && room > 0; v++) room -= add_inbox(s, x, p, v, room);
+}
+
+/* w's part of adding the round it expanded: its store's inbox, or, when
+ * the round could reach --max-states, worker 0 all of them. */
+static void add_round(search *s, worker *w) {
+  if (!s->insert_serially) add_inbox(s, w, w->parity, w->id, SIZE_MAX);
+  else if (w->id == 0) add_all(s, w, w->parity);
 }
 
 /* ---------------------------------------------------------------- rounds */
@@ -404,7 +419,7 @@ static size_t first_unclaimed(const worker *w) {
 
 /* The next round's states of each store's level follow what was claimed of
  * it (a worker that stopped at ROUND_SUCCESSORS claimed less). */
-static void next_round(search *s) {
+static void plan_claims(search *s) {
   for (size_t v = 0; v < s->workers; v++) {
     worker *w = &s->w[v];
     size_t at = first_unclaimed(w);
@@ -439,7 +454,8 @@ static bool next_level(search *s) {
   }
   s->narrow = total < NARROW_LEVEL * s->workers;
   s->claim_others = !s->o->max_states && stored(s) >= CLAIM_OTHERS_FROM;
-  next_round(s);
+  s->parity = 0;
+  plan_claims(s);
   if (total == 0) return false;
   if (stored(s) >= RECENT_FROM && !s->w[0].recent.entries)
     for (size_t v = 0; v < s->workers; v++) store_recent_init(&s->w[v].recent, &s->layout);
@@ -454,26 +470,42 @@ static bool level_done(const search *s) {
   return true;
 }
 
-/* One worker, between rounds: limits, and the next level when this one is
- * done (or the end: a state went wrong, or nothing new). */
-static void end_round(search *s) {
+/* Between a round's expansion and its adding, in one worker while the
+ * others wait: the limits, the compiler, the plan for adding, and what
+ * comes next: the level's end (when all its states are expanded, or the
+ * search stops), else the next round, in the other outboxes. */
+static void between_rounds(void *ctx) {
+  search *s = ctx;
   look_at_limits(s);
   compile_when_large(s);
+  plan_adding(s);
+  s->level_ends = stopping(s) || level_done(s);
+  if (s->level_ends) return;
+  s->parity ^= 1;
+  plan_claims(s);
+}
+
+/* After the level's last round is added, in one worker: the end of the
+ * search (a state of the level goes wrong, or a limit, or nothing new), or
+ * the next level. */
+static void end_level(search *s) {
   const uint8_t *bad = least_bad(s);
-  if (bad && (level_done(s) || stopping(s))) {
+  if (bad) {
     s->bad = xmalloc(bytes_of(s) + STORE_SLACK);
     memcpy(s->bad, bad, bytes_of(s));
     s->bad_depth = s->insert_depth;
     s->finished = true;
-  } else if (stopping(s) || (level_done(s) && !next_level(s))) {
+  } else if (stopping(s) || !next_level(s)) {
     s->finished = true;
-  } else {
-    next_round(s);
   }
 }
 
-/* The barrier between phases; true in exactly one worker. */
-static bool between_phases(search *s) { return s->workers == 1 || barrier_wait(&s->phases); }
+/* The last worker to arrive runs serial(s) before any leaves (on one
+ * thread, it just runs). */
+static void between_phases(search *s, void (*serial)(void *ctx)) {
+  if (s->workers == 1) serial(s);
+  else barrier_wait_then(&s->phases, serial, s);
+}
 
 /* A round of a narrow level, by the one thread that runs while the others
  * wait at a barrier: worker 0 claims the states of every store's level, in
@@ -481,37 +513,32 @@ static bool between_phases(search *s) { return s->workers == 1 || barrier_wait(&
  * order the workers would add them in). */
 static void solo_round(search *s) {
   worker *w = &s->w[0];
+  w->parity = s->parity;
   expand_round(w);
-  plan_adding(s);
-  if (s->insert_serially) add_all(s, w);
+  between_rounds(s);
+  if (s->insert_serially) add_all(s, w, w->parity);
   else
-    for (size_t v = 0; v < s->workers; v++) add_inbox(s, w, v, SIZE_MAX);
-  end_round(s);
+    for (size_t v = 0; v < s->workers; v++) add_inbox(s, w, w->parity, v, SIZE_MAX);
+  if (s->level_ends) end_level(s);
 }
 
-/* After the round's expansion: with --max-states, one worker plans how its
- * successors are added, and a second barrier shows the plan to all; without
- * a limit there is no plan, and one barrier. */
-static void plan_round(search *s) {
-  bool last = between_phases(s);
-  if (!s->o->max_states) return;
-  if (last) plan_adding(s);
-  between_phases(s);
+/* The level's end, in the last worker to finish adding; then, while the
+ * levels are narrow, their rounds by that worker alone. */
+static void at_level_end(void *ctx) {
+  search *s = ctx;
+  end_level(s);
+  while (!s->finished && s->workers > 1 && s->narrow) solo_round(s);
 }
 
 static void *work(void *arg) {
   worker *w = arg;
   search *s = w->s;
   while (!s->finished) {
+    w->parity = s->parity;
     expand_round(w);
-    plan_round(s);
-    if (!s->insert_serially) add_inbox(s, w, w->id, SIZE_MAX);
-    else if (w->id == 0) add_all(s, w);
-    if (between_phases(s)) {
-      end_round(s);
-      while (!s->finished && s->workers > 1 && s->narrow) solo_round(s);
-    }
-    between_phases(s);
+    between_phases(s, between_rounds);
+    add_round(s, w);
+    if (s->level_ends) between_phases(s, at_level_end);
   }
   return NULL;
 }
@@ -625,7 +652,8 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
   for (size_t v = 0; v < s->workers; v++) {
     store_init(&s->shards[v].st, &s->layout);
     worker *w = &s->w[v];
-    *w = (worker){.s = s, .id = v, .out = xcalloc(s->workers, sizeof *w->out)};
+    *w = (worker){.s = s, .id = v};
+    for (size_t p = 0; p < 2; p++) w->out[p] = xcalloc(s->workers, sizeof *w->out[p]);
     w->cur = xcalloc(width + 1, sizeof *w->cur);
     w->unpacked = xcalloc(width + 1, sizeof *w->unpacked);
     w->packed = xcalloc(s->layout.bytes + STORE_SLACK, 1);
@@ -642,11 +670,12 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
 static void search_free(search *s) {
   for (size_t v = 0; v < s->workers; v++) {
     worker *w = &s->w[v];
-    for (size_t k = 0; k < s->workers; k++) {
-      free(w->out[k].states.data);
-      vec_free(&w->out[k].hashes);
-    }
-    void *owned[] = {w->out, w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
+    for (size_t p = 0; p < 2; p++)
+      for (size_t k = 0; k < s->workers; k++) {
+        free(w->out[p][k].states.data);
+        vec_free(&w->out[p][k].hashes);
+      }
+    void *owned[] = {w->out[0], w->out[1], w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
     store_free(&s->shards[v].st);
     store_recent_free(&w->recent);

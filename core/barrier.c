@@ -38,9 +38,12 @@ static void pass(barrier *b) {
   pthread_mutex_unlock(&b->lock);
 }
 
-bool barrier_wait(barrier *b) {
+bool barrier_wait(barrier *b) { return barrier_wait_then(b, NULL, NULL); }
+
+bool barrier_wait_then(barrier *b, void (*serial)(void *ctx), void *ctx) {
   unsigned generation = atomic_load(&b->generation);
   if (atomic_fetch_add(&b->arrived, 1) + 1 == b->parties) {
+    if (serial) serial(ctx);
     pass(b);
     return true;
   }

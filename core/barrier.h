@@ -31,5 +31,8 @@ void barrier_destroy(barrier *b);
 /* Waits until all parties have called it; true in exactly one of them (the
  * last to arrive), which may act alone before the next wait. */
 bool barrier_wait(barrier *b);
+/* barrier_wait, where the last to arrive first runs serial(ctx), before any
+ * thread leaves: what it writes there, every thread reads after the wait. */
+bool barrier_wait_then(barrier *b, void (*serial)(void *ctx), void *ctx);
 
 #endif

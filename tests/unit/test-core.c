@@ -626,6 +626,41 @@ static void barriers_let_all_pass_together(void **state) {
   barrier_passes(BARRIER_THREADS_MAX);
 }
 
+/* The serial section of barrier_wait_then writes a plain int; every thread
+ * must read the new value after the wait. */
+typedef struct serial_run {
+  barrier b;
+  unsigned value;    /* written only in the serial section */
+  atomic_uint wrong; /* reads that missed it */
+} serial_run;
+
+static void bump(void *ctx) { ((serial_run *)ctx)->value++; }
+
+static void *serial_party(void *arg) {
+  serial_run *r = arg;
+  for (unsigned pass = 1; pass <= BARRIER_PASSES; pass++) {
+    barrier_wait_then(&r->b, bump, r);
+    if (r->value != pass) atomic_fetch_add(&r->wrong, 1);
+    barrier_wait(&r->b); /* none bumps for the next pass before all have read */
+  }
+  return NULL;
+}
+
+static void barriers_run_the_serial_section_once_before_all_leave(void **state) {
+  (void)state;
+  for (unsigned threads = 1; threads <= BARRIER_THREADS_MAX; threads *= 2) {
+    serial_run r = {.value = 0};
+    barrier_init(&r.b, threads);
+    pthread_t t[BARRIER_THREADS_MAX];
+    for (unsigned i = 1; i < threads; i++) assert_int_equal(pthread_create(&t[i], NULL, serial_party, &r), 0);
+    serial_party(&r);
+    for (unsigned i = 1; i < threads; i++) pthread_join(t[i], NULL);
+    barrier_destroy(&r.b);
+    assert_int_equal(r.value, BARRIER_PASSES);
+    assert_int_equal(atomic_load(&r.wrong), 0);
+  }
+}
+
 int run_core_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(interned_strings_compare_by_pointer),
@@ -650,6 +685,7 @@ int run_core_tests(void) {
       cmocka_unit_test(smt_prints_in_the_spec_syntax),
       cmocka_unit_test(small_models_keep_the_formula),
       cmocka_unit_test(barriers_let_all_pass_together),
+      cmocka_unit_test(barriers_run_the_serial_section_once_before_all_leave),
   };
   return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
