@@ -4,22 +4,26 @@
  * The visited set is split into one store per worker by the states' hashes,
  * so no table is shared and each grows on its own (Stern and Dill's parallel
  * Murphi, inside one process). A level is expanded in rounds: the workers
- * claim the round's states in small chunks, each from its own store's level
- * first, then from the others' (so none waits long for another), and send
- * every successor to the outbox of the store it belongs to; after a
- * barrier, each worker adds the outboxes addressed to its store, and goes
- * on to the next round's states without waiting for the others (its
- * successors go to a second set of outboxes, rounds alternating between
- * the two), so that a worker slower to add takes fewer of the next round's
- * states. Only the level's end waits for every worker's adding. Which
+ * claim the round's states in small chunks, each first from the new states
+ * it sent itself, then from the others' (so none waits long for another),
+ * and send every successor to the outbox of the store it belongs to; after
+ * a barrier, each worker adds the outboxes addressed to its store, marking
+ * the new states, and goes on to the next round's states without waiting
+ * for the others (its successors go to a second set of outboxes, rounds
+ * alternating between the two), so that a worker slower to add takes fewer
+ * of the next round's states. Only the level's end waits for every
+ * worker's adding. A worker's next level is the new states it sent, in the
+ * order it sent them, whichever store holds them: siblings stay together,
+ * and the worker that expands them meets their common successors (a
+ * diamond a.b = b.a) in its table of recent ones, as one thread does. Which
  * worker expanded a state, and in what order states are added, changes
  * with the timing; what a level holds does not, and a level in which a
  * state goes wrong is finished before the search stops. So the verdict, the
  * counts and the counterexample (the least bad state of the level, reached
  * through the least predecessors) are the same for every number of workers
  * and every timing. With --max-states, which must store exactly that many,
- * and in a small search, each worker expands its own store's level alone
- * and the outboxes are added in worker order, so the states kept and the
+ * and in a small search, each worker expands the states it sent alone and
+ * the outboxes are added in worker order, so the states kept and the
  * memory figures are also the same for every timing. The store keeps each state with its depth and nothing else (no
  * parent pointers): a counterexample is rebuilt backwards, then replayed
  * forwards from the initial state to find the step between each two states. */
@@ -52,15 +56,15 @@
  * waiting, and took 1.06-1.14x the time of these on Bluetooth N=8 and
  * battery N=7). */
 #define ROUND_STATES 4096
-/* The workers claim a round's states in chunks of this many, each from its
- * own store's level first (the states it added), then, without
- * --max-states, from the others': the one whose states have more successors
- * does fewer of them, and none waits long at the round's end. */
+/* The workers claim a round's states in chunks of this many, each from the
+ * states it sent first, then, without --max-states, from the others': the
+ * one whose states have more successors does fewer of them, and none waits
+ * long at the round's end. */
 #define CLAIM_STATES 32
 /* From this many stored states on (and without --max-states) a worker also
- * claims the other stores' states. Before, each expands its own store's
- * level alone: a small search then fills the same outboxes on every run, so
- * its memory figures, printed under --no-timing too, do not change. */
+ * claims the states the others sent. Before, each expands its own alone: a
+ * small search then fills the same outboxes on every run, so its memory
+ * figures, printed under --no-timing too, do not change. */
 #define CLAIM_OTHERS_FROM 4096
 /* A level of fewer states than this per worker is expanded by one thread
  * alone, without the barriers of a round: a deep and narrow search (a chain
@@ -99,10 +103,12 @@ typedef struct frontier {
   size_t capacity; /* states that fit */
 } frontier;
 
-/* Successors addressed to one store, with their hashes. */
+/* Successors addressed to one store, with their hashes, and which of them
+ * the store did not hold (its owner says so when it adds them). */
 typedef struct outbox {
   frontier states;      /* packed */
   VEC(uint64_t) hashes; /* one per state */
+  VEC(uint8_t) fresh;   /* one per state: 1 when it was new */
 } outbox;
 
 typedef struct search search;
@@ -115,17 +121,18 @@ typedef struct worker {
   int64_t *unpacked;                    /* scratch: a state unpacked */
   uint8_t *packed;                      /* scratch: a packed state */
   outbox *out[2];                       /* per round parity, per store: the successors found */
+  VEC(uint8_t) sent[2];                 /* per round parity: the store of each successor sent, in order */
   unsigned parity;                      /* the round being expanded fills out[parity] */
   store_recent recent;                  /* the successors it sent lately (once the search is large) */
-  frontier now, next;                   /* its store's states of the level expanded, and of the next one */
+  frontier now, next;                   /* the new states it sent: of the level expanded, and of the next one */
   uint8_t *bad;                         /* the least state of its store that goes wrong at this level */
   _Alignas(CACHE_LINE) size_t from, to; /* what it claimed and has not expanded: indexes into held's level */
-  struct worker *held;                  /* whose store's level that is */
+  struct worker *held;                  /* whose sent states those are */
   bool has_bad;                         /* bad holds one */
   mdl_fault fault;                      /* the first evaluation fault it met */
   uint64_t transitions, expanded;
-  _Alignas(CACHE_LINE) atomic_size_t unclaimed; /* its store's level: the first state none has claimed */
-  size_t round_end;                             /* this round's states of that level end here */
+  _Alignas(CACHE_LINE) atomic_size_t unclaimed; /* its now: the first state none has claimed */
+  size_t round_end;                             /* this round's states of now end here */
 } worker;
 
 /* A store per worker, on lines of its own: its owner writes the count on
@@ -236,8 +243,10 @@ static size_t memory_in_use(const search *s) {
     const worker *w = &s->w[v];
     n +=
         store_memory(&s->shards[v].st) + store_recent_memory(&w->recent) + (w->now.capacity + w->next.capacity) * bytes;
-    for (size_t p = 0; p < 2; p++)
-      for (size_t k = 0; k < s->workers; k++) n += w->out[p][k].states.capacity * (bytes + sizeof(uint64_t));
+    for (size_t p = 0; p < 2; p++) {
+      n += w->sent[p].cap;
+      for (size_t k = 0; k < s->workers; k++) n += w->out[p][k].states.capacity * (bytes + sizeof(uint64_t) + 1);
+    }
   }
   return n;
 }
@@ -263,9 +272,12 @@ static void send(worker *w, const int64_t *state) {
   }
   uint64_t h = store_hash(l, w->packed);
   if (w->recent.entries && store_recent_seen(&w->recent, w->packed, h)) return;
-  outbox *o = &w->out[w->parity][shard_of(s, h)];
+  size_t v = shard_of(s, h);
+  outbox *o = &w->out[w->parity][v];
   frontier_push(&o->states, w->packed, l->bytes);
   vec_push(NULL, &o->hashes, h);
+  vec_push(NULL, &o->fresh, 0);
+  vec_push(NULL, &w->sent[w->parity], (uint8_t)v);
 }
 
 static void look_at_clock(search *s) {
@@ -298,9 +310,9 @@ static bool claim_from(worker *w, worker *owner) {
 }
 
 /* Whether w has states of this round to expand: a chunk it holds, or one
- * claimed from its own store's level, or from another's. With --max-states
- * or in a small search a worker expands its own store's level alone (but in
- * a narrow level, worker 0 all of them, in store order), so that every
+ * claimed from the states it sent, or from another's. With --max-states or
+ * in a small search a worker expands the states it sent alone (but in a
+ * narrow level, worker 0 all of them, in worker order), so that every
  * outbox holds the same successors in the same order, whatever the timing. */
 static bool claim(worker *w) {
   search *s = w->s;
@@ -336,7 +348,6 @@ static void keep_least_bad(worker *owner, const uint8_t *packed, size_t bytes) {
 static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t hash) {
   size_t bytes = bytes_of(s);
   if (!store_add_hashed(&s->shards[v].st, packed, hash, s->insert_depth)) return false;
-  frontier_push(&s->w[v].next, packed, bytes);
   store_unpack(&s->layout, packed, x->unpacked);
   mdl_violation why;
   if (!mdl_check(s->m, x->unpacked, &why, &x->fault)) keep_least_bad(&s->w[v], packed, bytes);
@@ -344,18 +355,18 @@ static bool add(search *s, worker *x, size_t v, const uint8_t *packed, uint64_t 
 }
 
 /* Adds the outboxes of round parity p addressed to store v, in worker
- * order, and empties them; at most room new states (then the state limit
- * ends the search). Returns the states added. */
+ * order, and marks the new states; at most room new states (then the state
+ * limit ends the search). Returns the states added. */
 static size_t add_inbox(search *s, worker *x, unsigned p, size_t v, size_t room) {
   size_t added = 0, bytes = bytes_of(s);
   for (size_t k = 0; k < s->workers; k++) {
     outbox *o = &s->w[k].out[p][v];
     for (size_t i = 0; i < o->states.count && added < room; i++) {
       if (i + PREFETCH_AHEAD < o->states.count) store_prefetch(&s->shards[v].st, o->hashes.items[i + PREFETCH_AHEAD]);
-      added += add(s, x, v, o->states.data + i * bytes, o->hashes.items[i]);
+      if (!add(s, x, v, o->states.data + i * bytes, o->hashes.items[i])) continue;
+      o->fresh.items[i] = 1;
+      added++;
     }
-    o->states.count = 0;
-    o->hashes.len = 0;
   }
   if (added == room) give_up(s, true, "%s", "the state limit (--max-states) was reached");
   return added;
@@ -373,6 +384,32 @@ static void plan_adding(search *s) {
 static void add_all(search *s, worker *x, unsigned p) {
   size_t total = stored(s), room = s->o->max_states > total ? s->o->max_states - total : 0;
   for (size_t v = 0; v < s->workers && room > 0; v++) room -= add_inbox(s, x, p, v, room);
+}
+
+/* Moves the new states that w sent in a round of parity p to its next
+ * level, in the order it sent them (whichever store they went to: siblings
+ * stay together, and whoever expands them meets their common successors
+ * in its table of recent ones), and empties those outboxes. Only once
+ * every store has added them. */
+static void drain(search *s, worker *w, unsigned p) {
+  size_t at[MAX_WORKERS] = {0}, bytes = bytes_of(s);
+  vec_foreach(&w->sent[p], i) {
+    outbox *o = &w->out[p][w->sent[p].items[i]];
+    size_t k = at[w->sent[p].items[i]]++;
+    if (o->fresh.items[k]) frontier_push(&w->next, o->states.data + k * bytes, bytes);
+  }
+  w->sent[p].len = 0;
+  for (size_t v = 0; v < s->workers; v++) {
+    outbox *o = &w->out[p][v];
+    o->states.count = o->hashes.len = o->fresh.len = 0;
+  }
+}
+
+/* Every worker's outboxes of both parities, drained (one thread, while the
+ * others wait). */
+static void drain_all(search *s) {
+  for (size_t k = 0; k < s->workers; k++)
+    for (unsigned p = 0; p < 2; p++) drain(s, &s->w[k], p ^ s->parity ^ 1);
 }
 
 /* w's part of adding the round it expanded: its store's inbox, or, when
@@ -489,6 +526,7 @@ static void between_rounds(void *ctx) {
  * search (a state of the level goes wrong, or a limit, or nothing new), or
  * the next level. */
 static void end_level(search *s) {
+  drain_all(s);
   const uint8_t *bad = least_bad(s);
   if (bad) {
     s->bad = xmalloc(bytes_of(s) + STORE_SLACK);
@@ -508,9 +546,9 @@ static void between_phases(search *s, void (*serial)(void *ctx)) {
 }
 
 /* A round of a narrow level, by the one thread that runs while the others
- * wait at a barrier: worker 0 claims the states of every store's level, in
- * store order, and every store's outboxes are added in store order (the
- * order the workers would add them in). */
+ * wait at a barrier: worker 0 claims every worker's states, in worker
+ * order, and every store's outboxes are added in store order (the order the
+ * workers would add them in). */
 static void solo_round(search *s) {
   worker *w = &s->w[0];
   w->parity = s->parity;
@@ -519,6 +557,7 @@ static void solo_round(search *s) {
   if (s->insert_serially) add_all(s, w, w->parity);
   else
     for (size_t v = 0; v < s->workers; v++) add_inbox(s, w, w->parity, v, SIZE_MAX);
+  drain(s, w, w->parity);
   if (s->level_ends) end_level(s);
 }
 
@@ -538,6 +577,7 @@ static void *work(void *arg) {
     expand_round(w);
     between_phases(s, between_rounds);
     add_round(s, w);
+    drain(s, w, w->parity ^ 1);
     if (s->level_ends) between_phases(s, at_level_end);
   }
   return NULL;
@@ -670,11 +710,14 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
 static void search_free(search *s) {
   for (size_t v = 0; v < s->workers; v++) {
     worker *w = &s->w[v];
-    for (size_t p = 0; p < 2; p++)
+    for (size_t p = 0; p < 2; p++) {
+      vec_free(&w->sent[p]);
       for (size_t k = 0; k < s->workers; k++) {
         free(w->out[p][k].states.data);
         vec_free(&w->out[p][k].hashes);
+        vec_free(&w->out[p][k].fresh);
       }
+    }
     void *owned[] = {w->out[0], w->out[1], w->now.data, w->next.data, w->cur, w->unpacked, w->packed, w->bad};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) free(owned[i]);
     store_free(&s->shards[v].st);
