@@ -674,13 +674,17 @@ static void replay_chain(search *s) {
 /* ---------------------------------------------------------------- entry */
 
 /* A zeroed array, each entry starting a cache line (CACHE_LINE divides the size). */
+/* Zeroed room for count things of size bytes, on cache lines of its own:
+ * what one worker writes on every step must not share a line with what
+ * another writes (small allocations lie side by side). */
 static void *per_worker(size_t count, size_t size) {
-  void *p = aligned_alloc(CACHE_LINE, count * size);
+  size_t bytes = (count * size + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+  void *p = aligned_alloc(CACHE_LINE, bytes);
   if (!p) {
     fprintf(stderr, "athread: out of memory\n");
     abort();
   }
-  return memset(p, 0, count * size);
+  return memset(p, 0, bytes);
 }
 
 static void search_init(search *s, const mdl *m, const explicit_options *o, compose_result *r) {
@@ -693,11 +697,11 @@ static void search_init(search *s, const mdl *m, const explicit_options *o, comp
     store_init(&s->shards[v].st, &s->layout);
     worker *w = &s->w[v];
     *w = (worker){.s = s, .id = v};
-    for (size_t p = 0; p < 2; p++) w->out[p] = xcalloc(s->workers, sizeof *w->out[p]);
-    w->cur = xcalloc(width + 1, sizeof *w->cur);
-    w->unpacked = xcalloc(width + 1, sizeof *w->unpacked);
-    w->packed = xcalloc(s->layout.bytes + STORE_SLACK, 1);
-    w->bad = xcalloc(s->layout.bytes + STORE_SLACK, 1);
+    for (size_t p = 0; p < 2; p++) w->out[p] = per_worker(s->workers, sizeof *w->out[p]);
+    w->cur = per_worker(width + 1, sizeof *w->cur);
+    w->unpacked = per_worker(width + 1, sizeof *w->unpacked);
+    w->packed = per_worker(s->layout.bytes + STORE_SLACK, 1);
+    w->bad = per_worker(s->layout.bytes + STORE_SLACK, 1);
     atomic_init(&w->unclaimed, 0);
   }
   barrier_init(&s->phases, (unsigned)s->workers);
