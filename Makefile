@@ -39,13 +39,14 @@ SPEC_SRC = spec-lang/ast.c spec-lang/spec.c spec-lang/sema.c spec-lang/sema-expr
 COMPOSE_SRC = compose/model.c compose/result.c compose/model-product.c compose/model-compiled.c compose/store.c compose/engine-explicit.c compose/report.c compose/promela.c compose/step-plan.c compose/expr-print.c compose/export-text.c compose/murphi.c compose/edge-smt.c compose/symbolic.c compose/model-product-smt.c compose/engine-symbolic.c compose/engine-forall.c compose/forall-counters.c compose/forall-hull.c compose/forall-param.c compose/run.c compose/replay.c
 CONFORM_SRC = conformance/prog.c conformance/instrument.c conformance/encode.c conformance/lemmas.c conformance/engine-chc.c conformance/engine-bmc.c conformance/conform.c conformance/trace.c conformance/report.c conformance/emit-c.c conformance/initial.c conformance/atomicity.c conformance/environment.c conformance/env-closure.c conformance/env-counters.c conformance/replay.c conformance/run.c conformance/check.c conformance/witness.c conformance/coverage.c
 RACES_SRC = races/lockset.c races/races.c races/search.c races/hunt.c races/proof.c
+INFER_SRC = infer/draft.c infer/infer.c
 CFRONT_SRC = cfront/clang.c cfront/c-ast.c cfront/cfront.c cfront/translate.c cfront/translate-expr.c cfront/translate-stmt.c cfront/cfront-lower.c cfront/cfront-expr.c cfront/cfront-access.c cfront/cfront-copy.c cfront/cfront-sequence.c cfront/cfront-pointer.c cfront/cfront-models.c cfront/program.c cfront/types.c cfront/init.c cfront/walk.c cfront/skeleton.c cfront/skeleton-names.c
 VIZ_SRC  = viz/viz.c viz/viz-graph.c viz/viz-legend.c viz/viz-text.c viz/viz-trace.c viz/viz-race.c
 REVIEW_SRC = review/review.c review/review-page.c
-CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-murphi.c cli/cmd-viz.c cli/cmd-conform.c cli/code-args.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c cli/cmd-races.c
+CLI_SRC  = cli/main.c cli/usage.c cli/options.c cli/cmd-spec.c cli/cmd-compose.c cli/cmd-promela.c cli/cmd-murphi.c cli/cmd-viz.c cli/cmd-conform.c cli/code-args.c cli/cmd-skeleton.c cli/json-header.c cli/trace-consts.c cli/cmd-replay.c cli/sarif-flows.c cli/cmd-review.c cli/cmd-races.c cli/cmd-infer.c
 GEN_SRC  = $(BUILD)/gen/spec-parser.c $(BUILD)/gen/spec-lexer.c
 
-LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(REVIEW_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(RACES_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+LIB_OBJ  = $(CORE_SRC:%.c=$(BUILD)/%.o) $(SPEC_SRC:%.c=$(BUILD)/%.o) $(COMPOSE_SRC:%.c=$(BUILD)/%.o) $(CONFORM_SRC:%.c=$(BUILD)/%.o) $(VIZ_SRC:%.c=$(BUILD)/%.o) $(REVIEW_SRC:%.c=$(BUILD)/%.o) $(CFRONT_SRC:%.c=$(BUILD)/%.o) $(RACES_SRC:%.c=$(BUILD)/%.o) $(INFER_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libathread.a
 ATHREAD  = $(BIN)/athread
@@ -151,7 +152,7 @@ valgrind-test: deps $(ATHREAD) $(UNIT_BIN) $(ROUNDTRIP_BIN)
 	@VALGRIND="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tests/viz/graphviz.supp -q" \
 	  ATHREAD=$(ATHREAD) ATHREAD_INCLUDE=$(CURDIR)/include UNIT_BIN=$(UNIT_BIN) ROUNDTRIP_BIN=$(ROUNDTRIP_BIN) tests/run-all.sh
 
-FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] review/*.[ch] cfront/*.[ch] races/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
+FORMAT_SRC = $(wildcard core/*.[ch] spec-lang/*.[ch] compose/*.[ch] conformance/*.[ch] viz/*.[ch] review/*.[ch] cfront/*.[ch] races/*.[ch] infer/*.[ch] cli/*.[ch] fuzz/*.c tests/unit/*.[ch]) tests/roundtrip.c
 
 format:
 	clang-format -i $(FORMAT_SRC)

@@ -39,6 +39,7 @@ int cmd_skeleton(diag_sink *sink, int argc, char **argv);
 int cmd_replay(diag_sink *sink, int argc, char **argv);
 int cmd_review(diag_sink *sink, int argc, char **argv);
 int cmd_races(diag_sink *sink, int argc, char **argv);
+int cmd_infer(diag_sink *sink, int argc, char **argv);
 
 /* Prints the usage of a subcommand (or the overview for NULL) to out. */
 void cli_usage(FILE *out, const char *command);

@@ -15,7 +15,8 @@ typedef struct command {
 static const command commands[] = {
     {"lint", cmd_lint},     {"fmt", cmd_fmt},         {"conform", cmd_conform},   {"compose", cmd_compose},
     {"viz", cmd_viz},       {"promela", cmd_promela}, {"skeleton", cmd_skeleton}, {"check", cmd_check},
-    {"replay", cmd_replay}, {"review", cmd_review},   {"murphi", cmd_murphi}, {"races", cmd_races},
+    {"replay", cmd_replay}, {"review", cmd_review},   {"murphi", cmd_murphi},     {"races", cmd_races},
+    {"infer", cmd_infer},
 };
 
 static const command *find_command(const char *name) {

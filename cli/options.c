@@ -178,6 +178,7 @@ static const struct option every_option[] = {
     {"check", no_argument, NULL, 'k'},
     {"list", no_argument, NULL, 'l'},
     {"diff", no_argument, NULL, 'u'},
+    {"all", no_argument, NULL, 'a'},
     {"atomicity", required_argument, NULL, 'A'},
     {"env", required_argument, NULL, 'V'},
     {"diagnostics-format", required_argument, NULL, 'G'},

@@ -136,6 +136,7 @@ import minic
 from minic import Var, conj, ev, mentions, show
 
 FORALL = os.environ.get("FORALL", "0") == "1"  # counted threads T[N]; athread check --for-all N
+INFER = os.environ.get("INFER", "0") == "1"  # the spec is athread infer's draft, not the generator's
 LIMIT = 50_000 if FORALL else 300_000  # states of a search by the reference (under FORALL, one per N)
 DESIGN_LIMIT = 50_000  # states of the design program's search (its values then are a sample)
 COUNTER_SHARE = 0.25   # cases of the counter shape (Gen.counter_code)
@@ -1805,16 +1806,19 @@ def judge(seed, rcs):
     first, compose_rc = rcs[says], rcs["compose"]
     fig = {"own": own, "athread": "?"}
     rc_list = (first, compose_rc)
+    if INFER and rcs.get("infer") != 0:
+        fig["athread"] = "rejected"
+        return "rejected", "athread infer exit %s: no draft to check" % rcs.get("infer"), fig
     if any(rc not in (0, 1, 3) for rc in rc_list):
         return "ERROR", "athread exit codes %s %s, compose %s (bad input or a crash)" % (says, first, compose_rc), fig
     if first == 3 or compose_rc == 3 and says == "conform":  # check's own verdict stands without compose's
         fig["athread"] = "unknown"
         return "unknown", "athread said unknown (%s exit %s, compose exit %s)" % (says, first, compose_rc), fig
-    differs = compose_differs(sy, a_verdict, a_why, rcs)
+    differs = None if INFER else compose_differs(sy, a_verdict, a_why, rcs)
     if differs:
         return "COMPOSE-DIFFERS", differs, fig
     safe = first == 0 and (says == "check" or compose_rc == 0)
-    if says == "check" and safe and compose_rc == 1:
+    if says == "check" and safe and compose_rc == 1 and not INFER:
         return "COMPOSE-DIFFERS", "athread check says safe, athread compose says the abstract system is unsafe", fig
     fig["athread"] = "safe" if safe else "rejected"
     if not safe:
@@ -1864,6 +1868,8 @@ def judge_file(job):
     base = os.path.join(directory, "case%d" % seed)
     check = os.environ.get("CHECK", "0") == "1"
     rcs = {cmd: read_rc("%s.%s.rc" % (base, cmd)) for cmd in (("check", "compose") if check else ("conform", "compose"))}
+    if INFER:
+        rcs["infer"] = read_rc(base + ".infer.rc")
     if FORALL:
         rcs["compose_n"] = counterexample_n(base + ".compose.out")
     return (seed,) + judge(seed, rcs)

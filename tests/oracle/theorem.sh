@@ -37,12 +37,21 @@
 # The judge ends with the figures: programs, reference-safe and -unsafe,
 # athread-safe, how many the reference proves safe athread proves too, wrong
 # safes (a failure each), unknowns.
+# INFER (1: the spec is not the generator's but the one `athread infer`
+# drafts from the C program; athread compose's verdict is not compared with
+# the generator's abstract system then, and a draft infer refuses counts as
+# rejected).
 # Ends with "theorem: N passed, N failed".
 set -u
 
 if [ "${1:-}" = --one ]; then
   # one case, run in parallel by the driver: DIR/NAME.{check or conform,compose}.{out,rc}
   dir=$2 name=$3
+  if [ "$INFER" = 1 ]; then
+    # the spec drafted from the code replaces the generator's (its compose run is not compared)
+    "$ATHREAD" infer "$dir/$name.athread" "$dir/$name.c" --all -o "$dir/$name.athread" > "$dir/$name.infer.out" 2>&1
+    echo $? > "$dir/$name.infer.rc"
+  fi
   for cmd in $FIRST compose; do
     case $cmd in
       conform) set -- conform "$dir/$name.athread" "$dir/$name.c" --atomicity "$ATOMICITY" --int "$INT" ;;
@@ -60,7 +69,7 @@ source "$(dirname "$0")/../setup"
 count=${1:-300}
 first=${2:-1}
 export JOBS=${JOBS:-2} THEOREM_TIMEOUT=$((${THEOREM_TIMEOUT:-20} * ${ORACLE_SLOWDOWN:-1})) ATHREAD ATOMICITY=${ATOMICITY:-statement} INT=${INT:-math}
-export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0} FORALL=${FORALL:-0}
+export CHECK=${CHECK:-1} ENV=${ENV:-system} SHAPES=${SHAPES:-0} FORALL=${FORALL:-0} INFER=${INFER:-0}
 FIRST=conform
 [ "$CHECK" = 1 ] && FIRST=check
 export FIRST

@@ -1,0 +1,67 @@
+/* cli/cmd-infer.c -- athread infer [SPEC] FILES: a spec drafted from C code
+ * (infer/infer.h), on stdout or written atomically to -o OUT.athread. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/outfile.h"
+#include "../infer/infer.h"
+#include "cli.h"
+#include "code-args.h"
+
+typedef struct infer_args {
+  const char *output;    /* -o path, or NULL for stdout */
+  bool all;              /* --all: every thread that names its function is drafted */
+  VEC(char *) cpp_flags; /* -I, -D, -U as "-Ipath" (heap) */
+} infer_args;
+
+/* Applies -o, --all, -I, -D or -U (a cli_take_fn). */
+static int infer_option(int c, char *arg, void *args) {
+  infer_args *a = args;
+  if (c == 'a') {
+    a->all = true;
+    return -1;
+  }
+  if (c == 'o') {
+    a->output = arg;
+    return -1;
+  }
+  if (c != 'I' && c != 'D' && c != 'U') return EXIT_INTERNAL;
+  char *flag = xmalloc(strlen(arg) + 3);
+  flag[0] = '-', flag[1] = (char)c;
+  strcpy(flag + 2, arg);
+  vec_push(NULL, &a->cpp_flags, flag);
+  return -1;
+}
+
+static bool is_spec_path(const char *path) {
+  size_t n = strlen(path);
+  return n > 8 && strcmp(path + n - 8, ".athread") == 0;
+}
+
+static int infer(diag_sink *sink, const infer_args *a, char **files, int file_count) {
+  infer_options o = {(const char *const *)a->cpp_flags.items, a->cpp_flags.len, cli_include_dir(), NULL, a->all};
+  if (is_spec_path(files[0])) {
+    o.spec_path = files[0];
+    files++, file_count--;
+  }
+  if (file_count == 0) return cli_usage_error(sink, "infer", "no C file given");
+  strbuf out = {0};
+  int code = EXIT_HOLDS;
+  if (!infer_spec(sink, (const char *const *)files, (size_t)file_count, &o, &out)) code = EXIT_BAD_INPUT;
+  else if (a->output && !outfile_write(sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
+  else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  sbuf_free(&out);
+  return code;
+}
+
+int cmd_infer(diag_sink *sink, int argc, char **argv) {
+  infer_args a = {0};
+  cli_parse p = {"infer", "output all", "o:I:D:U:h", NULL, infer_option, &a, sink};
+  int code = cli_parse_options(argc, argv, &p);
+  if (code < 0 && optind >= argc) code = cli_usage_error(sink, "infer", "no C file given");
+  if (code < 0) code = cli_finish(sink, infer(sink, &a, argv + optind, argc - optind));
+  vec_foreach(&a.cpp_flags, i) free(a.cpp_flags.items[i]);
+  vec_free(&a.cpp_flags);
+  return code;
+}

@@ -1,0 +1,515 @@
+/* infer/draft.c -- see draft.h. The code's steps are executed symbolically:
+ * from each state, every path to the next boundary, with the shared
+ * variables standing for their values before the step and the locals for
+ * the constants the state knows. */
+#include "draft.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* More states than this: the locals are forgotten (one state per boundary). */
+#define MAX_STATES 200
+/* Paths of one step from one state, and edges on one path, at most. */
+#define MAX_PATHS 512
+#define MAX_PATH_EDGES 400
+/* A label longer than this is cut (with "...") */
+#define MAX_LABEL 48
+
+typedef struct drafter {
+  inf_draft *d;
+  const prog *p;
+  const ast_spec *spec;
+  bool track_locals; /* states tell the locals' constants apart */
+  size_t paths;      /* paths of the step being explored */
+  const char *fail;  /* why the draft failed, or NULL */
+} drafter;
+
+/* What a path knows while it runs: each variable's value (NULL: unknown),
+ * what it assumed, and what it wrote. */
+typedef struct path {
+  const ir_expr **value; /* per prog variable */
+  const ir_expr *guard;  /* conjunction of the assumptions over shared values, or NULL */
+  bool *written;         /* per prog variable: a shared one the path wrote */
+  prog_origin origin;    /* the statement that names it: the first to write shared memory, else the first */
+  bool wrote;            /* it has written shared memory */
+  size_t edges;          /* edges taken */
+} path;
+
+static const loc NOWHERE = {0};
+
+/* ---------------------------------------------------------------- values */
+
+static bool is_literal(const ir_expr *e) { return e && (e->kind == IR_INT || e->kind == IR_BOOL); }
+
+static ir_expr *literal(drafter *k, ir_type type, int64_t v) {
+  arena *a = k->d->arena;
+  if (type == TY_BOOL) {
+    ir_expr *b = ir_bool(a, NOWHERE, v != 0);
+    b->type = TY_BOOL;
+    return b;
+  }
+  ir_expr *e = ir_int_magnitude(a, NOWHERE, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+  e->type = TY_INT;
+  if (v >= 0) return e;
+  ir_expr *neg = ir_unary(a, NOWHERE, OP_NEG, e);
+  neg->type = TY_INT;
+  return neg;
+}
+
+/* The spec has no wrap-around, bit operations or shifts: such an operation
+ * on shared values is unknown. */
+static bool spec_has_op(ir_op op) { return op < OP_WRAP; }
+
+static bool names_nothing(const ir_expr *e) {
+  if (!e) return true;
+  if (e->kind == IR_NAME) return false;
+  return names_nothing(e->a) && names_nothing(e->b) && names_nothing(e->c);
+}
+
+/* e with its names replaced by the path's values; NULL when some value it
+ * needs is unknown. Constant parts are computed as the code does. */
+static const ir_expr *evaluate(drafter *k, const path *w, const ir_expr *e);
+
+static const ir_expr *fold(drafter *k, ir_expr *e) {
+  if (!names_nothing(e)) return e;
+  int64_t v = 0;
+  return prog_eval(k->p, e, NULL, &v) ? literal(k, e->type, v) : NULL;
+}
+
+static const ir_expr *evaluate_ite(drafter *k, const path *w, const ir_expr *e) {
+  const ir_expr *c = evaluate(k, w, e->a);
+  if (is_literal(c)) return evaluate(k, w, c->value ? e->b : e->c);
+  const ir_expr *t = evaluate(k, w, e->b), *f = evaluate(k, w, e->c);
+  if (!c || !t || !f) return NULL;
+  ir_expr *r = ir_ite(k->d->arena, NOWHERE, (ir_expr *)c, (ir_expr *)t, (ir_expr *)f);
+  r->type = e->type;
+  return r;
+}
+
+/* && and || with one side known decide without the other. */
+static const ir_expr *evaluate_logic(drafter *k, const ir_expr *e, const ir_expr *l, const ir_expr *r) {
+  bool absorbing = e->op == OP_OR;
+  if ((is_literal(l) && (l->value != 0) == absorbing) || (is_literal(r) && (r->value != 0) == absorbing))
+    return literal(k, TY_BOOL, absorbing);
+  if (is_literal(l)) return r;
+  if (is_literal(r)) return l;
+  return NULL;
+}
+
+static const ir_expr *evaluate_operator(drafter *k, const path *w, const ir_expr *e) {
+  const ir_expr *l = evaluate(k, w, e->a), *r = e->kind == IR_BINARY ? evaluate(k, w, e->b) : NULL;
+  if (e->kind == IR_BINARY && (e->op == OP_AND || e->op == OP_OR)) {
+    const ir_expr *decided = evaluate_logic(k, e, l, r);
+    if (decided || !l || !r) return decided;
+  }
+  if (!l || (e->kind == IR_BINARY && !r)) return NULL;
+  bool constant = names_nothing(l) && (!r || names_nothing(r));
+  if (!constant && !spec_has_op(e->op)) return NULL;
+  if (!constant && (e->op == OP_DIV || e->op == OP_MOD) && (!is_literal(r) || r->value == 0)) return NULL;
+  ir_expr *x = e->kind == IR_UNARY ? ir_unary(k->d->arena, NOWHERE, e->op, (ir_expr *)l)
+                                   : ir_binary(k->d->arena, NOWHERE, e->op, (ir_expr *)l, (ir_expr *)r);
+  x->type = e->type;
+  x->ity = e->ity;
+  return fold(k, x);
+}
+
+static const ir_expr *evaluate(drafter *k, const path *w, const ir_expr *e) {
+  switch (e->kind) {
+  case IR_BOOL:
+  case IR_INT: return e;
+  case IR_NAME: return e->ref == REF_VAR ? w->value[e->index] : NULL;
+  case IR_UNARY:
+  case IR_BINARY: return evaluate_operator(k, w, e);
+  case IR_ITE: return evaluate_ite(k, w, e);
+  default: return NULL;
+  }
+}
+
+/* v as a value of the type the spec gives the cell (C converts between
+ * _Bool and int silently; the spec does not). */
+static const ir_expr *as_type(drafter *k, const ir_expr *v, ir_type want) {
+  if (!v || v->type == want) return v;
+  arena *a = k->d->arena;
+  ir_expr *x = want == TY_INT ? ir_ite(a, NOWHERE, (ir_expr *)v, literal(k, TY_INT, 1), literal(k, TY_INT, 0))
+                              : ir_binary(a, NOWHERE, OP_NE, (ir_expr *)v, literal(k, TY_INT, 0));
+  x->type = want;
+  return fold(k, x);
+}
+
+/* ---------------------------------------------------------------- states */
+
+static const prog_var *var(const drafter *k, int v) { return &k->p->vars.items[v]; }
+
+static bool tracked(const drafter *k, int v) { return k->track_locals && var(k, v)->kind == VAR_LOCAL; }
+
+/* The state for boundary loc with the constants of w's tracked locals; made
+ * when new. -1 when there would be too many. */
+static int state_at(drafter *k, int at_loc, const path *w) {
+  size_t n = k->p->vars.len;
+  vec_foreach(&k->d->states, s) {
+    inf_state *st = &k->d->states.items[s];
+    if (st->loc != at_loc) continue;
+    bool same = true;
+    for (size_t v = 0; v < n && same; v++) {
+      bool known = tracked(k, (int)v) && is_literal(w->value[v]);
+      same = known == st->known[v] && (!known || st->values[v] == w->value[v]->value);
+    }
+    if (same) return (int)s;
+  }
+  if (k->d->states.len >= MAX_STATES) return -1;
+  inf_state st = {.loc = at_loc, .merged_into = -1};
+  st.values = arena_alloc(k->d->arena, n * sizeof *st.values + 1);
+  st.known = arena_alloc(k->d->arena, n * sizeof *st.known + 1);
+  for (size_t v = 0; v < n; v++) {
+    st.known[v] = tracked(k, (int)v) && is_literal(w->value[v]);
+    st.values[v] = st.known[v] ? w->value[v]->value : 0;
+  }
+  vec_push(k->d->arena, &k->d->states, st);
+  return (int)k->d->states.len - 1;
+}
+
+/* A path that starts in state s: shared variables stand for themselves,
+ * tracked locals for their constants, everything else is unknown. */
+static path path_from(drafter *k, int s) {
+  size_t n = k->p->vars.len;
+  path w = {.origin = {.file = -1}};
+  w.value = arena_alloc(k->d->arena, n * sizeof *w.value + 1);
+  w.written = arena_alloc(k->d->arena, n * sizeof *w.written + 1);
+  const inf_state *st = &k->d->states.items[s];
+  for (size_t v = 0; v < n; v++) {
+    const prog_var *pv = var(k, (int)v);
+    w.written[v] = false;
+    w.value[v] = NULL;
+    if (pv->kind == VAR_SHARED) {
+      ir_expr *name = ir_name(k->d->arena, NOWHERE, k->spec->shared.items[pv->shared_index]->name, false);
+      name->type = pv->type;
+      w.value[v] = name;
+    } else if (st->known[v]) {
+      w.value[v] = literal(k, pv->type, st->values[v]);
+    }
+  }
+  return w;
+}
+
+static path path_copy(drafter *k, const path *w) {
+  size_t n = k->p->vars.len;
+  path c = *w;
+  c.value = arena_alloc(k->d->arena, n * sizeof *c.value + 1);
+  c.written = arena_alloc(k->d->arena, n * sizeof *c.written + 1);
+  memcpy(c.value, w->value, n * sizeof *c.value);
+  memcpy(c.written, w->written, n * sizeof *c.written);
+  return c;
+}
+
+/* ---------------------------------------------------------------- edges */
+
+static const char *label_of(drafter *k, prog_origin o) {
+  if (o.file < 0) return NULL;
+  strbuf text = {0};
+  prog_origin_text(k->p, o, &text);
+  for (size_t i = 0; i < text.len; i++)
+    if (text.text[i] == '"' || text.text[i] == '\\') text.text[i] = '\'';
+  if (text.len > MAX_LABEL) {
+    text.len = MAX_LABEL - 3;
+    sbuf_puts(&text, "...");
+  }
+  const char *label = text.len ? arena_strndup(k->d->arena, sbuf_str(&text), text.len) : NULL;
+  sbuf_free(&text);
+  return label;
+}
+
+/* The edge of a path from state s that reached boundary loc. */
+static void finish_path(drafter *k, int s, int at_loc, const path *w) {
+  int to = state_at(k, at_loc, w);
+  if (to < 0) {
+    k->fail = "too many states";
+    return;
+  }
+  inf_edge e = {.from = s, .to = to, .guard = w->guard, .label = label_of(k, w->origin)};
+  vec_foreach(&k->p->vars, v) {
+    if (!w->written[v]) continue;
+    const prog_var *pv = var(k, (int)v);
+    inf_assign a = {pv->shared_index, as_type(k, w->value[v], pv->type)};
+    if (a.value && a.value->kind == IR_NAME && a.value->text == k->spec->shared.items[pv->shared_index]->name)
+      continue; /* x := x */
+    vec_push(k->d->arena, &e.writes, a);
+  }
+  vec_push(k->d->arena, &k->d->edges, e);
+}
+
+static void walk(drafter *k, int s, int at_loc, path *w, bool first);
+
+/* Assumes c on the path; false when the path cannot go on. */
+static bool assume(drafter *k, path *w, const ir_expr *c) {
+  const ir_expr *v = evaluate(k, w, c);
+  if (is_literal(v)) return v->value != 0;
+  if (!v) return true; /* on what the drafter forgot: both ways stay open */
+  if (!w->guard) w->guard = v;
+  else {
+    ir_expr *both = ir_binary(k->d->arena, NOWHERE, OP_AND, (ir_expr *)w->guard, (ir_expr *)v);
+    both->type = TY_BOOL;
+    w->guard = both;
+  }
+  return true;
+}
+
+static bool writes_shared(const drafter *k, const prog_edge *e) {
+  return (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && var(k, e->var)->kind == VAR_SHARED &&
+         e->origin.file >= 0;
+}
+
+/* Takes edge e of the code on a copy of w, then walks on. */
+static void take(drafter *k, int s, const prog_edge *e, const path *w) {
+  path next = path_copy(k, w);
+  if (next.origin.file < 0 || (!next.wrote && writes_shared(k, e))) next.origin = e->origin;
+  next.wrote = next.wrote || writes_shared(k, e);
+  if (e->action == ACT_ASSUME && !assume(k, &next, e->expr)) return;
+  if (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) {
+    next.value[e->var] = e->action == ACT_ASSIGN ? evaluate(k, w, e->expr) : NULL;
+    if (var(k, e->var)->kind == VAR_SHARED) next.written[e->var] = true;
+  }
+  walk(k, s, e->to, &next, false);
+}
+
+/* Follows every path from loc until a boundary. A code assertion is not
+ * the draft's to decide: athread conform checks it. */
+static void walk(drafter *k, int s, int at_loc, path *w, bool first) {
+  if (k->fail) return;
+  const prog_location *l = &k->p->locs.items[at_loc];
+  if (!first && (l->boundary || at_loc == k->p->exit)) {
+    if (++k->paths > MAX_PATHS) k->fail = "a step has too many paths";
+    else finish_path(k, s, at_loc, w);
+    return;
+  }
+  if (++w->edges > MAX_PATH_EDGES) {
+    k->fail = "a step runs too long without reaching a boundary";
+    return;
+  }
+  vec_foreach(&l->out, i) take(k, s, &k->p->edges.items[l->out.items[i]], w);
+}
+
+/* ---------------------------------------------------------------- folding */
+
+static int resolved(const inf_draft *d, int s) {
+  while (d->states.items[s].merged_into >= 0) s = d->states.items[s].merged_into;
+  return s;
+}
+
+static bool trivial(const inf_edge *e) { return !e->guard && e->writes.len == 0; }
+
+/* The one state that every edge out of s leads to when none of them tests
+ * or changes shared memory; -1 otherwise (also when s has no edge out). */
+static int only_idle_target(const inf_draft *d, int s) {
+  int target = -1;
+  vec_foreach(&d->edges, i) {
+    const inf_edge *e = &d->edges.items[i];
+    if (e->dropped || resolved(d, e->from) != s) continue;
+    int to = resolved(d, e->to);
+    if (to == s && trivial(e)) continue; /* idle */
+    if (!trivial(e) || (target >= 0 && to != target)) return -1;
+    target = to;
+  }
+  return target;
+}
+
+/* A state whose edges out neither test nor change shared memory, and all
+ * lead to one state, is that state's: the idle step simulates the move. */
+static void fold_trivial(inf_draft *d) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    vec_foreach(&d->states, s) {
+      if (d->states.items[s].merged_into >= 0) continue;
+      int target = only_idle_target(d, (int)s);
+      if (target < 0) continue;
+      d->states.items[s].merged_into = target;
+      changed = true;
+    }
+  }
+  vec_foreach(&d->edges, i) {
+    d->edges.items[i].from = resolved(d, d->edges.items[i].from);
+    d->edges.items[i].to = resolved(d, d->edges.items[i].to);
+  }
+}
+
+/* ---------------------------------------------------------------- merging */
+
+static bool same_text(const ir_expr *a, const ir_expr *b) {
+  if (!a || !b) return a == b;
+  strbuf x = {0}, y = {0};
+  ir_print(&x, a);
+  ir_print(&y, b);
+  bool same = strcmp(sbuf_str(&x), sbuf_str(&y)) == 0;
+  sbuf_free(&x);
+  sbuf_free(&y);
+  return same;
+}
+
+static bool same_writes(const inf_edge *a, const inf_edge *b) {
+  if (a->writes.len != b->writes.len) return false;
+  vec_foreach(&a->writes, i)
+    if (a->writes.items[i].shared != b->writes.items[i].shared ||
+        !same_text(a->writes.items[i].value, b->writes.items[i].value))
+      return false;
+  return true;
+}
+
+/* g || h, or NULL (true) when either is true or one is the other negated. */
+static const ir_expr *either(arena *a, const ir_expr *g, const ir_expr *h) {
+  if (!g || !h) return NULL;
+  if ((g->kind == IR_UNARY && g->op == OP_NOT && same_text(g->a, h)) ||
+      (h->kind == IR_UNARY && h->op == OP_NOT && same_text(h->a, g)))
+    return NULL;
+  if (same_text(g, h)) return g;
+  ir_expr *e = ir_binary(a, NOWHERE, OP_OR, (ir_expr *)g, (ir_expr *)h);
+  e->type = TY_BOOL;
+  return e;
+}
+
+/* Edges between the same states with the same writes are one edge whose
+ * guard is the disjunction of theirs (the two ways of a branch that
+ * changes nothing: no guard at all). */
+static void merge_parallel(inf_draft *d) {
+  vec_foreach(&d->edges, i) {
+    inf_edge *e = &d->edges.items[i];
+    for (size_t j = i + 1; j < d->edges.len && !e->dropped; j++) {
+      inf_edge *f = &d->edges.items[j];
+      if (f->dropped || f->from != e->from || f->to != e->to || !same_writes(e, f)) continue;
+      e->guard = either(d->arena, e->guard, f->guard);
+      f->dropped = true;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- drafting */
+
+static void name_states(inf_draft *d, const prog *p);
+
+static bool explore(drafter *k) {
+  for (size_t s = 0; s < k->d->states.len && !k->fail; s++) {
+    path w = path_from(k, (int)s);
+    k->paths = 0;
+    if (k->d->states.items[s].loc != k->p->exit) walk(k, (int)s, k->d->states.items[s].loc, &w, true);
+  }
+  return !k->fail;
+}
+
+static bool try_draft(drafter *k) {
+  k->d->states.len = k->d->edges.len = 0;
+  k->fail = NULL;
+  path none = {0};
+  none.value = arena_alloc(k->d->arena, k->p->vars.len * sizeof *none.value + 1);
+  memset(none.value, 0, k->p->vars.len * sizeof *none.value);
+  state_at(k, k->p->entry, &none);
+  return explore(k);
+}
+
+inf_draft *inf_draft_thread(const prog *p, const ast_spec *spec) {
+  inf_draft *d = calloc(1, sizeof *d);
+  d->arena = arena_new();
+  drafter k = {d, p, spec, true, 0, NULL};
+  if (!try_draft(&k) && strcmp(k.fail, "too many states") == 0) {
+    k.track_locals = false;
+    try_draft(&k);
+  }
+  if (k.fail) {
+    d->why_not = k.fail;
+    d->states.len = d->edges.len = 0;
+    return d;
+  }
+  merge_parallel(d);
+  fold_trivial(d);
+  merge_parallel(d); /* the edges that folding made parallel */
+  fold_trivial(d);
+  name_states(d, p);
+  return d;
+}
+
+void inf_draft_free(inf_draft *d) {
+  if (!d) return;
+  arena_free(d->arena);
+  free(d);
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* The line of the first statement that leaves loc, or 0. */
+static size_t line_at(const prog *p, int at_loc) {
+  const prog_location *l = &p->locs.items[at_loc];
+  vec_foreach(&l->out, i) {
+    const char *file;
+    size_t line;
+    if (prog_origin_line(p, p->edges.items[l->out.items[i]].origin, &file, &line)) return line;
+  }
+  return 0;
+}
+
+/* Start, Done, or L<line> of the statement that leaves the boundary; a
+ * suffix keeps them apart. */
+static void name_states(inf_draft *d, const prog *p) {
+  int first = resolved(d, 0);
+  vec_foreach(&d->states, s) {
+    inf_state *st = &d->states.items[s];
+    if (st->merged_into >= 0) continue;
+    strbuf name = {0};
+    size_t line = line_at(p, st->loc);
+    if ((int)s == first) sbuf_puts(&name, "Start");
+    else if (st->loc == p->exit) sbuf_puts(&name, "Done");
+    else if (line) sbuf_printf(&name, "L%zu", line);
+    else sbuf_printf(&name, "S%zu", s);
+    size_t base = name.len, taken = 1;
+    for (size_t t = 0; t < s; t++)
+      if (d->states.items[t].merged_into < 0 && d->states.items[t].name &&
+          strncmp(d->states.items[t].name, sbuf_str(&name), base) == 0 &&
+          (d->states.items[t].name[base] == '\0' || d->states.items[t].name[base] == '_'))
+        taken++;
+    if (taken > 1) sbuf_printf(&name, "_%zu", taken);
+    st->name = arena_strndup(d->arena, sbuf_str(&name), name.len);
+    sbuf_free(&name);
+  }
+}
+
+/* ---------------------------------------------------------------- printing */
+
+static void print_edge(const inf_draft *d, const ast_spec *spec, const inf_edge *e, strbuf *out) {
+  sbuf_printf(out, "  %s -> %s", d->states.items[e->from].name, d->states.items[e->to].name);
+  if (e->label) sbuf_printf(out, " \"%s\"", e->label);
+  if (trivial(e)) {
+    sbuf_puts(out, " : true;\n");
+    return;
+  }
+  if (e->guard) {
+    sbuf_puts(out, " when ");
+    ir_print(out, e->guard);
+  }
+  vec_foreach(&e->writes, i) {
+    const inf_assign *a = &e->writes.items[i];
+    sbuf_printf(out, "%s%s := ", i ? ", " : " do ", spec->shared.items[a->shared]->name);
+    if (a->value) ir_print(out, a->value);
+    else sbuf_putc(out, '*');
+  }
+  sbuf_puts(out, ";\n");
+}
+
+void inf_draft_print(const inf_draft *d, const ast_spec *spec, strbuf *out) {
+  int first = resolved(d, 0);
+  sbuf_printf(out, "  init state %s;\n", d->states.items[first].name);
+  const char *sep = "  state ";
+  vec_foreach(&d->states, s) {
+    if ((int)s == first || d->states.items[s].merged_into >= 0) continue;
+    sbuf_printf(out, "%s%s", sep, d->states.items[s].name);
+    sep = ", ";
+  }
+  if (*sep == ',') sbuf_puts(out, ";\n");
+  strbuf seen = {0}, line = {0};
+  vec_foreach(&d->edges, i) {
+    const inf_edge *e = &d->edges.items[i];
+    if (e->dropped || (e->from == e->to && trivial(e))) continue; /* the idle step */
+    line.len = 0;
+    print_edge(d, spec, e, &line);
+    if (strstr(sbuf_str(&seen), sbuf_str(&line))) continue;
+    sbuf_puts(&seen, sbuf_str(&line));
+    sbuf_puts(out, sbuf_str(&line));
+  }
+  sbuf_free(&seen);
+  sbuf_free(&line);
+}
