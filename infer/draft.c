@@ -96,6 +96,39 @@ static const ir_expr *evaluate_logic(drafter *k, const ir_expr *e, const ir_expr
   return NULL;
 }
 
+static bool is_value(const ir_expr *e, int64_t v) { return e && e->kind == IR_INT && !e->big && e->value == v; }
+
+/* c when e is C's int of a bool, c ? 1 : 0. */
+static const ir_expr *bool_of(const ir_expr *e) {
+  return e->kind == IR_ITE && is_value(e->b, 1) && is_value(e->c, 0) ? e->a : NULL;
+}
+
+static const ir_op negated_comparison[] = {[OP_LT] = OP_GE, [OP_LE] = OP_GT, [OP_GT] = OP_LE,
+                                           [OP_GE] = OP_LT, [OP_EQ] = OP_NE, [OP_NE] = OP_EQ};
+
+static const ir_expr *negation(arena *a, const ir_expr *c) {
+  if (c->kind == IR_UNARY && c->op == OP_NOT) return c->a;
+  ir_expr *x = c->kind == IR_BINARY && c->op >= OP_LT && c->op <= OP_NE && c->a->type == TY_INT
+                   ? ir_binary(a, NOWHERE, negated_comparison[c->op], c->a, c->b)
+                   : ir_unary(a, NOWHERE, OP_NOT, (ir_expr *)c);
+  x->type = TY_BOOL;
+  return x;
+}
+
+/* x written the way a person would: C's bool tests (c ? 1 : 0) != 0 as c,
+ * x + 0 as x, !(a < b) as a >= b. */
+static const ir_expr *simplified(drafter *k, ir_expr *x) {
+  if (x->kind == IR_UNARY) return x->op == OP_NOT ? negation(k->d->arena, x->a) : x;
+  if (x->kind != IR_BINARY) return x;
+  const ir_expr *l = x->a, *r = x->b;
+  if ((x->op == OP_NE || x->op == OP_EQ) && is_value(r, 0) && bool_of(l))
+    return x->op == OP_NE ? bool_of(l) : negation(k->d->arena, bool_of(l));
+  if ((x->op == OP_ADD && is_value(l, 0)) || (x->op == OP_MUL && is_value(l, 1))) return r;
+  if ((x->op == OP_ADD || x->op == OP_SUB) && is_value(r, 0)) return l;
+  if (x->op == OP_MUL && is_value(r, 1)) return l;
+  return x;
+}
+
 static const ir_expr *evaluate_operator(drafter *k, const path *w, const ir_expr *e) {
   const ir_expr *l = evaluate(k, w, e->a), *r = e->kind == IR_BINARY ? evaluate(k, w, e->b) : NULL;
   if (e->kind == IR_BINARY && (e->op == OP_AND || e->op == OP_OR)) {
@@ -110,7 +143,7 @@ static const ir_expr *evaluate_operator(drafter *k, const path *w, const ir_expr
                                    : ir_binary(k->d->arena, NOWHERE, e->op, (ir_expr *)l, (ir_expr *)r);
   x->type = e->type;
   x->ity = e->ity;
-  return fold(k, x);
+  return constant ? fold(k, x) : simplified(k, x);
 }
 
 static const ir_expr *evaluate(drafter *k, const path *w, const ir_expr *e) {
@@ -356,9 +389,7 @@ static bool same_writes(const inf_edge *a, const inf_edge *b) {
 /* g || h, or NULL (true) when either is true or one is the other negated. */
 static const ir_expr *either(arena *a, const ir_expr *g, const ir_expr *h) {
   if (!g || !h) return NULL;
-  if ((g->kind == IR_UNARY && g->op == OP_NOT && same_text(g->a, h)) ||
-      (h->kind == IR_UNARY && h->op == OP_NOT && same_text(h->a, g)))
-    return NULL;
+  if (same_text(negation(a, g), h)) return NULL;
   if (same_text(g, h)) return g;
   ir_expr *e = ir_binary(a, NOWHERE, OP_OR, (ir_expr *)g, (ir_expr *)h);
   e->type = TY_BOOL;
