@@ -30,8 +30,8 @@ typedef struct path {
   const ir_expr **value; /* per prog variable */
   const ir_expr *guard;  /* conjunction of the assumptions over shared values, or NULL */
   bool *written;         /* per prog variable: a shared one the path wrote */
-  prog_origin origin;    /* the statement that names it: the first to write shared memory, else the first */
-  bool wrote;            /* it has written shared memory */
+  prog_origin origin;    /* the statement that names it (the best that rank_of found first) */
+  int rank;              /* origin's rank_of */
   size_t edges;          /* edges taken */
 } path;
 
@@ -103,8 +103,8 @@ static const ir_expr *bool_of(const ir_expr *e) {
   return e->kind == IR_ITE && is_value(e->b, 1) && is_value(e->c, 0) ? e->a : NULL;
 }
 
-static const ir_op negated_comparison[] = {[OP_LT] = OP_GE, [OP_LE] = OP_GT, [OP_GT] = OP_LE,
-                                           [OP_GE] = OP_LT, [OP_EQ] = OP_NE, [OP_NE] = OP_EQ};
+static const ir_op negated_comparison[] = {
+    [OP_LT] = OP_GE, [OP_LE] = OP_GT, [OP_GT] = OP_LE, [OP_GE] = OP_LT, [OP_EQ] = OP_NE, [OP_NE] = OP_EQ};
 
 static const ir_expr *negation(arena *a, const ir_expr *c) {
   if (c->kind == IR_UNARY && c->op == OP_NOT) return c->a;
@@ -258,7 +258,7 @@ static void finish_path(drafter *k, int s, int at_loc, const path *w) {
     k->fail = "too many states";
     return;
   }
-  inf_edge e = {.from = s, .to = to, .guard = w->guard, .label = label_of(k, w->origin)};
+  inf_edge e = {.from = s, .to = to, .guard = w->guard, .label = label_of(k, w->origin), .origin = w->origin};
   vec_foreach(&k->p->vars, v) {
     if (!w->written[v]) continue;
     const prog_var *pv = var(k, (int)v);
@@ -286,16 +286,28 @@ static bool assume(drafter *k, path *w, const ir_expr *c) {
   return true;
 }
 
-static bool writes_shared(const drafter *k, const prog_edge *e) {
-  return (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && var(k, e->var)->kind == VAR_SHARED &&
-         e->origin.file >= 0;
+bool inf_in_models(const prog *p, prog_origin o) {
+  const char *file;
+  size_t line;
+  return prog_origin_line(p, o, &file, &line) && strstr(file, "athread/models/") != NULL;
+}
+
+/* How well edge e names its step: 3 a write to shared memory in the
+ * user's code, 2 other user code, 1 the models, 0 no source. */
+static int rank_of(const drafter *k, const prog_edge *e) {
+  if (e->origin.file < 0) return 0;
+  if (inf_in_models(k->p, e->origin)) return 1;
+  bool writes = (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && var(k, e->var)->kind == VAR_SHARED;
+  return writes ? 3 : 2;
 }
 
 /* Takes edge e of the code on a copy of w, then walks on. */
 static void take(drafter *k, int s, const prog_edge *e, const path *w) {
   path next = path_copy(k, w);
-  if (next.origin.file < 0 || (!next.wrote && writes_shared(k, e))) next.origin = e->origin;
-  next.wrote = next.wrote || writes_shared(k, e);
+  if (rank_of(k, e) > next.rank) {
+    next.origin = e->origin;
+    next.rank = rank_of(k, e);
+  }
   if (e->action == ACT_ASSUME && !assume(k, &next, e->expr)) return;
   if (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) {
     next.value[e->var] = e->action == ACT_ASSIGN ? evaluate(k, w, e->expr) : NULL;
@@ -463,26 +475,28 @@ void inf_draft_free(inf_draft *d) {
 
 /* ---------------------------------------------------------------- names */
 
-/* The line of the first statement that leaves loc, or 0. */
-static size_t line_at(const prog *p, int at_loc) {
-  const prog_location *l = &p->locs.items[at_loc];
-  vec_foreach(&l->out, i) {
+/* The line in the user's code of the first step from state s to another, or 0. */
+static size_t line_of(const inf_draft *d, const prog *p, int s) {
+  vec_foreach(&d->edges, i) {
+    const inf_edge *e = &d->edges.items[i];
     const char *file;
     size_t line;
-    if (prog_origin_line(p, p->edges.items[l->out.items[i]].origin, &file, &line)) return line;
+    if (!e->dropped && e->from == s && e->to != s && !inf_in_models(p, e->origin) &&
+        prog_origin_line(p, e->origin, &file, &line))
+      return line;
   }
   return 0;
 }
 
-/* Start, Done, or L<line> of the statement that leaves the boundary; a
- * suffix keeps them apart. */
+/* Start, Done, or L<line> of the first step out of the state; a suffix
+ * keeps them apart. */
 static void name_states(inf_draft *d, const prog *p) {
   int first = resolved(d, 0);
   vec_foreach(&d->states, s) {
     inf_state *st = &d->states.items[s];
     if (st->merged_into >= 0) continue;
     strbuf name = {0};
-    size_t line = line_at(p, st->loc);
+    size_t line = line_of(d, p, (int)s);
     if ((int)s == first) sbuf_puts(&name, "Start");
     else if (st->loc == p->exit) sbuf_puts(&name, "Done");
     else if (line) sbuf_printf(&name, "L%zu", line);

@@ -31,6 +31,7 @@ typedef struct inf_assign {
 typedef struct inf_edge {
   int from, to;           /* state indices */
   const char *label;      /* the step's C statement, or NULL */
+  prog_origin origin;     /* where that statement is */
   const ir_expr *guard;   /* what the path assumes, or NULL for true */
   VEC(inf_assign) writes; /* in cell order */
   bool dropped;           /* merged into an earlier edge */
@@ -57,6 +58,10 @@ typedef struct inf_draft {
  * inf_draft_free. */
 inf_draft *inf_draft_thread(const prog *p, const ast_spec *spec);
 void inf_draft_free(inf_draft *d);
+
+/* Whether o lies in athread's models of the C library (the bodies of
+ * pthread_mutex_lock and the like): a call there names a step better. */
+bool inf_in_models(const prog *p, prog_origin o);
 
 /* Appends the thread's body (states and edges, two-space indented lines)
  * in the spec language. */

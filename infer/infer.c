@@ -86,11 +86,24 @@ static void splice(strbuf *text, const ast_thread *t, const strbuf *body) {
   *text = joined;
 }
 
+/* A step that runs only in athread's models of the C library is named
+ * after the model's function: the call the user wrote. */
+static void name_model_steps(const cfe_unit *u, const prog *p, inf_draft *d) {
+  vec_foreach(&d->edges, i) {
+    inf_edge *e = &d->edges.items[i];
+    if (!inf_in_models(p, e->origin)) continue;
+    static const char prefix[] = "athread_model_"; /* the models' functions: athread_model_pthread_mutex_lock */
+    const char *function = cfe_function_at(u, p->files.items[e->origin.file], e->origin.at.start);
+    if (function && strncmp(function, prefix, sizeof prefix - 1) == 0) e->label = function + sizeof prefix - 1;
+  }
+}
+
 /* Drafts the machine of thread t from its code into text. */
 static bool draft_thread(cfe_unit *u, const ast_spec *spec, const ast_thread *t, strbuf *text) {
   prog *p = cfe_lower(u, spec, t->impl, CFE_INTS_C);
   if (!p) return false;
   inf_draft *d = inf_draft_thread(p, spec);
+  name_model_steps(u, p, d);
   strbuf body = {0};
   if (d->why_not) sbuf_printf(&body, "// not drafted: %s\n  init state Start;\n", d->why_not);
   else inf_draft_print(d, spec, &body);
