@@ -17,6 +17,7 @@ _athread_options() {
     murphi) echo "--diagnostics-format --help --no-symmetry --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
     races) echo "--diagnostics-format --for-all --help --json --sarif --set --thread" ;;
+    infer) echo "--all --diagnostics-format --help --output" ;;
   esac
 }
 
@@ -37,7 +38,7 @@ _athread() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} command=${COMP_WORDS[1]:-}
   COMPREPLY=()
   if [ "$COMP_CWORD" -eq 1 ]; then
-    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz review promela murphi skeleton races help --help --version" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "lint fmt conform check compose replay viz review promela murphi skeleton races infer help --help --version" -- "$cur")
     return
   fi
   local values
@@ -51,7 +52,7 @@ _athread() {
     return
   fi
   local files='\.(athread|json)$'
-  case $command in conform | check | skeleton | races) files='\.(athread|c|h)$' ;; esac
+  case $command in conform | check | skeleton | races | infer) files='\.(athread|c|h)$' ;; esac
   mapfile -t COMPREPLY < <(compgen -f -- "$cur" | grep -E "$files"; compgen -d -- "$cur")
 }
 

@@ -488,10 +488,11 @@ static size_t line_of(const inf_draft *d, const prog *p, int s) {
   return 0;
 }
 
-/* Start, Done, or L<line> of the first step out of the state; a suffix
- * keeps them apart. */
+/* Start, Done, L<line> of the first step out of the state, or S1, S2, ...
+ * when that step is in the models; a suffix keeps them apart. */
 static void name_states(inf_draft *d, const prog *p) {
   int first = resolved(d, 0);
+  size_t unnamed = 0;
   vec_foreach(&d->states, s) {
     inf_state *st = &d->states.items[s];
     if (st->merged_into >= 0) continue;
@@ -500,7 +501,7 @@ static void name_states(inf_draft *d, const prog *p) {
     if ((int)s == first) sbuf_puts(&name, "Start");
     else if (st->loc == p->exit) sbuf_puts(&name, "Done");
     else if (line) sbuf_printf(&name, "L%zu", line);
-    else sbuf_printf(&name, "S%zu", s);
+    else sbuf_printf(&name, "S%zu", ++unnamed);
     size_t base = name.len, taken = 1;
     for (size_t t = 0; t < s; t++)
       if (d->states.items[t].merged_into < 0 && d->states.items[t].name &&

@@ -85,7 +85,7 @@ expect diagnostics-after-double-dash 2 "" "--diagnostics-format=json: error: can
 # ---------------------------------------------------------------- help and version
 expect version 0 "athread 0.2.0" "" -- --version
 expect_match help 0 '^Exit codes: 0 holds' -- --help
-for c in lint fmt conform check compose replay viz promela murphi skeleton races; do
+for c in lint fmt conform check compose replay viz promela murphi skeleton races infer; do
   expect_match "help-$c" 0 "^usage: athread $c" -- "$c" --help
   expect_match "help-command-$c" 0 "^usage: athread $c" -- help "$c"
 done
@@ -486,7 +486,7 @@ help_options() {
   { "$ATHREAD" "$1" --help; [ "$1" = check ] && "$ATHREAD" conform --help; } |
     grep -oE '^  (-[a-zA-Z],? )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u | tr '\n' ' '
 }
-for c in lint fmt conform check compose replay viz promela murphi skeleton races; do
+for c in lint fmt conform check compose replay viz promela murphi skeleton races infer; do
   got=$(complete_words athread "$c" -- | tr ' ' '\n' | sort -u | tr '\n' ' ')
   if [ "$got" = "$(help_options "$c")" ]; then pass; else fail "completion of $c's options: '$got', --help lists '$(help_options "$c")'"; fi
 done

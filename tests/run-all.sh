@@ -122,6 +122,12 @@ export ATHREAD_SVCOMP_OPTIONAL=${ATHREAD_SVCOMP_OPTIONAL:-1}
 
 suite "skeleton drafts of real programs (examples, golden C files, SV-COMP tasks) lint and are canonical" all tests/skeleton/lint-all.sh
 
+suite "athread infer: drafts lint and are canonical; athread check on a draft gives the expected verdict; options and usage" all tests/infer/run.sh
+
+suite "the theorem with athread infer's drafts (INFER=1): the generator's machines replaced by those drafted from the code; a draft's safe must never meet a violation of the concrete search" 30 env INFER=1 CHECK=1 UNKNOWN_PERCENT=100 tests/oracle/theorem.sh "${THEOREM_INFER_CASES:-100}" 3001
+
+suite "the same at access atomicity with lock and CAS shapes" 30 env INFER=1 CHECK=1 ATOMICITY=access SHAPES=0.6 THEOREM_TIMEOUT=30 UNKNOWN_PERCENT=100 tests/oracle/theorem.sh "${THEOREM_INFER_ACCESS_CASES:-60}" 4001
+
 suite "SV-COMP task scripts: fetch.sh, conform.sh and lint-all.sh without network (file:// mirror)" all tests/svcomp/selftest.sh
 
 suite "SV-COMP tasks: athread check (C's integers, access atomicity, the system's environment); never a wrong \"true\"" all tests/svcomp/conform.sh
