@@ -9,9 +9,11 @@
 
 /* More states than this: the locals are forgotten (one state per boundary). */
 #define MAX_STATES 200
-/* Paths of one step from one state, and edges on one path, at most. */
+/* Paths of one step from one state, edges on one path, and edges taken by
+ * all the paths of a step, at most. */
 #define MAX_PATHS 512
 #define MAX_PATH_EDGES 400
+#define MAX_STEP_EDGES 50000
 /* A label longer than this is cut (with "...") */
 #define MAX_LABEL 48
 
@@ -20,7 +22,9 @@ typedef struct drafter {
   const prog *p;
   const ast_spec *spec;
   bool track_locals; /* states tell the locals' constants apart */
+  arena *scratch;    /* the paths of the step being explored (their values live in d's arena) */
   size_t paths;      /* paths of the step being explored */
+  size_t taken;      /* edges its paths took */
   const char *fail;  /* why the draft failed, or NULL */
 } drafter;
 
@@ -39,7 +43,15 @@ static const loc NOWHERE = {0};
 
 /* ---------------------------------------------------------------- values */
 
-static bool is_literal(const ir_expr *e) { return e && (e->kind == IR_INT || e->kind == IR_BOOL); }
+/* Whether e is a constant: a bool, an int within 64 bits, or its negation
+ * (literal() writes a negative int so). */
+static bool is_literal(const ir_expr *e) {
+  if (e && e->kind == IR_UNARY && e->op == OP_NEG) e = e->a;
+  return e && (e->kind == IR_BOOL || (e->kind == IR_INT && !e->big));
+}
+
+/* The value of a constant (is_literal). */
+static int64_t value_of(const ir_expr *e) { return e->kind == IR_UNARY ? -e->a->value : e->value; }
 
 static ir_expr *literal(drafter *k, ir_type type, int64_t v) {
   arena *a = k->d->arena;
@@ -78,7 +90,7 @@ static const ir_expr *fold(drafter *k, ir_expr *e) {
 
 static const ir_expr *evaluate_ite(drafter *k, const path *w, const ir_expr *e) {
   const ir_expr *c = evaluate(k, w, e->a);
-  if (is_literal(c)) return evaluate(k, w, c->value ? e->b : e->c);
+  if (is_literal(c)) return evaluate(k, w, value_of(c) ? e->b : e->c);
   const ir_expr *t = evaluate(k, w, e->b), *f = evaluate(k, w, e->c);
   if (!c || !t || !f) return NULL;
   ir_expr *r = ir_ite(k->d->arena, NOWHERE, (ir_expr *)c, (ir_expr *)t, (ir_expr *)f);
@@ -89,7 +101,7 @@ static const ir_expr *evaluate_ite(drafter *k, const path *w, const ir_expr *e) 
 /* && and || with one side known decide without the other. */
 static const ir_expr *evaluate_logic(drafter *k, const ir_expr *e, const ir_expr *l, const ir_expr *r) {
   bool absorbing = e->op == OP_OR;
-  if ((is_literal(l) && (l->value != 0) == absorbing) || (is_literal(r) && (r->value != 0) == absorbing))
+  if ((is_literal(l) && (value_of(l) != 0) == absorbing) || (is_literal(r) && (value_of(r) != 0) == absorbing))
     return literal(k, TY_BOOL, absorbing);
   if (is_literal(l)) return r;
   if (is_literal(r)) return l;
@@ -138,7 +150,7 @@ static const ir_expr *evaluate_operator(drafter *k, const path *w, const ir_expr
   if (!l || (e->kind == IR_BINARY && !r)) return NULL;
   bool constant = names_nothing(l) && (!r || names_nothing(r));
   if (!constant && !spec_has_op(e->op)) return NULL;
-  if (!constant && (e->op == OP_DIV || e->op == OP_MOD) && (!is_literal(r) || r->value == 0)) return NULL;
+  if (!constant && (e->op == OP_DIV || e->op == OP_MOD) && (!is_literal(r) || value_of(r) == 0)) return NULL;
   ir_expr *x = e->kind == IR_UNARY ? ir_unary(k->d->arena, NOWHERE, e->op, (ir_expr *)l)
                                    : ir_binary(k->d->arena, NOWHERE, e->op, (ir_expr *)l, (ir_expr *)r);
   x->type = e->type;
@@ -185,7 +197,7 @@ static int state_at(drafter *k, int at_loc, const path *w) {
     bool same = true;
     for (size_t v = 0; v < n && same; v++) {
       bool known = tracked(k, (int)v) && is_literal(w->value[v]);
-      same = known == st->known[v] && (!known || st->values[v] == w->value[v]->value);
+      same = known == st->known[v] && (!known || st->values[v] == value_of(w->value[v]));
     }
     if (same) return (int)s;
   }
@@ -195,7 +207,7 @@ static int state_at(drafter *k, int at_loc, const path *w) {
   st.known = arena_alloc(k->d->arena, n * sizeof *st.known + 1);
   for (size_t v = 0; v < n; v++) {
     st.known[v] = tracked(k, (int)v) && is_literal(w->value[v]);
-    st.values[v] = st.known[v] ? w->value[v]->value : 0;
+    st.values[v] = st.known[v] ? value_of(w->value[v]) : 0;
   }
   vec_push(k->d->arena, &k->d->states, st);
   return (int)k->d->states.len - 1;
@@ -206,8 +218,8 @@ static int state_at(drafter *k, int at_loc, const path *w) {
 static path path_from(drafter *k, int s) {
   size_t n = k->p->vars.len;
   path w = {.origin = {.file = -1}};
-  w.value = arena_alloc(k->d->arena, n * sizeof *w.value + 1);
-  w.written = arena_alloc(k->d->arena, n * sizeof *w.written + 1);
+  w.value = arena_alloc(k->scratch, n * sizeof *w.value + 1);
+  w.written = arena_alloc(k->scratch, n * sizeof *w.written + 1);
   const inf_state *st = &k->d->states.items[s];
   for (size_t v = 0; v < n; v++) {
     const prog_var *pv = var(k, (int)v);
@@ -227,8 +239,8 @@ static path path_from(drafter *k, int s) {
 static path path_copy(drafter *k, const path *w) {
   size_t n = k->p->vars.len;
   path c = *w;
-  c.value = arena_alloc(k->d->arena, n * sizeof *c.value + 1);
-  c.written = arena_alloc(k->d->arena, n * sizeof *c.written + 1);
+  c.value = arena_alloc(k->scratch, n * sizeof *c.value + 1);
+  c.written = arena_alloc(k->scratch, n * sizeof *c.written + 1);
   memcpy(c.value, w->value, n * sizeof *c.value);
   memcpy(c.written, w->written, n * sizeof *c.written);
   return c;
@@ -275,7 +287,7 @@ static void walk(drafter *k, int s, int at_loc, path *w, bool first);
 /* Assumes c on the path; false when the path cannot go on. */
 static bool assume(drafter *k, path *w, const ir_expr *c) {
   const ir_expr *v = evaluate(k, w, c);
-  if (is_literal(v)) return v->value != 0;
+  if (is_literal(v)) return value_of(v) != 0;
   if (!v) return true; /* on what the drafter forgot: both ways stay open */
   if (!w->guard) w->guard = v;
   else {
@@ -328,6 +340,10 @@ static void walk(drafter *k, int s, int at_loc, path *w, bool first) {
   }
   if (++w->edges > MAX_PATH_EDGES) {
     k->fail = "a step runs too long without reaching a boundary";
+    return;
+  }
+  if (++k->taken > MAX_STEP_EDGES) {
+    k->fail = "a step has too many paths";
     return;
   }
   vec_foreach(&l->out, i) take(k, s, &k->p->edges.items[l->out.items[i]], w);
@@ -429,9 +445,11 @@ static void name_states(inf_draft *d, const prog *p);
 
 static bool explore(drafter *k) {
   for (size_t s = 0; s < k->d->states.len && !k->fail; s++) {
+    k->scratch = arena_new();
     path w = path_from(k, (int)s);
-    k->paths = 0;
+    k->paths = k->taken = 0;
     if (k->d->states.items[s].loc != k->p->exit) walk(k, (int)s, k->d->states.items[s].loc, &w, true);
+    arena_free(k->scratch);
   }
   return !k->fail;
 }
@@ -440,16 +458,16 @@ static bool try_draft(drafter *k) {
   k->d->states.len = k->d->edges.len = 0;
   k->fail = NULL;
   path none = {0};
-  none.value = arena_alloc(k->d->arena, k->p->vars.len * sizeof *none.value + 1);
-  memset(none.value, 0, k->p->vars.len * sizeof *none.value);
+  none.value = xcalloc(k->p->vars.len + 1, sizeof *none.value);
   state_at(k, k->p->entry, &none);
+  free(none.value);
   return explore(k);
 }
 
 inf_draft *inf_draft_thread(const prog *p, const ast_spec *spec) {
-  inf_draft *d = calloc(1, sizeof *d);
+  inf_draft *d = xcalloc(1, sizeof *d);
   d->arena = arena_new();
-  drafter k = {d, p, spec, true, 0, NULL};
+  drafter k = {.d = d, .p = p, .spec = spec, .track_locals = true};
   if (!try_draft(&k) && strcmp(k.fail, "too many states") == 0) {
     k.track_locals = false;
     try_draft(&k);
