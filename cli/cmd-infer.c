@@ -40,18 +40,21 @@ static bool is_spec_path(const char *path) {
 }
 
 static int infer(diag_sink *sink, const infer_args *a, char **files, int file_count) {
-  infer_options o = {(const char *const *)a->cpp_flags.items, a->cpp_flags.len, cli_include_dir(), NULL, a->all};
+  infer_options o = {(const char *const *)a->cpp_flags.items, a->cpp_flags.len, NULL, NULL, a->all};
   if (is_spec_path(files[0])) {
     o.spec_path = files[0];
     files++, file_count--;
   }
   if (file_count == 0) return cli_usage_error(sink, "infer", "no C file given");
+  char *include = (char *)cli_include_dir();
+  o.include_dir = include;
   strbuf out = {0};
   int code = EXIT_HOLDS;
   if (!infer_spec(sink, (const char *const *)files, (size_t)file_count, &o, &out)) code = EXIT_BAD_INPUT;
   else if (a->output && !outfile_write(sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
   else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
   sbuf_free(&out);
+  free(include);
   return code;
 }
 
