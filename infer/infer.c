@@ -45,7 +45,9 @@ static void insert_at(strbuf *b, size_t at, const char *text) {
 static void add_main(strbuf *text, const cfe_unit *u) {
   const char *system = strstr(sbuf_str(text), "\nsystem ");
   const char *open = system ? strchr(system + 1, '\n') : NULL;
-  if (!cfe_has_function(u, "main") || strstr(sbuf_str(text), " implements main ") || !open) return;
+  if (!cfe_has_function(u, "main") || strstr(sbuf_str(text), " implements main ") ||
+      strstr(sbuf_str(text), "thread Main ") || !open)
+    return;
   size_t thread_at = (size_t)(system - text->text) + 1, instance_at = (size_t)(open - text->text) + 1;
   insert_at(text, instance_at, "  Main;\n");
   insert_at(text, thread_at, "thread Main implements main {\n  init state Start;\n}\n\n");
