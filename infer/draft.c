@@ -170,17 +170,6 @@ static const ir_expr *evaluate(drafter *k, const path *w, const ir_expr *e) {
   }
 }
 
-/* v as a value of the type the spec gives the cell (C converts between
- * _Bool and int silently; the spec does not). */
-static const ir_expr *as_type(drafter *k, const ir_expr *v, ir_type want) {
-  if (!v || v->type == want) return v;
-  arena *a = k->d->arena;
-  ir_expr *x = want == TY_INT ? ir_ite(a, NOWHERE, (ir_expr *)v, literal(k, TY_INT, 1), literal(k, TY_INT, 0))
-                              : ir_binary(a, NOWHERE, OP_NE, (ir_expr *)v, literal(k, TY_INT, 0));
-  x->type = want;
-  return fold(k, x);
-}
-
 /* ---------------------------------------------------------------- states */
 
 static const prog_var *var(const drafter *k, int v) { return &k->p->vars.items[v]; }
@@ -274,7 +263,7 @@ static void finish_path(drafter *k, int s, int at_loc, const path *w) {
   vec_foreach(&k->p->vars, v) {
     if (!w->written[v]) continue;
     const prog_var *pv = var(k, (int)v);
-    inf_assign a = {pv->shared_index, as_type(k, w->value[v], pv->type)};
+    inf_assign a = {pv->shared_index, w->value[v]};
     if (a.value && a.value->kind == IR_NAME && a.value->text == k->spec->shared.items[pv->shared_index]->name)
       continue; /* x := x */
     vec_push(k->d->arena, &e.writes, a);

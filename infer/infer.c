@@ -12,9 +12,7 @@
 /* The spec that text holds, parsed and checked (reporting through sink),
  * or NULL. */
 static ast_spec *spec_of(diag_sink *sink, const char *name, const strbuf *text) {
-  diag_source *src = diag_source_from_string(sink, name, sbuf_str(text), text->len);
-  if (!src) return NULL;
-  ast_spec *spec = spec_parse_source(src);
+  ast_spec *spec = spec_parse_source(diag_source_from_string(sink, name, sbuf_str(text), text->len));
   spec_options opts = {0};
   if (sink->errors == 0 && spec_check(spec, &opts)) return spec;
   spec_free(spec);
@@ -43,20 +41,19 @@ static void insert_at(strbuf *b, size_t at, const char *text) {
 /* main runs beside the threads it starts (its asserts are the program's):
  * a thread Main implements main, one instance, unless the draft has one. */
 static void add_main(strbuf *text, const cfe_unit *u) {
-  const char *system = strstr(sbuf_str(text), "\nsystem ");
-  const char *open = system ? strchr(system + 1, '\n') : NULL;
+  const char *system = strstr(sbuf_str(text), "\nsystem "); /* skeleton's last lines: "system NAME {" ... "}" */
   if (!cfe_has_function(u, "main") || strstr(sbuf_str(text), " implements main ") ||
-      strstr(sbuf_str(text), "thread Main ") || !open)
+      strstr(sbuf_str(text), "thread Main "))
     return;
-  size_t thread_at = (size_t)(system - text->text) + 1, instance_at = (size_t)(open - text->text) + 1;
+  size_t thread_at = (size_t)(system - text->text) + 1;
+  size_t instance_at = (size_t)(strchr(system + 1, '\n') - text->text) + 1;
   insert_at(text, instance_at, "  Main;\n");
   insert_at(text, thread_at, "thread Main implements main {\n  init state Start;\n}\n\n");
 }
 
 /* The first lines of skeleton's text say what skeleton drafts. */
 static void retitle(strbuf *text, const char *const *files) {
-  const char *body = strstr(sbuf_str(text), "\n\n");
-  if (strncmp(sbuf_str(text), "// Drafted by athread skeleton", 30) != 0 || !body) return;
+  const char *body = strstr(sbuf_str(text), "\n\n"); /* after skeleton's two lines of title */
   strbuf title = {0};
   sbuf_printf(&title,
               "// Drafted by athread infer from %s: each machine comes from its thread's\n"
@@ -72,7 +69,7 @@ static void retitle(strbuf *text, const char *const *files) {
  * thread is, its machine is one state and no edge (skeleton's, or the
  * user's placeholder); the others are the user's design. */
 static bool to_draft(const ast_thread *t, bool all) {
-  return t->impl && t->items.len > 0 && (all || (t->states.len == 1 && t->edges.len == 0));
+  return t->impl && (all || (t->states.len == 1 && t->edges.len == 0));
 }
 
 /* Replaces thread t's machine in text (the spec's source: t's spans point
