@@ -107,6 +107,9 @@ FILE *cli_progress_out(const diag_sink *sink, bool asked);
 /* Flushes and checks stdout; turns a write failure (reported to sink) into
  * EXIT_INTERNAL. */
 int cli_finish(diag_sink *sink, int code);
+/* Writes a command's text to path (atomically; "-" is stdout) or, when
+ * path is NULL, to stdout. EXIT_HOLDS, or EXIT_BAD_INPUT after reporting. */
+int cli_put_output(diag_sink *sink, const char *path, const strbuf *text);
 /* The answer of a --json run that stopped on bad input: prints
  * {"command", "verdict": "error", "exit_code": 2, "diagnostics"} (diag_json
  * of sink) on stdout. Returns cli_finish's code for EXIT_BAD_INPUT. */

@@ -4,15 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/outfile.h"
 #include "../infer/infer.h"
 #include "cli.h"
 #include "code-args.h"
 
 typedef struct infer_args {
-  const char *output;    /* -o path, or NULL for stdout */
-  bool all;              /* --all: every thread that names its function is drafted */
-  VEC(char *) cpp_flags; /* -I, -D, -U as "-Ipath" (heap) */
+  const char *output; /* -o path, or NULL for stdout */
+  bool all;           /* --all: every thread that names its function is drafted */
+  cli_code_args code; /* -I, -D, -U */
 } infer_args;
 
 /* Applies -o, --all, -I, -D or -U (a cli_take_fn). */
@@ -27,10 +26,7 @@ static int infer_option(int c, char *arg, void *args) {
     return -1;
   }
   if (c != 'I' && c != 'D' && c != 'U') return EXIT_INTERNAL;
-  char *flag = xmalloc(strlen(arg) + 3);
-  flag[0] = '-', flag[1] = (char)c;
-  strcpy(flag + 2, arg);
-  vec_push(NULL, &a->cpp_flags, flag);
+  cli_take_cpp_flag(&a->code, (char)c, arg);
   return -1;
 }
 
@@ -40,7 +36,7 @@ static bool is_spec_path(const char *path) {
 }
 
 static int infer(diag_sink *sink, const infer_args *a, char **files, int file_count) {
-  infer_options o = {(const char *const *)a->cpp_flags.items, a->cpp_flags.len, NULL, NULL, a->all};
+  infer_options o = {a->code.cpp.items, a->code.cpp.len, NULL, NULL, a->all};
   if (is_spec_path(files[0])) {
     o.spec_path = files[0];
     files++, file_count--;
@@ -51,8 +47,7 @@ static int infer(diag_sink *sink, const infer_args *a, char **files, int file_co
   strbuf out = {0};
   int code = EXIT_HOLDS;
   if (!infer_spec(sink, (const char *const *)files, (size_t)file_count, &o, &out)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
-  else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  else code = cli_put_output(sink, a->output, &out);
   sbuf_free(&out);
   free(include);
   return code;
@@ -64,7 +59,6 @@ int cmd_infer(diag_sink *sink, int argc, char **argv) {
   int code = cli_parse_options(argc, argv, &p);
   if (code < 0 && optind >= argc) code = cli_usage_error(sink, "infer", "no C file given");
   if (code < 0) code = cli_finish(sink, infer(sink, &a, argv + optind, argc - optind));
-  vec_foreach(&a.cpp_flags, i) free(a.cpp_flags.items[i]);
-  vec_free(&a.cpp_flags);
+  cli_code_args_free(&a.code);
   return code;
 }

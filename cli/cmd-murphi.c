@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../compose/murphi.h"
-#include "../core/outfile.h"
 #include "cli.h"
 
 typedef struct murphi_args {
@@ -49,8 +48,7 @@ static int export_spec(const murphi_args *a) {
   int code = EXIT_HOLDS;
   bool named = a->output && strcmp(a->output, "-") != 0;
   if (!murphi_emit(&out, spec, named ? base_name(a->output) : NULL, a->symmetry)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(a->sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
-  else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  else code = cli_put_output(a->sink, a->output, &out);
   sbuf_free(&out);
   spec_free(spec);
   return code;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../compose/promela.h"
-#include "../core/outfile.h"
 #include "cli.h"
 
 typedef struct promela_args {
@@ -44,8 +43,7 @@ static int export_spec(const promela_args *a) {
   int code = EXIT_HOLDS;
   bool named = a->output && strcmp(a->output, "-") != 0;
   if (!promela_emit(&out, spec, named ? base_name(a->output) : NULL)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(a->sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
-  else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  else code = cli_put_output(a->sink, a->output, &out);
   sbuf_free(&out);
   spec_free(spec);
   return code;

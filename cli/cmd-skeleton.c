@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "../cfront/skeleton.h"
-#include "../core/outfile.h"
 #include "cli.h"
 
 typedef struct skeleton_args {
@@ -34,8 +33,7 @@ static int draft(diag_sink *sink, const skeleton_args *a, char **files, int file
   strbuf out = {0};
   int code = EXIT_HOLDS;
   if (!p || !skel_write(sink, p, (const char *const *)files, (size_t)file_count, &out)) code = EXIT_BAD_INPUT;
-  else if (a->output && !outfile_write(sink, a->output, sbuf_str(&out), out.len)) code = EXIT_BAD_INPUT;
-  else if (!a->output) fwrite(sbuf_str(&out), 1, out.len, stdout);
+  else code = cli_put_output(sink, a->output, &out);
   sbuf_free(&out);
   cfp_free(p);
   return code;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/suggest.h"
+#include "../core/outfile.h"
 #include "cli.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -46,6 +47,14 @@ int cli_finish(diag_sink *sink, int code) {
     return EXIT_INTERNAL;
   }
   return code;
+}
+
+int cli_put_output(diag_sink *sink, const char *path, const strbuf *text) {
+  if (!path) {
+    fwrite(sbuf_str(text), 1, text->len, stdout);
+    return EXIT_HOLDS;
+  }
+  return outfile_write(sink, path, sbuf_str(text), text->len) ? EXIT_HOLDS : EXIT_BAD_INPUT;
 }
 
 int cli_json_failure(diag_sink *sink, const char *command) {
