@@ -61,12 +61,6 @@ static bool parse_ints(const char *name, cfe_ints *out) {
   return false;
 }
 
-static bool parse_atomicity(const char *name, conform_atomicity *out) {
-  if (strcmp(name, "statement") == 0) return *out = ATOMICITY_STATEMENT, true;
-  if (strcmp(name, "access") == 0) return *out = ATOMICITY_ACCESS, true;
-  return false;
-}
-
 static bool parse_env(const char *name, env_kind *out) {
   if (strcmp(name, "system") == 0) return *out = ENV_SYSTEM, true;
   if (strcmp(name, "havoc") == 0) return *out = ENV_HAVOC, true;
@@ -91,7 +85,7 @@ static int conform_option(int c, char *arg, void *args) {
     return -1;
   case 't': return cli_parse_number(a->sink, "--timeout", arg, &a->timeout) ? -1 : EXIT_BAD_INPUT;
   case 'A':
-    return parse_atomicity(arg, &a->atomicity)
+    return cli_atomicity_of(arg, &a->atomicity)
                ? -1
                : cli_usage_error(a->sink, a->command, "--atomicity must be statement or access");
   case 'V': return parse_env(arg, &a->env) ? -1 : cli_usage_error(a->sink, a->command, "--env must be system or havoc");

@@ -76,3 +76,9 @@ void cli_code_args_free(cli_code_args *c) {
   vec_free(&c->cpp);
   vec_free(&c->bindings);
 }
+
+bool cli_atomicity_of(const char *name, conform_atomicity *out) {
+  if (strcmp(name, "statement") == 0) return *out = ATOMICITY_STATEMENT, true;
+  if (strcmp(name, "access") == 0) return *out = ATOMICITY_ACCESS, true;
+  return false;
+}

@@ -13,6 +13,7 @@
 
 #include "../core/diag.h"
 #include "../core/vec.h"
+#include "../conformance/atomicity.h"
 #include "../spec-lang/ast.h"
 
 typedef struct cli_binding {
@@ -34,6 +35,8 @@ void cli_take_cpp_flag(cli_code_args *c, char flag, const char *value);
  * the binary's (a build tree or an installed prefix), else the prefix built
  * in. Returns owned. */
 const char *cli_include_dir(void);
+/* --atomicity's value: "statement" or "access"; false for anything else. */
+bool cli_atomicity_of(const char *name, conform_atomicity *out);
 /* Sets function[i] for each thread i of spec: its --thread binding, else its
  * 'implements' clause, else NULL. False after reporting a binding that names
  * no thread of spec (spec_path names it). */

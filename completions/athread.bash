@@ -17,7 +17,7 @@ _athread_options() {
     murphi) echo "--diagnostics-format --help --no-symmetry --output --set" ;;
     skeleton) echo "--diagnostics-format --help --output" ;;
     races) echo "--diagnostics-format --for-all --help --json --sarif --set --thread" ;;
-    infer) echo "--all --diagnostics-format --help --output" ;;
+    infer) echo "--all --atomicity --diagnostics-format --help --output" ;;
   esac
 }
 

@@ -17,15 +17,24 @@
 /* A label longer than this is cut (with "...") */
 #define MAX_LABEL 48
 
+/* What a state remembers of the locals: the values they read from shared
+ * memory, their constants. While there are too many states, the drafter
+ * forgets the constants, then the values read, then both. */
+typedef struct keeping {
+  bool reads, constants;
+} keeping;
+
+static const keeping KEEPING[] = {{true, true}, {true, false}, {false, true}, {false, false}};
+
 typedef struct drafter {
   inf_draft *d;
   const prog *p;
   const ast_spec *spec;
-  bool track_locals; /* states tell the locals' constants apart */
-  arena *scratch;    /* the paths of the step being explored (their values live in d's arena) */
-  size_t paths;      /* paths of the step being explored */
-  size_t taken;      /* edges its paths took */
-  const char *fail;  /* why the draft failed, or NULL */
+  keeping keep;     /* what the states remember of the locals */
+  arena *scratch;   /* the paths of the step being explored (their values live in d's arena) */
+  size_t paths;     /* paths of the step being explored */
+  size_t taken;     /* edges its paths took */
+  const char *fail; /* why the draft failed, or NULL */
 } drafter;
 
 /* What a path knows while it runs: each variable's value (NULL: unknown),
@@ -174,29 +183,59 @@ static const ir_expr *evaluate(drafter *k, const path *w, const ir_expr *e) {
 
 static const prog_var *var(const drafter *k, int v) { return &k->p->vars.items[v]; }
 
-static bool tracked(const drafter *k, int v) { return k->track_locals && var(k, v)->kind == VAR_LOCAL; }
+static bool is_local(const drafter *k, int v) { return var(k, v)->kind == VAR_LOCAL || var(k, v)->kind == VAR_LOAD; }
 
-/* The state for boundary loc with the constants of w's tracked locals; made
- * when new. -1 when there would be too many. */
+typedef struct mentions_written {
+  const path *w;
+  bool found;
+} mentions_written;
+
+static void look_for_written(const ir_expr *e, void *ctx) {
+  mentions_written *m = ctx;
+  if (e->kind == IR_NAME && m->w->written[e->index]) m->found = true;
+}
+
+/* What state remembers of local v at the end of path w (NULL: nothing). */
+static const ir_expr *kept_value(const drafter *k, const path *w, int v) {
+  const ir_expr *e = w->value[v];
+  if (!e || !is_local(k, v)) return NULL;
+  if (is_literal(e)) return k->keep.constants && var(k, v)->kind == VAR_LOCAL ? e : NULL;
+  if (!k->keep.reads) return NULL;
+  mentions_written m = {w, false};
+  ir_walk(e, look_for_written, &m);
+  return m.found ? NULL : e;
+}
+
+static const char *text_of(drafter *k, const ir_expr *e) {
+  if (!e) return NULL;
+  strbuf b = {0};
+  ir_print(&b, e);
+  const char *t = arena_strndup(k->d->arena, sbuf_str(&b), b.len);
+  sbuf_free(&b);
+  return t;
+}
+
+static bool same_kept(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* The state for boundary loc with what w's locals hold there; made when
+ * new. -1 when there would be too many. */
 static int state_at(drafter *k, int at_loc, const path *w) {
   size_t n = k->p->vars.len;
+  const char **texts = arena_alloc(k->scratch, n * sizeof *texts + 1);
+  for (size_t v = 0; v < n; v++) texts[v] = text_of(k, kept_value(k, w, (int)v));
   vec_foreach(&k->d->states, s) {
     inf_state *st = &k->d->states.items[s];
-    if (st->loc != at_loc) continue;
-    bool same = true;
-    for (size_t v = 0; v < n && same; v++) {
-      bool known = tracked(k, (int)v) && is_literal(w->value[v]);
-      same = known == st->known[v] && (!known || st->values[v] == value_of(w->value[v]));
-    }
+    bool same = st->loc == at_loc;
+    for (size_t v = 0; v < n && same; v++) same = same_kept(st->kept_text[v], texts[v]);
     if (same) return (int)s;
   }
   if (k->d->states.len >= MAX_STATES) return -1;
   inf_state st = {.loc = at_loc, .merged_into = -1};
-  st.values = arena_alloc(k->d->arena, n * sizeof *st.values + 1);
-  st.known = arena_alloc(k->d->arena, n * sizeof *st.known + 1);
+  st.kept = arena_alloc(k->d->arena, n * sizeof *st.kept + 1);
+  st.kept_text = arena_alloc(k->d->arena, n * sizeof *st.kept_text + 1);
   for (size_t v = 0; v < n; v++) {
-    st.known[v] = tracked(k, (int)v) && is_literal(w->value[v]);
-    st.values[v] = st.known[v] ? value_of(w->value[v]) : 0;
+    st.kept[v] = kept_value(k, w, (int)v);
+    st.kept_text[v] = texts[v];
   }
   vec_push(k->d->arena, &k->d->states, st);
   return (int)k->d->states.len - 1;
@@ -217,9 +256,11 @@ static path path_from(drafter *k, int s) {
     if (pv->kind == VAR_SHARED) {
       ir_expr *name = ir_name(k->d->arena, NOWHERE, k->spec->shared.items[pv->shared_index]->name, false);
       name->type = pv->type;
+      name->ref = REF_VAR; /* the drafter's own: the shared variable v before the step */
+      name->index = (int)v;
       w.value[v] = name;
-    } else if (st->known[v]) {
-      w.value[v] = literal(k, pv->type, st->values[v]);
+    } else {
+      w.value[v] = st->kept[v];
     }
   }
   return w;
@@ -293,13 +334,14 @@ bool inf_in_models(const prog *p, prog_origin o) {
   return prog_origin_line(p, o, &file, &line) && strstr(file, "athread/models/") != NULL;
 }
 
-/* How well edge e names its step: 3 a write to shared memory in the
- * user's code, 2 other user code, 1 the models, 0 no source. */
+/* How well edge e names its step: a write to shared memory best (4 in the
+ * user's code, 3 in the models, which name it by their function), then
+ * the user's other code (2), the models' (1), no source (0). */
 static int rank_of(const drafter *k, const prog_edge *e) {
   if (e->origin.file < 0) return 0;
-  if (inf_in_models(k->p, e->origin)) return 1;
+  bool models = inf_in_models(k->p, e->origin);
   bool writes = (e->action == ACT_ASSIGN || e->action == ACT_HAVOC) && var(k, e->var)->kind == VAR_SHARED;
-  return writes ? 3 : 2;
+  return (writes ? 3 : 1) + !models;
 }
 
 /* Takes edge e of the code on a copy of w, then walks on. */
@@ -446,20 +488,22 @@ static bool explore(drafter *k) {
 static bool try_draft(drafter *k) {
   k->d->states.len = k->d->edges.len = 0;
   k->fail = NULL;
+  k->scratch = arena_new();
   path none = {0};
-  none.value = xcalloc(k->p->vars.len + 1, sizeof *none.value);
+  none.value = arena_alloc(k->scratch, k->p->vars.len * sizeof *none.value + 1);
+  memset(none.value, 0, k->p->vars.len * sizeof *none.value);
   state_at(k, k->p->entry, &none);
-  free(none.value);
+  arena_free(k->scratch);
   return explore(k);
 }
 
 inf_draft *inf_draft_thread(const prog *p, const ast_spec *spec) {
   inf_draft *d = xcalloc(1, sizeof *d);
   d->arena = arena_new();
-  drafter k = {.d = d, .p = p, .spec = spec, .track_locals = true};
-  if (!try_draft(&k) && strcmp(k.fail, "too many states") == 0) {
-    k.track_locals = false;
-    try_draft(&k);
+  drafter k = {.d = d, .p = p, .spec = spec};
+  for (size_t i = 0; i < sizeof KEEPING / sizeof *KEEPING; i++) {
+    k.keep = KEEPING[i];
+    if (try_draft(&k) || strcmp(k.fail, "too many states") != 0) break;
   }
   if (k.fail) {
     d->why_not = k.fail;

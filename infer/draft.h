@@ -1,10 +1,13 @@
 /* infer/draft.h -- an abstract thread drafted from a thread's concrete
  * program (cfront's lowering), the first step of athread infer.
  *
- * A state stands for a step boundary of the code together with the values
- * of the locals that hold constants there (a loop counter); a local whose
- * value came from shared memory is forgotten at the boundary, since the
- * other threads may change what it was read from. Each path of a step
+ * A state stands for a step boundary of the code together with what the
+ * locals hold there: a constant (a loop counter), or a value read from
+ * shared memory, kept as the expression it was read as, as if no other
+ * thread changed those variables since (conform checks whether the code
+ * keeps to that; a value whose variables the thread itself wrote since is
+ * forgotten). With too many states, the values read are forgotten too
+ * (then they are '*'), and then the constants. Each path of a step
  * becomes an edge: its guard is what the path assumes about the shared
  * variables, its assignments what it writes to them, `*` where the value
  * depends on a forgotten local. Edges that neither test nor change shared
@@ -38,11 +41,12 @@ typedef struct inf_edge {
 } inf_edge;
 
 typedef struct inf_state {
-  const char *name; /* unique within the draft */
-  int loc;          /* the boundary of the code it stands for */
-  int64_t *values;  /* per variable of the prog: its constant, when known[v] */
-  bool *known;      /* per variable: a local that holds a constant here */
-  int merged_into;  /* folded into that state, or -1 */
+  const char *name;       /* unique within the draft */
+  int loc;                /* the boundary of the code it stands for */
+  const ir_expr **kept;   /* per variable of the prog: the value a local holds here (over the shared
+                           variables as they are now), or NULL */
+  const char **kept_text; /* the same, printed (the state's identity) */
+  int merged_into;        /* folded into that state, or -1 */
 } inf_state;
 
 typedef struct inf_draft {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "../core/diag.h"
+#include "../conformance/atomicity.h"
 #include "../core/strbuf.h"
 
 typedef struct infer_options {
@@ -20,6 +21,7 @@ typedef struct infer_options {
   const char *include_dir;      /* athread's include/ directory, or NULL */
   const char *spec_path;        /* the user's spec to draft in, or NULL for skeleton's draft */
   bool all;                     /* draft every thread that names its function, not only those of one state */
+  conform_atomicity atomicity;  /* the steps the draft is for (athread check's --atomicity) */
 } infer_options;
 
 /* Appends the drafted spec of the program in files to out, in the

@@ -49,7 +49,7 @@ if [ "${1:-}" = --one ]; then
   dir=$2 name=$3
   if [ "$INFER" = 1 ]; then
     # the spec drafted from the code replaces the generator's (its compose run is not compared)
-    "$ATHREAD" infer "$dir/$name.athread" "$dir/$name.c" --all -o "$dir/$name.athread" > "$dir/$name.infer.out" 2>&1
+    "$ATHREAD" infer "$dir/$name.athread" "$dir/$name.c" --all --atomicity "$ATOMICITY" -o "$dir/$name.athread" > "$dir/$name.infer.out" 2>&1
     echo $? > "$dir/$name.infer.rc"
   fi
   for cmd in $FIRST compose; do
