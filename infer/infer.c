@@ -95,7 +95,7 @@ static int later_first(const void *a, const void *b) {
 
 /* Applies the edits (their spans do not overlap) to text, and frees them. */
 static void apply_edits(edits *es, strbuf *text) {
-  qsort(es->items, es->len, sizeof *es->items, later_first);
+  if (es->len > 1) qsort(es->items, es->len, sizeof *es->items, later_first); /* qsort takes no NULL */
   vec_foreach(es, i) {
     edit *e = &es->items[i];
     strbuf joined = {0};
