@@ -1,6 +1,7 @@
 /* infer/infer.c -- see infer.h. */
 #include "infer.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +79,7 @@ static bool to_draft(const ast_thread *t, bool all) {
  * the spec point into its source, so the edits are applied from the last. */
 typedef struct edit {
   size_t from, to;
-  char *text; /* owned */
+  char *text; /* owned, never NULL */
 } edit;
 
 typedef VEC(edit) edits;
@@ -90,7 +91,7 @@ static void add_edit(edits *es, size_t from, size_t to, strbuf *text) {
 
 static int later_first(const void *a, const void *b) {
   const edit *x = a, *y = b;
-  return x->from < y->from ? 1 : x->from > y->from ? -1 : 0;
+  return x->from < y->from ? 1 : -1; /* the spans never start at one place */
 }
 
 /* Applies the edits (their spans do not overlap) to text, and frees them. */
@@ -100,7 +101,7 @@ static void apply_edits(edits *es, strbuf *text) {
     edit *e = &es->items[i];
     strbuf joined = {0};
     sbuf_putn(&joined, text->text, e->from);
-    sbuf_puts(&joined, e->text ? e->text : "");
+    sbuf_puts(&joined, e->text);
     sbuf_puts(&joined, text->text + e->to);
     sbuf_free(text);
     *text = joined;
@@ -148,7 +149,7 @@ typedef struct names_drafted {
 
 static void look_for_drafted(const ir_expr *e, void *ctx) {
   names_drafted *n = ctx;
-  if ((e->kind == IR_COUNT || e->kind == IR_AT) && e->index >= 0 && n->drafted[e->index]) n->found = true;
+  if ((e->kind == IR_COUNT || e->kind == IR_AT) && n->drafted[e->index]) n->found = true;
 }
 
 /* A system invariant that names a state of a drafted thread named the old
@@ -162,8 +163,9 @@ static void leave_out_invariants(const ast_spec *spec, const bool *drafted, cons
     if (!n.found) continue;
     strbuf note = {0};
     sbuf_puts(&note, "// left out by athread infer (it names a state of a drafted thread): ");
-    for (uint32_t at = item->at.start; at < item->at.end; at++)
-      sbuf_putc(&note, text->text[at] == '\n' ? ' ' : text->text[at]);
+    for (uint32_t at = item->at.start; at < item->at.end; at++) /* on one line, runs of white space as one */
+      if (!isspace((unsigned char)text->text[at])) sbuf_putc(&note, text->text[at]);
+      else if (note.text[note.len - 1] != ' ') sbuf_putc(&note, ' ');
     add_edit(es, item->at.start, item->at.end, &note);
   }
 }
