@@ -70,15 +70,14 @@ static int compose_option(int c, char *arg, void *args) {
 }
 
 static int compose_options(int argc, char **argv, compose_args *a) {
-  cli_parse p = {
-      "compose",
-      "engine for-all max-states timeout threads max-memory trace-out sarif json no-symmetry progress no-timing "
-      "certificate certificate-format bound property show-properties warnings-as-errors",
-      "hW:",
-      &a->spec,
-      compose_option,
-      a,
-      a->sink};
+  cli_parse p = {"compose",
+                 "engine for-all max-states timeout threads max-memory trace-out sarif json no-symmetry progress no-timing "
+                 "certificate certificate-format bound property show-properties warnings-as-errors",
+                 "hW:",
+                 &a->spec,
+                 compose_option,
+                 a,
+                 a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (optind != argc - 1) return cli_usage_error(a->sink, "compose", "expected exactly one specification");

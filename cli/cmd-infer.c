@@ -2,7 +2,6 @@
  * (infer/infer.h), on stdout or written atomically to -o OUT.athread. */
 #include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../infer/infer.h"
 #include "cli.h"
@@ -36,14 +35,9 @@ static int infer_option(int c, char *arg, void *args) {
   return -1;
 }
 
-static bool is_spec_path(const char *path) {
-  size_t n = strlen(path);
-  return n > 8 && strcmp(path + n - 8, ".athread") == 0;
-}
-
 static int infer(diag_sink *sink, const infer_args *a, char **files, int file_count) {
   infer_options o = {a->code.cpp.items, a->code.cpp.len, NULL, NULL, a->all, a->atomicity};
-  if (is_spec_path(files[0])) {
+  if (cli_is_spec_path(files[0])) {
     o.spec_path = files[0];
     files++, file_count--;
   }

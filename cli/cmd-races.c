@@ -43,18 +43,13 @@ static int races_option(int c, char *arg, void *args) {
   }
 }
 
-static bool is_spec_path(const char *path) {
-  size_t n = strlen(path);
-  return n > 8 && strcmp(path + n - 8, ".athread") == 0;
-}
-
 static int races_options(int argc, char **argv, races_args *a) {
   cli_parse p = {"races", "thread json sarif for-all", "hI:D:U:", &a->spec, races_option, a, a->sink};
   int code = cli_parse_options(argc, argv, &p);
   if (code >= 0) return code;
   if (a->sarif && a->json && strcmp(a->sarif, "-") == 0)
     return cli_usage_error(a->sink, "races", "--sarif - and --json would both write to standard output");
-  if (optind < argc && is_spec_path(argv[optind])) a->path = argv[optind++];
+  if (optind < argc && cli_is_spec_path(argv[optind])) a->path = argv[optind++];
   if (optind >= argc) return cli_usage_error(a->sink, "races", "no C file given");
   if (!a->path && a->code.bindings.len) return cli_usage_error(a->sink, "races", "--thread needs a specification");
   if (!a->path && a->for_all) return cli_usage_error(a->sink, "races", "--for-all needs a specification");

@@ -77,6 +77,11 @@ void cli_code_args_free(cli_code_args *c) {
   vec_free(&c->bindings);
 }
 
+bool cli_is_spec_path(const char *path) {
+  size_t n = strlen(path);
+  return n > 8 && strcmp(path + n - 8, ".athread") == 0;
+}
+
 bool cli_atomicity_of(const char *name, conform_atomicity *out) {
   if (strcmp(name, "statement") == 0) return *out = ATOMICITY_STATEMENT, true;
   if (strcmp(name, "access") == 0) return *out = ATOMICITY_ACCESS, true;

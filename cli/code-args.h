@@ -35,6 +35,8 @@ void cli_take_cpp_flag(cli_code_args *c, char flag, const char *value);
  * the binary's (a build tree or an installed prefix), else the prefix built
  * in. Returns owned. */
 const char *cli_include_dir(void);
+/* Whether path names a spec (ends in .athread) rather than C code. */
+bool cli_is_spec_path(const char *path);
 /* --atomicity's value: "statement" or "access"; false for anything else. */
 bool cli_atomicity_of(const char *name, conform_atomicity *out);
 /* Sets function[i] for each thread i of spec: its --thread binding, else its

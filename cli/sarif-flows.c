@@ -350,8 +350,7 @@ static void access_text(strbuf *b, const json_t *a) {
 /* A step of a race's trace: "T#1: text (accesses)". */
 static json_t *race_step(sarif_ctx *x, const json_t *step, size_t order) {
   strbuf b = {0};
-  sbuf_printf(&b, "%s#%lld: %s", member(step, "thread"),
-              (long long)json_integer_value(json_object_get(step, "instance")),
+  sbuf_printf(&b, "%s#%lld: %s", member(step, "thread"), (long long)json_integer_value(json_object_get(step, "instance")),
               json_is_true(json_object_get(step, "starts")) ? "starts" : member(step, "text"));
   if (*member(step, "accesses")) sbuf_printf(&b, " (%s)", member(step, "accesses"));
   json_t *where = location_of(physical_of(x, step), json_text(sbuf_str(&b)));
@@ -377,8 +376,7 @@ static void race_result(sarif_ctx *x, const json_t *cell) {
   const json_t *first = json_object_get(cell, "first"), *second = json_object_get(cell, "second"), *step;
   json_t *locations = json_array();
   size_t i;
-  json_array_foreach(json_object_get(cell, "trace"), i, step)
-      json_array_append_new(locations, race_step(x, step, i + 1));
+  json_array_foreach(json_object_get(cell, "trace"), i, step) json_array_append_new(locations, race_step(x, step, i + 1));
   size_t n = json_array_size(locations);
   json_array_append_new(locations, race_access(x, first, name, n + 1));
   json_array_append_new(locations, race_access(x, second, name, n + 2));
@@ -401,7 +399,8 @@ static void candidate_result(sarif_ctx *x, const json_t *cell) {
   sbuf_puts(&b, " and ");
   access_text(&b, json_object_get(cell, "second"));
   sbuf_puts(&b, " hold no common lock; the search found no run where both are enabled");
-  add_result(x, "races.candidate", json_text(sbuf_str(&b)), physical_of(x, json_object_get(cell, "first")), NULL, true);
+  add_result(x, "races.candidate", json_text(sbuf_str(&b)), physical_of(x, json_object_get(cell, "first")), NULL,
+             true);
   sbuf_free(&b);
 }
 
@@ -414,7 +413,7 @@ static void race_results(sarif_ctx *x, const json_t *report) {
     else if (strcmp(v, "unknown") == 0) candidate_result(x, cell);
   }
   json_array_foreach(json_object_get(report, "unknown"), i, reason)
-      add_result(x, "races.unknown", json_text(json_string_value(reason)), NULL, NULL, true);
+    add_result(x, "races.unknown", json_text(json_string_value(reason)), NULL, NULL, true);
 }
 
 /* ---------------------------------------------------------------- the log */
