@@ -91,34 +91,8 @@ ir_expr *prog_var_ref(prog *p, int v, loc at) {
   return e;
 }
 
-/* Length of a comment starting at s (bounded by end), or 0. */
-static size_t comment_length(const char *s, const char *end) {
-  if (end - s < 2 || s[0] != '/' || (s[1] != '*' && s[1] != '/')) return 0;
-  const char *p = s + 2;
-  if (s[1] == '/') {
-    while (p < end && *p != '\n') p++;
-    return (size_t)(p - s);
-  }
-  while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) p++;
-  return (size_t)(p + 2 <= end ? p + 2 - s : end - s);
-}
-
 void prog_origin_text(const prog *p, prog_origin o, strbuf *out) {
-  if (o.file < 0) return;
-  const diag_source *src = p->files.items[o.file];
-  const char *end = src->text + (o.at.end < src->len ? o.at.end : src->len);
-  bool space = false;
-  for (const char *c = src->text + o.at.start; c < end; c++) {
-    size_t skip = comment_length(c, end);
-    if (skip || isspace((unsigned char)*c)) {
-      space = true;
-      c += skip ? skip - 1 : 0;
-      continue;
-    }
-    if (space && out->len > 0 && out->text[out->len - 1] != ' ') sbuf_putc(out, ' ');
-    space = false;
-    sbuf_putc(out, *c);
-  }
+  if (o.file >= 0) diag_span_text(p->files.items[o.file], o.at, out);
 }
 
 bool prog_origin_line(const prog *p, prog_origin o, const char **file, size_t *line) {

@@ -1,6 +1,7 @@
 /* core/diag.c -- loading sources and printing located messages. */
 #include "diag.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -100,6 +101,34 @@ void diag_source_free(diag_source *src) {
   free(src->text);
   free(src->line_starts);
   free(src);
+}
+
+/* Length of a comment starting at s (bounded by end), or 0. */
+static size_t comment_length(const char *s, const char *end) {
+  if (end - s < 2 || s[0] != '/' || (s[1] != '*' && s[1] != '/')) return 0;
+  const char *p = s + 2;
+  if (s[1] == '/') {
+    while (p < end && *p != '\n') p++;
+    return (size_t)(p - s);
+  }
+  while (p + 1 < end && !(p[0] == '*' && p[1] == '/')) p++;
+  return (size_t)(p + 2 <= end ? p + 2 - s : end - s);
+}
+
+void diag_span_text(const diag_source *src, loc at, strbuf *out) {
+  const char *end = src->text + (at.end < src->len ? at.end : src->len);
+  bool space = false;
+  for (const char *c = src->text + at.start; c < end; c++) {
+    size_t skip = comment_length(c, end);
+    if (skip || isspace((unsigned char)*c)) {
+      space = true;
+      c += skip ? skip - 1 : 0;
+      continue;
+    }
+    if (space && out->len > 0 && out->text[out->len - 1] != ' ') sbuf_putc(out, ' ');
+    space = false;
+    sbuf_putc(out, *c);
+  }
 }
 
 void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t *col) {

@@ -20,6 +20,8 @@
 
 #include <jansson.h>
 
+#include "strbuf.h"
+
 /* A span of bytes [start, end) in one source text. */
 typedef struct loc {
   uint32_t start; /* offset of the first byte */
@@ -90,6 +92,9 @@ diag_source *diag_source_load(diag_sink *sink, const char *path);
 /* Wraps text that is already in memory (copied). Returns owned. */
 diag_source *diag_source_from_string(diag_sink *sink, const char *name, const char *text, size_t len);
 void diag_source_free(diag_source *src);
+/* Appends the text of src within at on one line: comments left out, each
+ * run of white space one space. */
+void diag_span_text(const diag_source *src, loc at, strbuf *out);
 
 /* 1-based line and column (in bytes) of an offset. */
 void diag_line_col(const diag_source *src, uint32_t offset, size_t *line, size_t *col);

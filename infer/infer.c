@@ -1,7 +1,6 @@
 /* infer/infer.c -- see infer.h. */
 #include "infer.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,8 +152,8 @@ static void look_for_drafted(const ir_expr *e, void *ctx) {
 }
 
 /* A system invariant that names a state of a drafted thread named the old
- * machine's: it becomes a comment that says so. */
-static void leave_out_invariants(const ast_spec *spec, const bool *drafted, const strbuf *text, edits *es) {
+ * machine's: it becomes a comment (on one line) that says so. */
+static void leave_out_invariants(const ast_spec *spec, const bool *drafted, edits *es) {
   if (!spec->system) return;
   vec_foreach(&spec->system->items, i) {
     const ast_sys_item *item = &spec->system->items.items[i];
@@ -163,9 +162,7 @@ static void leave_out_invariants(const ast_spec *spec, const bool *drafted, cons
     if (!n.found) continue;
     strbuf note = {0};
     sbuf_puts(&note, "// left out by athread infer (it names a state of a drafted thread): ");
-    for (uint32_t at = item->at.start; at < item->at.end; at++) /* on one line, runs of white space as one */
-      if (!isspace((unsigned char)text->text[at])) sbuf_putc(&note, text->text[at]);
-      else if (note.text[note.len - 1] != ' ') sbuf_putc(&note, ' ');
+    diag_span_text(spec->src, item->at, &note);
     add_edit(es, item->at.start, item->at.end, &note);
   }
 }
@@ -177,7 +174,7 @@ static bool draft_threads(diag_sink *sink, const infer_options *o, cfe_unit *u, 
     drafted[i] = to_draft(spec->threads.items[i], o->all);
     if (ok && drafted[i]) ok = draft_thread(sink, o, u, spec, spec->threads.items[i], &es);
   }
-  if (ok) leave_out_invariants(spec, drafted, text, &es);
+  if (ok) leave_out_invariants(spec, drafted, &es);
   apply_edits(&es, text);
   free(drafted);
   return ok;
