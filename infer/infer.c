@@ -30,12 +30,12 @@ static bool skeleton_text(diag_sink *sink, const char *const *files, size_t n, c
   return ok;
 }
 
-/* Inserts text at offset at of b. */
-static void insert_at(strbuf *b, size_t at, const char *text) {
+/* Replaces [from, to) of b with text. */
+static void splice(strbuf *b, size_t from, size_t to, const char *text) {
   strbuf joined = {0};
-  sbuf_putn(&joined, b->text, at);
+  sbuf_putn(&joined, b->text, from);
   sbuf_puts(&joined, text);
-  sbuf_puts(&joined, b->text + at);
+  sbuf_puts(&joined, b->text + to);
   sbuf_free(b);
   *b = joined;
 }
@@ -49,22 +49,21 @@ static void add_main(strbuf *text, const cfe_unit *u) {
     return;
   size_t thread_at = (size_t)(system - text->text) + 1;
   size_t instance_at = (size_t)(strchr(system + 1, '\n') - text->text) + 1;
-  insert_at(text, instance_at, "  Main;\n");
-  insert_at(text, thread_at, "thread Main implements main {\n  init state Start;\n}\n\n");
+  splice(text, instance_at, instance_at, "  Main;\n");
+  splice(text, thread_at, thread_at, "thread Main implements main {\n  init state Start;\n}\n\n");
 }
 
 /* The first lines of skeleton's text say what skeleton drafts. */
 static void retitle(strbuf *text, const char *const *files) {
-  const char *body = strstr(sbuf_str(text), "\n\n"); /* after skeleton's two lines of title */
+  size_t body = (size_t)(strstr(sbuf_str(text), "\n\n") - text->text); /* after skeleton's two lines of title */
   strbuf title = {0};
   sbuf_printf(&title,
               "// Drafted by athread infer from %s: each machine comes from its thread's\n"
               "// code. A draft is a candidate: athread check proves it, or shows where it\n"
               "// is too coarse.",
               files[0]);
-  sbuf_puts(&title, body);
-  sbuf_free(text);
-  *text = title;
+  splice(text, 0, body, sbuf_str(&title));
+  sbuf_free(&title);
 }
 
 /* Whether t is drafted: it names its C function and, unless every such
@@ -97,14 +96,8 @@ static int later_first(const void *a, const void *b) {
 static void apply_edits(edits *es, strbuf *text) {
   if (es->len > 1) qsort(es->items, es->len, sizeof *es->items, later_first); /* qsort takes no NULL */
   vec_foreach(es, i) {
-    edit *e = &es->items[i];
-    strbuf joined = {0};
-    sbuf_putn(&joined, text->text, e->from);
-    sbuf_puts(&joined, e->text);
-    sbuf_puts(&joined, text->text + e->to);
-    sbuf_free(text);
-    *text = joined;
-    free(e->text);
+    splice(text, es->items[i].from, es->items[i].to, es->items[i].text);
+    free(es->items[i].text);
   }
   vec_free(es);
 }
