@@ -1,13 +1,13 @@
 /* infer/draft.c -- see draft.h. The code's steps are executed symbolically:
  * from each state, every path to the next boundary, with the shared
  * variables standing for their values before the step and the locals for
- * the constants the state knows. */
+ * what the state keeps of them. */
 #include "draft.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* More states than this: the locals are forgotten (one state per boundary). */
+/* More states than this: the drafter keeps less of the locals (KEEPING). */
 #define MAX_STATES 200
 /* Paths of one step from one state, edges on one path, and edges taken by
  * all the paths of a step, at most. */
@@ -206,11 +206,11 @@ static const ir_expr *kept_value(const drafter *k, const path *w, int v) {
   return m.found ? NULL : e;
 }
 
-static const char *text_of(drafter *k, const ir_expr *e) {
+static const char *text_of(arena *a, const ir_expr *e) {
   if (!e) return NULL;
   strbuf b = {0};
   ir_print(&b, e);
-  const char *t = arena_strndup(k->d->arena, sbuf_str(&b), b.len);
+  const char *t = arena_strndup(a, sbuf_str(&b), b.len);
   sbuf_free(&b);
   return t;
 }
@@ -221,8 +221,9 @@ static bool same_kept(const char *a, const char *b) { return a == b || (a && b &
  * new. -1 when there would be too many. */
 static int state_at(drafter *k, int at_loc, const path *w) {
   size_t n = k->p->vars.len;
+  const ir_expr **kept = arena_alloc(k->scratch, n * sizeof *kept + 1);
   const char **texts = arena_alloc(k->scratch, n * sizeof *texts + 1);
-  for (size_t v = 0; v < n; v++) texts[v] = text_of(k, kept_value(k, w, (int)v));
+  for (size_t v = 0; v < n; v++) texts[v] = text_of(k->scratch, kept[v] = kept_value(k, w, (int)v));
   vec_foreach(&k->d->states, s) {
     inf_state *st = &k->d->states.items[s];
     bool same = st->loc == at_loc;
@@ -234,15 +235,15 @@ static int state_at(drafter *k, int at_loc, const path *w) {
   st.kept = arena_alloc(k->d->arena, n * sizeof *st.kept + 1);
   st.kept_text = arena_alloc(k->d->arena, n * sizeof *st.kept_text + 1);
   for (size_t v = 0; v < n; v++) {
-    st.kept[v] = kept_value(k, w, (int)v);
-    st.kept_text[v] = texts[v];
+    st.kept[v] = kept[v];
+    st.kept_text[v] = texts[v] ? arena_strndup(k->d->arena, texts[v], strlen(texts[v])) : NULL;
   }
   vec_push(k->d->arena, &k->d->states, st);
   return (int)k->d->states.len - 1;
 }
 
 /* A path that starts in state s: shared variables stand for themselves,
- * tracked locals for their constants, everything else is unknown. */
+ * locals for what s keeps of them, everything else is unknown. */
 static path path_from(drafter *k, int s) {
   size_t n = k->p->vars.len;
   path w = {.origin = {.file = -1}};
@@ -405,8 +406,10 @@ static int only_idle_target(const inf_draft *d, int s) {
 }
 
 /* A state whose edges out neither test nor change shared memory, and all
- * lead to one state, is that state's: the idle step simulates the move. */
-static void fold_trivial(inf_draft *d) {
+ * lead to one state, is that state's: the idle step simulates the move.
+ * Returns whether some state was folded. */
+static bool fold_trivial(inf_draft *d) {
+  bool folded = false;
   for (bool changed = true; changed;) {
     changed = false;
     vec_foreach(&d->states, s) {
@@ -414,13 +417,14 @@ static void fold_trivial(inf_draft *d) {
       int target = only_idle_target(d, (int)s);
       if (target < 0) continue;
       d->states.items[s].merged_into = target;
-      changed = true;
+      changed = folded = true;
     }
   }
   vec_foreach(&d->edges, i) {
     d->edges.items[i].from = resolved(d, d->edges.items[i].from);
     d->edges.items[i].to = resolved(d, d->edges.items[i].to);
   }
+  return folded;
 }
 
 /* ---------------------------------------------------------------- merging */
@@ -510,10 +514,8 @@ inf_draft *inf_draft_thread(const prog *p, const ast_spec *spec) {
     d->states.len = d->edges.len = 0;
     return d;
   }
-  merge_parallel(d);
-  fold_trivial(d);
-  merge_parallel(d); /* the edges that folding made parallel */
-  fold_trivial(d);
+  do merge_parallel(d); /* and again the edges that folding made parallel */
+  while (fold_trivial(d));
   name_states(d, p);
   return d;
 }
@@ -597,16 +599,8 @@ void inf_draft_print(const inf_draft *d, const ast_spec *spec, strbuf *out) {
     sep = ", ";
   }
   if (*sep == ',') sbuf_puts(out, ";\n");
-  strbuf seen = {0}, line = {0};
   vec_foreach(&d->edges, i) {
     const inf_edge *e = &d->edges.items[i];
-    if (e->dropped || (e->from == e->to && trivial(e))) continue; /* the idle step */
-    line.len = 0;
-    print_edge(d, spec, e, &line);
-    if (strstr(sbuf_str(&seen), sbuf_str(&line))) continue;
-    sbuf_puts(&seen, sbuf_str(&line));
-    sbuf_puts(out, sbuf_str(&line));
+    if (!e->dropped && (e->from != e->to || !trivial(e))) print_edge(d, spec, e, out); /* else the idle step */
   }
-  sbuf_free(&seen);
-  sbuf_free(&line);
 }
